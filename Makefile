@@ -1,0 +1,50 @@
+# Bordpunt: `make run` serves the demo site, `make test` runs the whole suite.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test install lint format migrate demo messages lexicon benchmarks clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py seed_demo --if-empty
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+test: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(PY) manage.py makemigrations --check --dry-run
+	$(BIN)/pytest -n 2 $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+messages: install
+	$(PY) manage.py makemessages -l nl --ignore '.venv/*' --ignore 'tests/*'
+	$(PY) manage.py compilemessages --ignore '.venv/*'
+
+lexicon: install
+	$(PY) -m rules build-lexicon
+
+benchmarks: install
+	$(PY) benchmarks/rules.py
+	$(PY) benchmarks/standings.py
+	$(PY) benchmarks/pairing.py
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles
