@@ -1,0 +1,97 @@
+"""Standings and rounds as plain data: for JSON, CSV and the `standings` command."""
+
+import csv
+import io
+from typing import Any
+
+from competition.models import Competition, Round
+from competition.selectors import StandingsView
+from games.models import Game
+
+
+def standings_rows(view: StandingsView) -> list[dict[str, Any]]:
+    """One dict per player, groups one after the other, in rank order."""
+    rows = []
+    for group, group_rows in view.groups.items():
+        for row in group_rows:
+            rows.append(
+                {
+                    "rank": row.rank,
+                    "player": row.name,
+                    "player_id": row.player_id,
+                    "group": group,
+                    "games": row.games,
+                    "wins": row.wins,
+                    "draws": row.draws,
+                    "losses": row.losses,
+                    "byes": row.byes,
+                    "match_points": row.match_points,
+                    "board_points": row.board_points,
+                    "spread": row.spread,
+                    "average_match_points": row.average_match_points,
+                    "average_board_points": row.average_board_points,
+                    "tiebreaks": dict(row.tiebreak_values),
+                    "qualified": row.qualified,
+                }
+            )
+    return rows
+
+
+CSV_COLUMNS = [
+    "rank",
+    "player",
+    "player_id",
+    "group",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "byes",
+    "match_points",
+    "board_points",
+    "spread",
+]
+
+
+def standings_csv(view: StandingsView) -> str:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, extrasaction="ignore")
+    writer.writeheader()
+    for row in standings_rows(view):
+        writer.writerow(row)
+    return buffer.getvalue()
+
+
+def standings_document(competition: Competition, view: StandingsView) -> dict[str, Any]:
+    return {
+        "competition": competition.name,
+        "club": competition.club.name,
+        "after_round": view.after_round or view.last_round,
+        "rows": standings_rows(view),
+    }
+
+
+def _player(player) -> dict[str, Any] | None:
+    return None if player is None else {"id": player.pk, "name": player.name}
+
+
+def round_document(competition: Competition, round: Round, games: list[Game]) -> dict[str, Any]:
+    return {
+        "competition": competition.name,
+        "round": round.number,
+        "date": round.date.isoformat() if round.date else None,
+        "status": round.status,
+        "games": [
+            {
+                "table": game.table,
+                "player_a": _player(game.player_a),
+                "player_b": _player(game.player_b),
+                "starter": game.starter or None,
+                "outcome": game.outcome or None,
+                "winner": game.winner or None,
+                "score_a": game.score_a,
+                "score_b": game.score_b,
+            }
+            for game in games
+        ],
+    }

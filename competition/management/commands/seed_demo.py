@@ -1,0 +1,140 @@
+"""Demo data: a club with 24 players, a running Gouds 8 club competition and a finished
+standard-rules tournament, all made through the same services the pages use."""
+
+import random
+from datetime import date, timedelta
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from clubs.models import Club, Membership, Player
+from competition.models import Competition, Round
+from competition.services.entrants import entrant_add
+from competition.services.pairing import round_pair
+from competition.services.rounds import (
+    entrants_active_in,
+    round_create,
+    round_record_results,
+    round_set_attendance,
+)
+from games.services import ResultEntry, ResultInput, ResultKind
+
+PLAYER_NAMES = [
+    "Anke de Vries", "Bram Jansen", "Carla Bakker", "Dirk Visser", "Els Smit",
+    "Frank Meijer", "Greet de Boer", "Hans Mulder", "Ineke de Groot", "Jan Bos",
+    "Karin Vos", "Leo Peters", "Marja Hendriks", "Nico van Leeuwen", "Oda Dekker",
+    "Piet Brouwer", "Quirine de Wit", "Rob Dijkstra", "Sanne Smits", "Theo de Graaf",
+    "Ursula van der Meer", "Vincent Kok", "Wilma Jacobs", "Youssef el Amrani",
+]  # fmt: skip
+
+DEMO_PASSWORD = "bordpunt-demo"
+
+
+class Command(BaseCommand):
+    help = "Create demo data: a club, players, a Gouds 8 competition and a tournament."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument(
+            "--if-empty", action="store_true", help="Do nothing when a club already exists."
+        )
+        parser.add_argument("--seed", type=int, default=8)
+
+    def handle(self, *args, if_empty: bool, seed: int, **options) -> None:
+        if if_empty and Club.objects.exists():
+            self.stdout.write("Demo data already present.")
+            self._print_logins()
+            return
+        with transaction.atomic():
+            self._seed(random.Random(seed))
+        self._print_logins()
+
+    def _seed(self, rng: random.Random) -> None:
+        user_model = get_user_model()
+        club = Club.objects.create(
+            name="Scrabbleclub De Goudse Letters", slug="gouda", city="Gouda"
+        )
+        players = [
+            Player.objects.create(name=name, rating=rng.randint(900, 1700)) for name in PLAYER_NAMES
+        ]
+        Membership.objects.bulk_create(Membership(club=club, player=p) for p in players)
+        secretary_user = user_model.objects.create_user("secretaris", password=DEMO_PASSWORD)
+        players[0].user = secretary_user
+        players[0].save(update_fields=["user"])
+        Membership.objects.filter(club=club, player=players[0]).update(
+            role=Membership.Role.SECRETARY
+        )
+        player_user = user_model.objects.create_user("speler", password=DEMO_PASSWORD)
+        players[1].user = player_user
+        players[1].save(update_fields=["user"])
+        if not user_model.objects.filter(username="admin").exists():
+            user_model.objects.create_superuser("admin", password=DEMO_PASSWORD)
+
+        start = date(2026, 9, 1)
+        season = Competition.objects.create(
+            club=club,
+            name="Clubcompetitie 2026–2027",
+            slug="competitie-2026",
+            kind=Competition.Kind.CLUB,
+            rules=Competition.Rules.GOUDS_8,
+            start_date=start,
+            ranking=Competition.Ranking.TOTALS,
+            tiebreaks=["spread", "wins", "opponents_match_points"],
+        )
+        for player in players:
+            entrant_add(competition=season, player=player, joined_round=1)
+        for number in range(1, 8):
+            round_obj = round_create(competition=season, date=start + timedelta(weeks=number - 1))
+            active = entrants_active_in(round_obj)
+            present = [e.player_id for e in active if rng.random() > 0.12]
+            round_set_attendance(round=round_obj, present_player_ids=present)
+            round_pair(round=round_obj)
+            self._play(round_obj, rng, low=110, high=330, share=1.0 if number < 7 else 0.5)
+            if number < 7:
+                Round.objects.filter(pk=round_obj.pk).update(status=Round.Status.FINISHED)
+            else:
+                Round.objects.filter(pk=round_obj.pk).update(status=Round.Status.PUBLISHED)
+
+        tournament = Competition.objects.create(
+            club=club,
+            name="Gouds Open 2026",
+            slug="gouds-open-2026",
+            kind=Competition.Kind.TOURNAMENT,
+            rules=Competition.Rules.STANDARD,
+            start_date=date(2026, 6, 13),
+            number_of_rounds=5,
+            starters=Competition.Starters.ASSIGNED,
+            tiebreaks=["spread", "sonneborn_berger"],
+        )
+        for seed_number, player in enumerate(sorted(players[:12], key=lambda p: -p.rating), 1):
+            entrant_add(competition=tournament, player=player, seed=seed_number)
+        for _number in range(5):
+            round_obj = round_create(competition=tournament, date=date(2026, 6, 13))
+            round_pair(round=round_obj)
+            self._play(round_obj, rng, low=280, high=520, share=1.0)
+
+    def _play(self, round_obj: Round, rng: random.Random, *, low: int, high: int, share: float):
+        entries = []
+        for game in round_obj.games.exclude(player_b=None).order_by("table"):
+            if rng.random() > share:
+                continue
+            roll = rng.random()
+            if roll < 0.03:
+                result = ResultInput(kind=ResultKind.FORFEIT_B)
+            elif roll < 0.05:
+                result = ResultInput(kind=ResultKind.ANNULLED)
+            else:
+                kind = ResultKind.FLAG_A if roll < 0.09 else ResultKind.NORMAL
+                result = ResultInput(
+                    kind=kind, score_a=rng.randint(low, high), score_b=rng.randint(low, high)
+                )
+            entries.append(ResultEntry(game_id=game.pk, result=result))
+        round_record_results(round=round_obj, entries=entries, by=None)
+
+    def _print_logins(self) -> None:
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo logins (password “{DEMO_PASSWORD}”): secretaris (club secretary), "
+                "speler (player), admin (site administrator, /admin/)."
+            )
+        )

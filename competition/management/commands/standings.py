@@ -1,0 +1,45 @@
+"""Print a competition's standings as a table, CSV or JSON."""
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from competition import exports, selectors
+from competition.management.commands._lookup import competition_from_argument
+from competition.tables import format_points
+
+
+class Command(BaseCommand):
+    help = "Print the standings of COMPETITION (id, slug or club/slug)."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("competition")
+        parser.add_argument("--after-round", type=int, default=None)
+        parser.add_argument("--format", choices=["table", "csv", "json"], default="table")
+
+    def handle(self, *args, competition: str, after_round: int | None, format: str, **options):
+        competition_obj = competition_from_argument(competition)
+        if after_round is not None and after_round < 1:
+            raise CommandError("--after-round must be 1 or more.")
+        view = selectors.standings_get(competition_obj, after_round=after_round)
+        if format == "json":
+            self.stdout.write(
+                json.dumps(exports.standings_rows(view), ensure_ascii=False, indent=2)
+            )
+        elif format == "csv":
+            self.stdout.write(exports.standings_csv(view), ending="")
+        else:
+            self.stdout.write(self._table(competition_obj, view))
+
+    def _table(self, competition, view) -> str:
+        lines = [f"{competition.name} — after round {view.after_round or view.last_round}"]
+        for group, rows in view.groups.items():
+            if group:
+                lines += ["", group]
+            lines.append(f"{'#':>3}  {'Player':<28} {'G':>3} {'MP':>5} {'BP':>6} {'Spread':>7}")
+            for row in rows:
+                lines.append(
+                    f"{row.rank:>3}  {row.name[:28]:<28} {row.games:>3} "
+                    f"{format_points(row.match_points):>5} {row.board_points:>6} {row.spread:>7}"
+                )
+        return "\n".join(lines)

@@ -1,0 +1,250 @@
+"""Competitions, their groups, entrants and rounds.
+
+A round's games (its pairings and results) live in the games app; this app creates them
+and reads their results for the standings.
+"""
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club, Player
+
+TIEBREAK_CHOICES = [
+    ("spread", _("spread (saldo)")),
+    ("wins", _("wins")),
+    ("head_to_head", _("head-to-head")),
+    ("opponents_match_points", _("opponents' match points (Buchholz)")),
+    ("sonneborn_berger", _("Sonneborn-Berger")),
+]
+
+
+def validate_tiebreaks(value: object) -> None:
+    known = {key for key, _label in TIEBREAK_CHOICES}
+    if not isinstance(value, list) or any(item not in known for item in value):
+        raise ValidationError(_("Choose tiebreaks from the list."), code="invalid")
+    if len(set(value)) != len(value):
+        raise ValidationError(_("Each tiebreak can be chosen only once."), code="duplicate")
+
+
+def default_tiebreaks() -> list[str]:
+    return ["spread"]
+
+
+class Competition(models.Model):
+    class Kind(models.TextChoices):
+        CLUB = "club", _("club competition")
+        TOURNAMENT = "tournament", _("tournament")
+
+    class Rules(models.TextChoices):
+        GOUDS_8 = "gouds8", _("Gouds 8")
+        STANDARD = "standard", _("standard rules")
+        SBNL = "sbnl", _("SBNL tournament rules")
+        CUSTOM = "custom", _("club variant")
+
+    class Ranking(models.TextChoices):
+        TOTALS = "totals", _("totals")
+        AVERAGE = "average", _("average per game")
+
+    class ByeBoardPoints(models.TextChoices):
+        FIXED = "fixed", _("fixed number")
+        AVERAGE = "average", _("the player's average")
+
+    class Starters(models.TextChoices):
+        BY_LOT = "by_lot", _("by lot at the table")
+        ASSIGNED = "assigned", _("assigned by the pairing")
+
+    class PairingSystem(models.TextChoices):
+        SWISS = "swiss", _("Swiss")
+        ROUND_ROBIN = "rr", _("round robin")
+        KING_OF_THE_HILL = "koth", _("King of the Hill")
+        RANDOM = "random", _("random")
+
+    club = models.ForeignKey(
+        Club, on_delete=models.PROTECT, related_name="competitions", verbose_name=_("club")
+    )
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("short name"))
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind, default=Kind.CLUB)
+    rules = models.CharField(_("rules"), max_length=20, choices=Rules, default=Rules.GOUDS_8)
+    custom_rules = models.JSONField(
+        _("club variant rules"),
+        default=dict,
+        blank=True,
+        help_text=_("Only for a club variant: the rule-set fields that differ."),
+    )
+    start_date = models.DateField(_("start date"), null=True, blank=True)
+    number_of_rounds = models.PositiveSmallIntegerField(
+        _("number of rounds"), null=True, blank=True, help_text=_("For tournaments.")
+    )
+    pairing_system = models.CharField(
+        _("pairing system"), max_length=20, choices=PairingSystem, default=PairingSystem.SWISS
+    )
+    starters = models.CharField(
+        _("who starts"), max_length=20, choices=Starters, default=Starters.BY_LOT
+    )
+    bye_match_points = models.PositiveSmallIntegerField(_("match points for a bye"), default=2)
+    bye_board_points = models.CharField(
+        _("board points for a bye"),
+        max_length=20,
+        choices=ByeBoardPoints,
+        default=ByeBoardPoints.FIXED,
+    )
+    bye_board_points_fixed = models.PositiveSmallIntegerField(
+        _("fixed board points for a bye"), default=0
+    )
+    forfeit_win_match_points = models.PositiveSmallIntegerField(
+        _("match points for a forfeit win"), default=2
+    )
+    forfeit_win_board_points = models.PositiveSmallIntegerField(
+        _("board points for a forfeit win"), default=0
+    )
+    ranking = models.CharField(_("ranking"), max_length=20, choices=Ranking, default=Ranking.TOTALS)
+    min_games = models.PositiveSmallIntegerField(
+        _("minimum games"),
+        default=0,
+        help_text=_("When ranking by average: players with fewer games rank below the rest."),
+    )
+    tiebreaks = models.JSONField(
+        _("tiebreaks"), default=default_tiebreaks, blank=True, validators=[validate_tiebreaks]
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-start_date", "name"]
+        verbose_name = _("competition")
+        verbose_name_plural = _("competitions")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "slug"], name="competition_slug_per_club"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("standings", kwargs=self.url_kwargs)
+
+    @property
+    def url_kwargs(self) -> dict[str, str]:
+        return {"club": self.club.slug, "competition": self.slug}
+
+
+class Group(models.Model):
+    competition = models.ForeignKey(
+        Competition, on_delete=models.CASCADE, related_name="groups", verbose_name=_("competition")
+    )
+    name = models.CharField(_("name"), max_length=60)
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+
+    class Meta:
+        ordering = ["order", "name"]
+        verbose_name = _("group")
+        verbose_name_plural = _("groups")
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "name"], name="group_name_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entrant(models.Model):
+    competition = models.ForeignKey(
+        Competition,
+        on_delete=models.CASCADE,
+        related_name="entrants",
+        verbose_name=_("competition"),
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="entries", verbose_name=_("player")
+    )
+    group = models.ForeignKey(
+        Group,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="entrants",
+        verbose_name=_("group"),
+    )
+    seed = models.PositiveSmallIntegerField(_("seed"), null=True, blank=True)
+    joined_round = models.PositiveSmallIntegerField(_("plays from round"), default=1)
+    withdrawn_from_round = models.PositiveSmallIntegerField(
+        _("withdrawn from round"), null=True, blank=True
+    )
+
+    class Meta:
+        ordering = ["player__name"]
+        verbose_name = _("entrant")
+        verbose_name_plural = _("entrants")
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "player"], name="entrant_once"),
+            models.CheckConstraint(
+                condition=Q(joined_round__gte=1),
+                name="entrant_joined_round_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(withdrawn_from_round__isnull=True)
+                | Q(withdrawn_from_round__gt=models.F("joined_round")),
+                name="entrant_withdrawn_after_joining",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.competition})"
+
+    def is_active_in(self, round_number: int) -> bool:
+        if round_number < self.joined_round:
+            return False
+        return self.withdrawn_from_round is None or round_number < self.withdrawn_from_round
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        PUBLISHED = "published", _("published")
+        FINISHED = "finished", _("finished")
+
+    competition = models.ForeignKey(
+        Competition, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("competition")
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    date = models.DateField(_("date"), null=True, blank=True)
+    status = models.CharField(_("status"), max_length=20, choices=Status, default=Status.DRAFT)
+
+    class Meta:
+        ordering = ["competition", "number"]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "number"], name="round_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.competition} – {_('round')} {self.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("round", kwargs={**self.competition.url_kwargs, "number": self.number})
+
+
+class Absence(models.Model):
+    """A player who entered the competition but is not there for this round."""
+
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="absences", verbose_name=_("round")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="absences", verbose_name=_("player")
+    )
+
+    class Meta:
+        verbose_name = _("absence")
+        verbose_name_plural = _("absences")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "player"], name="absence_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} – {self.round}"

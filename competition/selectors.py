@@ -1,0 +1,155 @@
+"""Reads for the competition pages: the queries each page needs, and the adapter that turns
+ORM rows into the plain records of `competition.standings`.
+
+Every function runs a fixed number of queries, whatever the number of players or rounds.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Prefetch, QuerySet
+from django.shortcuts import get_object_or_404
+
+from clubs.models import Player
+from competition import standings
+from competition.models import Competition, Entrant, Round
+from games.models import Game, Outcome
+
+
+def competition_get(*, club_slug: str, competition_slug: str) -> Competition:
+    return get_object_or_404(
+        Competition.objects.select_related("club"), club__slug=club_slug, slug=competition_slug
+    )
+
+
+def standings_settings(competition: Competition) -> standings.StandingsSettings:
+    bye_board_points: int | str = (
+        "average"
+        if competition.bye_board_points == Competition.ByeBoardPoints.AVERAGE
+        else competition.bye_board_points_fixed
+    )
+    return standings.StandingsSettings(
+        bye_match_points=competition.bye_match_points,
+        bye_board_points=bye_board_points,
+        forfeit_win_match_points=competition.forfeit_win_match_points,
+        forfeit_win_board_points=competition.forfeit_win_board_points,
+        tiebreaks=tuple(competition.tiebreaks or ()),
+        ranking=competition.ranking,
+        min_games=competition.min_games,
+    )
+
+
+def entrant_records(competition: Competition) -> list[standings.EntrantRecord]:
+    rows = Entrant.objects.filter(competition=competition).values_list(
+        "player_id", "player__name", "group__name"
+    )
+    return [
+        standings.EntrantRecord(player_id=player_id, name=name, group=group or "")
+        for player_id, name, group in rows
+    ]
+
+
+def game_records(competition: Competition) -> list[standings.GameRecord]:
+    """Every game with a result, as standings records (one query)."""
+    rows = (
+        Game.objects.filter(round__competition=competition)
+        .exclude(outcome=Outcome.PENDING)
+        .values_list(
+            "round__number", "player_a_id", "player_b_id", "score_a", "score_b", "outcome", "winner"
+        )
+    )
+    return [standings.GameRecord(*row) for row in rows]
+
+
+@dataclass(frozen=True)
+class StandingsView:
+    """What the standings page, JSON and CSV show: the rows per group after a round."""
+
+    groups: dict[str, list[standings.StandingRow]]
+    after_round: int | None
+    last_round: int
+
+
+def standings_get(competition: Competition, *, after_round: int | None = None) -> StandingsView:
+    entrants = entrant_records(competition)
+    games = game_records(competition)
+    last_round = max((game.round_number for game in games), default=0)
+    if after_round is not None and after_round >= last_round:
+        after_round = None
+    settings = standings_settings(competition)
+    if any(entrant.group for entrant in entrants):
+        groups = standings.compute_by_group(entrants, games, settings, after_round=after_round)
+    else:
+        groups = {"": standings.compute(entrants, games, settings, after_round=after_round)}
+    return StandingsView(groups=groups, after_round=after_round, last_round=last_round)
+
+
+def rounds_of(competition: Competition) -> QuerySet[Round]:
+    return Round.objects.filter(competition=competition).order_by("number")
+
+
+def round_get(competition: Competition, number: int) -> Round:
+    return get_object_or_404(Round.objects.filter(competition=competition), number=number)
+
+
+def round_games(round: Round) -> QuerySet[Game]:
+    return (
+        Game.objects.filter(round=round)
+        .select_related("player_a", "player_b")
+        .order_by("table", "player_a__name")
+    )
+
+
+def player_games(competition: Competition, player: Player) -> QuerySet[Game]:
+    return (
+        Game.objects.filter(round__competition=competition, seats__player=player)
+        .select_related("round", "player_a", "player_b")
+        .order_by("round__number")
+    )
+
+
+@dataclass(frozen=True)
+class Crosstable:
+    """Rows in standings order; cells[i][j] lists row player i's games against player j."""
+
+    rows: list[standings.StandingRow]
+    cells: list[list[list[str]]]
+
+
+def crosstable_get(competition: Competition) -> Crosstable:
+    view = standings_get(competition)
+    rows = [row for group_rows in view.groups.values() for row in group_rows]
+    index = {row.player_id: position for position, row in enumerate(rows)}
+    cells: list[list[list[str]]] = [[[] for _ in rows] for _ in rows]
+    by_pair: dict[tuple[int, int], list[str]] = defaultdict(list)
+    for game in game_records(competition):
+        if game.player_b is None or game.outcome == Outcome.ANNULLED:
+            continue
+        for me, other, mine, theirs, side in (
+            (game.player_a, game.player_b, game.score_a, game.score_b, "a"),
+            (game.player_b, game.player_a, game.score_b, game.score_a, "b"),
+        ):
+            by_pair[me, other].append(_cell_text(game, side, mine, theirs))
+    for (me, other), texts in by_pair.items():
+        if me in index and other in index:
+            cells[index[me]][index[other]] = texts
+    return Crosstable(rows=rows, cells=cells)
+
+
+def _cell_text(game: standings.GameRecord, side: str, mine: int | None, theirs: int | None) -> str:
+    mark = "=" if game.winner == "draw" else "+" if game.winner == side else "−"
+    if mine is None or theirs is None:
+        return f"{mark}F"
+    return f"{mark}{mine}-{theirs}"
+
+
+def entrants_with_players(competition: Competition) -> QuerySet[Entrant]:
+    return Entrant.objects.filter(competition=competition).select_related("player", "group")
+
+
+def competitions_of_club(club_id: int) -> QuerySet[Competition]:
+    return Competition.objects.filter(club_id=club_id).prefetch_related(
+        Prefetch("rounds", queryset=Round.objects.order_by("number"))
+    )

@@ -1,0 +1,208 @@
+"""Pairing a round: the adapter between the ORM and the pure engines in competition.pairing.
+
+`round_pairing_preview` computes a pairing without writing; `round_pair` writes it as the
+round's games (a draft the director reviews, may swap, and then publishes).
+"""
+
+from collections import defaultdict
+from dataclasses import dataclass, replace
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from competition import pairing, selectors, standings
+from competition.models import Competition, Round
+from competition.services import CompetitionError
+from competition.services.rounds import entrants_present_in, round_set_pairings
+from games.models import Game, Outcome, Side
+from games.services import PairingSpec
+
+SYSTEM_NAMES = {"swiss": "swiss", "rr": "round_robin", "koth": "king_of_the_hill"}
+
+
+@dataclass(frozen=True)
+class PairingInput:
+    """The records to pair, per group ("" when the competition has no groups)."""
+
+    groups: dict[str, list[pairing.PairingEntrant]]
+    standings_round: int | None
+
+
+@dataclass(frozen=True)
+class RoundPairing:
+    """A whole round's pairing: every group's tables numbered on, and every group's bye."""
+
+    pairs: tuple[pairing.Pair, ...]
+    byes: tuple[int, ...]
+    weight: int | None
+    system: str
+    criteria: tuple[pairing.CriterionTotal, ...] = ()
+
+
+def default_standings_round(round: Round) -> int | None:
+    """Pair round N from the standings after N-1, or after N-2 when N-1 is still being played."""
+    previous = round.number - 1
+    if previous < 1:
+        return None
+    unfinished = Game.objects.filter(
+        round__competition=round.competition_id,
+        round__number=previous,
+        outcome=Outcome.PENDING,
+    ).exists()
+    if not unfinished:
+        return previous
+    return previous - 1 if previous > 1 else None
+
+
+def pairing_input(round: Round, *, standings_round: int | None) -> PairingInput:
+    """Records of the players present in `round`, with their standing and history."""
+    competition = round.competition
+    present = entrants_present_in(round)
+    all_games = selectors.game_records(competition)
+    settings = selectors.standings_settings(competition)
+    considered = [
+        game
+        for game in all_games
+        if game.round_number < round.number
+        and (standings_round is None or game.round_number <= standings_round)
+    ]
+    rows = standings.compute(
+        selectors.entrant_records(competition),
+        considered,
+        settings,
+        after_round=standings_round if standings_round is not None else 0,
+    )
+    by_player = {row.player_id: row for row in rows}
+    history: dict[int, list[pairing.PastGame]] = defaultdict(list)
+    starts: dict[int, list[bool]] = defaultdict(list)
+    byes: dict[int, int] = defaultdict(int)
+    game_rows = (
+        Game.objects.filter(round__competition=competition, round__number__lt=round.number)
+        .exclude(outcome=Outcome.ANNULLED)
+        .values_list("round__number", "player_a_id", "player_b_id", "starter", "outcome")
+        .order_by("round__number", "pk")
+    )
+    for number, player_a, player_b, starter, outcome in game_rows:
+        if player_b is None:
+            byes[player_a] += 1
+            continue
+        started_a = None if not starter else starter == Side.A
+        history[player_a].append(pairing.PastGame(player_b, number, started_a))
+        history[player_b].append(
+            pairing.PastGame(player_a, number, None if started_a is None else not started_a)
+        )
+        if started_a is not None and outcome != Outcome.FORFEIT:
+            starts[player_a].append(started_a)
+            starts[player_b].append(not started_a)
+    groups: dict[str, list[pairing.PairingEntrant]] = defaultdict(list)
+    for entrant in present:
+        row = by_player.get(entrant.player_id)
+        own_starts = starts[entrant.player_id]
+        groups[entrant.group.name if entrant.group else ""].append(
+            pairing.PairingEntrant(
+                id=entrant.player_id,
+                rank=row.rank if row else len(rows) + 1,
+                match_points=row.match_points if row else 0,
+                board_points=row.board_points if row else 0,
+                rating=entrant.player.rating,
+                seed=entrant.seed,
+                byes=byes[entrant.player_id],
+                starts=sum(own_starts),
+                games=len(own_starts),
+                recent_starts=tuple(own_starts[-6:]),
+                opponents=tuple(history[entrant.player_id]),
+            )
+        )
+    return PairingInput(groups=dict(sorted(groups.items())), standings_round=standings_round)
+
+
+def round_pairing_preview(
+    *,
+    round: Round,
+    system: str | None = None,
+    standings_round: int | None = None,
+    seed: int | None = None,
+) -> RoundPairing:
+    """Compute the pairing of a round without writing anything; groups pair apart."""
+    competition: Competition = round.competition
+    name = SYSTEM_NAMES.get(system or competition.pairing_system, system)
+    if standings_round is None:
+        standings_round = default_standings_round(round)
+    data = pairing_input(round, standings_round=standings_round)
+    results = []
+    for entrants in data.groups.values():
+        group_name, options = name, {"starters": competition.starters}
+        if name in {"swiss", "round_robin"}:
+            options["round_number"] = round.number
+        if name == "random":
+            options["seed"] = seed if seed is not None else competition.pk * 1000 + round.number
+        first_round_by_rating = (
+            name == "swiss"
+            and round.number == 1
+            and competition.kind == Competition.Kind.TOURNAMENT
+            and any(entrant.rating or entrant.seed for entrant in entrants)
+        )
+        if first_round_by_rating:
+            group_name = "by_rating"
+            options.pop("round_number")
+            if all(entrant.seed for entrant in entrants):
+                options["order_by"] = "seed"
+        try:
+            results.append(pairing.pair(group_name, entrants, **options))
+        except pairing.PairingError as error:
+            raise CompetitionError(
+                _("The round cannot be paired: %(reason)s") % {"reason": error}
+            ) from error
+    return _combined(results, system=name)
+
+
+def _combined(results: list[pairing.Pairing], *, system: str) -> RoundPairing:
+    """One pairing of several groups: tables numbered on, group after group."""
+    pairs, byes, weight = [], [], 0
+    for result in results:
+        offset = len(pairs)
+        pairs += [replace(pair, table=pair.table + offset) for pair in result.pairs]
+        byes += [result.bye] if result.bye is not None else []
+        weight = None if result.weight is None or weight is None else weight + result.weight
+    return RoundPairing(
+        pairs=tuple(pairs),
+        byes=tuple(byes),
+        weight=weight,
+        system=system,
+        criteria=results[0].criteria if len(results) == 1 else (),
+    )
+
+
+def pairing_specs(result: RoundPairing) -> list[PairingSpec]:
+    specs = [
+        PairingSpec(
+            player_a=pair.player_a,
+            player_b=pair.player_b,
+            table=pair.table,
+            starter=""
+            if pair.starter is None
+            else Side.A
+            if pair.starter == pair.player_a
+            else Side.B,
+        )
+        for pair in result.pairs
+    ]
+    specs += [PairingSpec(player_a=bye, player_b=None) for bye in result.byes]
+    return specs
+
+
+@transaction.atomic
+def round_pair(
+    *,
+    round: Round,
+    system: str | None = None,
+    standings_round: int | None = None,
+    seed: int | None = None,
+) -> RoundPairing:
+    """Generate and store a round's pairing as a draft; refused once the round has results."""
+    result = round_pairing_preview(
+        round=round, system=system, standings_round=standings_round, seed=seed
+    )
+    round_set_pairings(round=round, pairings=pairing_specs(result))
+    Round.objects.filter(pk=round.pk).update(status=Round.Status.DRAFT)
+    return result

@@ -1,0 +1,118 @@
+"""Rounds: creating them, attendance, pairings and their results."""
+
+from collections.abc import Iterable, Sequence
+from datetime import date
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils.translation import gettext_lazy as _
+
+from competition.models import Absence, Competition, Entrant, Round
+from competition.services import CompetitionError
+from games.models import Game, Outcome
+from games.services import PairingSpec, ResultEntry, games_create, games_record_results
+
+
+@transaction.atomic
+def round_create(*, competition: Competition, date: date | None = None) -> Round:
+    """Add the next round of a competition."""
+    last = competition.rounds.aggregate(last=Max("number"))["last"] or 0
+    if competition.number_of_rounds and last >= competition.number_of_rounds:
+        raise CompetitionError(
+            _("This tournament has all its %(count)s rounds already.")
+            % {"count": competition.number_of_rounds}
+        )
+    return Round.objects.create(competition=competition, number=last + 1, date=date)
+
+
+def entrants_active_in(round: Round) -> list[Entrant]:
+    """Entrants who take part in this round: joined, not withdrawn (present or not)."""
+    return [
+        entrant
+        for entrant in round.competition.entrants.select_related("player", "group")
+        if entrant.is_active_in(round.number)
+    ]
+
+
+def entrants_present_in(round: Round) -> list[Entrant]:
+    absent = set(round.absences.values_list("player_id", flat=True))
+    return [entrant for entrant in entrants_active_in(round) if entrant.player_id not in absent]
+
+
+@transaction.atomic
+def round_set_attendance(*, round: Round, present_player_ids: Iterable[int]) -> None:
+    """Record who is there tonight; everyone else active in the round is absent."""
+    present = set(present_player_ids)
+    if round.games.exists():
+        seated = set(round.games.values_list("player_a_id", flat=True)) | set(
+            round.games.exclude(player_b=None).values_list("player_b_id", flat=True)
+        )
+        if seated - present:
+            raise CompetitionError(
+                _("Players with a game in this round cannot be marked absent; undo the pairing.")
+            )
+    round.absences.all().delete()
+    Absence.objects.bulk_create(
+        Absence(round=round, player_id=entrant.player_id)
+        for entrant in entrants_active_in(round)
+        if entrant.player_id not in present
+    )
+
+
+@transaction.atomic
+def round_set_pairings(*, round: Round, pairings: Sequence[PairingSpec]) -> list[Game]:
+    """Replace the pairings of a round that has no results yet."""
+    locked = Round.objects.select_for_update().get(pk=round.pk)
+    if locked.games.exclude(outcome__in=[Outcome.PENDING, Outcome.BYE]).exists():
+        raise CompetitionError(
+            _("Round %(number)s already has results; its pairings can no longer change.")
+            % {"number": locked.number}
+        )
+    active = {entrant.player_id for entrant in entrants_active_in(locked)}
+    for spec in pairings:
+        for player_id in (spec.player_a, spec.player_b):
+            if player_id is not None and player_id not in active:
+                raise CompetitionError(
+                    _("A paired player does not take part in round %(number)s.")
+                    % {"number": locked.number}
+                )
+    locked.games.all().delete()
+    try:
+        with transaction.atomic():
+            games = games_create(round_id=locked.pk, pairings=pairings)
+    except IntegrityError as error:
+        raise CompetitionError(
+            _("A player appears twice in round %(number)s.") % {"number": locked.number}
+        ) from error
+    return games
+
+
+@transaction.atomic
+def round_clear_pairings(*, round: Round) -> None:
+    round_set_pairings(round=round, pairings=[])
+    Round.objects.filter(pk=round.pk).update(status=Round.Status.DRAFT)
+
+
+@transaction.atomic
+def round_set_status(*, round: Round, status: str) -> Round:
+    round.status = status
+    round.full_clean()
+    round.save(update_fields=["status"])
+    return round
+
+
+@transaction.atomic
+def round_record_results(
+    *, round: Round, entries: Sequence[ResultEntry], by: AbstractBaseUser | None
+) -> int:
+    """Record a whole round's results in one go; the round is finished once all are in."""
+    own_games = set(round.games.values_list("pk", flat=True))
+    if any(entry.game_id not in own_games for entry in entries):
+        raise CompetitionError(_("A result belongs to a game of another round."))
+    changed = games_record_results(entries=entries, by=by)
+    if not round.games.filter(outcome=Outcome.PENDING).exists() and round.games.exists():
+        Round.objects.filter(pk=round.pk).update(status=Round.Status.FINISHED)
+    elif round.status == Round.Status.DRAFT and changed:
+        Round.objects.filter(pk=round.pk).update(status=Round.Status.PUBLISHED)
+    return changed

@@ -1,0 +1,48 @@
+"""Public pages at /<club>/<competition>/...; the secretary's pages under .../beheer/."""
+
+from django.urls import path
+
+from competition.views import export, public, secretary
+
+competition = "<slug:club>/<slug:competition>/"
+
+urlpatterns = [
+    path("", public.home, name="home"),
+    path("<slug:club>/", public.club_detail, name="club"),
+    path(
+        "<slug:club>/beheer/nieuwe-competitie/",
+        secretary.competition_create,
+        name="competition_create",
+    ),
+    path(competition, public.standings_page, name="standings"),
+    path(f"{competition}stand.json", export.standings_json, name="standings_json"),
+    path(f"{competition}stand.csv", export.standings_csv, name="standings_csv"),
+    path(f"{competition}kruistabel/", public.crosstable_page, name="crosstable"),
+    path(f"{competition}ronde/<int:number>/", public.round_page, name="round"),
+    path(f"{competition}ronde/<int:number>.json", export.round_json, name="round_json"),
+    path(f"{competition}speler/<int:player_id>/", public.player_page, name="player"),
+    path(f"{competition}beheer/", secretary.competition_edit, name="competition_edit"),
+    path(f"{competition}beheer/deelnemers/", secretary.entrants, name="entrants"),
+    path(
+        f"{competition}beheer/deelnemers/terugtrekken/",
+        secretary.entrant_withdraw_view,
+        name="entrant_withdraw",
+    ),
+    path(f"{competition}beheer/ronde/nieuw/", secretary.round_create_view, name="round_create"),
+    path(
+        f"{competition}beheer/ronde/<int:number>/aanwezig/",
+        secretary.attendance,
+        name="attendance",
+    ),
+    path(
+        f"{competition}beheer/ronde/<int:number>/uitslagen/",
+        secretary.round_results,
+        name="round_results",
+    ),
+    path(
+        f"{competition}beheer/partij/<int:game_id>/corrigeren/",
+        secretary.game_correct,
+        name="game_correct",
+    ),
+    path(f"{competition}beheer/importeren/", secretary.results_import_view, name="results_import"),
+]

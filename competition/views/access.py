@@ -1,0 +1,28 @@
+"""Access to the secretary's pages: login first, then the right club."""
+
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+
+from clubs.permissions import can_manage_club
+from competition.selectors import competition_get
+
+
+def secretary_required(view):
+    """Load the competition from the URL and allow only its club's secretaries and staff.
+
+    Anonymous visitors go to the login page; everyone else who may not manage the club
+    gets 403. The view receives the competition instead of the two slugs.
+    """
+
+    @wraps(view)
+    def wrapper(request, club: str, competition: str, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        loaded = competition_get(club_slug=club, competition_slug=competition)
+        if not can_manage_club(request.user, loaded.club):
+            raise PermissionDenied
+        return view(request, loaded, **kwargs)
+
+    return wrapper

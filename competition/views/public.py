@@ -1,0 +1,117 @@
+"""Public pages: no login, read only, a fixed number of queries each."""
+
+from django.db.models import Count, Q
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django_tables2 import RequestConfig
+
+from clubs.models import Club, Player
+from clubs.permissions import can_manage_club
+from competition import selectors, standings
+from competition.models import Competition
+from competition.tables import StandingsTable
+
+
+def after_round_param(request) -> int | None:
+    value = request.GET.get("na", "")
+    return int(value) if value.isdigit() and int(value) > 0 else None
+
+
+def home(request):
+    clubs = Club.objects.annotate(competition_count=Count("competitions"))
+    return render(request, "competition/home.html", {"clubs": clubs})
+
+
+def club_detail(request, club: str):
+    club_obj = get_object_or_404(Club, slug=club)
+    competitions = Competition.objects.filter(club=club_obj).annotate(
+        round_count=Count("rounds", distinct=True),
+        entrant_count=Count("entrants", distinct=True),
+    )
+    return render(
+        request,
+        "competition/club.html",
+        {
+            "club": club_obj,
+            "competitions": competitions,
+            "can_manage": can_manage_club(request.user, club_obj),
+        },
+    )
+
+
+def standings_page(request, club: str, competition: str):
+    competition_obj = selectors.competition_get(club_slug=club, competition_slug=competition)
+    view = selectors.standings_get(competition_obj, after_round=after_round_param(request))
+    tables = []
+    for prefix, (group, rows) in enumerate(view.groups.items()):
+        table = StandingsTable(rows, competition=competition_obj, prefix=f"g{prefix}-")
+        RequestConfig(request, paginate=False).configure(table)
+        tables.append((group, table))
+    return render(
+        request,
+        "competition/standings.html",
+        {
+            "competition": competition_obj,
+            "tables": tables,
+            "view": view,
+            "round_numbers": range(1, view.last_round + 1),
+            "rounds": selectors.rounds_of(competition_obj),
+            "can_manage": can_manage_club(request.user, competition_obj.club),
+        },
+    )
+
+
+def round_page(request, club: str, competition: str, number: int):
+    competition_obj = selectors.competition_get(club_slug=club, competition_slug=competition)
+    round_obj = selectors.round_get(competition_obj, number)
+    return render(
+        request,
+        "competition/round.html",
+        {
+            "competition": competition_obj,
+            "round": round_obj,
+            "games": selectors.round_games(round_obj),
+            "rounds": selectors.rounds_of(competition_obj),
+            "can_manage": can_manage_club(request.user, competition_obj.club),
+        },
+    )
+
+
+def player_page(request, club: str, competition: str, player_id: int):
+    competition_obj = selectors.competition_get(club_slug=club, competition_slug=competition)
+    player = get_object_or_404(
+        Player.objects.filter(Q(entries__competition=competition_obj)), pk=player_id
+    )
+    games = list(selectors.player_games(competition_obj, player))
+    records = [
+        record
+        for record in selectors.game_records(competition_obj)
+        if player.pk in (record.player_a, record.player_b)
+    ]
+    totals = {
+        line.round_number: line
+        for line in standings.running_totals(
+            player.pk, records, selectors.standings_settings(competition_obj)
+        )
+    }
+    lines = [(game, totals.get(game.round.number)) for game in games]
+    return render(
+        request,
+        "competition/player.html",
+        {"competition": competition_obj, "player": player, "lines": lines},
+    )
+
+
+def crosstable_page(request, club: str, competition: str):
+    competition_obj = selectors.competition_get(club_slug=club, competition_slug=competition)
+    crosstable = selectors.crosstable_get(competition_obj)
+    if crosstable is None:
+        raise Http404
+    return render(
+        request,
+        "competition/crosstable.html",
+        {
+            "competition": competition_obj,
+            "rows": list(zip(crosstable.rows, crosstable.cells, strict=True)),
+        },
+    )

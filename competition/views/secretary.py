@@ -1,0 +1,286 @@
+"""The secretary's pages. Each view validates a form, calls one service, and reports."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clubs.models import Club
+from clubs.permissions import can_manage_club
+from competition import selectors
+from competition.forms import (
+    AttendanceForm,
+    CompetitionForm,
+    CorrectionForm,
+    EntrantAddForm,
+    ImportForm,
+    ResultFormSet,
+    ResultRowForm,
+    RoundCreateForm,
+    WithdrawForm,
+)
+from competition.models import Competition
+from competition.services import CompetitionError
+from competition.services.entrants import (
+    entrant_add,
+    entrant_reinstate,
+    entrant_withdraw,
+    player_get_or_create_in_club,
+)
+from competition.services.importing import results_import
+from competition.services.rounds import (
+    entrants_active_in,
+    round_create,
+    round_record_results,
+    round_set_attendance,
+)
+from competition.views.access import secretary_required
+from games.models import Game
+from games.services import ResultEntry, ResultError, ResultInput, game_record_result
+
+
+@login_required
+def competition_create(request, club: str):
+    club_obj = get_object_or_404(Club, slug=club)
+    if not can_manage_club(request.user, club_obj):
+        raise PermissionDenied
+    form = CompetitionForm(request.POST or None, instance=Competition(club=club_obj))
+    if request.method == "POST" and form.is_valid():
+        competition = form.save()
+        messages.success(request, _("Competition created."))
+        return redirect("entrants", **competition.url_kwargs)
+    return render(request, "competition/competition_form.html", {"form": form, "club": club_obj})
+
+
+@secretary_required
+def competition_edit(request, competition: Competition):
+    form = CompetitionForm(request.POST or None, instance=competition)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("Settings saved."))
+        return redirect(competition)
+    return render(
+        request,
+        "competition/competition_form.html",
+        {"form": form, "club": competition.club, "competition": competition},
+    )
+
+
+@secretary_required
+def entrants(request, competition: Competition):
+    form = EntrantAddForm(request.POST or None, competition=competition)
+    if request.method == "POST" and form.is_valid():
+        try:
+            with transaction.atomic():
+                player = form.cleaned_data["player"]
+                if player is None:
+                    player, _created = player_get_or_create_in_club(
+                        club=competition.club, name=form.cleaned_data["new_player_name"]
+                    )
+                entrant_add(
+                    competition=competition,
+                    player=player,
+                    joined_round=form.cleaned_data["joined_round"],
+                    group=form.cleaned_data.get("group"),
+                )
+        except CompetitionError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("%(player)s entered.") % {"player": player})
+            return redirect("entrants", **competition.url_kwargs)
+    return render(
+        request,
+        "competition/entrants.html",
+        {
+            "competition": competition,
+            "form": form,
+            "entrants": selectors.entrants_with_players(competition),
+        },
+    )
+
+
+@require_POST
+@secretary_required
+def entrant_withdraw_view(request, competition: Competition):
+    form = WithdrawForm(request.POST, competition=competition)
+    if form.is_valid():
+        entrant = form.cleaned_data["entrant"]
+        try:
+            if request.POST.get("reinstate"):
+                entrant_reinstate(entrant=entrant)
+            else:
+                entrant_withdraw(entrant=entrant, from_round=form.cleaned_data["from_round"])
+        except CompetitionError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, _("Saved."))
+    else:
+        messages.error(request, _("Give the round from which the player withdraws (2 or later)."))
+    return redirect("entrants", **competition.url_kwargs)
+
+
+@require_POST
+@secretary_required
+def round_create_view(request, competition: Competition):
+    form = RoundCreateForm(request.POST)
+    if form.is_valid():
+        try:
+            new_round = round_create(competition=competition, date=form.cleaned_data["date"])
+        except CompetitionError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, _("Round %(number)s added.") % {"number": new_round.number})
+            return redirect("attendance", **competition.url_kwargs, number=new_round.number)
+    return redirect(competition)
+
+
+@secretary_required
+def attendance(request, competition: Competition, number: int):
+    round_obj = selectors.round_get(competition, number)
+    active = entrants_active_in(round_obj)
+    absent = set(round_obj.absences.values_list("player_id", flat=True))
+    form = AttendanceForm(
+        request.POST or None,
+        entrants=active,
+        initial={"present": [e.player_id for e in active if e.player_id not in absent]},
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            round_set_attendance(
+                round=round_obj, present_player_ids=map(int, form.cleaned_data["present"])
+            )
+        except CompetitionError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("Attendance saved."))
+            return redirect(round_obj)
+    return render(
+        request,
+        "competition/attendance.html",
+        {"competition": competition, "round": round_obj, "form": form},
+    )
+
+
+@secretary_required
+def round_results(request, competition: Competition, number: int):
+    """Every table of the round on one screen; one save; nothing saved when a row is wrong."""
+    round_obj = selectors.round_get(competition, number)
+    games = [game for game in selectors.round_games(round_obj) if not game.is_bye]
+    formset = ResultFormSet(
+        request.POST or None, initial=[ResultRowForm.initial_for(game) for game in games]
+    )
+    rows = list(zip(games, formset.forms, strict=True)) if len(formset.forms) == len(games) else []
+    if request.method == "POST" and formset.is_valid() and rows:
+        entries = [_entry_from(form.cleaned_data) for _game, form in rows]
+        try:
+            changed = round_record_results(round=round_obj, entries=entries, by=request.user)
+        except ResultError as error:
+            for game, form in rows:
+                if game.pk in error.errors:
+                    form.add_error(None, error.errors[game.pk])
+            messages.error(request, error.message)
+        except CompetitionError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, _("%(count)s results saved.") % {"count": changed})
+            return redirect(round_obj)
+    elif request.method == "POST":
+        messages.error(request, _("Nothing was saved: correct the marked rows."))
+    return render(
+        request,
+        "competition/round_results.html",
+        {
+            "competition": competition,
+            "round": round_obj,
+            "formset": formset,
+            "rows": rows,
+            "save_tabindex": 2 * len(rows) + 1,
+        },
+    )
+
+
+def _entry_from(data: dict) -> ResultEntry:
+    empty = data["score_a"] is None and data["score_b"] is None
+    needs_scores = data["kind"] in {"normal", "flag_a", "flag_b"}
+    result = (
+        None
+        if empty and needs_scores
+        else ResultInput(kind=data["kind"], score_a=data["score_a"], score_b=data["score_b"])
+    )
+    return ResultEntry(
+        game_id=data["game"],
+        result=result,
+        reason=data.get("reason") or "",
+        expected_version=data["version"],
+    )
+
+
+@secretary_required
+def game_correct(request, competition: Competition, game_id: int):
+    game = get_object_or_404(
+        Game.objects.select_related("round", "player_a", "player_b"),
+        pk=game_id,
+        round__competition=competition,
+    )
+    form = CorrectionForm(
+        request.POST or None, initial={**ResultRowForm.initial_for(game), "reason": ""}
+    )
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            game_record_result(
+                game=game,
+                result=ResultInput(
+                    kind=data["kind"], score_a=data["score_a"], score_b=data["score_b"]
+                ),
+                by=request.user,
+                reason=data["reason"],
+                expected_version=data["version"],
+            )
+        except ResultError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("Result corrected."))
+            return redirect(game.round)
+    return render(
+        request,
+        "competition/game_correct.html",
+        {
+            "competition": competition,
+            "game": game,
+            "form": form,
+            "changes": game.changes.select_related("changed_by"),
+        },
+    )
+
+
+@secretary_required
+def results_import_view(request, competition: Competition):
+    form = ImportForm(request.POST or None, request.FILES or None)
+    errors = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            summary = results_import(
+                competition=competition, data=form.cleaned_data["file"].read(), by=request.user
+            )
+        except CompetitionError as error:
+            errors = error.errors or [error.message]
+        else:
+            messages.success(
+                request,
+                _("Imported %(games)s games in %(rounds)s rounds; %(players)s new players.")
+                % {
+                    "games": summary.games,
+                    "rounds": summary.rounds,
+                    "players": summary.new_players,
+                },
+            )
+            return redirect(competition)
+    return render(
+        request,
+        "competition/import.html",
+        {"competition": competition, "form": form, "errors": errors},
+    )

@@ -1,0 +1,11 @@
+"""URL configuration: public pages first, the secretary's pages under /beheer/."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("competition.urls")),
+]

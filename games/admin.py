@@ -1,0 +1,36 @@
+from django.contrib import admin
+
+from games.models import Game, ResultChange, Seat
+
+
+class ResultChangeInline(admin.TabularInline):
+    model = ResultChange
+    extra = 0
+    readonly_fields = ["changed_by", "changed_at", "reason", "before", "after"]
+    can_delete = False
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "round", "table", "outcome", "winner", "score_a", "score_b"]
+    list_filter = ["outcome", "round__competition"]
+    search_fields = ["player_a__name", "player_b__name", "round__competition__name"]
+    list_select_related = ["player_a", "player_b", "round__competition"]
+    raw_id_fields = ["round", "player_a", "player_b", "entered_by"]
+    inlines = [ResultChangeInline]
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ["player", "game", "side", "round"]
+    list_filter = ["round__competition"]
+    search_fields = ["player__name"]
+    raw_id_fields = ["game", "round", "player"]
+
+
+@admin.register(ResultChange)
+class ResultChangeAdmin(admin.ModelAdmin):
+    list_display = ["game", "changed_by", "changed_at", "reason"]
+    list_filter = ["changed_at"]
+    search_fields = ["reason", "game__player_a__name", "game__player_b__name"]
+    raw_id_fields = ["game", "changed_by"]

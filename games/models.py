@@ -1,0 +1,197 @@
+"""One game: its two players, who started, its result, and the audit trail of changes.
+
+A game refers to its round by foreign key only; this app imports nothing from competition.
+A bye is a game without a second player.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Player
+
+
+class Outcome(models.TextChoices):
+    PENDING = "", _("not played yet")
+    NORMAL = "normal", _("normal")
+    FLAG_FALL = "flag_fall", _("flag fall")
+    FORFEIT = "forfeit", _("forfeit")
+    ANNULLED = "annulled", _("not properly played (annulled)")
+    BYE = "bye", _("bye")
+
+
+class Winner(models.TextChoices):
+    UNDECIDED = "", _("undecided")
+    A = "a", _("first player")
+    B = "b", _("second player")
+    DRAW = "draw", _("draw")
+    NONE = "none", _("nobody")
+
+
+class Side(models.TextChoices):
+    A = "a", _("first player")
+    B = "b", _("second player")
+
+
+def _scores(*, present: bool) -> Q:
+    return Q(score_a__isnull=not present, score_b__isnull=not present)
+
+
+# Each outcome allows exactly these combinations of winner and scores.
+CONSISTENT_RESULT = (
+    Q(outcome=Outcome.PENDING, winner=Winner.UNDECIDED) & _scores(present=False)
+    | Q(outcome=Outcome.NORMAL)
+    & _scores(present=True)
+    & (
+        Q(winner=Winner.A, score_a__gt=F("score_b"))
+        | Q(winner=Winner.B, score_a__lt=F("score_b"))
+        | Q(winner=Winner.DRAW, score_a=F("score_b"))
+    )
+    | Q(outcome=Outcome.FLAG_FALL, winner__in=[Winner.A, Winner.B]) & _scores(present=True)
+    | Q(outcome=Outcome.FORFEIT, winner__in=[Winner.A, Winner.B, Winner.NONE])
+    & _scores(present=False)
+    | Q(outcome=Outcome.ANNULLED, winner=Winner.NONE)
+    | Q(outcome=Outcome.BYE, winner=Winner.A) & _scores(present=False)
+)
+
+
+class Game(models.Model):
+    round = models.ForeignKey(
+        "competition.Round", on_delete=models.CASCADE, related_name="games", verbose_name=_("round")
+    )
+    table = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
+    player_a = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("first player")
+    )
+    player_b = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        verbose_name=_("second player"),
+    )
+    starter = models.CharField(
+        _("who starts"),
+        max_length=1,
+        choices=Side,
+        blank=True,
+        help_text=_("Empty when decided by lot and not yet recorded."),
+    )
+    outcome = models.CharField(
+        _("outcome"), max_length=20, choices=Outcome, default=Outcome.PENDING, blank=True
+    )
+    winner = models.CharField(
+        _("winner"), max_length=4, choices=Winner, default=Winner.UNDECIDED, blank=True
+    )
+    score_a = models.IntegerField(_("board points first player"), null=True, blank=True)
+    score_b = models.IntegerField(_("board points second player"), null=True, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("entered by"),
+    )
+    entered_at = models.DateTimeField(_("entered at"), null=True, blank=True)
+    version = models.PositiveIntegerField(
+        _("version"), default=0, help_text=_("Raised by every change, to refuse stale saves.")
+    )
+
+    class Meta:
+        ordering = ["round", "table", "pk"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(player_a=F("player_b")), name="game_two_different_players"
+            ),
+            models.CheckConstraint(
+                condition=Q(player_b__isnull=True, outcome=Outcome.BYE)
+                | Q(player_b__isnull=False) & ~Q(outcome=Outcome.BYE),
+                name="game_bye_has_no_opponent",
+            ),
+            models.CheckConstraint(condition=CONSISTENT_RESULT, name="game_consistent_result"),
+            models.UniqueConstraint(
+                fields=["round", "table"],
+                condition=Q(table__isnull=False),
+                name="game_table_once_per_round",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.player_b_id is None:
+            return f"{self.player_a} – {_('bye')}"
+        return f"{self.player_a} – {self.player_b}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.outcome == Outcome.BYE
+
+    @property
+    def has_result(self) -> bool:
+        return self.outcome != Outcome.PENDING
+
+    @property
+    def starting_player(self) -> Player | None:
+        return {Side.A: self.player_a, Side.B: self.player_b}.get(self.starter)
+
+
+class Seat(models.Model):
+    """One player's place in one game.
+
+    Exists so the database itself guarantees that a player appears at most once per round,
+    whichever side of a game they sit on.
+    """
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="seats", verbose_name=_("game")
+    )
+    round = models.ForeignKey(
+        "competition.Round", on_delete=models.CASCADE, related_name="+", verbose_name=_("round")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player")
+    )
+    side = models.CharField(_("side"), max_length=1, choices=Side)
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "player"], name="seat_player_once_per_round"),
+            models.UniqueConstraint(fields=["game", "side"], name="seat_side_once_per_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.game}"
+
+
+class ResultChange(models.Model):
+    """Audit trail: every result entered or corrected, with what it was before and why."""
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="changes", verbose_name=_("game")
+    )
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("changed by"),
+    )
+    changed_at = models.DateTimeField(_("changed at"))
+    reason = models.TextField(_("reason"), blank=True)
+    before = models.JSONField(_("before"))
+    after = models.JSONField(_("after"))
+
+    class Meta:
+        ordering = ["-changed_at", "-pk"]
+        verbose_name = _("result change")
+        verbose_name_plural = _("result changes")
+
+    def __str__(self) -> str:
+        return f"{self.game} @ {self.changed_at:%Y-%m-%d %H:%M}"

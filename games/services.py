@@ -1,0 +1,271 @@
+"""Recording results: every write is atomic, validated, and leaves an audit entry.
+
+Views, the CSV import and the admin's forms call these functions and only translate their
+`ResultError` into a message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Game, Outcome, ResultChange, Seat, Side, Winner
+
+MIN_SCORE = -999
+MAX_SCORE = 9999
+
+
+class ResultError(Exception):
+    """A result that cannot be recorded; the message is for the person who typed it."""
+
+    def __init__(self, message: Any, *, errors: dict[int, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.errors = errors or {}
+
+
+class ResultKind:
+    """How a game ended, as typed on the results page and in CSV files."""
+
+    NORMAL = "normal"
+    FLAG_A = "flag_a"  # the first player's flag fell: the second player wins
+    FLAG_B = "flag_b"
+    FORFEIT_A = "forfeit_a"  # the first player did not play: the second player wins
+    FORFEIT_B = "forfeit_b"
+    FORFEIT_BOTH = "forfeit_both"
+    ANNULLED = "annulled"
+
+    choices = [
+        (NORMAL, _("normal")),
+        (FLAG_A, _("flag fell: first player")),
+        (FLAG_B, _("flag fell: second player")),
+        (FORFEIT_A, _("forfeit: first player")),
+        (FORFEIT_B, _("forfeit: second player")),
+        (FORFEIT_BOTH, _("forfeit: both")),
+        (ANNULLED, _("not properly played")),
+    ]
+    values = frozenset(key for key, _label in choices)
+
+
+@dataclass(frozen=True)
+class ResultInput:
+    kind: str
+    score_a: int | None = None
+    score_b: int | None = None
+
+
+@dataclass(frozen=True)
+class PairingSpec:
+    """One game to create: a pair at a table, or a bye when `player_b` is None."""
+
+    player_a: int
+    player_b: int | None
+    table: int | None = None
+    starter: str = ""
+
+
+def result_fields(result: ResultInput) -> dict[str, Any]:
+    """Turn what was typed into the stored fields, or say in plain words what is wrong."""
+    kind, score_a, score_b = result.kind, result.score_a, result.score_b
+    if kind not in ResultKind.values:
+        raise ResultError(_("Unknown outcome “%(kind)s”.") % {"kind": kind})
+    needs_scores = kind in {ResultKind.NORMAL, ResultKind.FLAG_A, ResultKind.FLAG_B}
+    if needs_scores:
+        if score_a is None or score_b is None:
+            raise ResultError(_("Enter the board points of both players."))
+        for score in (score_a, score_b):
+            if not MIN_SCORE <= score <= MAX_SCORE:
+                raise ResultError(
+                    _("Board points must lie between %(min)s and %(max)s.")
+                    % {"min": MIN_SCORE, "max": MAX_SCORE}
+                )
+    elif score_a is not None or score_b is not None:
+        raise ResultError(_("A forfeited or annulled game has no board points; leave them empty."))
+
+    if kind == ResultKind.NORMAL:
+        winner = Winner.A if score_a > score_b else Winner.B if score_b > score_a else Winner.DRAW
+        return {"outcome": Outcome.NORMAL, "winner": winner, "score_a": score_a, "score_b": score_b}
+    if kind in {ResultKind.FLAG_A, ResultKind.FLAG_B}:
+        winner = Winner.B if kind == ResultKind.FLAG_A else Winner.A
+        return {
+            "outcome": Outcome.FLAG_FALL,
+            "winner": winner,
+            "score_a": score_a,
+            "score_b": score_b,
+        }
+    if kind == ResultKind.ANNULLED:
+        return {
+            "outcome": Outcome.ANNULLED,
+            "winner": Winner.NONE,
+            "score_a": None,
+            "score_b": None,
+        }
+    winner = {
+        ResultKind.FORFEIT_A: Winner.B,
+        ResultKind.FORFEIT_B: Winner.A,
+        ResultKind.FORFEIT_BOTH: Winner.NONE,
+    }[kind]
+    return {"outcome": Outcome.FORFEIT, "winner": winner, "score_a": None, "score_b": None}
+
+
+def result_kind_of(game: Game) -> str | None:
+    """The inverse of `result_fields`: how the stored result would be typed."""
+    if game.outcome == Outcome.NORMAL:
+        return ResultKind.NORMAL
+    if game.outcome == Outcome.FLAG_FALL:
+        return ResultKind.FLAG_A if game.winner == Winner.B else ResultKind.FLAG_B
+    if game.outcome == Outcome.FORFEIT:
+        return {
+            Winner.A: ResultKind.FORFEIT_B,
+            Winner.B: ResultKind.FORFEIT_A,
+            Winner.NONE: ResultKind.FORFEIT_BOTH,
+        }[game.winner]
+    if game.outcome == Outcome.ANNULLED:
+        return ResultKind.ANNULLED
+    return None
+
+
+def _snapshot(game: Game) -> dict[str, Any]:
+    return {
+        "outcome": game.outcome,
+        "winner": game.winner,
+        "score_a": game.score_a,
+        "score_b": game.score_b,
+    }
+
+
+def _apply(
+    game: Game,
+    fields: dict[str, Any],
+    *,
+    by: AbstractBaseUser | None,
+    reason: str,
+    now: datetime,
+) -> bool:
+    """Write one result onto a locked game row; False when nothing changed."""
+    before = _snapshot(game)
+    if before == fields:
+        return False
+    if game.is_bye:
+        raise ResultError(_("A bye has no result to enter."))
+    if game.has_result and not reason.strip():
+        raise ResultError(_("This game already has a result: give a reason for the correction."))
+    for name, value in fields.items():
+        setattr(game, name, value)
+    game.entered_by = by if by is not None and by.is_authenticated else None
+    game.entered_at = now
+    game.version += 1
+    game.full_clean(exclude=["round", "player_a", "player_b"], validate_unique=False)
+    game.save()
+    ResultChange.objects.create(
+        game=game,
+        changed_by=game.entered_by,
+        changed_at=now,
+        reason=reason.strip(),
+        before=before,
+        after=fields,
+    )
+    return True
+
+
+@transaction.atomic
+def game_record_result(
+    *,
+    game: Game,
+    result: ResultInput,
+    by: AbstractBaseUser | None,
+    reason: str = "",
+    expected_version: int | None = None,
+    now: datetime | None = None,
+) -> Game:
+    """Enter or correct one game's result. A correction of an existing result needs a reason."""
+    fields = result_fields(result)
+    locked = Game.objects.select_for_update().get(pk=game.pk)
+    if expected_version is not None and locked.version != expected_version:
+        raise ResultError(
+            _("Someone else changed this result in the meantime. Check it and try again.")
+        )
+    _apply(locked, fields, by=by, reason=reason, now=now or timezone.now())
+    return locked
+
+
+@dataclass(frozen=True)
+class ResultEntry:
+    """One row of the round's results page."""
+
+    game_id: int
+    result: ResultInput | None  # None: row left empty, nothing to record
+    reason: str = ""
+    expected_version: int | None = None
+
+
+@transaction.atomic
+def games_record_results(
+    *,
+    entries: Sequence[ResultEntry],
+    by: AbstractBaseUser | None,
+    now: datetime | None = None,
+) -> int:
+    """Record many results at once: all of them, or none when any row is wrong.
+
+    Raises `ResultError` whose `errors` maps each wrong game's id to its message.
+    Returns the number of games whose result changed.
+    """
+    now = now or timezone.now()
+    games = Game.objects.select_for_update().in_bulk([entry.game_id for entry in entries])
+    errors: dict[int, Any] = {}
+    changed = 0
+    for entry in entries:
+        game = games.get(entry.game_id)
+        if game is None:
+            errors[entry.game_id] = _("This game no longer exists.")
+            continue
+        if entry.result is None:
+            continue
+        if entry.expected_version is not None and game.version != entry.expected_version:
+            errors[entry.game_id] = _(
+                "Someone else changed this result in the meantime. Check it and try again."
+            )
+            continue
+        try:
+            changed += _apply(
+                game, result_fields(entry.result), by=by, reason=entry.reason, now=now
+            )
+        except ResultError as error:
+            errors[entry.game_id] = error.message
+    if errors:
+        transaction.set_rollback(True)
+        raise ResultError(_("Nothing was saved: correct the marked rows."), errors=errors)
+    return changed
+
+
+def games_create(*, round_id: int, pairings: Iterable[PairingSpec]) -> list[Game]:
+    """Create a round's games and the seats that keep each player to one game per round.
+
+    Must run inside the caller's transaction; a player twice in one round fails on the
+    database constraint, whatever the caller checked.
+    """
+    created = []
+    for spec in pairings:
+        game = Game.objects.create(
+            round_id=round_id,
+            table=spec.table,
+            player_a_id=spec.player_a,
+            player_b_id=spec.player_b,
+            starter=spec.starter,
+            outcome=Outcome.BYE if spec.player_b is None else Outcome.PENDING,
+            winner=Winner.A if spec.player_b is None else Winner.UNDECIDED,
+        )
+        seats = [Seat(game=game, round_id=round_id, player_id=spec.player_a, side=Side.A)]
+        if spec.player_b is not None:
+            seats.append(Seat(game=game, round_id=round_id, player_id=spec.player_b, side=Side.B))
+        Seat.objects.bulk_create(seats)
+        created.append(game)
+    return created
