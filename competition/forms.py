@@ -178,3 +178,24 @@ class ImportForm(forms.Form):
             "Nothing is imported when any row is wrong."
         ),
     )
+
+
+class PairingForm(forms.Form):
+    system = forms.ChoiceField(label=_("Pairing system"), choices=Competition.PairingSystem.choices)
+    standings_round = forms.IntegerField(
+        label=_("Pair from the standings after round"),
+        min_value=0,
+        required=False,
+        help_text=_("Empty: the last finished round."),
+    )
+    seed = forms.IntegerField(label=_("Seed for random pairing"), required=False)
+
+
+class SwapForm(forms.Form):
+    player_x = forms.ChoiceField(label=_("Swap"))
+    player_y = forms.ChoiceField(label=_("with"))
+
+    def __init__(self, *args, players: list[tuple[int, str]], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player_x"].choices = players
+        self.fields["player_y"].choices = players

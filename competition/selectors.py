@@ -153,3 +153,53 @@ def competitions_of_club(club_id: int) -> QuerySet[Competition]:
     return Competition.objects.filter(club_id=club_id).prefetch_related(
         Prefetch("rounds", queryset=Round.objects.order_by("number"))
     )
+
+
+@dataclass(frozen=True)
+class PairReview:
+    """What the director checks of one table before publishing."""
+
+    match_point_gap: float
+    board_point_gap: int
+    meetings: int
+    last_met_round: int | None
+
+    @property
+    def is_repeat(self) -> bool:
+        return self.meetings > 0
+
+
+def pairing_review(round: Round, *, standings_round: int | None) -> dict[int, PairReview]:
+    """Per game of the round: the standings gaps of the pair and their earlier meetings."""
+    competition = round.competition
+    records = game_records(competition)
+    after = standings_round if standings_round is not None else 0
+    rows = standings.compute(
+        entrant_records(competition), records, standings_settings(competition), after_round=after
+    )
+    by_player = {row.player_id: row for row in rows}
+    meetings: dict[frozenset[int], list[int]] = defaultdict(list)
+    earlier = (
+        Game.objects.filter(
+            round__competition=competition, round__number__lt=round.number, player_b__isnull=False
+        )
+        .exclude(outcome=Outcome.ANNULLED)
+        .values_list("player_a_id", "player_b_id", "round__number")
+    )
+    for player_a, player_b, number in earlier:
+        meetings[frozenset((player_a, player_b))].append(number)
+    review = {}
+    for game in round.games.exclude(player_b=None):
+        row_a, row_b = by_player.get(game.player_a_id), by_player.get(game.player_b_id)
+        met = meetings.get(frozenset((game.player_a_id, game.player_b_id)), [])
+        review[game.pk] = PairReview(
+            match_point_gap=abs(
+                (row_a.match_points if row_a else 0) - (row_b.match_points if row_b else 0)
+            ),
+            board_point_gap=abs(
+                (row_a.board_points if row_a else 0) - (row_b.board_points if row_b else 0)
+            ),
+            meetings=len(met),
+            last_met_round=max(met) if met else None,
+        )
+    return review

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from competition.views import export, public, secretary
+from competition.views import director, export, public, secretary
 
 competition = "<slug:club>/<slug:competition>/"
 
@@ -19,6 +19,7 @@ urlpatterns = [
     path(f"{competition}stand.csv", export.standings_csv, name="standings_csv"),
     path(f"{competition}kruistabel/", public.crosstable_page, name="crosstable"),
     path(f"{competition}ronde/<int:number>/", public.round_page, name="round"),
+    path(f"{competition}ronde/<int:number>/print/", public.round_print, name="round_print"),
     path(f"{competition}ronde/<int:number>.json", export.round_json, name="round_json"),
     path(f"{competition}speler/<int:player_id>/", public.player_page, name="player"),
     path(f"{competition}beheer/", secretary.competition_edit, name="competition_edit"),
@@ -33,6 +34,11 @@ urlpatterns = [
         f"{competition}beheer/ronde/<int:number>/aanwezig/",
         secretary.attendance,
         name="attendance",
+    ),
+    path(
+        f"{competition}beheer/ronde/<int:number>/indeling/",
+        director.round_pairing,
+        name="round_pairing",
     ),
     path(
         f"{competition}beheer/ronde/<int:number>/uitslagen/",

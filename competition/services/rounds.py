@@ -5,7 +5,7 @@ from datetime import date
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils.translation import gettext_lazy as _
 
 from competition.models import Absence, Competition, Entrant, Round
@@ -36,7 +36,8 @@ def entrants_active_in(round: Round) -> list[Entrant]:
 
 
 def entrants_present_in(round: Round) -> list[Entrant]:
-    absent = set(round.absences.values_list("player_id", flat=True))
+    # A round not saved yet (a dry run) has nobody marked absent.
+    absent = set(round.absences.values_list("player_id", flat=True)) if round.pk else set()
     return [entrant for entrant in entrants_active_in(round) if entrant.player_id not in absent]
 
 
@@ -96,6 +97,9 @@ def round_clear_pairings(*, round: Round) -> None:
 
 @transaction.atomic
 def round_set_status(*, round: Round, status: str) -> Round:
+    """Publish a reviewed pairing, or mark a round finished."""
+    if status != Round.Status.DRAFT and not round.games.exists():
+        raise CompetitionError(_("Pair the round before publishing it."))
     round.status = status
     round.full_clean()
     round.save(update_fields=["status"])
@@ -116,3 +120,44 @@ def round_record_results(
     elif round.status == Round.Status.DRAFT and changed:
         Round.objects.filter(pk=round.pk).update(status=Round.Status.PUBLISHED)
     return changed
+
+
+@transaction.atomic
+def round_swap_players(*, round: Round, player_x: int, player_y: int) -> None:
+    """Swap two players' places in a round's pairing (or between a game and the bye)."""
+    if player_x == player_y:
+        raise CompetitionError(_("Choose two different players to swap."))
+    games = list(
+        round.games.select_for_update().filter(
+            Q(player_a_id__in=[player_x, player_y]) | Q(player_b_id__in=[player_x, player_y])
+        )
+    )
+    if any(game.outcome not in (Outcome.PENDING, Outcome.BYE) for game in games):
+        raise CompetitionError(_("A game with a result cannot be changed; correct it instead."))
+    places = {}
+    for game in games:
+        for side in ("a", "b"):
+            player_id = getattr(game, f"player_{side}_id")
+            if player_id in (player_x, player_y):
+                places[player_id] = (game, side)
+    if len(places) != 2:
+        raise CompetitionError(_("Both players must have a place in this round's pairing."))
+    (game_x, side_x), (game_y, side_y) = places[player_x], places[player_y]
+    if game_x.pk == game_y.pk:
+        raise CompetitionError(_("These two players already play each other."))
+    specs = []
+    for game in {game.pk: game for game in games}.values():
+        ids = {"a": game.player_a_id, "b": game.player_b_id}
+        if game is game_x:
+            ids[side_x] = player_y
+        if game is game_y:
+            ids[side_y] = player_x
+        specs.append(PairingSpec(ids["a"], ids["b"], table=game.table, starter=game.starter))
+    round.games.filter(pk__in=[game.pk for game in games]).delete()
+    try:
+        with transaction.atomic():
+            games_create(round_id=round.pk, pairings=specs)
+    except IntegrityError as error:
+        raise CompetitionError(
+            _("A player appears twice in round %(number)s.") % {"number": round.number}
+        ) from error

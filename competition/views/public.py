@@ -8,7 +8,7 @@ from django_tables2 import RequestConfig
 from clubs.models import Club, Player
 from clubs.permissions import can_manage_club
 from competition import selectors, standings
-from competition.models import Competition
+from competition.models import Competition, Round
 from competition.tables import StandingsTable
 
 
@@ -64,15 +64,17 @@ def standings_page(request, club: str, competition: str):
 def round_page(request, club: str, competition: str, number: int):
     competition_obj = selectors.competition_get(club_slug=club, competition_slug=competition)
     round_obj = selectors.round_get(competition_obj, number)
+    can_manage = can_manage_club(request.user, competition_obj.club)
+    visible = can_manage or round_obj.status != Round.Status.DRAFT
     return render(
         request,
         "competition/round.html",
         {
             "competition": competition_obj,
             "round": round_obj,
-            "games": selectors.round_games(round_obj),
+            "games": selectors.round_games(round_obj) if visible else [],
             "rounds": selectors.rounds_of(competition_obj),
-            "can_manage": can_manage_club(request.user, competition_obj.club),
+            "can_manage": can_manage,
         },
     )
 
@@ -114,4 +116,25 @@ def crosstable_page(request, club: str, competition: str):
             "competition": competition_obj,
             "rows": list(zip(crosstable.rows, crosstable.cells, strict=True)),
         },
+    )
+
+
+def round_print(request, club: str, competition: str, number: int):
+    """The pairing list to pin on the wall: by table, and alphabetically by name."""
+    competition_obj = selectors.competition_get(club_slug=club, competition_slug=competition)
+    round_obj = selectors.round_get(competition_obj, number)
+    games = list(selectors.round_games(round_obj))
+    by_name = sorted(
+        (
+            (game.player_a if side == "a" else game.player_b, game, side)
+            for game in games
+            for side in ("a", "b")
+            if side == "a" or game.player_b is not None
+        ),
+        key=lambda item: item[0].name.casefold(),
+    )
+    return render(
+        request,
+        "competition/round_print.html",
+        {"competition": competition_obj, "round": round_obj, "games": games, "by_name": by_name},
     )

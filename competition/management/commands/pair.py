@@ -1,0 +1,88 @@
+"""Pair a round from the command line: generate (or only show, with --dry-run)."""
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db.models import Max
+
+from clubs.models import Player
+from competition.management.commands._lookup import competition_from_argument
+from competition.models import Round
+from competition.services import CompetitionError
+from competition.services.pairing import round_pair, round_pairing_preview
+
+
+class Command(BaseCommand):
+    help = "Pair round N of COMPETITION (default: the next round, created when missing)."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("competition")
+        parser.add_argument("--round", type=int, dest="number")
+        parser.add_argument("--system", choices=["swiss", "rr", "koth", "random"])
+        parser.add_argument("--after-round", type=int, dest="standings_round")
+        parser.add_argument("--seed", type=int)
+        parser.add_argument("--dry-run", action="store_true")
+        parser.add_argument("--format", choices=["table", "json"], default="table")
+
+    def handle(self, *args, competition: str, number: int | None, dry_run: bool, **options):
+        competition_obj = competition_from_argument(competition)
+        if number is None:
+            last = competition_obj.rounds.aggregate(last=Max("number"))["last"] or 0
+            number = last + 1
+        round_obj = Round.objects.filter(competition=competition_obj, number=number).first()
+        if round_obj is None:
+            round_obj = Round(competition=competition_obj, number=number)
+            if not dry_run:
+                round_obj.save()
+        arguments = {
+            "round": round_obj,
+            "system": options["system"],
+            "standings_round": options["standings_round"],
+            "seed": options["seed"],
+        }
+        try:
+            result = round_pairing_preview(**arguments) if dry_run else round_pair(**arguments)
+        except CompetitionError as error:
+            raise CommandError(str(error.message)) from None
+        if options["format"] == "json":
+            self.stdout.write(json.dumps(self._document(number, result, dry_run), indent=2))
+        else:
+            self.stdout.write(self._table(number, result, dry_run))
+
+    def _document(self, number, result, dry_run) -> dict:
+        return {
+            "round": number,
+            "system": result.system,
+            "dry_run": dry_run,
+            "weight": result.weight,
+            "pairs": [
+                {
+                    "table": pair.table,
+                    "player_a": pair.player_a,
+                    "player_b": pair.player_b,
+                    "starter": pair.starter,
+                    "match_point_gap": pair.match_point_gap,
+                    "board_point_gap": pair.board_point_gap,
+                    "meetings": pair.meetings,
+                }
+                for pair in result.pairs
+            ],
+            "bye": result.byes[0] if result.byes else None,
+            "byes": list(result.byes),
+        }
+
+    def _table(self, number, result, dry_run) -> str:
+        ids = {p for pair in result.pairs for p in (pair.player_a, pair.player_b)}
+        names = dict(Player.objects.filter(pk__in=ids | set(result.byes)).values_list("pk", "name"))
+        lines = [
+            f"Round {number} ({result.system}){' — dry run, nothing saved' if dry_run else ''}"
+        ]
+        for pair in result.pairs:
+            repeat = f"  repeat x{pair.meetings}" if pair.meetings else ""
+            starter = f"  starts: {names[pair.starter]}" if pair.starter else ""
+            lines.append(
+                f"{pair.table:>3}  {names[pair.player_a]:<26} – {names[pair.player_b]:<26}"
+                f" MP gap {pair.match_point_gap:g}  BP gap {pair.board_point_gap}{repeat}{starter}"
+            )
+        lines += [f"bye  {names[bye]}" for bye in result.byes]
+        return "\n".join(lines)
