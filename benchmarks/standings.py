@@ -1,0 +1,135 @@
+"""Standings at scale: 300 entrants, 30 rounds (4,500 games).
+
+Prints the median time to compute the standings (pure function, and with the ORM
+adapter), and to render the standings page, the standings JSON and the crosstable.
+Target: the standings page under 150 ms on a 2-core machine.
+
+    .venv/bin/python benchmarks/standings.py [--entrants 300] [--rounds 30] [--repeat 7]
+"""
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def median_ms(function, repeat: int) -> float:
+    timings = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        timings.append((time.perf_counter() - start) * 1000)
+    return statistics.median(timings)
+
+
+def build(entrant_count: int, round_count: int):
+    from clubs.models import Club, Membership, Player
+    from competition.models import Competition, Entrant, Round
+    from games.models import Game, Outcome, Seat, Side, Winner
+
+    rng = random.Random(300)
+    club = Club.objects.create(name="Benchmarkclub", slug="bench")
+    competition = Competition.objects.create(
+        club=club,
+        name="Benchmark",
+        slug="benchmark",
+        tiebreaks=["spread", "wins", "opponents_match_points", "sonneborn_berger"],
+    )
+    players = Player.objects.bulk_create(
+        Player(name=f"Speler {number:03d}") for number in range(entrant_count)
+    )
+    Membership.objects.bulk_create(Membership(club=club, player=p) for p in players)
+    Entrant.objects.bulk_create(Entrant(competition=competition, player=p) for p in players)
+    for number in range(1, round_count + 1):
+        round_obj = Round.objects.create(
+            competition=competition, number=number, status=Round.Status.FINISHED
+        )
+        order = players[:]
+        rng.shuffle(order)
+        games = []
+        for table, index in enumerate(range(0, len(order) - 1, 2), 1):
+            score_a, score_b = rng.randint(150, 450), rng.randint(150, 450)
+            winner = (
+                Winner.A if score_a > score_b else Winner.B if score_b > score_a else Winner.DRAW
+            )
+            games.append(
+                Game(
+                    round=round_obj,
+                    table=table,
+                    player_a=order[index],
+                    player_b=order[index + 1],
+                    outcome=Outcome.NORMAL,
+                    winner=winner,
+                    score_a=score_a,
+                    score_b=score_b,
+                )
+            )
+        Game.objects.bulk_create(games)
+        Seat.objects.bulk_create(
+            Seat(game=game, round=round_obj, player=player, side=side)
+            for game in games
+            for player, side in ((game.player_a, Side.A), (game.player_b, Side.B))
+        )
+    return competition
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--entrants", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--repeat", type=int, default=7)
+    args = parser.parse_args()
+
+    database = Path(tempfile.mkdtemp()) / "bench.sqlite3"
+    os.environ.setdefault("DATABASE_URL", f"sqlite:///{database}")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    # Measure what production runs: no debug query log, compiled templates cached.
+    os.environ.setdefault("DJANGO_DEBUG", "false")
+    os.environ.setdefault("DJANGO_SECRET_KEY", "benchmark-only")
+    os.environ.setdefault("DJANGO_STATIC_ROOT", str(database.parent / "static"))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.test import Client
+    from django.test.utils import setup_test_environment
+    from django.urls import reverse
+
+    from competition import selectors, standings
+
+    setup_test_environment()
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", verbosity=0, interactive=False)
+    start = time.perf_counter()
+    competition = build(args.entrants, args.rounds)
+    print(
+        f"built {args.entrants} entrants x {args.rounds} rounds "
+        f"in {time.perf_counter() - start:.1f} s ({os.environ['DATABASE_URL'].split(':')[0]})"
+    )
+    entrants = selectors.entrant_records(competition)
+    games = selectors.game_records(competition)
+    settings = selectors.standings_settings(competition)
+    client = Client()
+    kwargs = {"club": "bench", "competition": "benchmark"}
+    figures = {
+        "standings.compute (pure)": lambda: standings.compute(entrants, games, settings),
+        "standings with ORM reads": lambda: selectors.standings_get(competition),
+        "standings page (GET)": lambda: client.get(reverse("standings", kwargs=kwargs)),
+        "standings JSON (GET)": lambda: client.get(reverse("standings_json", kwargs=kwargs)),
+        "crosstable page (GET)": lambda: client.get(reverse("crosstable", kwargs=kwargs)),
+    }
+    assert client.get(reverse("standings", kwargs=kwargs)).status_code == 200
+    for label, function in figures.items():
+        function()  # warm up caches and template loading
+        print(f"{label:<28} median {median_ms(function, args.repeat):8.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
