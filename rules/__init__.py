@@ -1,0 +1,84 @@
+"""Bordpunt's rules engine: the game of Scrabble as the Dutch clubs play it.
+
+Pure Python 3.11 with no runtime dependencies; it imports nothing from Django or the
+Bordpunt apps (they call it, never the other way round). In the spirit of
+python-chess: small value types (:class:`Play`, :class:`Exchange`, ...), a
+:class:`Game` with ``push``/``pop``, notation via :func:`parse_move` and
+``Move.notation()``, and errors that are ``ValueError`` subclasses with a stable
+``code`` for translation.
+
+>>> from rules import Game, GOUDS_8, DUTCH, parse_move
+>>> game = Game(rules=GOUDS_8, tiles=DUTCH, players=("Ans", "Bert"))
+>>> game.push(parse_move("H7 KAAS")).score
+14
+"""
+
+from rules.board import Board, Direction, Square, parse_position, parse_square, square_name
+from rules.errors import (
+    MESSAGES,
+    GCGError,
+    IllegalMoveError,
+    InvalidMoveError,
+    RulesError,
+    RuleSetError,
+)
+from rules.game import Adjustment, Game, GameResult, MoveResult, MoveWarning, WordList
+from rules.move import (
+    Annul,
+    BlankSwap,
+    Challenge,
+    EndRack,
+    Exchange,
+    FlagFall,
+    Move,
+    Pass,
+    Play,
+    TimePenalty,
+    parse_move,
+)
+from rules.ruleset import GOUDS_8, NASPA, RULE_SETS, SBNL_WEDSTRIJD, STANDARD, RuleSet, rule_set
+from rules.tiles import DUTCH, ENGLISH, TILE_SETS, TileSet, tile_set
+
+__all__ = [
+    "DUTCH",
+    "ENGLISH",
+    "GOUDS_8",
+    "MESSAGES",
+    "NASPA",
+    "RULE_SETS",
+    "SBNL_WEDSTRIJD",
+    "STANDARD",
+    "TILE_SETS",
+    "Adjustment",
+    "Annul",
+    "BlankSwap",
+    "Board",
+    "Challenge",
+    "Direction",
+    "EndRack",
+    "Exchange",
+    "FlagFall",
+    "GCGError",
+    "Game",
+    "GameResult",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "Move",
+    "MoveResult",
+    "MoveWarning",
+    "Pass",
+    "Play",
+    "RuleSet",
+    "RuleSetError",
+    "RulesError",
+    "Square",
+    "TileSet",
+    "TimePenalty",
+    "WordList",
+    "parse_move",
+    "parse_position",
+    "parse_square",
+    "rule_set",
+    "square_name",
+    "tile_set",
+]

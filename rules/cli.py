@@ -1,0 +1,234 @@
+"""Command line: ``python -m rules replay|check|build-lexicon``.
+
+Pure Python: this module imports nothing from Django.
+
+* ``replay FILE.gcg [--rules R] [--tiles T] [--no-lexicon] [--json]`` replays a game
+  record, printing each move with its computed score, words, warnings and running
+  total, then the result. Exit status 1 (with ``FILE:LINE: reason``) on an illegal move
+  or a score that differs from the record.
+* ``check WORD... [--rules R]`` says whether each word is playable.
+* ``build-lexicon ...`` builds the word lists (:func:`rules.lexicon_build.main`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from rules import gcg
+from rules.errors import GCGError, RulesError
+from rules.game import WordList
+from rules.ruleset import RULE_SETS, RuleSet, rule_set
+from rules.tiles import TILE_SETS, TileSet, tile_set
+
+
+def _load_lexicon(kind: str, err: TextIO) -> WordList | None:
+    try:
+        from rules.lexicon import Lexicon
+    except ImportError as exc:  # the word list module is optional for replaying
+        print(f"note: no word list available ({exc}); words are not checked", file=err)
+        return None
+    try:
+        return Lexicon.default(kind)
+    except (ValueError, OSError) as exc:
+        print(f"note: no {kind} word list ({exc}); words are not checked", file=err)
+        return None
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m rules", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    replay = sub.add_parser("replay", help="replay and score a GCG game record")
+    replay.add_argument("file")
+    replay.add_argument("--rules", choices=sorted(RULE_SETS), help="default: from the file")
+    replay.add_argument("--tiles", choices=sorted(TILE_SETS), help="default: from the file")
+    replay.add_argument("--no-lexicon", action="store_true", help="do not check words")
+    replay.add_argument("--json", action="store_true", help="print one JSON document")
+    check = sub.add_parser("check", help="say whether words are playable")
+    check.add_argument("words", nargs="+")
+    check.add_argument("--rules", choices=sorted(RULE_SETS), default="gouds8")
+    sub.add_parser("build-lexicon", help="build the word lists", add_help=False)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    """Entry point; returns the exit status."""
+    out = out or sys.stdout
+    err = sys.stderr
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] == "build-lexicon":
+        from rules import lexicon_build
+
+        return lexicon_build.main(args_list[1:])
+    args = _parser().parse_args(args_list)
+    if args.command == "replay":
+        return _replay(args, out, err)
+    return _check(args, out)
+
+
+def _replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    rules: RuleSet | None = rule_set(args.rules) if args.rules else None
+    tiles: TileSet | None = tile_set(args.tiles) if args.tiles else None
+    try:
+        data = open(args.file, "rb").read()  # noqa: SIM115 - read whole file at once
+    except OSError as exc:
+        print(f"{args.file}: {exc.strerror}", file=err)
+        return 2
+    lexicon = None
+    if not args.no_lexicon:
+        # The file's own #rules decides the word list unless --rules is given.
+        try:
+            probe_rules = rules or gcg.header(data)[0] or gcg.DEFAULT_RULES
+        except RulesError:
+            probe_rules = None  # reading the file below reports the error
+        if probe_rules is not None:
+            lexicon = _load_lexicon(probe_rules.lexicon, err)
+    try:
+        record = gcg.read(data, rules=rules, tiles=tiles, lexicon=lexicon)
+    except GCGError as exc:
+        print(f"{args.file}:{exc.line}: {exc.params.get('reason', exc)}", file=err)
+        return 1
+    if args.json:
+        json.dump(_as_json(record), out, indent=2, ensure_ascii=False)
+        out.write("\n")
+    else:
+        _print_text(record, out)
+    return 0
+
+
+def _as_json(record: gcg.GCGGame) -> dict[str, Any]:
+    game = record.game
+    moves: list[dict[str, Any]] = []
+    for index, result in enumerate(game.history):
+        moves.append(
+            {
+                "line": record.lines[index] if index < len(record.lines) else None,
+                "player": game.players[result.player],
+                "player_index": result.player,
+                "kind": result.kind,
+                "notation": result.notation,
+                "rack": result.rack,
+                "score": result.score,
+                "total": result.total,
+                "words": [[w, s] for w, s in result.words],
+                "bingo": result.bingo,
+                "warnings": [
+                    {"code": w.code, "message": w.message, **dict(w.params)}
+                    for w in result.warnings
+                ],
+            }
+        )
+    for adj in game.adjustments:
+        moves.append(
+            {
+                "line": None,
+                "player": game.players[adj.player],
+                "player_index": adj.player,
+                "kind": "end_adjustment",
+                "notation": adj.notation,
+                "rack": adj.tiles,
+                "score": adj.score,
+                "total": adj.total,
+                "words": [],
+                "bingo": False,
+                "warnings": [],
+            }
+        )
+    result = game.result
+    return {
+        "players": list(game.players),
+        "rules": game.rules.name,
+        "tiles": game.tiles.name,
+        "moves": moves,
+        "scores": list(game.scores),
+        "result": None
+        if result is None
+        else {
+            "scores": list(result.scores),
+            "winner": None if result.winner is None else game.players[result.winner],
+            "winner_index": result.winner,
+            "ending": result.ending,
+            "flag_fallen": result.flag_fallen,
+        },
+    }
+
+
+def _print_text(record: gcg.GCGGame, out: TextIO) -> None:
+    game = record.game
+    width = max(len(p) for p in game.players)
+    for index, result in enumerate(game.history):
+        words = ", ".join(f"{w} {s}" for w, s in result.words)
+        if result.bingo and game.rules.bingo_bonus:
+            words += f", bingo {game.rules.bingo_bonus}"
+        line = (
+            f"{index + 1:3d}  {game.players[result.player]:<{width}}  "
+            f"{(result.rack or ''):<8} {result.notation:<18} {result.score:+5d} "
+            f"{result.total:5d}  {words}"
+        )
+        out.write(line.rstrip() + "\n")
+        for warning in result.warnings:
+            out.write(f"     warning: {warning.message}\n")
+    for adj in game.adjustments:
+        out.write(
+            f"end  {game.players[adj.player]:<{width}}  {'':<8} {adj.notation:<18} "
+            f"{adj.score:+5d} {adj.total:5d}  end of game\n"
+        )
+    result = game.result
+    scores = " - ".join(f"{p} {s}" for p, s in zip(game.players, game.scores, strict=True))
+    if result is None:
+        out.write(f"Not finished: {scores}\n")
+        return
+    if result.ending == "annulled":
+        verdict = "game annulled"
+    elif result.winner is None:
+        verdict = "draw"
+    else:
+        verdict = f"{game.players[result.winner]} wins"
+    ending = result.ending.replace("_", " ")
+    out.write(f"Result: {scores}; {verdict} ({ending})\n")
+
+
+def _check(args: argparse.Namespace, out: TextIO) -> int:
+    from rules.lexicon import Lexicon, normalise
+
+    rules = rule_set(args.rules)
+    lexicon = Lexicon.default(rules.lexicon)
+    tiles = TILE_SETS["dutch"]
+    status = 0
+    for word in args.words:
+        verdict = check_word(word, rules=rules, lexicon=lexicon, tiles=tiles, normalise=normalise)
+        if not verdict.startswith("playable"):
+            status = 1
+        out.write(f"{word}: {verdict}\n")
+    return status
+
+
+def check_word(
+    word: str,
+    *,
+    rules: RuleSet,
+    lexicon: WordList,
+    tiles: TileSet,
+    normalise: Any,
+) -> str:
+    """``"playable"`` or the reason why ``word`` cannot be played under ``rules``."""
+    normal = normalise(word)
+    if normal is None:
+        return "not playable (digits or symbols)"
+    if not 2 <= len(normal) <= 15:
+        return f"not playable ({normal}: a word on the board has 2 to 15 letters)"
+    short = 0
+    for letter in set(normal):
+        short += max(0, normal.count(letter) - tiles.count(letter))
+    if short > tiles.blanks:
+        return f"not playable ({normal}: not enough {tiles.name} tiles)"
+    if normal not in lexicon:
+        return f"not in the {rules.lexicon} word list"
+    return "playable" if normal == word.upper() else f"playable (as {normal})"
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
