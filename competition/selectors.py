@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 
 from clubs.models import Player
@@ -98,6 +98,7 @@ def round_games(round: Round) -> QuerySet[Game]:
     return (
         Game.objects.filter(round=round)
         .select_related("player_a", "player_b")
+        .annotate(move_count=Count("moves"))
         .order_by("table", "player_a__name")
     )
 
@@ -106,6 +107,7 @@ def player_games(competition: Competition, player: Player) -> QuerySet[Game]:
     return (
         Game.objects.filter(round__competition=competition, seats__player=player)
         .select_related("round", "player_a", "player_b")
+        .annotate(move_count=Count("moves"))
         .order_by("round__number")
     )
 

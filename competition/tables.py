@@ -50,13 +50,16 @@ class StandingsLine:
         return getattr(self.row, name)
 
 
+NUMBER = {"th": {"class": "text-end"}}
+
+
 class StandingsTable(tables.Table):
-    rank = tables.Column(verbose_name="#")
+    rank = tables.Column(verbose_name="#", attrs=NUMBER)
     name = tables.Column(verbose_name=_("Player"))
-    games = tables.Column(verbose_name=_("Games"))
-    match_points = tables.Column(verbose_name=_("Match points"))
-    board_points = tables.Column(verbose_name=_("Board points"))
-    spread = tables.Column(verbose_name=_("Spread"))
+    games = tables.Column(verbose_name=_("Games"), attrs=NUMBER)
+    match_points = tables.Column(verbose_name=_("Match points"), attrs=NUMBER)
+    board_points = tables.Column(verbose_name=_("Board points"), attrs=NUMBER)
+    spread = tables.Column(verbose_name=_("Spread"), attrs=NUMBER)
 
     class Meta:
         orderable = True
@@ -69,8 +72,8 @@ class StandingsTable(tables.Table):
         extra = []
         if competition.ranking == Competition.Ranking.AVERAGE:
             extra += [
-                ("average_match_points", tables.Column(verbose_name=_("Avg. MP"))),
-                ("average_board_points", tables.Column(verbose_name=_("Avg. BP"))),
+                ("average_match_points", tables.Column(verbose_name=_("Avg. MP"), attrs=NUMBER)),
+                ("average_board_points", tables.Column(verbose_name=_("Avg. BP"), attrs=NUMBER)),
             ]
             formats |= {"average_match_points": _average(2), "average_board_points": _average(1)}
         for name in competition.tiebreaks or ():
@@ -81,7 +84,7 @@ class StandingsTable(tables.Table):
                         tables.Column(
                             verbose_name=SHORT_TIEBREAK_LABELS[name],
                             accessor=f"tiebreak_values__{name}",
-                            attrs={"th": {"title": TIEBREAK_LABELS[name]}},
+                            attrs={"th": {"title": TIEBREAK_LABELS[name], "class": "text-end"}},
                         ),
                     )
                 )

@@ -99,6 +99,12 @@ class Game(models.Model):
     version = models.PositiveIntegerField(
         _("version"), default=0, help_text=_("Raised by every change, to refuse stale saves.")
     )
+    rules = models.JSONField(
+        _("rule set"),
+        default=dict,
+        blank=True,
+        help_text=_("The rule set the game is played by (a rules.RuleSet as a dict)."),
+    )
 
     class Meta:
         ordering = ["round", "table", "pk"]
@@ -195,3 +201,49 @@ class ResultChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} @ {self.changed_at:%Y-%m-%d %H:%M}"
+
+
+class Move(models.Model):
+    """One entry of a game's scoresheet, in the rules engine's notation.
+
+    The notation (and the rack, when known) is what was played; score, total, words and
+    warnings are what the engine computed from it, kept so pages need no replay.
+    """
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="moves", verbose_name=_("game")
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    side = models.CharField(_("player"), max_length=1, choices=Side)
+    notation = models.CharField(_("notation"), max_length=40)
+    rack = models.CharField(_("rack"), max_length=8, blank=True)
+    score = models.IntegerField(_("score"), default=0)
+    total = models.IntegerField(_("total"), default=0)
+    words = models.JSONField(_("words"), default=list, blank=True)
+    warnings = models.JSONField(_("warnings"), default=list, blank=True)
+    problem = models.CharField(
+        _("problem"),
+        max_length=300,
+        blank=True,
+        help_text=_("Why the engine refuses this move after an earlier move was corrected."),
+    )
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("entered by"),
+    )
+    entered_at = models.DateTimeField(_("entered at"))
+
+    class Meta:
+        ordering = ["game", "number"]
+        verbose_name = _("move")
+        verbose_name_plural = _("moves")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="move_number_once_per_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number}. {self.notation}"

@@ -69,6 +69,7 @@ class PairingSpec:
     player_b: int | None
     table: int | None = None
     starter: str = ""
+    rules: dict[str, Any] | None = None  # the rule set (rules.RuleSet.to_dict())
 
 
 def result_fields(result: ResultInput) -> dict[str, Any]:
@@ -155,6 +156,10 @@ def _apply(
         return False
     if game.is_bye:
         raise ResultError(_("A bye has no result to enter."))
+    if game.moves.exists():
+        raise ResultError(
+            _("This game is entered move by move: its result follows from the moves.")
+        )
     if game.has_result and not reason.strip():
         raise ResultError(_("This game already has a result: give a reason for the correction."))
     for name, value in fields.items():
@@ -262,6 +267,7 @@ def games_create(*, round_id: int, pairings: Iterable[PairingSpec]) -> list[Game
             starter=spec.starter,
             outcome=Outcome.BYE if spec.player_b is None else Outcome.PENDING,
             winner=Winner.A if spec.player_b is None else Winner.UNDECIDED,
+            rules=spec.rules or {},
         )
         seats = [Seat(game=game, round_id=round_id, player_id=spec.player_a, side=Side.A)]
         if spec.player_b is not None:

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Player
 from competition.models import Competition, Entrant, Round
+from competition.rulesets import ruleset_for
 from competition.services import CompetitionError
 from competition.services.entrants import player_get_or_create_in_club
 from games.models import Game, Outcome
@@ -256,6 +257,7 @@ def _import_game(row: ImportRow, round_obj: Round, players, existing, *, by, now
                             player_a=player.pk,
                             player_b=opponent.pk if opponent else None,
                             table=row.table,
+                            rules=ruleset_for(round_obj.competition).to_dict(),
                         )
                     ],
                 )

@@ -1,6 +1,7 @@
 """Rounds: creating them, attendance, pairings and their results."""
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from datetime import date
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -9,6 +10,7 @@ from django.db.models import Max, Q
 from django.utils.translation import gettext_lazy as _
 
 from competition.models import Absence, Competition, Entrant, Round
+from competition.rulesets import ruleset_for
 from competition.services import CompetitionError
 from games.models import Game, Outcome
 from games.services import PairingSpec, ResultEntry, games_create, games_record_results
@@ -79,9 +81,13 @@ def round_set_pairings(*, round: Round, pairings: Sequence[PairingSpec]) -> list
                     % {"number": locked.number}
                 )
     locked.games.all().delete()
+    ruleset = ruleset_for(locked.competition).to_dict()
     try:
         with transaction.atomic():
-            games = games_create(round_id=locked.pk, pairings=pairings)
+            games = games_create(
+                round_id=locked.pk,
+                pairings=[replace(spec, rules=spec.rules or ruleset) for spec in pairings],
+            )
     except IntegrityError as error:
         raise CompetitionError(
             _("A player appears twice in round %(number)s.") % {"number": locked.number}
@@ -152,7 +158,11 @@ def round_swap_players(*, round: Round, player_x: int, player_y: int) -> None:
             ids[side_x] = player_y
         if game is game_y:
             ids[side_y] = player_x
-        specs.append(PairingSpec(ids["a"], ids["b"], table=game.table, starter=game.starter))
+        specs.append(
+            PairingSpec(
+                ids["a"], ids["b"], table=game.table, starter=game.starter, rules=game.rules
+            )
+        )
     round.games.filter(pk__in=[game.pk for game in games]).delete()
     try:
         with transaction.atomic():

@@ -1,0 +1,71 @@
+"""The adapter between a game's Move rows and the rules engine.
+
+Replays the scoresheet through rules.Game: every score, word and warning shown on the
+pages comes from here, never from what someone typed as a score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import rules
+from games.models import Game, Move, Side
+from games.rule_messages import error_message
+from rules.lexicon import Lexicon
+
+SIDES = (Side.A, Side.B)
+
+
+def ruleset_of(game: Game) -> rules.RuleSet:
+    """The rule set the game was paired under (kept on the game when it was created)."""
+    return rules.RuleSet.from_dict(game.rules) if game.rules else rules.GOUDS_8
+
+
+def new_engine(game: Game) -> rules.Game:
+    ruleset = ruleset_of(game)
+    return rules.Game(
+        rules=ruleset,
+        tiles=rules.DUTCH,
+        players=(game.player_a.name, game.player_b.name if game.player_b else "—"),
+        lexicon=Lexicon.default(ruleset.lexicon),
+        first_player=1 if game.starter == Side.B else 0,
+    )
+
+
+def parse(notation: str, side: str) -> rules.Move:
+    return rules.parse_move(notation, player=SIDES.index(side))
+
+
+@dataclass
+class Replay:
+    """A game's moves replayed: the engine at the end, and each row's outcome."""
+
+    engine: rules.Game
+    results: list[rules.MoveResult | None] = field(default_factory=list)
+    problems: dict[int, str] = field(default_factory=dict)
+
+
+def replay(game: Game, moves: Sequence[Move]) -> Replay:
+    """Push every move in order; a move the engine refuses is kept aside with its reason
+    (after a correction of an earlier move) and the replay goes on with the next."""
+    engine = new_engine(game)
+    outcome = Replay(engine=engine)
+    for row in moves:
+        try:
+            move = parse(row.notation, row.side)
+            result = engine.push(move, rack=row.rack or None, player=mover(move, row.side))
+        except rules.RulesError as error:
+            outcome.results.append(None)
+            outcome.problems[row.number] = error_message(error)
+        else:
+            outcome.results.append(result)
+    return outcome
+
+
+def mover(move: rules.Move, side: str) -> int | None:
+    """The player the engine should check is to move; None for the moves that are not
+    a turn of the player to move (challenges, flag falls, end racks)."""
+    if isinstance(move, rules.Play | rules.Exchange | rules.Pass | rules.BlankSwap):
+        return SIDES.index(side)
+    return None

@@ -1,0 +1,114 @@
+"""Forms of the board screen. Each turns what was clicked or typed into move notation;
+the rules engine then decides whether the move is legal."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+SQUARE_PATTERN = r"[A-Oa-o](1[0-5]|[1-9])"
+
+
+class MoveForm(forms.Form):
+    """One entry on the scoresheet: a play (start square, direction, letters, or the
+    notation typed whole) or one of the other turns."""
+
+    KINDS = [
+        ("play", _("play")),
+        ("exchange", _("exchange")),
+        ("pass", _("pass")),
+        ("swap", _("blank swap")),
+        ("challenge_removed", _("challenge: word removed")),
+        ("challenge_upheld", _("challenge: word valid")),
+        ("flagfall", _("flag fall")),
+        ("endrack", _("rack at the end")),
+    ]
+
+    version = forms.IntegerField(widget=forms.HiddenInput)
+    kind = forms.ChoiceField(choices=KINDS, initial="play", widget=forms.HiddenInput)
+    notation = forms.CharField(
+        label=_("Move"),
+        required=False,
+        max_length=40,
+        help_text=_(
+            "e.g. 8H WOORD (across) or H8 WOORD (down); . or (X) for letters on the board; "
+            "lowercase for a blank"
+        ),
+    )
+    start = forms.RegexField(
+        label=_("Start square"), regex=rf"^{SQUARE_PATTERN}$", required=False, max_length=3
+    )
+    direction = forms.ChoiceField(
+        label=_("Direction"),
+        choices=[("across", _("across")), ("down", _("down"))],
+        initial="across",
+        required=False,
+    )
+    letters = forms.CharField(label=_("Letters"), required=False, max_length=15)
+    tiles = forms.CharField(
+        label=_("Tiles"),
+        required=False,
+        max_length=8,
+        help_text=_("Exchange: the tiles, or how many."),
+    )
+    squares = forms.CharField(label=_("Squares of the blanks"), required=False, max_length=8)
+    rack = forms.RegexField(
+        label=_("Rack (optional)"), regex=r"^[A-Za-z?]{0,8}$", required=False, max_length=8
+    )
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        kind = cleaned.get("kind")
+        cleaned["notation_text"] = self._notation(kind, cleaned)
+        return cleaned
+
+    def _notation(self, kind: str | None, data: dict) -> str:
+        if kind == "play":
+            typed = " ".join((data.get("notation") or "").split())
+            if typed:
+                return typed
+            start, letters = data.get("start"), (data.get("letters") or "").strip()
+            if not start or not letters:
+                raise forms.ValidationError(
+                    _("Click the start square and type the letters, or type the whole move.")
+                )
+            column, row = start[0].upper(), start[1:]
+            position = f"{row}{column}" if data.get("direction") != "down" else f"{column}{row}"
+            return f"{position} {letters}"
+        if kind == "exchange":
+            tiles = (data.get("tiles") or "").strip()
+            if not tiles:
+                raise forms.ValidationError(_("Give the exchanged tiles, or how many."))
+            return f"-{tiles}"
+        if kind == "swap":
+            squares = (data.get("squares") or "").replace(",", " ").split()
+            if not squares:
+                raise forms.ValidationError(_("Give the square of each blank to swap."))
+            return "swap " + " ".join(squares)
+        if kind == "endrack":
+            return f"({(data.get('tiles') or '').strip()})"
+        return {
+            "pass": "-",
+            "challenge_removed": "--",
+            "challenge_upheld": "(challenge)",
+            "flagfall": "(flagfall)",
+        }[kind]
+
+
+class CorrectMoveForm(forms.Form):
+    version = forms.IntegerField(widget=forms.HiddenInput)
+    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    notation = forms.CharField(label=_("Move"), max_length=40)
+    rack = forms.RegexField(
+        label=_("Rack (optional)"), regex=r"^[A-Za-z?]{0,8}$", required=False, max_length=8
+    )
+
+
+class VersionForm(forms.Form):
+    version = forms.IntegerField(widget=forms.HiddenInput)
+
+
+class StarterForm(VersionForm):
+    starter = forms.ChoiceField(choices=[("a", "a"), ("b", "b")])
+
+
+class GcgUploadForm(forms.Form):
+    file = forms.FileField(label=_("GCG file"))

@@ -1,0 +1,296 @@
+"""Entering a game move by move: add, undo, correct, import and export GCG.
+
+Every write locks the game row, checks the version the screen was showing (so two people
+entering the same game cannot overwrite each other), replays the scoresheet through the
+rules engine, stores what it computed, and fills in the game's result once it is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+import rules
+from games import engine
+from games.models import Game, Move, Outcome, ResultChange, Side, Winner
+from games.rule_messages import error_message, message
+from rules import gcg
+
+
+class MoveError(Exception):
+    """A move that cannot be recorded; the message is for the person at the board."""
+
+    def __init__(self, message: Any, *, conflict: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        #: True when someone else changed the game since the screen was loaded.
+        self.conflict = conflict
+
+
+def _locked(game: Game, expected_version: int | None) -> Game:
+    locked = Game.objects.select_for_update().select_related("player_a", "player_b").get(pk=game.pk)
+    if locked.player_b_id is None:
+        raise MoveError(_("A bye has no moves."))
+    if expected_version is not None and locked.version != expected_version:
+        raise MoveError(
+            _(
+                "Someone else entered a move in this game in the meantime. "
+                "The board now shows the current state; check it and enter your move again."
+            ),
+            conflict=True,
+        )
+    return locked
+
+
+def _moves(game: Game) -> list[Move]:
+    return list(Move.objects.filter(game=game).order_by("number"))
+
+
+def move_preview(*, game: Game, notation: str, rack: str = "") -> rules.MoveResult:
+    """What the move would score now, without saving anything (the board's live preview)."""
+    current = engine.replay(game, _moves(game)).engine
+    side = engine.SIDES[current.to_move] if current.to_move is not None else Side.A
+    try:
+        move = engine.parse(notation, side)
+        return current.preview(move, rack=rack or None)
+    except rules.RulesError as error:
+        raise MoveError(error_message(error)) from None
+
+
+@transaction.atomic
+def move_add(
+    *,
+    game: Game,
+    notation: str,
+    rack: str = "",
+    by: AbstractBaseUser | None,
+    expected_version: int | None = None,
+    now: datetime | None = None,
+) -> Move:
+    """Record the next move of the game (made by the player to move)."""
+    locked = _locked(game, expected_version)
+    rows = _moves(locked)
+    replayed = engine.replay(locked, rows)
+    current = replayed.engine
+    if replayed.problems:
+        raise MoveError(_("Correct the marked moves before entering new ones."))
+    if current.is_over and not current.pending_end_racks():
+        raise MoveError(message("game_over", {}))
+    to_move = current.to_move
+    side = engine.SIDES[to_move if to_move is not None else current.pending_end_racks()[0]]
+    try:
+        move = engine.parse(notation, side)
+        result = current.push(move, rack=rack.upper() or None, player=engine.mover(move, side))
+    except rules.RulesError as error:
+        raise MoveError(error_message(error)) from None
+    row = Move(
+        game=locked,
+        number=len(rows) + 1,
+        side=engine.SIDES[result.player],
+        notation=result.notation or notation.strip(),
+        rack=rack.upper(),
+        entered_by=_user(by),
+        entered_at=now or timezone.now(),
+    )
+    _store(row, result)
+    row.save()
+    _finish(locked, current, by=by, now=now)
+    return row
+
+
+@transaction.atomic
+def move_undo(
+    *, game: Game, by: AbstractBaseUser | None, expected_version: int | None = None
+) -> None:
+    """Take back the last move; a result that came from the moves goes back to open."""
+    locked = _locked(game, expected_version)
+    last = Move.objects.filter(game=locked).order_by("-number").first()
+    if last is None:
+        raise MoveError(_("There is no move to undo."))
+    last.delete()
+    _rescore(locked, by=by)
+
+
+@transaction.atomic
+def move_correct(
+    *,
+    game: Game,
+    number: int,
+    notation: str,
+    rack: str = "",
+    by: AbstractBaseUser | None,
+    expected_version: int | None = None,
+) -> dict[int, str]:
+    """Change an earlier move; every later move is scored again.
+
+    Returns the moves that the engine now refuses, by number, with the reason; they stay
+    on the scoresheet, marked, until they are corrected or undone.
+    """
+    locked = _locked(game, expected_version)
+    row = Move.objects.filter(game=locked, number=number).first()
+    if row is None:
+        raise MoveError(_("There is no move %(number)s.") % {"number": number})
+    try:
+        engine.parse(notation, row.side)
+    except rules.RulesError as error:
+        raise MoveError(error_message(error)) from None
+    row.notation = " ".join(notation.split())
+    row.rack = rack.upper()
+    row.save(update_fields=["notation", "rack"])
+    problems = _rescore(locked, by=by)
+    if number in problems:
+        raise MoveError(problems[number])
+    return problems
+
+
+@transaction.atomic
+def game_set_starter(*, game: Game, starter: str, expected_version: int | None = None) -> Game:
+    """Record who starts (drawn by lot at the table) before the first move."""
+    locked = _locked(game, expected_version)
+    if starter not in (Side.A, Side.B):
+        raise MoveError(_("Choose who starts."))
+    if Move.objects.filter(game=locked).exists():
+        raise MoveError(_("Who started cannot change once moves are entered; undo them first."))
+    locked.starter = starter
+    locked.version += 1
+    locked.save(update_fields=["starter", "version"])
+    return locked
+
+
+@transaction.atomic
+def moves_import_gcg(
+    *, game: Game, data: bytes, by: AbstractBaseUser | None, now: datetime | None = None
+) -> int:
+    """Replace the game's moves by a GCG record; refused whole, with its line, when wrong."""
+    locked = _locked(game, None)
+    if locked.has_result and not Move.objects.filter(game=locked).exists():
+        raise MoveError(_("This game already has a final score; correct that first."))
+    ruleset = engine.ruleset_of(locked)
+    try:
+        record = gcg.read(gcg.decode(data), rules=ruleset, tiles=rules.DUTCH)
+    except rules.RulesError as error:
+        raise MoveError(error_message(error)) from None
+    history = record.game.history
+    Move.objects.filter(game=locked).delete()
+    locked.starter = Side.B if record.game.first_player == 1 else Side.A
+    locked.save(update_fields=["starter"])
+    moment = now or timezone.now()
+    Move.objects.bulk_create(
+        Move(
+            game=locked,
+            number=index,
+            side=engine.SIDES[result.player],
+            notation=result.notation or result.move.notation(),
+            rack=result.rack or "",
+            entered_by=_user(by),
+            entered_at=moment,
+        )
+        for index, result in enumerate(history, 1)
+    )
+    problems = _rescore(locked, by=by)
+    if problems:
+        number, reason = next(iter(problems.items()))
+        raise MoveError(_("Move %(number)s: %(reason)s") % {"number": number, "reason": reason})
+    return len(history)
+
+
+def game_to_gcg(game: Game) -> str:
+    """The game's moves as a GCG record (with Bordpunt's extension for Gouds 8)."""
+    replayed = engine.replay(game, _moves(game))
+    return gcg.write(replayed.engine)
+
+
+def _rescore(game: Game, *, by: AbstractBaseUser | None) -> dict[int, str]:
+    rows = _moves(game)
+    replayed = engine.replay(game, rows)
+    for row, result in zip(rows, replayed.results, strict=True):
+        if result is None:
+            row.score, row.total, row.words, row.warnings = 0, row.total, [], []
+            row.problem = replayed.problems[row.number]
+        else:
+            _store(row, result)
+    Move.objects.bulk_update(rows, ["score", "total", "words", "warnings", "problem", "side"])
+    _finish(game, replayed.engine, by=by, now=None)
+    return replayed.problems
+
+
+def _store(row: Move, result: rules.MoveResult) -> None:
+    row.side = engine.SIDES[result.player]
+    row.score = result.score
+    row.total = result.total
+    row.words = [[word, score] for word, score in result.words]
+    row.warnings = [message(w.code, w.params) for w in result.warnings]
+    row.problem = ""
+
+
+def result_from_engine(current: rules.Game) -> dict[str, Any] | None:
+    """The game's stored result as the engine sees it; None while it runs."""
+    result = current.result
+    if result is None or result.pending_end_racks:
+        return None
+    score_a, score_b = result.scores
+    if result.ending == "annulled":
+        return {
+            "outcome": Outcome.ANNULLED,
+            "winner": Winner.NONE,
+            "score_a": score_a,
+            "score_b": score_b,
+        }
+    if result.ending == "flag_fall":
+        winner = Winner.B if result.flag_fallen == 0 else Winner.A
+        return {
+            "outcome": Outcome.FLAG_FALL,
+            "winner": winner,
+            "score_a": score_a,
+            "score_b": score_b,
+        }
+    winner = Winner.A if score_a > score_b else Winner.B if score_b > score_a else Winner.DRAW
+    return {"outcome": Outcome.NORMAL, "winner": winner, "score_a": score_a, "score_b": score_b}
+
+
+def _finish(
+    game: Game,
+    current: rules.Game,
+    *,
+    by: AbstractBaseUser | None,
+    now: datetime | None,
+) -> None:
+    """Write the result that follows from the moves (or reopen the game), and the version."""
+    fields = result_from_engine(current)
+    if fields is None:
+        fields = {
+            "outcome": Outcome.PENDING,
+            "winner": Winner.UNDECIDED,
+            "score_a": None,
+            "score_b": None,
+        }
+    before = {name: getattr(game, name) for name in fields}
+    if before != fields:
+        for name, value in fields.items():
+            setattr(game, name, value)
+        game.entered_by = _user(by)
+        game.entered_at = now or timezone.now()
+        ResultChange.objects.create(
+            game=game,
+            changed_by=game.entered_by,
+            changed_at=game.entered_at,
+            reason=str(_("from the moves")),
+            before=before,
+            after=fields,
+        )
+    game.version += 1
+    game.save()
+
+
+def _user(by: AbstractBaseUser | None) -> AbstractBaseUser | None:
+    return by if by is not None and by.is_authenticated else None
+
+
+def moves_of(game: Game) -> Sequence[Move]:
+    return _moves(game)

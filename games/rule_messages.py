@@ -1,0 +1,82 @@
+"""The rules engine's error and warning codes in the user's language.
+
+The engine speaks English with a stable code per message (rules.errors.MESSAGES); this
+table holds the translatable texts the pages show. A test checks every engine code is here.
+"""
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+import rules
+
+MESSAGES = {
+    "bad_notation": _("Cannot read the move “{notation}”: {reason}."),
+    "bad_square": _("“{square}” is not a square: use a column A–O and a row 1–15, e.g. H8."),
+    "off_board": _("The word starting at {square} runs off the board."),
+    "square_occupied": _("{square} already holds {letter}: write it as “.” or “({letter})”."),
+    "square_empty": _("{square} is empty, so it cannot be written as a letter on the board."),
+    "through_mismatch": _("{square} holds {letter}, not {expected}."),
+    "no_tiles": _("The move places no tiles."),
+    "not_in_line": _("The tiles are not in one row or one column."),
+    "gap": _("The word has a gap at {square}."),
+    "word_extends": _("The word continues at {square}: write the whole word."),
+    "not_connected": _("The word does not touch any tile on the board."),
+    "first_not_centre": _("The first word must cover the centre square H8."),
+    "first_too_short": _("The first word must have at least two letters."),
+    "no_word": _("The tiles form no word of two or more letters."),
+    "unknown_letter": _("“{letter}” is not a tile of this tile set."),
+    "too_many_tiles": _("The tile set has only {count} × {letter}."),
+    "not_in_rack": _("The rack {rack} does not hold {missing}."),
+    "rack_too_large": _("A rack holds at most {size} tiles, not {count}."),
+    "rack_impossible": _("The rack {rack} cannot exist: {missing} already on the board."),
+    "not_enough_tiles": _("{player} holds only {count} tile(s)."),
+    "exchange_bag_too_small": _(
+        "Exchanging needs at least {needed} tiles in the bag; it holds {bag}."
+    ),
+    "exchange_too_many": _("At most {max} tiles may be exchanged."),
+    "exchange_empty": _("An exchange must return at least one tile."),
+    "exchange_needs_previous_play": _(
+        "Exchanging is allowed only after an own turn that placed tiles."
+    ),
+    "exchange_first_turn": _("Under these rules a player may not exchange on the first turn."),
+    "exchange_not_allowed": _("Exchanging is not allowed under these rules."),
+    "pass_not_allowed": _(
+        "Passing is not allowed under these rules while an exchange is possible."
+    ),
+    "blank_swap_not_allowed": _("Blank swaps are not allowed under these rules."),
+    "not_a_blank": _("{square} does not hold a blank."),
+    "blank_swap_repeated": _("{square} is named twice."),
+    "nothing_to_challenge": _("There is no play to challenge."),
+    "challenger_not_to_move": _("The challenger must be the player to move."),
+    "flag_fall_not_in_rules": _("Under these rules a flag fall does not end the game."),
+    "no_time_penalty_in_rules": _("These rules have no time penalty."),
+    "bad_player": _("There is no player {player}."),
+    "end_rack_known": _("{player}'s rack at the end is already known: {tiles}."),
+    "end_rack_not_over": _("End racks can be given only when the game is over."),
+    "game_over": _("The game is already over."),
+    "turn_limit": _("{player} has already taken all {limit} turns."),
+    "wrong_player": _("It is {expected}'s turn, not {player}'s."),
+    "invalid_rule_set": _("Invalid rule set: {reason}."),
+    "unknown_rule_set": _("Unknown rule set “{name}”."),
+    "unknown_tile_set": _("Unknown tile set “{name}”."),
+    "bad_players": _("These rules are for {min} to {max} players, not {count}."),
+    "gcg": _("Line {line}: {reason}"),
+    "not_in_lexicon": _("{word} is not in the word list."),
+}
+
+
+def message(code: str, params: dict[str, Any] | tuple[tuple[str, Any], ...]) -> str:
+    """The translated text for an engine code; the engine's English when unknown."""
+    params = dict(params)
+    template = MESSAGES.get(code)
+    if template is None:
+        return rules.MESSAGES.get(code, code).format(**params)
+    try:
+        return str(template).format(**params)
+    except (KeyError, IndexError):
+        return str(template)
+
+
+def error_message(error: rules.RulesError) -> str:
+    return message(error.code, error.params)

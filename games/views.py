@@ -1,0 +1,242 @@
+"""The board screen (move-by-move entry), the public replay, and GCG upload/download.
+
+Views are thin: a form turns clicks and typing into notation, games.moves records it,
+games.board builds what the page shows. htmx swaps the board state in place; without
+JavaScript every form still works as a plain POST.
+"""
+
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clubs.permissions import can_manage_club
+from games import engine
+from games.board import board_view
+from games.forms import CorrectMoveForm, GcgUploadForm, MoveForm, StarterForm, VersionForm
+from games.models import Game
+from games.moves import (
+    MoveError,
+    game_set_starter,
+    game_to_gcg,
+    move_add,
+    move_correct,
+    move_preview,
+    move_undo,
+    moves_import_gcg,
+    moves_of,
+)
+from games.rule_messages import message
+
+
+def _game(pk: int) -> Game:
+    return get_object_or_404(
+        Game.objects.select_related("player_a", "player_b", "round__competition__club").exclude(
+            player_b=None
+        ),
+        pk=pk,
+    )
+
+
+def board_manager_required(view):
+    """The game's club secretaries and staff only; anonymous visitors log in first."""
+
+    @wraps(view)
+    def wrapper(request, game_id: int, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        game = _game(game_id)
+        if not can_manage_club(request.user, game.round.competition.club):
+            raise PermissionDenied
+        return view(request, game, **kwargs)
+
+    return wrapper
+
+
+def _board_page(request, game: Game, *, form=None, status: int = 200):
+    moves = moves_of(game)
+    view = board_view(game, moves, engine.replay(game, moves))
+    return render(
+        request,
+        "games/board.html",
+        {
+            "board": view,
+            "game": game,
+            "form": form or MoveForm(initial={"version": game.version, "kind": "play"}),
+            "competition": game.round.competition,
+        },
+        status=status,
+    )
+
+
+@board_manager_required
+def board(request, game: Game):
+    """The board screen; POST records the next move."""
+    if request.method != "POST":
+        return _board_page(request, game)
+    form = MoveForm(request.POST)
+    if form.is_valid():
+        try:
+            move_add(
+                game=game,
+                notation=form.cleaned_data["notation_text"],
+                rack=form.cleaned_data.get("rack") or "",
+                by=request.user,
+                expected_version=form.cleaned_data["version"],
+            )
+        except MoveError as error:
+            messages.error(request, error.message)
+            game.refresh_from_db()
+            form = MoveForm(
+                initial={
+                    **form.cleaned_data,
+                    "version": game.version,
+                    "notation": form.cleaned_data["notation_text"],
+                }
+            )
+            return _board_page(request, game, form=form, status=409 if error.conflict else 422)
+        return redirect("board", game_id=game.pk)
+    return _board_page(request, game, form=form, status=422)
+
+
+@require_POST
+@board_manager_required
+def preview(request, game: Game):
+    """The live preview: placed tiles, words with their scores, warnings; nothing saved."""
+    form = MoveForm(request.POST)
+    context = {"game": game}
+    if form.is_valid():
+        try:
+            result = move_preview(
+                game=game,
+                notation=form.cleaned_data["notation_text"],
+                rack=form.cleaned_data.get("rack") or "",
+            )
+        except MoveError as error:
+            context["error"] = error.message
+        else:
+            moves = moves_of(game)
+            context["result"] = result
+            context["board"] = board_view(game, moves, engine.replay(game, moves), preview=result)
+            context["warnings"] = [message(w.code, w.params) for w in result.warnings]
+    else:
+        context["error"] = " ".join(str(e) for e in form.non_field_errors()) or _(
+            "Incomplete move."
+        )
+    return render(request, "games/_preview.html", context)
+
+
+@require_POST
+@board_manager_required
+def undo(request, game: Game):
+    form = VersionForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise MoveError(_("Reload the page and try again."))
+        move_undo(game=game, by=request.user, expected_version=form.cleaned_data["version"])
+    except MoveError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Last move undone."))
+    return redirect("board", game_id=game.pk)
+
+
+@require_POST
+@board_manager_required
+def correct(request, game: Game):
+    form = CorrectMoveForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise MoveError(_("Type the corrected move."))
+        problems = move_correct(
+            game=game,
+            number=form.cleaned_data["number"],
+            notation=form.cleaned_data["notation"],
+            rack=form.cleaned_data.get("rack") or "",
+            by=request.user,
+            expected_version=form.cleaned_data["version"],
+        )
+    except MoveError as error:
+        messages.error(request, error.message)
+    else:
+        if problems:
+            messages.warning(
+                request,
+                _("Move corrected; the later moves marked in red are no longer legal."),
+            )
+        else:
+            messages.success(request, _("Move corrected; all later moves scored again."))
+    return redirect("board", game_id=game.pk)
+
+
+@require_POST
+@board_manager_required
+def starter(request, game: Game):
+    form = StarterForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise MoveError(_("Choose who starts."))
+        game_set_starter(
+            game=game,
+            starter=form.cleaned_data["starter"],
+            expected_version=form.cleaned_data["version"],
+        )
+    except MoveError as error:
+        messages.error(request, error.message)
+    return redirect("board", game_id=game.pk)
+
+
+@board_manager_required
+def gcg_upload(request, game: Game):
+    form = GcgUploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            count = moves_import_gcg(
+                game=game, data=form.cleaned_data["file"].read(), by=request.user
+            )
+        except MoveError as error:
+            form.add_error("file", error.message)
+        else:
+            messages.success(request, _("%(count)s moves read from the file.") % {"count": count})
+            return redirect("board", game_id=game.pk)
+    return render(
+        request,
+        "games/gcg_upload.html",
+        {"game": game, "form": form, "competition": game.round.competition},
+    )
+
+
+def gcg_download(request, game_id: int):
+    game = _game(game_id)
+    response = HttpResponse(game_to_gcg(game), content_type="text/plain; charset=utf-8")
+    name = slugify(f"{game.player_a.name}-{game.player_b.name}-ronde-{game.round.number}")
+    response["Content-Disposition"] = f'attachment; filename="{name}.gcg"'
+    return response
+
+
+def replay(request, game_id: int):
+    """Public: step through the moves on the board."""
+    game = _game(game_id)
+    moves = moves_of(game)
+    value = request.GET.get("zet", "")
+    upto = min(int(value), len(moves)) if value.isdigit() else len(moves)
+    view = board_view(game, moves, engine.replay(game, moves), upto=upto)
+    return render(
+        request,
+        "games/replay.html",
+        {
+            "board": view,
+            "game": game,
+            "competition": game.round.competition,
+            "upto": upto,
+            "count": len(moves),
+            "current": moves[upto - 1] if upto else None,
+            "can_manage": can_manage_club(request.user, game.round.competition.club),
+        },
+    )
