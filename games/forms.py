@@ -57,7 +57,8 @@ class MoveForm(forms.Form):
     def clean(self) -> dict:
         cleaned = super().clean()
         kind = cleaned.get("kind")
-        cleaned["notation_text"] = self._notation(kind, cleaned)
+        if kind is not None:
+            cleaned["notation_text"] = self._notation(kind, cleaned)
         return cleaned
 
     def _notation(self, kind: str | None, data: dict) -> str:

@@ -18,6 +18,8 @@ from competition.services.rounds import (
     round_record_results,
     round_set_attendance,
 )
+from games.management.commands.make_demo_games import DEMO_DIR
+from games.moves import moves_import_gcg
 from games.services import ResultEntry, ResultInput, ResultKind
 
 PLAYER_NAMES = [
@@ -89,7 +91,9 @@ class Command(BaseCommand):
             present = [e.player_id for e in active if rng.random() > 0.12]
             round_set_attendance(round=round_obj, present_player_ids=present)
             round_pair(round=round_obj)
-            self._play(round_obj, rng, low=110, high=330, share=1.0 if number < 7 else 0.5)
+            if number == 7:
+                self._enter_demo_games(round_obj)
+            self._play(round_obj, rng, low=110, high=330, share=1.0 if number < 7 else 0.3)
             if number < 7:
                 Round.objects.filter(pk=round_obj.pk).update(status=Round.Status.FINISHED)
             else:
@@ -113,9 +117,16 @@ class Command(BaseCommand):
             round_pair(round=round_obj)
             self._play(round_obj, rng, low=280, high=520, share=1.0)
 
+    def _enter_demo_games(self, round_obj: Round) -> None:
+        """Complete Gouds 8 games entered move by move, from games/demo/*.gcg."""
+        games = round_obj.games.exclude(player_b=None).order_by("table")
+        for game, path in zip(games, sorted(DEMO_DIR.glob("*.gcg")), strict=False):
+            moves_import_gcg(game=game, data=path.read_bytes(), by=None)
+
     def _play(self, round_obj: Round, rng: random.Random, *, low: int, high: int, share: float):
         entries = []
-        for game in round_obj.games.exclude(player_b=None).order_by("table"):
+        games = round_obj.games.exclude(player_b=None).filter(outcome="").order_by("table")
+        for game in games:
             if rng.random() > share:
                 continue
             roll = rng.random()
