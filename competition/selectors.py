@@ -87,11 +87,23 @@ def standings_get(competition: Competition, *, after_round: int | None = None) -
 
 
 def rounds_of(competition: Competition) -> QuerySet[Round]:
-    return Round.objects.filter(competition=competition).order_by("number")
+    return (
+        Round.objects.filter(competition=competition)
+        .select_related("competition__club")
+        .order_by("number")
+    )
 
 
 def round_get(competition: Competition, number: int) -> Round:
-    return get_object_or_404(Round.objects.filter(competition=competition), number=number)
+    return get_object_or_404(
+        Round.objects.filter(competition=competition).select_related("competition__club"),
+        number=number,
+    )
+
+
+def pairing_is_visible(round: Round, *, can_manage: bool) -> bool:
+    """A draft pairing is the director's to review: the public sees it once published."""
+    return can_manage or round.status != Round.Status.DRAFT
 
 
 def round_games(round: Round) -> QuerySet[Game]:
@@ -106,7 +118,7 @@ def round_games(round: Round) -> QuerySet[Game]:
 def player_games(competition: Competition, player: Player) -> QuerySet[Game]:
     return (
         Game.objects.filter(round__competition=competition, seats__player=player)
-        .select_related("round", "player_a", "player_b")
+        .select_related("round__competition__club", "player_a", "player_b")
         .annotate(move_count=Count("moves"))
         .order_by("round__number")
     )

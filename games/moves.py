@@ -34,7 +34,12 @@ class MoveError(Exception):
 
 
 def _locked(game: Game, expected_version: int | None) -> Game:
-    locked = Game.objects.select_for_update().select_related("player_a", "player_b").get(pk=game.pk)
+    # Lock the game row only: PostgreSQL cannot lock the nullable side of an outer join.
+    locked = (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("player_a", "player_b")
+        .get(pk=game.pk)
+    )
     if locked.player_b_id is None:
         raise MoveError(_("A bye has no moves."))
     if expected_version is not None and locked.version != expected_version:

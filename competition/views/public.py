@@ -8,7 +8,7 @@ from django_tables2 import RequestConfig
 from clubs.models import Club, Player
 from clubs.permissions import can_manage_club
 from competition import selectors, standings
-from competition.models import Competition, Round
+from competition.models import Competition
 from competition.tables import StandingsTable
 
 
@@ -65,7 +65,7 @@ def round_page(request, club: str, competition: str, number: int):
     competition_obj = selectors.competition_get(club_slug=club, competition_slug=competition)
     round_obj = selectors.round_get(competition_obj, number)
     can_manage = can_manage_club(request.user, competition_obj.club)
-    visible = can_manage or round_obj.status != Round.Status.DRAFT
+    visible = selectors.pairing_is_visible(round_obj, can_manage=can_manage)
     return render(
         request,
         "competition/round.html",
@@ -134,7 +134,11 @@ def round_print(request, club: str, competition: str, number: int):
     """The pairing list to pin on the wall: by table, and alphabetically by name."""
     competition_obj = selectors.competition_get(club_slug=club, competition_slug=competition)
     round_obj = selectors.round_get(competition_obj, number)
-    games = list(selectors.round_games(round_obj))
+    can_manage = can_manage_club(request.user, competition_obj.club)
+    if selectors.pairing_is_visible(round_obj, can_manage=can_manage):
+        games = list(selectors.round_games(round_obj))
+    else:
+        games = []
     by_name = sorted(
         (
             (game.player_a if side == "a" else game.player_b, game, side)

@@ -1,0 +1,53 @@
+"""One entry point for every pairing system, for the manage.py command and the
+services: ``pair("swiss", entrants, round_number=5)``.
+
+Pure Python; this module must never import Django, the ORM or another app.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .records import Pairing, PairingEntrant, PairingError
+from .simple import by_rating, king_of_the_hill, random_pairing, round_robin
+from .swiss import swiss
+
+__all__ = ["SYSTEMS", "pair"]
+
+# Canonical name -> accepted spellings (the command line uses the short ones).
+SYSTEMS: dict[str, tuple[str, ...]] = {
+    "swiss": ("swiss",),
+    "round_robin": ("round_robin", "rr"),
+    "king_of_the_hill": ("king_of_the_hill", "koth"),
+    "random": ("random",),
+    "by_rating": ("by_rating", "rating", "seed"),
+}
+_ALIASES = {alias: name for name, aliases in SYSTEMS.items() for alias in aliases}
+
+
+def pair(system: str, entrants: Iterable[PairingEntrant], **options: Any) -> Pairing:
+    """Pair a round with the named system.
+
+    Options per system (all keyword): ``starters`` ("assigned" | "by_lot") for all;
+    swiss: ``round_number`` (required), ``window``; round_robin: ``round_number``
+    (required), ``double``; random: ``seed`` (required); by_rating: ``method``,
+    ``order_by`` ("seed" as system name implies ``order_by="seed"``). Options a system
+    does not know are refused rather than ignored.
+    """
+    name = _ALIASES.get(system)
+    if name is None:
+        raise PairingError(f"unknown pairing system {system!r}; known: {sorted(_ALIASES)}")
+    if system == "seed":
+        options.setdefault("order_by", "seed")
+    engines = {
+        "swiss": swiss,
+        "round_robin": round_robin,
+        "king_of_the_hill": king_of_the_hill,
+        "random": random_pairing,
+        "by_rating": by_rating,
+    }
+    try:
+        return engines[name](entrants, **options)
+    except TypeError as error:
+        raise PairingError(f"{name}: {error}") from error

@@ -1,0 +1,128 @@
+"""The records the pairing engines read and write.
+
+Plain frozen dataclasses, so that an engine is a pure function from records to records:
+the Django adapter builds ``PairingEntrant`` rows from the ORM and turns the returned
+``Pairing`` into a round. This module must never import Django, the ORM or another app.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "CriterionTotal",
+    "Pair",
+    "Pairing",
+    "PairingEntrant",
+    "PairingError",
+    "PastGame",
+]
+
+
+class PairingError(ValueError):
+    """The input cannot be paired as asked (duplicate ids, unknown system, bad option)."""
+
+
+@dataclass(frozen=True)
+class PastGame:
+    """One game an entrant played earlier in this competition.
+
+    ``started`` is True when this entrant started, False when the opponent did, and
+    None when nobody recorded it.
+    """
+
+    opponent_id: int
+    round_number: int
+    started: bool | None = None
+
+
+@dataclass(frozen=True)
+class PairingEntrant:
+    """An entrant who is present for the round being paired.
+
+    The caller passes only the players present: absent players simply are not in the
+    list, and a late entrant is a record like any other with its own match points. No
+    engine assumes that ``games`` equals the number of rounds played so far.
+
+    - ``rank``: place in the current standings, 1 = top (shared ranks are allowed;
+      ties are broken by ``id``).
+    - ``match_points`` / ``board_points``: the standings totals (wedstrijdpunten /
+      bordpunten). Match points may be fractional (1.5 …); they are compared exactly.
+    - ``rating`` / ``seed``: only used to pair a first round by rating or seed; seed 1
+      is the top seed and also the Berger number for round robins.
+    - ``byes``: byes received so far.
+    - ``starts`` / ``games``: games this entrant started, out of the games whose
+      starter is recorded (a game with an unknown starter counts in neither).
+    - ``recent_starts``: the entrant's own games with a recorded starter, oldest first,
+      True = started; only the last few matter (runs).
+    - ``opponents``: every earlier game, for repeat avoidance and to let the other
+      player start in a return game.
+    """
+
+    id: int
+    rank: int
+    match_points: float = 0
+    board_points: int = 0
+    rating: int | None = None
+    seed: int | None = None
+    byes: int = 0
+    starts: int = 0
+    games: int = 0
+    recent_starts: tuple[bool, ...] = ()
+    opponents: tuple[PastGame, ...] = ()
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One table of a round, with what the director's review screen shows.
+
+    ``player_a`` is the higher placed of the two (by the system's order, normally the
+    standings rank), ``player_b`` the other. ``starter`` is None when the starter is
+    drawn by lot at the table. ``meetings`` counts earlier games between the two and
+    ``last_met_round`` is the round of the latest (None when they never met).
+    """
+
+    table: int
+    player_a: int
+    player_b: int
+    starter: int | None
+    match_point_gap: float
+    board_point_gap: int
+    meetings: int
+    last_met_round: int | None
+
+
+@dataclass(frozen=True)
+class CriterionTotal:
+    """How much one Swiss criterion cost in the chosen pairing (0 = fully met).
+
+    ``key`` is stable (for translation by the caller), ``note`` a short English
+    explanation of the number.
+    """
+
+    key: str
+    penalty: int
+    note: str
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """A complete round: the tables, who has the bye, and why.
+
+    ``weight`` is the total weight of the maximum-weight matching (Swiss only, None for
+    systems that do not optimise); ``criteria`` breaks the Swiss penalty down per
+    criterion, most important first.
+    """
+
+    pairs: tuple[Pair, ...]
+    bye: int | None
+    weight: int | None
+    system: str
+    criteria: tuple[CriterionTotal, ...] = ()
+
+    def player_ids(self) -> tuple[int, ...]:
+        """Everyone with a game this round, in table order, then the bye."""
+        ids = [player for pair in self.pairs for player in (pair.player_a, pair.player_b)]
+        if self.bye is not None:
+            ids.append(self.bye)
+        return tuple(ids)

@@ -1,0 +1,290 @@
+"""The director's flow on top of the pure engines: generate from the standings, review,
+swap, publish, undo; the `pair` command; the printable list."""
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.urls import reverse
+from django.utils import translation
+
+from competition.models import Competition, Round
+from competition.services import CompetitionError
+from competition.services.entrants import entrant_add, entrant_withdraw
+from competition.services.pairing import default_standings_round, round_pair
+from competition.services.rounds import (
+    round_clear_pairings,
+    round_create,
+    round_record_results,
+    round_set_attendance,
+    round_swap_players,
+)
+from games.models import Game, Outcome
+from games.services import ResultEntry, ResultInput, ResultKind
+from tests.factories import EntrantFactory, GroupFactory, PlayerFactory
+
+
+@pytest.fixture(autouse=True)
+def english_messages():
+    """The services speak Dutch by default; these tests read their English texts."""
+    with translation.override("en"):
+        yield
+
+
+@pytest.fixture
+def six(competition):
+    players = [PlayerFactory(name=name) for name in ["An", "Bo", "Cas", "Daan", "Eva", "Fien"]]
+    for player in players:
+        EntrantFactory(competition=competition, player=player)
+    return players
+
+
+def seated(round_obj) -> list[int]:
+    ids = []
+    for game in round_obj.games.all():
+        ids += [game.player_a_id] + ([game.player_b_id] if game.player_b_id else [])
+    return ids
+
+
+def play_round(round_obj, *, winner_first=True):
+    entries = [
+        ResultEntry(
+            game_id=game.pk,
+            result=ResultInput(
+                kind=ResultKind.NORMAL,
+                score_a=300 if winner_first else 200,
+                score_b=200 if winner_first else 300,
+            ),
+        )
+        for game in round_obj.games.exclude(player_b=None)
+    ]
+    round_record_results(round=round_obj, entries=entries, by=None)
+
+
+def pairs_of(round_obj) -> set[frozenset[int]]:
+    return {
+        frozenset((game.player_a_id, game.player_b_id))
+        for game in round_obj.games.exclude(player_b=None)
+    }
+
+
+def test_swiss_rounds_pair_everyone_present_once_without_repeats(competition, six):
+    earlier = set()
+    for _number in range(1, 4):
+        round_obj = round_create(competition=competition)
+        round_pair(round=round_obj, system="swiss")
+        assert sorted(seated(round_obj)) == sorted(p.pk for p in six)
+        assert not pairs_of(round_obj) & earlier, "a repeat while avoidable"
+        earlier |= pairs_of(round_obj)
+        play_round(round_obj)
+        assert Round.objects.get(pk=round_obj.pk).status == Round.Status.FINISHED
+
+
+def test_absent_players_get_no_game_and_an_odd_field_has_one_bye(competition, six):
+    round_obj = round_create(competition=competition)
+    absent = six[0]
+    round_set_attendance(round=round_obj, present_player_ids=[p.pk for p in six[1:]])
+    round_pair(round=round_obj, system="swiss")
+    assert absent.pk not in seated(round_obj)
+    byes = round_obj.games.filter(outcome=Outcome.BYE)
+    assert byes.count() == 1
+    assert sorted(seated(round_obj)) == sorted(p.pk for p in six[1:])
+
+
+def test_withdrawn_and_late_players(competition, six):
+    first = round_create(competition=competition)
+    round_pair(round=first, system="swiss")
+    play_round(first)
+    late = PlayerFactory(name="Laat")
+    entrant_add(competition=competition, player=late, joined_round=2)
+    entrant_withdraw(entrant=competition.entrants.get(player=six[5]), from_round=2)
+    second = round_create(competition=competition)
+    round_pair(round=second, system="swiss")
+    assert late.pk in seated(second)
+    assert six[5].pk not in seated(second)
+
+
+def test_standings_after_n_minus_2_while_the_last_round_is_played(competition, six):
+    first = round_create(competition=competition)
+    round_pair(round=first, system="swiss")
+    play_round(first)
+    second = round_create(competition=competition)
+    round_pair(round=second, system="swiss")
+    third = round_create(competition=competition)
+    # Round 2 is still being played: round 3 is paired from the standings after round 1.
+    assert default_standings_round(third) == 1
+    round_pair(round=third, system="swiss")
+    assert not pairs_of(third) & (pairs_of(first) | pairs_of(second))
+    play_round(second)
+    assert default_standings_round(third) == 2
+
+
+def test_a_round_with_results_is_not_paired_again(competition, six):
+    round_obj = round_create(competition=competition)
+    round_pair(round=round_obj, system="swiss")
+    play_round(round_obj)
+    before = pairs_of(round_obj)
+    with pytest.raises(CompetitionError, match="already has results"):
+        round_pair(round=round_obj, system="random", seed=3)
+    assert pairs_of(round_obj) == before
+
+
+def test_swap_two_players_and_the_bye(competition, six):
+    round_obj = round_create(competition=competition)
+    round_set_attendance(round=round_obj, present_player_ids=[p.pk for p in six[:5]])
+    round_pair(round=round_obj, system="random", seed=1)
+    games = list(round_obj.games.exclude(player_b=None).order_by("table"))
+    x, y = games[0].player_a_id, games[1].player_b_id
+    round_swap_players(round=round_obj, player_x=x, player_y=y)
+    after = pairs_of(round_obj)
+    assert frozenset((y, games[0].player_b_id)) in after
+    assert frozenset((games[1].player_a_id, x)) in after
+    bye = round_obj.games.get(outcome=Outcome.BYE).player_a_id
+    round_swap_players(round=round_obj, player_x=bye, player_y=x)
+    assert round_obj.games.get(outcome=Outcome.BYE).player_a_id == x
+    assert sorted(seated(round_obj)) == sorted(p.pk for p in six[:5])
+
+
+def test_swapping_partners_or_a_played_game_is_refused(competition, six):
+    round_obj = round_create(competition=competition)
+    round_pair(round=round_obj, system="swiss")
+    game = round_obj.games.exclude(player_b=None).first()
+    with pytest.raises(CompetitionError, match="already play each other"):
+        round_swap_players(round=round_obj, player_x=game.player_a_id, player_y=game.player_b_id)
+    play_round(round_obj)
+    other = round_obj.games.exclude(pk=game.pk).exclude(player_b=None).first()
+    with pytest.raises(CompetitionError, match="result"):
+        round_swap_players(round=round_obj, player_x=game.player_a_id, player_y=other.player_a_id)
+
+
+def test_undo_the_pairing_of_an_unplayed_round(competition, six):
+    round_obj = round_create(competition=competition)
+    round_pair(round=round_obj, system="swiss")
+    round_clear_pairings(round=round_obj)
+    assert not round_obj.games.exists()
+
+
+def test_groups_are_paired_apart(competition):
+    north, south = (
+        GroupFactory(competition=competition, name="A"),
+        GroupFactory(competition=competition, name="B"),
+    )
+    members = {}
+    for group in (north, south):
+        members[group.name] = []
+        for index in range(4):
+            player = PlayerFactory(name=f"{group.name}{index}")
+            EntrantFactory(competition=competition, player=player, group=group)
+            members[group.name].append(player.pk)
+    round_obj = round_create(competition=competition)
+    round_pair(round=round_obj, system="swiss")
+    for pair in pairs_of(round_obj):
+        assert pair <= set(members["A"]) or pair <= set(members["B"])
+    tables = sorted(round_obj.games.values_list("table", flat=True))
+    assert tables == [1, 2, 3, 4]
+
+
+def test_round_robin_meets_everyone_once(competition, six):
+    Competition.objects.filter(pk=competition.pk).update(pairing_system="rr")
+    competition.refresh_from_db()
+    met = []
+    for _number in range(5):
+        round_obj = round_create(competition=competition)
+        round_pair(round=round_obj)
+        met += list(pairs_of(round_obj))
+        play_round(round_obj)
+    assert len(met) == len(set(met)) == 15
+
+
+def test_assigned_starters_are_recorded_by_side(competition, six):
+    Competition.objects.filter(pk=competition.pk).update(starters="assigned")
+    competition.refresh_from_db()
+    round_obj = round_create(competition=competition)
+    round_pair(round=round_obj, system="swiss")
+    assert set(round_obj.games.values_list("starter", flat=True)) <= {"a", "b"}
+    assert "" not in set(round_obj.games.values_list("starter", flat=True))
+
+
+def test_director_page_shows_gaps_and_marks_repeats(secretary_client, competition, six):
+    # Four rounds among six players make a repeat unavoidable in a King of the Hill.
+    for _number in range(2):
+        round_obj = round_create(competition=competition)
+        round_pair(round=round_obj, system="koth")
+        play_round(round_obj)
+    third = round_create(competition=competition)
+    round_pair(round=third, system="koth")
+    url = reverse("round_pairing", kwargs={**competition.url_kwargs, "number": third.number})
+    page = secretary_client.get(url).content.decode()
+    assert page.count('<tr class="table-warning"') >= 1
+    assert "repeat" in page.lower() or "herhaling" in page.lower()
+    assert 'id="review"' in page
+
+
+def test_director_flow_through_the_page(secretary_client, competition, six):
+    round_obj = round_create(competition=competition)
+    url = reverse("round_pairing", kwargs={**competition.url_kwargs, "number": round_obj.number})
+    response = secretary_client.post(url, {"action": "generate", "system": "swiss"})
+    assert response.status_code == 302
+    assert round_obj.games.count() == 3
+    game = round_obj.games.order_by("table").first()
+    other = round_obj.games.order_by("table").last()
+    secretary_client.post(
+        url, {"action": "swap", "player_x": game.player_a_id, "player_y": other.player_a_id}
+    )
+    assert frozenset((other.player_a_id, game.player_b_id)) in pairs_of(round_obj)
+    secretary_client.post(url, {"action": "publish"})
+    assert Round.objects.get(pk=round_obj.pk).status == Round.Status.PUBLISHED
+    play_round(round_obj)
+    response = secretary_client.post(url, {"action": "generate", "system": "swiss"}, follow=True)
+    assert "already has results" in response.content.decode() or "al uitslagen" in (
+        response.content.decode()
+    )
+
+
+def test_printable_list_by_table_and_by_name(client, competition, six):
+    round_obj = round_create(competition=competition)
+    round_pair(round=round_obj, system="swiss")
+    Round.objects.filter(pk=round_obj.pk).update(status=Round.Status.PUBLISHED)
+    page = client.get(
+        reverse("round_print", kwargs={**competition.url_kwargs, "number": 1})
+    ).content.decode()
+    by_name = page[page.index('id="by-name"') :]
+    positions = [by_name.index(f"<tr><td>{name}</td>") for name in ["An", "Bo", "Cas", "Daan"]]
+    assert positions == sorted(positions)
+    assert 'id="by-table"' in page
+
+
+def run_pair(*args) -> str:
+    out = StringIO()
+    call_command("pair", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_pair_command_dry_run_json_writes_nothing(competition, six):
+    data = json.loads(
+        run_pair(f"{competition.club.slug}/{competition.slug}", "--dry-run", "--format", "json")
+    )
+    assert not Round.objects.filter(competition=competition).exists()
+    assert data["bye"] is None
+    ids = sorted(p for pair in data["pairs"] for p in (pair["player_a"], pair["player_b"]))
+    assert ids == sorted(p.pk for p in six)
+    assert all("starter" in pair for pair in data["pairs"])
+
+
+def test_pair_command_creates_the_round_with_each_system(competition, six):
+    for system in ["random", "koth", "rr", "swiss"]:
+        output = run_pair(competition.slug, "--system", system)
+        assert "Round" in output
+        last = competition.rounds.order_by("-number").first()
+        assert sorted(seated(last)) == sorted(p.pk for p in six)
+        play_round(last)
+    assert competition.rounds.count() == 4
+    assert Game.objects.filter(round__competition=competition).count() == 12
+
+
+def test_pair_command_refuses_a_round_with_results(competition, six):
+    run_pair(competition.slug)
+    play_round(competition.rounds.get(number=1))
+    with pytest.raises(CommandError, match="already has results"):
+        run_pair(competition.slug, "--round", "1")
