@@ -124,7 +124,8 @@ def board_view(
         turn_limit=current.rules.turn_limit,
         bag_size=current.bag_size,
         unseen=current.unseen_tiles(),
-        is_over=current.is_over,
+        # Over only once the end racks are in: until then the board asks for them.
+        is_over=current.is_over and not current.pending_end_racks(),
         result=result,
         pending_end_racks=current.pending_end_racks(),
         ruleset=current.rules,

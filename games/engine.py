@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext_lazy as _
+
 import rules
 from games.models import Game, Move, Side
 from games.rule_messages import error_message
@@ -47,17 +49,26 @@ class Replay:
 
 
 def replay(game: Game, moves: Sequence[Move]) -> Replay:
-    """Push every move in order; a move the engine refuses is kept aside with its reason
-    (after a correction of an earlier move) and the replay goes on with the next."""
+    """Push every move in order. The first move the engine refuses (after a correction
+    of an earlier move) gets its reason; the moves after it wait until it is fixed, since
+    whose turn each of them was depends on it."""
     engine = new_engine(game)
     outcome = Replay(engine=engine)
+    refused: int | None = None
     for row in moves:
+        if refused is not None:
+            outcome.results.append(None)
+            outcome.problems[row.number] = str(
+                _("Not scored until move %(number)s is corrected.") % {"number": refused}
+            )
+            continue
         try:
             move = parse(row.notation, row.side)
             result = engine.push(move, rack=row.rack or None, player=mover(move, row.side))
         except rules.RulesError as error:
             outcome.results.append(None)
             outcome.problems[row.number] = error_message(error)
+            refused = row.number
         else:
             outcome.results.append(result)
     return outcome

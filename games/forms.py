@@ -111,5 +111,5 @@ class StarterForm(VersionForm):
     starter = forms.ChoiceField(choices=[("a", "a"), ("b", "b")])
 
 
-class GcgUploadForm(forms.Form):
+class GcgUploadForm(VersionForm):
     file = forms.FileField(label=_("GCG file"))

@@ -170,10 +170,15 @@ def game_set_starter(*, game: Game, starter: str, expected_version: int | None =
 
 @transaction.atomic
 def moves_import_gcg(
-    *, game: Game, data: bytes, by: AbstractBaseUser | None, now: datetime | None = None
+    *,
+    game: Game,
+    data: bytes,
+    by: AbstractBaseUser | None,
+    expected_version: int | None = None,
+    now: datetime | None = None,
 ) -> int:
     """Replace the game's moves by a GCG record; refused whole, with its line, when wrong."""
-    locked = _locked(game, None)
+    locked = _locked(game, expected_version)
     if locked.has_result and not Move.objects.filter(game=locked).exists():
         raise MoveError(_("This game already has a final score; correct that first."))
     ruleset = engine.ruleset_of(locked)
@@ -214,12 +219,15 @@ def game_to_gcg(game: Game) -> str:
 def _rescore(game: Game, *, by: AbstractBaseUser | None) -> dict[int, str]:
     rows = _moves(game)
     replayed = engine.replay(game, rows)
+    totals = {side: 0 for side in engine.SIDES}
     for row, result in zip(rows, replayed.results, strict=True):
         if result is None:
-            row.score, row.total, row.words, row.warnings = 0, row.total, [], []
+            # Not scored: the player's total stays what it was before this move.
+            row.score, row.total, row.words, row.warnings = 0, totals[row.side], [], []
             row.problem = replayed.problems[row.number]
         else:
             _store(row, result)
+            totals[row.side] = row.total
     Move.objects.bulk_update(rows, ["score", "total", "words", "warnings", "problem", "side"])
     _finish(game, replayed.engine, by=by, now=None)
     return replayed.problems

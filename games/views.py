@@ -194,11 +194,16 @@ def starter(request, game: Game):
 
 @board_manager_required
 def gcg_upload(request, game: Game):
-    form = GcgUploadForm(request.POST or None, request.FILES or None)
+    form = GcgUploadForm(
+        request.POST or None, request.FILES or None, initial={"version": game.version}
+    )
     if request.method == "POST" and form.is_valid():
         try:
             count = moves_import_gcg(
-                game=game, data=form.cleaned_data["file"].read(), by=request.user
+                game=game,
+                data=form.cleaned_data["file"].read(),
+                by=request.user,
+                expected_version=form.cleaned_data["version"],
             )
         except MoveError as error:
             form.add_error("file", error.message)

@@ -1047,7 +1047,7 @@ class Game:
             score,
             self._scores[move.player],
             is_turn=False,
-            notation="(time)",
+            notation=move.notation(),
         )
 
     def _flag_fall(self, move: FlagFall) -> MoveResult:

@@ -1,0 +1,349 @@
+"""games.services: turning typed results into stored fields, recording and correcting them."""
+
+from datetime import UTC, datetime
+
+import pytest
+from django.db import IntegrityError, transaction
+from django.utils import translation
+
+from games.models import Game, Outcome, ResultChange, Seat, Winner
+from games.services import (
+    PairingSpec,
+    ResultEntry,
+    ResultError,
+    ResultInput,
+    ResultKind,
+    game_record_result,
+    games_create,
+    games_record_results,
+    result_fields,
+    result_kind_of,
+)
+from tests.factories import GameFactory, PlayerFactory, RoundFactory, UserFactory
+
+PENDING = {"outcome": Outcome.PENDING, "winner": Winner.UNDECIDED, "score_a": None, "score_b": None}
+NOW = datetime(2026, 10, 6, 21, 30, tzinfo=UTC)
+
+
+def fields(outcome, winner, score_a=None, score_b=None):
+    return {"outcome": outcome, "winner": winner, "score_a": score_a, "score_b": score_b}
+
+
+@pytest.mark.parametrize(
+    ("typed", "stored"),
+    [
+        (ResultInput("normal", 320, 290), fields(Outcome.NORMAL, Winner.A, 320, 290)),
+        (ResultInput("normal", 290, 320), fields(Outcome.NORMAL, Winner.B, 290, 320)),
+        (ResultInput("normal", 300, 300), fields(Outcome.NORMAL, Winner.DRAW, 300, 300)),
+        (ResultInput("normal", -5, 0), fields(Outcome.NORMAL, Winner.B, -5, 0)),
+        # Flag fall: the player whose flag fell loses, even with the higher score.
+        (ResultInput("flag_a", 400, 200), fields(Outcome.FLAG_FALL, Winner.B, 400, 200)),
+        (ResultInput("flag_b", 150, 380), fields(Outcome.FLAG_FALL, Winner.A, 150, 380)),
+        (ResultInput("forfeit_a"), fields(Outcome.FORFEIT, Winner.B)),
+        (ResultInput("forfeit_b"), fields(Outcome.FORFEIT, Winner.A)),
+        (ResultInput("forfeit_both"), fields(Outcome.FORFEIT, Winner.NONE)),
+        (ResultInput("annulled"), fields(Outcome.ANNULLED, Winner.NONE)),
+    ],
+    ids=lambda value: value.kind if isinstance(value, ResultInput) else "",
+)
+def test_result_fields(typed, stored):
+    assert result_fields(typed) == stored
+
+
+@pytest.mark.parametrize("kind", sorted(ResultKind.values))
+def test_result_kind_of_inverts_result_fields(kind):
+    scores = (310, 270) if kind in {"normal", "flag_a", "flag_b"} else (None, None)
+    game = Game(**result_fields(ResultInput(kind, *scores)))
+    assert result_kind_of(game) == kind
+    assert result_kind_of(Game()) is None
+
+
+@pytest.mark.parametrize(
+    ("typed", "english"),
+    [
+        (ResultInput("resign"), "Unknown outcome “resign”."),
+        (ResultInput("normal", 300, None), "Enter the board points of both players."),
+        (ResultInput("flag_a", None, None), "Enter the board points of both players."),
+        (ResultInput("normal", 10000, 0), "Board points must lie between -999 and 9999."),
+        (ResultInput("normal", 0, -1000), "Board points must lie between -999 and 9999."),
+        (
+            ResultInput("forfeit_a", 0, None),
+            "A forfeited or annulled game has no board points; leave them empty.",
+        ),
+        (
+            ResultInput("annulled", 100, 100),
+            "A forfeited or annulled game has no board points; leave them empty.",
+        ),
+    ],
+)
+def test_result_fields_errors_in_english(typed, english):
+    with translation.override("en"), pytest.raises(ResultError) as caught:
+        result_fields(typed)
+    with translation.override("en"):
+        assert str(caught.value.message) == english
+
+
+# Dutch is the default language; msgids relied on (locale/nl/LC_MESSAGES/django.po):
+BOTH_SCORES_NL = "Vul de bordpunten van beide spelers in."
+RANGE_NL = "Bordpunten moeten tussen -999 en 9999 liggen."
+REASON_NL = "Deze partij heeft al een uitslag: geef een reden voor de correctie."
+NOTHING_SAVED_NL = "Er is niets opgeslagen: verbeter de gemarkeerde regels."
+
+
+def _dutch(message) -> str:
+    with translation.override("nl"):
+        return str(message)
+
+
+def test_result_errors_are_in_dutch():
+    with translation.override("nl"), pytest.raises(ResultError) as caught:
+        result_fields(ResultInput("normal", 300, None))
+    assert _dutch(caught.value.message) == BOTH_SCORES_NL
+
+    with translation.override("nl"), pytest.raises(ResultError) as caught:
+        result_fields(ResultInput("normal", 10000, 0))
+    assert _dutch(caught.value.message) == RANGE_NL
+
+
+def test_dutch_is_the_default_language():
+    # With no language activated, settings.LANGUAGE_CODE applies.
+    previous = translation.get_language()
+    translation.deactivate()
+    try:
+        with pytest.raises(ResultError) as caught:
+            result_fields(ResultInput("flag_b", None, 100))
+        assert str(caught.value.message) == BOTH_SCORES_NL
+    finally:
+        translation.activate(previous)
+
+
+@pytest.mark.django_db
+def test_correction_error_is_dutch():
+    game = GameFactory(played=True)
+    with translation.override("nl"), pytest.raises(ResultError) as caught:
+        game_record_result(game=game, result=ResultInput("normal", 100, 200), by=None)
+    assert _dutch(caught.value.message) == REASON_NL
+
+
+# --- recording one result ----------------------------------------------------------------
+
+
+def snapshot(game: Game) -> dict:
+    game.refresh_from_db()
+    return {
+        "outcome": game.outcome,
+        "winner": game.winner,
+        "score_a": game.score_a,
+        "score_b": game.score_b,
+        "version": game.version,
+    }
+
+
+@pytest.mark.django_db
+def test_first_entry_needs_no_reason_and_is_audited():
+    user = UserFactory()
+    game = GameFactory()
+    saved = game_record_result(game=game, result=ResultInput("normal", 350, 300), by=user, now=NOW)
+    assert snapshot(game) == {**fields(Outcome.NORMAL, Winner.A, 350, 300), "version": 1}
+    assert (saved.entered_by, saved.entered_at) == (user, NOW)
+    change = ResultChange.objects.get(game=game)
+    assert change.before == PENDING
+    assert change.after == fields("normal", "a", 350, 300)
+    assert (change.changed_by, change.changed_at, change.reason) == (user, NOW, "")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("reason", ["", "   "])
+def test_correction_without_reason_is_refused(reason):
+    game = GameFactory()
+    game_record_result(game=game, result=ResultInput("normal", 350, 300), by=None)
+    before = snapshot(game)
+    with pytest.raises(ResultError):
+        game_record_result(
+            game=game, result=ResultInput("normal", 300, 350), by=None, reason=reason
+        )
+    assert snapshot(game) == before
+    assert ResultChange.objects.filter(game=game).count() == 1
+
+
+@pytest.mark.django_db
+def test_correction_with_reason_keeps_before_and_after():
+    user = UserFactory()
+    game = GameFactory()
+    game_record_result(game=game, result=ResultInput("normal", 350, 300), by=None)
+    game_record_result(
+        game=game,
+        result=ResultInput("flag_b", 350, 300),
+        by=user,
+        reason="  vlag van Bert viel, niet van Anna  ",
+        now=NOW,
+    )
+    assert snapshot(game) == {**fields(Outcome.FLAG_FALL, Winner.A, 350, 300), "version": 2}
+    assert ResultChange.objects.filter(game=game).count() == 2
+    change = ResultChange.objects.get(game=game, changed_at=NOW)
+    assert change.reason == "vlag van Bert viel, niet van Anna"
+    assert change.before == fields("normal", "a", 350, 300)
+    assert change.after == fields("flag_fall", "a", 350, 300)
+    assert change.changed_by == user
+
+
+@pytest.mark.django_db
+def test_the_same_result_again_changes_nothing():
+    game = GameFactory()
+    game_record_result(game=game, result=ResultInput("normal", 350, 300), by=None)
+    game_record_result(game=game, result=ResultInput("normal", 350, 300), by=None)
+    assert snapshot(game)["version"] == 1
+    assert ResultChange.objects.filter(game=game).count() == 1
+
+
+@pytest.mark.django_db
+def test_stale_version_is_refused():
+    game = GameFactory()
+    seen_version = game.version
+    game_record_result(game=game, result=ResultInput("normal", 350, 300), by=None)
+    before = snapshot(game)
+    with pytest.raises(ResultError) as caught, translation.override("en"):
+        game_record_result(
+            game=game,
+            result=ResultInput("normal", 200, 300),
+            by=None,
+            reason="typo",
+            expected_version=seen_version,
+        )
+    with translation.override("en"):
+        assert "in the meantime" in str(caught.value.message)
+    assert snapshot(game) == before
+    # With the current version the correction goes through.
+    game_record_result(
+        game=game,
+        result=ResultInput("normal", 200, 300),
+        by=None,
+        reason="typo",
+        expected_version=before["version"],
+    )
+    assert snapshot(game)["score_a"] == 200
+
+
+@pytest.mark.django_db
+def test_a_bye_takes_no_result():
+    game = GameFactory(bye=True)
+    with pytest.raises(ResultError):
+        game_record_result(game=game, result=ResultInput("forfeit_a"), by=None, reason="x")
+    assert snapshot(game)["outcome"] == Outcome.BYE
+
+
+# --- recording a batch -------------------------------------------------------------------
+
+
+@pytest.fixture
+def three_games(db):
+    round_obj = RoundFactory()
+    return [GameFactory(round=round_obj, table=table) for table in (1, 2, 3)]
+
+
+@pytest.mark.django_db
+def test_batch_records_every_row(three_games):
+    first, second, third = three_games
+    changed = games_record_results(
+        entries=[
+            ResultEntry(first.pk, ResultInput("normal", 300, 200)),
+            ResultEntry(second.pk, ResultInput("forfeit_both")),
+            ResultEntry(third.pk, None),  # left empty
+        ],
+        by=None,
+    )
+    assert changed == 2
+    assert snapshot(first)["winner"] == Winner.A
+    assert snapshot(second)["outcome"] == Outcome.FORFEIT
+    assert snapshot(third)["outcome"] == Outcome.PENDING
+
+
+@pytest.mark.django_db
+def test_batch_is_all_or_nothing(three_games):
+    first, second, third = three_games
+    game_record_result(game=third, result=ResultInput("normal", 300, 200), by=None)
+    before = [snapshot(game) for game in three_games]
+    changes_before = ResultChange.objects.count()
+    with pytest.raises(ResultError) as caught:
+        games_record_results(
+            entries=[
+                ResultEntry(first.pk, ResultInput("normal", 300, 250)),  # fine
+                ResultEntry(second.pk, ResultInput("normal", 300, None)),  # one score
+                ResultEntry(third.pk, ResultInput("normal", 200, 300)),  # correction, no reason
+            ],
+            by=None,
+        )
+    assert set(caught.value.errors) == {second.pk, third.pk}
+    with translation.override("en"):
+        assert str(caught.value.errors[second.pk]) == "Enter the board points of both players."
+        assert "reason" in str(caught.value.errors[third.pk])
+    assert [snapshot(game) for game in three_games] == before
+    assert ResultChange.objects.count() == changes_before
+
+
+@pytest.mark.django_db
+def test_batch_refuses_stale_and_unknown_games(three_games):
+    first, second, _third = three_games
+    game_record_result(game=second, result=ResultInput("normal", 300, 200), by=None)
+    missing_id = max(game.pk for game in three_games) + 1000
+    with pytest.raises(ResultError) as caught:
+        games_record_results(
+            entries=[
+                ResultEntry(first.pk, ResultInput("normal", 300, 250), expected_version=0),
+                ResultEntry(second.pk, ResultInput("normal", 1, 2), "typo", expected_version=0),
+                ResultEntry(missing_id, ResultInput("annulled")),
+            ],
+            by=None,
+        )
+    assert set(caught.value.errors) == {second.pk, missing_id}
+    assert snapshot(first)["outcome"] == Outcome.PENDING
+
+
+def test_batch_error_summary_is_dutch(db, three_games):
+    with translation.override("nl"), pytest.raises(ResultError) as caught:
+        games_record_results(
+            entries=[ResultEntry(three_games[0].pk, ResultInput("normal", None, 5))], by=None
+        )
+    assert _dutch(caught.value.message) == NOTHING_SAVED_NL
+    assert _dutch(caught.value.errors[three_games[0].pk]) == BOTH_SCORES_NL
+
+
+# --- creating games ----------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_games_create_makes_games_and_seats():
+    round_obj = RoundFactory()
+    anna, bert, cor = PlayerFactory.create_batch(3)
+    pair, bye = games_create(
+        round_id=round_obj.pk,
+        pairings=[
+            PairingSpec(player_a=anna.pk, player_b=bert.pk, table=1, starter="b"),
+            PairingSpec(player_a=cor.pk, player_b=None),
+        ],
+    )
+    assert (pair.outcome, pair.winner, pair.starting_player) == (
+        Outcome.PENDING,
+        Winner.UNDECIDED,
+        bert,
+    )
+    assert (bye.outcome, bye.winner, bye.is_bye, bye.has_result) == (
+        Outcome.BYE,
+        Winner.A,
+        True,
+        True,
+    )
+    seated = set(Seat.objects.filter(round=round_obj).values_list("player_id", "side"))
+    assert seated == {(anna.pk, "a"), (bert.pk, "b"), (cor.pk, "a")}
+
+
+@pytest.mark.django_db
+def test_games_create_refuses_a_player_twice():
+    round_obj = RoundFactory()
+    anna, bert, cor = PlayerFactory.create_batch(3)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        games_create(
+            round_id=round_obj.pk,
+            pairings=[PairingSpec(anna.pk, bert.pk, 1), PairingSpec(cor.pk, anna.pk, 2)],
+        )
+    assert not Game.objects.filter(round=round_obj).exists()
