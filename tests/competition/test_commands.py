@@ -1,0 +1,110 @@
+"""The `standings` and `seed_demo` management commands."""
+
+import csv
+import io
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from clubs.models import Club, Membership, Player
+from competition.models import Competition, Round
+from games.models import Game, Outcome
+from tests.factories import competition_with_results
+
+pytestmark = pytest.mark.django_db
+
+
+def run(*args) -> str:
+    out = io.StringIO()
+    call_command(*args, stdout=out)
+    return out.getvalue()
+
+
+@pytest.fixture
+def played():
+    return competition_with_results(entrants=7, rounds=3)
+
+
+def test_standings_json(played):
+    competition = played.competition
+    rows = json.loads(run("standings", str(competition.pk), "--format", "json"))
+    assert len(rows) == 7
+    for row in rows:
+        assert {"rank", "player", "player_id", "games", "match_points", "board_points"} <= set(row)
+    assert [row["rank"] for row in rows] == sorted(row["rank"] for row in rows)
+    assert {row["player_id"] for row in rows} == {player.pk for player in played.players}
+    assert {row["player"] for row in rows} == {player.name for player in played.players}
+    assert all(row["games"] == 3 for row in rows)  # byes count as games
+    # 3 rounds of 3 games and a bye: 2 points per game or bye shared out.
+    assert sum(row["match_points"] for row in rows) == 3 * (3 * 2 + 2)
+
+
+def test_standings_after_round_changes_the_figures(played):
+    competition = played.competition
+    name = f"{competition.club.slug}/{competition.slug}"
+    after_one = json.loads(run("standings", name, "--format", "json", "--after-round", "1"))
+    after_all = json.loads(run("standings", name, "--format", "json"))
+    assert all(row["games"] == 1 for row in after_one)
+    assert sum(row["match_points"] for row in after_one) == 3 * 2 + 2
+    by_player = {row["player_id"]: row["board_points"] for row in after_all}
+    assert any(row["board_points"] < by_player[row["player_id"]] for row in after_one)
+
+
+def test_standings_csv_and_table(played):
+    competition = played.competition
+    rows = list(csv.DictReader(io.StringIO(run("standings", competition.slug, "--format", "csv"))))
+    assert len(rows) == 7
+    assert list(rows[0])[:3] == ["rank", "player", "player_id"]
+    table = run("standings", competition.slug)
+    assert competition.name in table
+    assert all(player.name[:28] in table for player in played.players)
+    assert "after round 3" in table
+    assert "after round 2" in run("standings", competition.slug, "--after-round", "2")
+
+
+def test_standings_unknown_competition():
+    with pytest.raises(CommandError):
+        call_command("standings", "bestaat-niet")
+    with pytest.raises(CommandError):
+        call_command("standings", "12345678")
+
+
+def test_standings_after_round_must_be_positive(played):
+    with pytest.raises(CommandError):
+        call_command("standings", played.competition.slug, "--after-round", "0")
+
+
+def test_standings_ambiguous_slug(played):
+    other = competition_with_results(entrants=2, rounds=1)
+    Competition.objects.filter(pk=other.competition.pk).update(slug=played.competition.slug)
+    with pytest.raises(CommandError, match="ambiguous"):
+        call_command("standings", played.competition.slug)
+
+
+def test_seed_demo_if_empty_twice():
+    run("seed_demo", "--if-empty")
+    counts = {model: model.objects.count() for model in (Club, Player, Competition, Round, Game)}
+    assert "already present" in run("seed_demo", "--if-empty")
+    assert counts == {model: model.objects.count() for model in counts}
+
+    club = Club.objects.get()
+    assert Membership.objects.filter(club=club).count() == 24
+    assert Membership.objects.filter(club=club, role=Membership.Role.SECRETARY).count() == 1
+
+    season = Competition.objects.get(club=club, kind=Competition.Kind.CLUB)
+    assert season.rules == Competition.Rules.GOUDS_8
+    assert season.entrants.count() == 24
+    rounds = list(season.rounds.order_by("number"))
+    assert [r.status for r in rounds] == [Round.Status.FINISHED] * 6 + [Round.Status.PUBLISHED]
+    for finished in rounds[:6]:
+        assert not finished.games.filter(outcome=Outcome.PENDING).exists()
+        assert finished.games.exists()
+    assert rounds[6].games.filter(outcome=Outcome.PENDING).exists()  # still being played
+
+    tournament = Competition.objects.get(club=club, kind=Competition.Kind.TOURNAMENT)
+    assert tournament.rules == Competition.Rules.STANDARD
+    t_rounds = list(tournament.rounds.all())
+    assert len(t_rounds) == tournament.number_of_rounds == 5
+    assert all(r.status == Round.Status.FINISHED for r in t_rounds)
+    assert not Game.objects.filter(round__competition=tournament, outcome=Outcome.PENDING).exists()

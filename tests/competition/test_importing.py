@@ -1,0 +1,284 @@
+"""CSV import of results: every outcome, players matched by name, all or nothing.
+
+Tested through the service, the `import_results` command and the secretary's upload page.
+"""
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import CommandError, call_command
+from django.urls import reverse
+from django.utils import translation
+
+from clubs.models import Membership, Player
+from competition.models import Entrant, Round
+from competition.services import CompetitionError
+from competition.services.entrants import entrant_add
+from competition.services.importing import results_import
+from competition.services.rounds import round_create, round_set_pairings
+from games.models import Game, Outcome, ResultChange, Seat, Winner
+from games.services import PairingSpec
+from tests.factories import MembershipFactory, PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+HEADER = "round,table,player,opponent,score,opponent_score,outcome\n"
+
+GOOD = HEADER + (
+    "1,1,anna,Bert,320,290,normal\n"
+    "1,2,Cor,Dirk,300,350,flag:player\n"
+    "1,,Eva,,,,bye\n"
+    "1,1,Bert,Anna,290,320,normal\n"  # the same game told by Bert: accepted
+    "1,2,Dirk,Cor,350,300,flag:opponent\n"  # mirrored flag fall
+    "2,1,Anna,Cor,250,300,flag:opponent\n"
+    "2,2,Bert,Eva,,,forfeit:player\n"
+    "2,,Dirk,,,,bye\n"
+    "3,1,Dirk,ANNA,,,forfeit:opponent\n"
+    "3,2,Bert,Cor,,,annulled\n"
+    "3,3,Eva,Dirk2,,,forfeit:both\n"
+)
+
+MODELS = (Player, Membership, Entrant, Round, Game, Seat, ResultChange)
+
+
+def counts() -> dict[str, int]:
+    return {model.__name__: model.objects.count() for model in MODELS}
+
+
+@pytest.fixture
+def known_players(club, other_club):
+    """Anna is a member of the club; a Bert plays for another club only."""
+    anna = PlayerFactory(name="Anna")
+    MembershipFactory(club=club, player=anna)
+    other_bert = PlayerFactory(name="Bert")
+    MembershipFactory(club=other_club, player=other_bert)
+    return anna, other_bert
+
+
+def result_of(competition, number, first, second):
+    game = Game.objects.get(
+        round__competition=competition,
+        round__number=number,
+        player_a__name=first,
+        player_b__name=second,
+    )
+    return game.outcome, game.winner, game.score_a, game.score_b
+
+
+def assert_good_file_imported(competition, anna, other_bert):
+    club_players = Player.objects.filter(entries__competition=competition)
+    assert sorted(club_players.values_list("name", flat=True)) == [
+        "Anna",
+        "Bert",
+        "Cor",
+        "Dirk",
+        "Dirk2",
+        "Eva",
+    ]
+    assert all(
+        Membership.objects.filter(club=competition.club, player=p).exists() for p in club_players
+    )
+    # "anna" and "ANNA" are the club's Anna; the other club's Bert is not matched.
+    assert club_players.get(name="Anna") == anna
+    assert club_players.get(name="Bert") != other_bert
+    assert Player.objects.filter(name="Bert").count() == 2
+
+    assert result_of(competition, 1, "Anna", "Bert") == (Outcome.NORMAL, Winner.A, 320, 290)
+    # Cor's flag fell: Dirk wins.
+    assert result_of(competition, 1, "Cor", "Dirk") == (Outcome.FLAG_FALL, Winner.B, 300, 350)
+    # The opponent's flag fell: Anna wins with the lower score.
+    assert result_of(competition, 2, "Anna", "Cor") == (Outcome.FLAG_FALL, Winner.A, 250, 300)
+    assert result_of(competition, 2, "Bert", "Eva") == (Outcome.FORFEIT, Winner.B, None, None)
+    assert result_of(competition, 3, "Dirk", "Anna") == (Outcome.FORFEIT, Winner.A, None, None)
+    assert result_of(competition, 3, "Bert", "Cor") == (Outcome.ANNULLED, Winner.NONE, None, None)
+    assert result_of(competition, 3, "Eva", "Dirk2") == (Outcome.FORFEIT, Winner.NONE, None, None)
+    byes = Game.objects.filter(round__competition=competition, outcome=Outcome.BYE)
+    assert sorted(byes.values_list("round__number", "player_a__name")) == [(1, "Eva"), (2, "Dirk")]
+    assert byes.filter(player_b__isnull=False).count() == 0
+
+    # Mirrored rows made no second game: 3 + 3 + 3 games.
+    assert Game.objects.filter(round__competition=competition).count() == 9
+    rounds = competition.rounds.order_by("number")
+    assert [(r.number, r.status) for r in rounds] == [
+        (1, Round.Status.FINISHED),
+        (2, Round.Status.FINISHED),
+        (3, Round.Status.FINISHED),
+    ]
+    joined = dict(competition.entrants.values_list("player__name", "joined_round"))
+    assert joined == {"Anna": 1, "Bert": 1, "Cor": 1, "Dirk": 1, "Eva": 1, "Dirk2": 3}
+
+
+def test_good_file_with_every_outcome(competition, known_players):
+    anna, other_bert = known_players
+    summary = results_import(competition=competition, data=GOOD.encode(), by=None)
+    assert (summary.rounds, summary.games, summary.new_players) == (3, 9, 5)
+    assert_good_file_imported(competition, anna, other_bert)
+    reasons = set(ResultChange.objects.values_list("reason", flat=True))
+    assert len(reasons) == 1  # "imported from CSV", in the active language
+
+
+def test_semicolon_separated_with_bom_and_spaces(competition, known_players):
+    anna, other_bert = known_players
+    data = "\ufeff" + GOOD.replace(",", " ; ")
+    summary = results_import(competition=competition, data=data.encode("utf-8"), by=None)
+    assert summary.games == 9
+    assert_good_file_imported(competition, anna, other_bert)
+
+
+def test_windows_encoded_file(competition):
+    data = (HEADER + "1,1,Renée,Zoë,300,200,normal\n").replace(",", ";").encode("cp1252")
+    results_import(competition=competition, data=data, by=None)
+    assert set(competition.entrants.values_list("player__name", flat=True)) == {"Renée", "Zoë"}
+
+
+def test_import_completes_existing_pairings(competition, known_players):
+    anna, _other_bert = known_players
+    bert = PlayerFactory(name="Bert")
+    for player in (anna, bert):
+        entrant_add(competition=competition, player=player)
+    round_obj = round_create(competition=competition)
+    (game,) = round_set_pairings(round=round_obj, pairings=[PairingSpec(anna.pk, bert.pk, 1)])
+    # Told from Bert's side, whose flag fell.
+    data = HEADER + "1,1,Bert,Anna,290,320,flag:player\n"
+    summary = results_import(competition=competition, data=data.encode(), by=None)
+    assert (summary.games, summary.new_players) == (1, 0)
+    game.refresh_from_db()
+    assert (game.player_a, game.outcome, game.winner, game.score_a, game.score_b) == (
+        anna,
+        Outcome.FLAG_FALL,
+        Winner.A,
+        320,
+        290,
+    )
+    assert Game.objects.filter(round=round_obj).count() == 1
+
+
+BAD_FILES = {
+    "bad number": (
+        HEADER + "1,1,Anna,Bert,320,290,normal\n2,1,Anna,Bert,3x0,290,normal\n",
+        "Line 3: “score” must be a whole number, not “3x0”.",
+    ),
+    "bad round": (
+        HEADER + "een,1,Anna,Bert,320,290,normal\n",
+        "Line 2: “round” must be a whole number, not “een”.",
+    ),
+    "unknown outcome": (
+        HEADER + "1,1,Anna,Bert,320,290,normal\n1,2,Cor,Dirk,1,2,resigned\n",
+        "Line 3: unknown outcome “resigned”;",
+    ),
+    "missing opponent": (
+        HEADER + "1,1,Anna,Bert,320,290,normal\n1,2,Cor,,320,290,normal\n",
+        "Line 3: the opponent is missing (only a bye has none).",
+    ),
+    "missing score": (
+        HEADER + "1,1,Anna,Bert,320,,normal\n",
+        "Line 2: “opponent_score” is empty.",
+    ),
+    "player twice in a round": (
+        HEADER + "1,1,Anna,Bert,320,290,normal\n1,2,Cor,Dirk,1,2,normal\n1,3,anna,Eva,1,2,normal\n",
+        "Line 4: anna already plays in round 1 (line 2).",
+    ),
+    "missing column": (
+        "round,table,player,opponent,score,outcome\n1,1,Anna,Bert,320,normal\n",
+        "Line 1: the columns opponent_score are missing.",
+    ),
+    "table twice in a round": (
+        HEADER + "1,1,Anna,Bert,320,290,normal\n1,1,Cor,Dirk,300,200,normal\n",
+        "Line 3: a player or table appears twice in round 1.",
+    ),
+    "score out of range, found while writing": (
+        HEADER + "1,1,Anna,Bert,320,290,normal\n2,1,Cor,Dirk,10000,200,normal\n",
+        "Line 3: Board points must lie between -999 and 9999.",
+    ),
+    "bye with an opponent": (
+        HEADER + "1,,Anna,Bert,,,bye\n",
+        "Line 2: a bye has no opponent.",
+    ),
+    "no rows": (HEADER, "The file holds no results."),
+}
+
+
+@pytest.mark.parametrize(("data", "message"), BAD_FILES.values(), ids=BAD_FILES.keys())
+def test_bad_file_is_refused_entirely(competition, known_players, data, message):
+    before = counts()
+    with translation.override("en"):
+        with pytest.raises(CompetitionError) as caught:
+            results_import(competition=competition, data=data.encode(), by=None)
+        messages = [str(m) for m in caught.value.errors or [caught.value.message]]
+    assert any(text.startswith(message) for text in messages), messages
+    assert counts() == before
+
+
+def test_every_bad_line_is_reported(competition):
+    data = HEADER + "x,1,Anna,Bert,1,2,normal\n1,2,Cor,Dirk,1,2,resign\n1,3,Eva,,1,2,normal\n"
+    with translation.override("en"), pytest.raises(CompetitionError) as caught:
+        results_import(competition=competition, data=data.encode(), by=None)
+    with translation.override("en"):
+        lines = [str(message).split(":")[0] for message in caught.value.errors]
+    assert lines == ["Line 2", "Line 3", "Line 4"]
+
+
+def test_errors_are_dutch_by_default(competition):
+    with translation.override("nl"), pytest.raises(CompetitionError) as caught:
+        results_import(
+            competition=competition, data=(HEADER + "1,1,A,B,1,2,zomaar\n").encode(), by=None
+        )
+    with translation.override("nl"):
+        assert str(caught.value.errors[0]).startswith("Regel 2: onbekende afloop “zomaar”")
+
+
+# --- the command -------------------------------------------------------------------------
+
+
+def test_import_results_command(competition, known_players, tmp_path, capsys):
+    anna, other_bert = known_players
+    path = tmp_path / "uitslagen.csv"
+    path.write_text(GOOD, encoding="utf-8")
+    call_command("import_results", f"{competition.club.slug}/{competition.slug}", str(path))
+    assert "Imported 9 games in 3 rounds; 5 new players." in capsys.readouterr().out
+    assert_good_file_imported(competition, anna, other_bert)
+
+
+def test_import_results_command_refuses_a_bad_file(competition, known_players, tmp_path, capsys):
+    path = tmp_path / "uitslagen.csv"
+    path.write_text(BAD_FILES["unknown outcome"][0], encoding="utf-8")
+    before = counts()
+    with translation.override("en"), pytest.raises(CommandError, match="Nothing was imported"):
+        call_command("import_results", competition.slug, str(path))
+    assert "Line 3: unknown outcome “resigned”" in capsys.readouterr().err
+    assert counts() == before
+
+
+def test_import_results_command_unknown_competition_or_file(competition, tmp_path):
+    with pytest.raises(CommandError, match="No competition"):
+        call_command("import_results", "bestaat-niet", str(tmp_path / "x.csv"))
+    with pytest.raises(CommandError, match="No such file"):
+        call_command("import_results", competition.slug, str(tmp_path / "x.csv"))
+
+
+# --- the upload page ---------------------------------------------------------------------
+
+
+def upload(client, competition, text: str):
+    url = reverse("results_import", kwargs=competition.url_kwargs)
+    file = SimpleUploadedFile("uitslagen.csv", text.encode(), content_type="text/csv")
+    return client.post(url, {"file": file})
+
+
+def test_upload_page_shows_errors_and_imports_nothing(secretary_client, english, competition):
+    before = counts()
+    response = upload(secretary_client, competition, BAD_FILES["player twice in a round"][0])
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Nothing was imported" in html
+    assert "Line 4: anna already plays in round 1 (line 2)." in html
+    assert counts() == before
+
+
+def test_upload_page_imports_a_good_file(secretary_client, english, competition, known_players):
+    anna, other_bert = known_players
+    response = upload(secretary_client, competition, GOOD)
+    assert response.status_code == 302
+    assert response.url == competition.get_absolute_url()
+    assert_good_file_imported(competition, anna, other_bert)
+    page = secretary_client.get(response.url)
+    assert "Imported 9 games in 3 rounds; 5 new players." in page.content.decode()

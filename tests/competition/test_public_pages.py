@@ -1,0 +1,243 @@
+"""Public pages, JSON and CSV: no login, right figures, sortable, readable on a phone."""
+
+import csv
+import io
+import re
+
+import pytest
+from django.urls import reverse
+
+from competition.services.rounds import round_create, round_record_results, round_set_pairings
+from games.models import Game
+from games.services import PairingSpec, ResultEntry, ResultInput, game_record_result
+from tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def two_rounds(competition, four_entrants):
+    """Round 1: Anna–Bert 300-290, Cor–Dirk 200-450. Round 2: Anna–Cor 260-250, Bert–Dirk 500-300.
+
+    After round 2: Anna 4 MP 560 BP; Bert 2 MP 790 BP (spread +190); Dirk 2 MP 750 BP
+    (spread +50); Cor 0 MP 450 BP. After round 1: Dirk, Anna, Bert, Cor.
+    """
+    anna, bert, cor, dirk = four_entrants
+    for pairs, scores in (
+        ([(anna, bert), (cor, dirk)], [(300, 290), (200, 450)]),
+        ([(anna, cor), (bert, dirk)], [(260, 250), (500, 300)]),
+    ):
+        round_obj = round_create(competition=competition)
+        games = round_set_pairings(
+            round=round_obj,
+            pairings=[PairingSpec(a.pk, b.pk, table) for table, (a, b) in enumerate(pairs, 1)],
+        )
+        round_record_results(
+            round=round_obj,
+            entries=[
+                ResultEntry(game.pk, ResultInput("normal", *score))
+                for game, score in zip(games, scores, strict=True)
+            ],
+            by=None,
+        )
+    return four_entrants
+
+
+def url(name, competition, **kwargs):
+    return reverse(name, kwargs={**competition.url_kwargs, **kwargs})
+
+
+def standings_order(html: str) -> list[int]:
+    return [int(player_id) for player_id in re.findall(r'data-player="(\d+)"', html)]
+
+
+def json_rows(client, competition, **params):
+    response = client.get(url("standings_json", competition), params)
+    assert response.status_code == 200
+    return response.json()["rows"]
+
+
+def test_home_and_club_pages(client, competition):
+    response = client.get(reverse("home"))
+    assert response.status_code == 200
+    assert competition.club.name in response.content.decode()
+    response = client.get(reverse("club", kwargs={"club": competition.club.slug}))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert competition.name in html
+    assert url("standings", competition) in html
+    assert reverse("competition_create", kwargs={"club": competition.club.slug}) not in html
+
+
+def test_standings_page(client, competition, two_rounds):
+    anna, bert, cor, dirk = two_rounds
+    response = client.get(url("standings", competition))
+    assert response.status_code == 200
+    assert standings_order(response.content.decode()) == [anna.pk, bert.pk, dirk.pk, cor.pk]
+    response = client.get(url("standings", competition), {"na": 1})
+    assert response.status_code == 200
+    assert standings_order(response.content.decode()) == [dirk.pk, anna.pk, bert.pk, cor.pk]
+    # Nonsense in ?na= shows the current standings.
+    response = client.get(url("standings", competition), {"na": "x"})
+    assert standings_order(response.content.decode()) == [anna.pk, bert.pk, dirk.pk, cor.pk]
+
+
+def test_standings_table_is_sortable(client, competition, two_rounds):
+    anna, bert, cor, dirk = two_rounds
+    response = client.get(url("standings", competition), {"g0-sort": "-board_points"})
+    assert standings_order(response.content.decode()) == [bert.pk, dirk.pk, anna.pk, cor.pk]
+    response = client.get(url("standings", competition), {"g0-sort": "board_points"})
+    assert standings_order(response.content.decode()) == [cor.pk, anna.pk, dirk.pk, bert.pk]
+
+
+def test_standings_json(client, competition, two_rounds):
+    anna, bert, cor, dirk = two_rounds
+    response = client.get(url("standings_json", competition))
+    assert response["Access-Control-Allow-Origin"] == "*"
+    document = response.json()
+    assert document["after_round"] == 2
+    keys = ("rank", "player", "player_id", "games", "match_points", "board_points")
+    table = [tuple(row[key] for key in keys) for row in document["rows"]]
+    assert table == [
+        (1, "Anna", anna.pk, 2, 4, 560),
+        (2, "Bert", bert.pk, 2, 2, 790),
+        (3, "Dirk", dirk.pk, 2, 2, 750),
+        (4, "Cor", cor.pk, 2, 0, 450),
+    ]
+    after_one = json_rows(client, competition, na=1)
+    assert [(row["player"], row["match_points"], row["board_points"]) for row in after_one] == [
+        ("Dirk", 2, 450),
+        ("Anna", 2, 300),
+        ("Bert", 0, 290),
+        ("Cor", 0, 200),
+    ]
+
+
+def test_correcting_an_old_round_changes_later_standings(client, competition, two_rounds):
+    anna, _bert, _cor, _dirk = two_rounds
+    game = Game.objects.get(round__competition=competition, round__number=1, player_a=anna)
+    game_record_result(
+        game=game, result=ResultInput("normal", 280, 300), by=None, reason="scores verwisseld"
+    )
+    rows = {row["player"]: row for row in json_rows(client, competition)}
+    assert (rows["Bert"]["rank"], rows["Bert"]["match_points"], rows["Bert"]["board_points"]) == (
+        1,
+        4,
+        800,
+    )
+    assert (rows["Anna"]["match_points"], rows["Anna"]["board_points"]) == (2, 540)
+    after_one = json_rows(client, competition, na=1)
+    assert [row["player"] for row in after_one][:2] == ["Dirk", "Bert"]
+
+
+def test_standings_csv(client, competition, two_rounds):
+    response = client.get(url("standings_csv", competition))
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    assert "attachment" in response["Content-Disposition"]
+    reader = csv.reader(io.StringIO(response.content.decode()))
+    header = next(reader)
+    assert header[:3] == ["rank", "player", "player_id"]
+    assert {"match_points", "board_points", "spread"} <= set(header)
+    assert [row[1] for row in reader] == ["Anna", "Bert", "Dirk", "Cor"]
+
+
+def test_round_page_and_json(client, competition, two_rounds):
+    response = client.get(url("round", competition, number=1))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "300 – 290" in html and "200 – 450" in html
+    assert url("round_results", competition, number=1) not in html  # not for visitors
+    document = client.get(url("round_json", competition, number=2)).json()
+    assert document["round"] == 2
+    assert document["status"] == "finished"
+    assert [
+        (g["table"], g["player_a"]["name"], g["player_b"]["name"], g["score_a"], g["score_b"])
+        for g in document["games"]
+    ] == [(1, "Anna", "Cor", 260, 250), (2, "Bert", "Dirk", 500, 300)]
+    assert document["games"][0]["winner"] == "a"
+
+
+def test_player_page(client, competition, two_rounds):
+    _anna, bert, _cor, _dirk = two_rounds
+    response = client.get(url("player", competition, player_id=bert.pk))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Anna" in html and "Dirk" in html
+    assert "300 – 290" not in html  # told from Bert's side
+    assert "290 – 300" in html and "500 – 300" in html
+    # A player who is not in this competition has no page here.
+    outsider = PlayerFactory()
+    assert client.get(url("player", competition, player_id=outsider.pk)).status_code == 404
+
+
+def test_crosstable_page(client, competition, two_rounds):
+    response = client.get(url("crosstable", competition))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "+300-290" in html and "−290-300" in html
+    assert "+500-300" in html
+
+
+def test_unknown_pages_are_404(client, competition):
+    assert client.get(url("round", competition, number=9)).status_code == 404
+    missing = {"club": competition.club.slug, "competition": "bestaat-niet"}
+    assert client.get(reverse("standings", kwargs=missing)).status_code == 404
+    assert client.get(reverse("standings_json", kwargs=missing)).status_code == 404
+    assert client.get(reverse("club", kwargs={"club": "bestaat-niet"})).status_code == 404
+
+
+def test_readable_on_a_phone(client, competition, two_rounds):
+    html = client.get(url("standings", competition)).content.decode()
+    assert re.search(r'<meta name="viewport" content="width=device-width, initial-scale=1">', html)
+    wrapped = re.search(
+        r'<div class="[^"]*\btable-responsive\b[^"]*">\s*<table[^>]*class="[^"]*\bstandings\b', html
+    )
+    assert wrapped, "the standings table scrolls sideways inside a .table-responsive"
+
+
+def test_round_print_page(client, competition, two_rounds):
+    response = client.get(url("round_print", competition, number=1))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert all(player.name in html for player in two_rounds)
+
+
+def test_a_draft_round_shows_its_pairing_to_the_secretary_only(
+    client, secretary, competition, four_entrants
+):
+    anna, bert, cor, dirk = four_entrants
+    round_obj = round_create(competition=competition)
+    round_set_pairings(
+        round=round_obj,
+        pairings=[PairingSpec(anna.pk, bert.pk, 1), PairingSpec(cor.pk, dirk.pk, 2)],
+    )
+    page = url("round", competition, number=1)
+    assert url("player", competition, player_id=anna.pk) not in client.get(page).content.decode()
+    client.force_login(secretary)
+    assert url("player", competition, player_id=anna.pk) in client.get(page).content.decode()
+
+
+def test_dutch_unless_english_is_chosen(client, competition, two_rounds, settings):
+    page = url("standings", competition)
+    # The browser's wish does not count: club members all read Dutch.
+    response = client.get(page, HTTP_ACCEPT_LANGUAGE="en")
+    assert '<html lang="nl">' in response.content.decode()
+    assert "Bordpunten" in response.content.decode()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    response = client.get(page)
+    assert '<html lang="en">' in response.content.decode()
+    assert "Board points" in response.content.decode()
+
+
+@pytest.mark.parametrize("name", ["round_json", "round_print"])
+def test_a_draft_pairing_is_not_published_elsewhere(client, competition, four_entrants, name):
+    anna, bert, cor, dirk = four_entrants
+    round_obj = round_create(competition=competition)
+    round_set_pairings(
+        round=round_obj,
+        pairings=[PairingSpec(anna.pk, bert.pk, 1), PairingSpec(cor.pk, dirk.pk, 2)],
+    )
+    response = client.get(url(name, competition, number=1))
+    assert response.status_code in {200, 404}
+    assert "Anna" not in response.content.decode()

@@ -1,0 +1,95 @@
+"""The secretary's pages other than results entry: each calls its service and reports."""
+
+import pytest
+from django.urls import reverse
+
+from competition.models import Absence, Competition, Entrant, Round
+from games.models import Game
+from tests.factories import EntrantFactory, GameFactory, MembershipFactory, PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_create_and_edit_a_competition(secretary_client, club):
+    response = secretary_client.post(
+        reverse("competition_create", kwargs={"club": club.slug}),
+        {
+            "name": "Zomercompetitie",
+            "slug": "zomer",
+            "kind": "club",
+            "rules": "gouds8",
+            "custom_rules": "{}",
+            "pairing_system": "swiss",
+            "starters": "by_lot",
+            "bye_match_points": 2,
+            "bye_board_points": "fixed",
+            "bye_board_points_fixed": 0,
+            "forfeit_win_match_points": 2,
+            "forfeit_win_board_points": 0,
+            "ranking": "totals",
+            "min_games": 0,
+            "tiebreak_1": "wins",
+            "tiebreak_2": "spread",
+        },
+    )
+    competition = Competition.objects.get(club=club, slug="zomer")
+    assert response.status_code == 302
+    assert response.url == reverse("entrants", kwargs=competition.url_kwargs)
+    assert competition.tiebreaks == ["wins", "spread"]
+
+
+def test_add_entrants_by_member_or_new_name(secretary_client, competition):
+    member = PlayerFactory(name="Greet")
+    MembershipFactory(club=competition.club, player=member)
+    url = reverse("entrants", kwargs=competition.url_kwargs)
+    assert secretary_client.post(url, {"player": member.pk, "joined_round": 1}).status_code == 302
+    response = secretary_client.post(url, {"new_player_name": "Nieuw Lid", "joined_round": 2})
+    assert response.status_code == 302
+    joined = dict(competition.entrants.values_list("player__name", "joined_round"))
+    assert joined == {"Greet": 1, "Nieuw Lid": 2}
+    # Nothing chosen: the form says so and nothing changes.
+    response = secretary_client.post(url, {"joined_round": 1})
+    assert response.status_code == 200
+    assert competition.entrants.count() == 2
+
+
+def test_add_round_then_attendance(secretary_client, competition, four_entrants):
+    anna, bert, cor, dirk = four_entrants
+    response = secretary_client.post(reverse("round_create", kwargs=competition.url_kwargs))
+    round_obj = Round.objects.get(competition=competition)
+    assert response.url == reverse(
+        "attendance", kwargs={**competition.url_kwargs, "number": round_obj.number}
+    )
+    page = secretary_client.get(response.url)
+    assert all(player.name in page.content.decode() for player in four_entrants)
+    response = secretary_client.post(response.url, {"present": [anna.pk, bert.pk, cor.pk]})
+    assert response.status_code == 302
+    assert list(Absence.objects.filter(round=round_obj).values_list("player", flat=True)) == [
+        dirk.pk
+    ]
+
+
+def test_withdraw_and_reinstate(secretary_client, competition):
+    entrant = EntrantFactory(competition=competition)
+    url = reverse("entrant_withdraw", kwargs=competition.url_kwargs)
+    secretary_client.post(url, {"entrant": entrant.pk, "from_round": 3})
+    entrant.refresh_from_db()
+    assert entrant.withdrawn_from_round == 3
+    secretary_client.post(url, {"entrant": entrant.pk, "from_round": 3, "reinstate": "1"})
+    entrant.refresh_from_db()
+    assert entrant.withdrawn_from_round is None
+    # Round 1 is refused by the form: nothing changes.
+    secretary_client.post(url, {"entrant": entrant.pk, "from_round": 1})
+    assert Entrant.objects.get(pk=entrant.pk).withdrawn_from_round is None
+
+
+def test_withdraw_refused_with_later_results_shows_why(secretary_client, english, competition):
+    entrant = EntrantFactory(competition=competition, player__name="Femke")
+    round_two = Round.objects.create(competition=competition, number=2)
+    GameFactory(round=round_two, player_a=entrant.player, played=True)
+    url = reverse("entrant_withdraw", kwargs=competition.url_kwargs)
+    response = secretary_client.post(url, {"entrant": entrant.pk, "from_round": 2}, follow=True)
+    assert "Femke already has a result in round 2 or later." in response.content.decode()
+    entrant.refresh_from_db()
+    assert entrant.withdrawn_from_round is None
+    assert Game.objects.filter(round=round_two).count() == 1

@@ -1,0 +1,86 @@
+"""Fixtures shared by the database tests: a club, its people and a small competition."""
+
+import pytest
+from django.conf import settings
+from django.test import override_settings
+
+from tests.factories import (
+    ClubFactory,
+    CompetitionFactory,
+    EntrantFactory,
+    PlayerFactory,
+    UserFactory,
+    secretary_of,
+    user_in_club,
+)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def fast_password_hashing():
+    """Test users need a password, not a slow one."""
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
+@pytest.fixture
+def club(db):
+    return ClubFactory(name="De Goudse Letters", slug="gouda")
+
+
+@pytest.fixture
+def other_club(db):
+    return ClubFactory(name="Scrabbleclub Delft", slug="delft")
+
+
+@pytest.fixture
+def competition(club):
+    return CompetitionFactory(club=club, name="Clubcompetitie", slug="clubcompetitie")
+
+
+@pytest.fixture
+def secretary(club):
+    return secretary_of(club, username="secretaris")
+
+
+@pytest.fixture
+def member(club):
+    return user_in_club(club, username="lid")
+
+
+@pytest.fixture
+def other_secretary(other_club):
+    return secretary_of(other_club, username="secretaris-delft")
+
+
+@pytest.fixture
+def staff(db):
+    return UserFactory(username="beheerder", staff=True)
+
+
+@pytest.fixture
+def four_entrants(competition):
+    """Anna, Bert, Cor and Dirk, entered in `competition` from round 1."""
+    names = ["Anna", "Bert", "Cor", "Dirk"]
+    players = [PlayerFactory(name=name) for name in names]
+    for player in players:
+        EntrantFactory(competition=competition, player=player)
+    return players
+
+
+@pytest.fixture
+def english(client):
+    """Choose English as the language switch does: a cookie, which the site follows (the
+    browser's Accept-Language is ignored, Dutch being the default)."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client
+
+
+@pytest.fixture
+def secretary_client(client, secretary):
+    client.force_login(secretary)
+    return client
+
+
+def pytest_configure(config):
+    # WhiteNoise warns when `collectstatic` has not run; tests serve no static files.
+    config.addinivalue_line("filterwarnings", "ignore:No directory at:UserWarning")

@@ -1,0 +1,300 @@
+"""Factories for every model, and builders for the states the tests need.
+
+`Factory.build()` makes unsaved objects (no database); `Factory.create()` saves them.
+A created `Game` gets its `Seat` rows, as `games.services.games_create` would make them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import factory
+from django.contrib.auth import get_user_model
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.text import slugify
+from factory.django import DjangoModelFactory, Password
+
+from clubs.models import Club, Membership, Player
+from competition.models import Absence, Competition, Entrant, Group, Round
+from games.models import Game, Move, Outcome, ResultChange, Seat, Side, Winner
+
+PASSWORD = "bordpunt-test"
+
+
+class UserFactory(DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"gebruiker{n}")
+    email = factory.LazyAttribute(lambda user: f"{user.username}@example.org")
+    password = Password(PASSWORD)
+
+    class Params:
+        staff = factory.Trait(is_staff=True)
+
+
+class ClubFactory(DjangoModelFactory):
+    class Meta:
+        model = Club
+
+    name = factory.Sequence(lambda n: f"Scrabbleclub {n}")
+    slug = factory.LazyAttribute(lambda club: slugify(club.name))
+    city = "Gouda"
+
+
+class PlayerFactory(DjangoModelFactory):
+    class Meta:
+        model = Player
+
+    name = factory.Sequence(lambda n: f"Speler {n:04d}")
+    rating = None
+
+
+class MembershipFactory(DjangoModelFactory):
+    class Meta:
+        model = Membership
+
+    club = factory.SubFactory(ClubFactory)
+    player = factory.SubFactory(PlayerFactory)
+    role = Membership.Role.MEMBER
+
+    class Params:
+        secretary = factory.Trait(role=Membership.Role.SECRETARY)
+
+
+class CompetitionFactory(DjangoModelFactory):
+    class Meta:
+        model = Competition
+
+    club = factory.SubFactory(ClubFactory)
+    name = factory.Sequence(lambda n: f"Competitie {n}")
+    slug = factory.LazyAttribute(lambda competition: slugify(competition.name))
+    kind = Competition.Kind.CLUB
+    rules = Competition.Rules.GOUDS_8
+
+    class Params:
+        tournament = factory.Trait(
+            kind=Competition.Kind.TOURNAMENT,
+            rules=Competition.Rules.STANDARD,
+            number_of_rounds=5,
+        )
+
+
+class GroupFactory(DjangoModelFactory):
+    class Meta:
+        model = Group
+
+    competition = factory.SubFactory(CompetitionFactory)
+    name = factory.Sequence(lambda n: f"Groep {n}")
+
+
+class EntrantFactory(DjangoModelFactory):
+    class Meta:
+        model = Entrant
+
+    competition = factory.SubFactory(CompetitionFactory)
+    player = factory.SubFactory(PlayerFactory)
+    joined_round = 1
+
+
+def _next_round_number(round: Round) -> int:
+    if round.competition.pk is None:
+        return 1
+    last = round.competition.rounds.aggregate(last=Max("number"))["last"]
+    return (last or 0) + 1
+
+
+class RoundFactory(DjangoModelFactory):
+    class Meta:
+        model = Round
+
+    competition = factory.SubFactory(CompetitionFactory)
+    number = factory.LazyAttribute(_next_round_number)
+    status = Round.Status.PUBLISHED
+
+
+class AbsenceFactory(DjangoModelFactory):
+    class Meta:
+        model = Absence
+
+    round = factory.SubFactory(RoundFactory)
+    player = factory.SubFactory(PlayerFactory)
+
+
+def _winner_by_score(game: Game) -> str:
+    if game.score_a > game.score_b:
+        return Winner.A
+    return Winner.B if game.score_b > game.score_a else Winner.DRAW
+
+
+class GameFactory(DjangoModelFactory):
+    """A pending game; traits `played` (a normal result) and `bye`.
+
+    `GameFactory(seats=False)` leaves out the seats (for `SeatFactory`).
+    """
+
+    class Meta:
+        model = Game
+        skip_postgeneration_save = True
+
+    round = factory.SubFactory(RoundFactory)
+    table = factory.Sequence(lambda n: n + 1)
+    player_a = factory.SubFactory(PlayerFactory)
+    player_b = factory.SubFactory(PlayerFactory)
+    outcome = Outcome.PENDING
+    winner = Winner.UNDECIDED
+    score_a = None
+    score_b = None
+
+    class Params:
+        played = factory.Trait(
+            outcome=Outcome.NORMAL,
+            score_a=321,
+            score_b=287,
+            winner=factory.LazyAttribute(_winner_by_score),
+        )
+        bye = factory.Trait(player_b=None, table=None, outcome=Outcome.BYE, winner=Winner.A)
+
+    @factory.post_generation
+    def seats(game, create, extracted, **kwargs):
+        if not create or extracted is False:
+            return
+        seats = [Seat(game=game, round=game.round, player=game.player_a, side=Side.A)]
+        if game.player_b is not None:
+            seats.append(Seat(game=game, round=game.round, player=game.player_b, side=Side.B))
+        Seat.objects.bulk_create(seats)
+
+
+class SeatFactory(DjangoModelFactory):
+    class Meta:
+        model = Seat
+
+    game = factory.SubFactory(GameFactory, seats=False)
+    round = factory.LazyAttribute(lambda seat: seat.game.round)
+    player = factory.LazyAttribute(lambda seat: seat.game.player_a)
+    side = Side.A
+
+
+class ResultChangeFactory(DjangoModelFactory):
+    class Meta:
+        model = ResultChange
+
+    game = factory.SubFactory(GameFactory, played=True)
+    changed_by = None
+    changed_at = factory.LazyFunction(timezone.now)
+    reason = ""
+    before = factory.LazyFunction(
+        lambda: {"outcome": "", "winner": "", "score_a": None, "score_b": None}
+    )
+    after = factory.LazyAttribute(
+        lambda change: {
+            "outcome": change.game.outcome,
+            "winner": change.game.winner,
+            "score_a": change.game.score_a,
+            "score_b": change.game.score_b,
+        }
+    )
+
+
+class MoveFactory(DjangoModelFactory):
+    """One scoresheet line, as stored; the engine's figures are not recomputed here."""
+
+    class Meta:
+        model = Move
+
+    game = factory.SubFactory(GameFactory)
+    number = factory.Sequence(lambda n: n + 1)
+    side = Side.A
+    notation = "H8 WOORD"
+    score = 20
+    total = factory.LazyAttribute(lambda move: move.score)
+    entered_at = factory.LazyFunction(timezone.now)
+
+
+# --- builders ---------------------------------------------------------------------------
+
+
+def user_in_club(club: Club, *, role: str = Membership.Role.MEMBER, **user_fields):
+    """A login whose player is a member (or secretary) of `club`."""
+    user = UserFactory(**user_fields)
+    player = PlayerFactory(user=user)
+    MembershipFactory(club=club, player=player, role=role)
+    return user
+
+
+def secretary_of(club: Club, **user_fields):
+    return user_in_club(club, role=Membership.Role.SECRETARY, **user_fields)
+
+
+def score_pair(round_number: int, table: int) -> tuple[int, int]:
+    """Deterministic, varied scores; now and then a draw."""
+    score_a = 200 + (table * 37 + round_number * 53) % 180
+    score_b = 200 + (table * 61 + round_number * 29) % 180
+    return score_a, score_b
+
+
+@dataclass
+class PlayedCompetition:
+    competition: Competition
+    players: list[Player]
+    rounds: list[Round]
+
+
+def competition_with_results(
+    *, entrants: int, rounds: int, club: Club | None = None, bye: bool = True
+) -> PlayedCompetition:
+    """A competition of `entrants` players with `rounds` finished rounds, made in bulk.
+
+    Each round pairs neighbours of a rotated list; with an odd count the last one has a bye.
+    Every game has a normal result from `score_pair`; one game per round is a flag fall.
+    """
+    club = club or ClubFactory()
+    competition = CompetitionFactory(club=club)
+    prefix = f"{competition.slug} deelnemer "
+    Player.objects.bulk_create(Player(name=f"{prefix}{index:04d}") for index in range(entrants))
+    players = list(Player.objects.filter(name__startswith=prefix).order_by("name"))
+    Membership.objects.bulk_create(Membership(club=club, player=player) for player in players)
+    Entrant.objects.bulk_create(
+        Entrant(competition=competition, player=player) for player in players
+    )
+    Round.objects.bulk_create(
+        Round(competition=competition, number=number, status=Round.Status.FINISHED)
+        for number in range(1, rounds + 1)
+    )
+    round_objs = list(Round.objects.filter(competition=competition).order_by("number"))
+    games = []
+    for round_obj in round_objs:
+        shift = (round_obj.number - 1) * 3 % max(len(players), 1)
+        order = players[shift:] + players[:shift]
+        for index in range(0, len(order) - 1, 2):
+            table = index // 2 + 1
+            score_a, score_b = score_pair(round_obj.number, table)
+            game = Game(
+                round=round_obj,
+                table=table,
+                player_a=order[index],
+                player_b=order[index + 1],
+                score_a=score_a,
+                score_b=score_b,
+            )
+            if table == 1:
+                game.outcome, game.winner = Outcome.FLAG_FALL, Winner.B
+            else:
+                game.outcome, game.winner = Outcome.NORMAL, _winner_by_score(game)
+            games.append(game)
+        if len(order) % 2 and bye:
+            games.append(
+                Game(round=round_obj, player_a=order[-1], outcome=Outcome.BYE, winner=Winner.A)
+            )
+    Game.objects.bulk_create(games)
+    seats = []
+    for game_id, round_id, player_a, player_b in Game.objects.filter(
+        round__competition=competition
+    ).values_list("pk", "round_id", "player_a_id", "player_b_id"):
+        seats.append(Seat(game_id=game_id, round_id=round_id, player_id=player_a, side=Side.A))
+        if player_b is not None:
+            seats.append(Seat(game_id=game_id, round_id=round_id, player_id=player_b, side=Side.B))
+    Seat.objects.bulk_create(seats)
+    return PlayedCompetition(competition=competition, players=players, rounds=round_objs)
