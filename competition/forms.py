@@ -199,3 +199,7 @@ class SwapForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["player_x"].choices = players
         self.fields["player_y"].choices = players
+
+
+class GroupForm(forms.Form):
+    name = forms.CharField(label=_("New group"), max_length=60)

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from games.models import Game, ResultChange, Seat
+from games.models import Game, Move, ResultChange, Seat
 
 
 class ResultChangeInline(admin.TabularInline):
@@ -34,3 +34,12 @@ class ResultChangeAdmin(admin.ModelAdmin):
     list_filter = ["changed_at"]
     search_fields = ["reason", "game__player_a__name", "game__player_b__name"]
     raw_id_fields = ["game", "changed_by"]
+
+
+@admin.register(Move)
+class MoveAdmin(admin.ModelAdmin):
+    list_display = ["game", "number", "side", "notation", "score", "total", "problem"]
+    list_filter = ["side", "game__round__competition"]
+    search_fields = ["notation", "game__player_a__name", "game__player_b__name"]
+    raw_id_fields = ["game", "entered_by"]
+    list_select_related = ["game__player_a", "game__player_b"]

@@ -80,3 +80,16 @@ def entrant_reinstate(*, entrant: Entrant) -> Entrant:
     entrant.withdrawn_from_round = None
     entrant.save(update_fields=["withdrawn_from_round"])
     return entrant
+
+
+@transaction.atomic
+def group_create(*, competition: Competition, name: str) -> Group:
+    """Add a group (division); entrants are then placed in it one by one."""
+    name = " ".join(name.split())
+    if not name:
+        raise CompetitionError(_("A group needs a name."))
+    if competition.groups.filter(name__iexact=name).exists():
+        raise CompetitionError(_("There is already a group “%(name)s”.") % {"name": name})
+    return Group.objects.create(
+        competition=competition, name=name, order=competition.groups.count() + 1
+    )

@@ -8,6 +8,7 @@ from django_tables2 import RequestConfig
 from clubs.models import Club, Player
 from clubs.permissions import can_manage_club
 from competition import selectors, standings
+from competition.filters import CompetitionFilter
 from competition.models import Competition
 from competition.tables import StandingsTable
 
@@ -24,16 +25,20 @@ def home(request):
 
 def club_detail(request, club: str):
     club_obj = get_object_or_404(Club, slug=club)
-    competitions = Competition.objects.filter(club=club_obj).annotate(
-        round_count=Count("rounds", distinct=True),
-        entrant_count=Count("entrants", distinct=True),
+    competitions = CompetitionFilter(
+        request.GET,
+        queryset=Competition.objects.filter(club=club_obj).annotate(
+            round_count=Count("rounds", distinct=True),
+            entrant_count=Count("entrants", distinct=True),
+        ),
     )
     return render(
         request,
         "competition/club.html",
         {
             "club": club_obj,
-            "competitions": competitions,
+            "filter": competitions,
+            "competitions": competitions.qs,
             "can_manage": can_manage_club(request.user, club_obj),
         },
     )

@@ -16,6 +16,7 @@ from competition.forms import (
     CompetitionForm,
     CorrectionForm,
     EntrantAddForm,
+    GroupForm,
     ImportForm,
     ResultFormSet,
     ResultRowForm,
@@ -28,6 +29,7 @@ from competition.services.entrants import (
     entrant_add,
     entrant_reinstate,
     entrant_withdraw,
+    group_create,
     player_get_or_create_in_club,
 )
 from competition.services.importing import results_import
@@ -71,8 +73,20 @@ def competition_edit(request, competition: Competition):
 
 @secretary_required
 def entrants(request, competition: Competition):
-    form = EntrantAddForm(request.POST or None, competition=competition)
-    if request.method == "POST" and form.is_valid():
+    group_form = GroupForm(request.POST if "group-name" in request.POST else None, prefix="group")
+    if group_form.is_bound:
+        if group_form.is_valid():
+            try:
+                group_create(competition=competition, name=group_form.cleaned_data["name"])
+            except CompetitionError as error:
+                group_form.add_error("name", error.message)
+            else:
+                messages.success(request, _("Group added."))
+                return redirect("entrants", **competition.url_kwargs)
+        form = EntrantAddForm(competition=competition)
+    else:
+        form = EntrantAddForm(request.POST or None, competition=competition)
+    if request.method == "POST" and form.is_bound and form.is_valid():
         try:
             with transaction.atomic():
                 player = form.cleaned_data["player"]
@@ -97,6 +111,7 @@ def entrants(request, competition: Competition):
         {
             "competition": competition,
             "form": form,
+            "group_form": group_form,
             "entrants": selectors.entrants_with_players(competition),
         },
     )
