@@ -2,9 +2,9 @@
 
     .venv/bin/python benchmarks/lexicon.py [--kind gouds8] [--runs 7]
 
-Load time and RSS are measured in fresh subprocesses (median of ``runs``), after
-``import rules`` (the package ``__init__`` imports the whole engine, which is not the
-lexicon's cost; it is reported separately); lookups per
+Load time and RSS are measured in fresh subprocesses (median of ``runs``), from the
+start of ``import rules`` (the package, with the engine) to a loaded list, with
+bytecode cached as on a deployed machine; lookups per
 second in this process with ``word in lexicon`` over a shuffled mix of hits (listed
 words) and misses (listed words with one letter changed, and random strings); the target
 is checked on the best of 7 rounds (as ``timeit`` advises: slower rounds measure other
@@ -22,6 +22,7 @@ import statistics
 import string
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -69,10 +70,17 @@ print(json.dumps({{
 """
 
 
+# A deployed program imports compiled bytecode; this machine's environment may forbid
+# writing it (PYTHONDONTWRITEBYTECODE), which would time the compiler instead.
+_BYTECODE_CACHE = tempfile.mkdtemp(prefix="bordpunt-pycache-")
+
+
 def _probe(kind: str) -> dict[str, Any]:
     code = _PROBE.format(root=str(ROOT), kind=kind)
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = _BYTECODE_CACHE
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT, env=env
     ).stdout
     result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
     return result
@@ -113,6 +121,7 @@ def _lookups_per_second(kind: str, n: int = 200_000, rounds: int = 7) -> tuple[f
 
 def measure(kind: str = "gouds8", runs: int = 7) -> dict[str, Any]:
     """Load time, RSS delta (fresh subprocesses, median of ``runs``) and lookups/s."""
+    _probe(kind)  # warm-up: writes the bytecode cache
     probes = [_probe(kind) for _ in range(runs)]
 
     def median(key: str) -> float:
@@ -134,9 +143,12 @@ def measure(kind: str = "gouds8", runs: int = 7) -> dict[str, Any]:
         "lookups_per_s": lookups_median,
         "lookups_per_s_best": lookups_best,
     }
+    # What a fresh process pays to check words: the rules package, then the list.
+    result["total_ms"] = median("package_ms") + median("load_ms")
+    result["total_rss_mb"] = median("package_rss_mb") + median("rss_delta_used_mb")
     result["ok"] = (
-        result["load_ms"] < LOAD_TARGET_MS
-        and result["rss_delta_after_lookups_mb"] < RSS_TARGET_MB
+        result["total_ms"] < LOAD_TARGET_MS
+        and result["total_rss_mb"] < RSS_TARGET_MB
         and result["lookups_per_s_best"] >= LOOKUP_TARGET
     )
     return result
@@ -154,13 +166,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if r["ok"] else 1
     print(f"lexicon {r['kind']}: {r['words']} words")
     print(
-        f"  load (import rules.lexicon + Lexicon.default, median of {r['runs']} fresh "
-        f"processes): {r['load_ms']:.1f} ms (import {r['import_ms']:.1f} ms, "
-        f"default {r['default_ms']:.1f} ms; target < {LOAD_TARGET_MS:.0f} ms)"
+        f"  load in a fresh process (import rules, then Lexicon.default; median of "
+        f"{r['runs']}): {r['total_ms']:.1f} ms, RSS +{r['total_rss_mb']:.1f} MB "
+        f"(targets < {LOAD_TARGET_MS:.0f} ms, < {RSS_TARGET_MB:.0f} MB)"
     )
     print(
-        f"  not counted: importing the rules package first, {r['package_ms']:.1f} ms, "
-        f"RSS +{r['package_rss_mb']:.1f} MB"
+        f"    of which the rules package {r['package_ms']:.1f} ms / "
+        f"+{r['package_rss_mb']:.1f} MB, rules.lexicon {r['import_ms']:.1f} ms, "
+        f"Lexicon.default {r['default_ms']:.1f} ms"
     )
     print(
         f"  RSS delta: {r['rss_delta_mb']:.1f} MB after load, "
