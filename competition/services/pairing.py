@@ -58,19 +58,13 @@ def pairing_input(round: Round, *, standings_round: int | None) -> PairingInput:
     """Records of the players present in `round`, with their standing and history."""
     competition = round.competition
     present = entrants_present_in(round)
-    all_games = selectors.game_records(competition)
-    settings = selectors.standings_settings(competition)
-    considered = [
-        game
-        for game in all_games
-        if game.round_number < round.number
-        and (standings_round is None or game.round_number <= standings_round)
-    ]
+    # Never the standings of this round or later: they are what is being paired.
+    after_round = min(standings_round or 0, round.number - 1)
     rows = standings.compute(
         selectors.entrant_records(competition),
-        considered,
-        settings,
-        after_round=standings_round if standings_round is not None else 0,
+        selectors.game_records(competition),
+        selectors.standings_settings(competition),
+        after_round=after_round,
     )
     by_player = {row.player_id: row for row in rows}
     history: dict[int, list[pairing.PastGame]] = defaultdict(list)

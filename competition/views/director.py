@@ -18,12 +18,14 @@ def round_pairing(request, competition: Competition, number: int):
     round_obj = selectors.round_get(competition, number)
     games = list(selectors.round_games(round_obj))
     players = sorted(
-        (player.pk, player.name)
-        for game in games
-        for player in (game.player_a, game.player_b)
-        if player is not None
+        (
+            (player.pk, player.name)
+            for game in games
+            for player in (game.player_a, game.player_b)
+            if player is not None
+        ),
+        key=lambda item: item[1],
     )
-    players.sort(key=lambda item: item[1])
     pairing_form = PairingForm(initial={"system": competition.pairing_system})
     swap_form = SwapForm(players=players)
     action = request.POST.get("action")
