@@ -11,6 +11,7 @@ from typing import Any
 
 import django_tables2 as tables
 from django.urls import reverse
+from django.utils.functional import lazy
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
@@ -53,12 +54,18 @@ class StandingsLine:
 NUMBER = {"th": {"class": "text-end"}}
 
 
+def short_label(full, short):
+    """A column header as an abbreviation that tells its full name."""
+    return lazy(lambda: format_html('<abbr title="{}">{}</abbr>', full, short), SafeString)()
+
+
 class StandingsTable(tables.Table):
+    # Short headers with the full name on hover, so the table fits a phone.
     rank = tables.Column(verbose_name="#", attrs=NUMBER)
     name = tables.Column(verbose_name=_("Player"))
-    games = tables.Column(verbose_name=_("Games"), attrs=NUMBER)
-    match_points = tables.Column(verbose_name=_("Match points"), attrs=NUMBER)
-    board_points = tables.Column(verbose_name=_("Board points"), attrs=NUMBER)
+    games = tables.Column(verbose_name=short_label(_("Games"), _("G")), attrs=NUMBER)
+    match_points = tables.Column(verbose_name=short_label(_("Match points"), _("MP")), attrs=NUMBER)
+    board_points = tables.Column(verbose_name=short_label(_("Board points"), _("BP")), attrs=NUMBER)
     spread = tables.Column(verbose_name=_("Spread"), attrs=NUMBER)
 
     class Meta:

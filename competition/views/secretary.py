@@ -183,7 +183,10 @@ def attendance(request, competition: Competition, number: int):
 def round_results(request, competition: Competition, number: int):
     """Every table of the round on one screen; one save; nothing saved when a row is wrong."""
     round_obj = selectors.round_get(competition, number)
-    games = [game for game in selectors.round_games(round_obj) if not game.is_bye]
+    all_games = [game for game in selectors.round_games(round_obj) if not game.is_bye]
+    # A game entered move by move gets its result from the moves, not from this page.
+    by_moves = [game for game in all_games if game.move_count]
+    games = [game for game in all_games if not game.move_count]
     formset = ResultFormSet(
         request.POST or None, initial=[ResultRowForm.initial_for(game) for game in games]
     )
@@ -212,6 +215,7 @@ def round_results(request, competition: Competition, number: int):
             "round": round_obj,
             "formset": formset,
             "rows": rows,
+            "by_moves": by_moves,
             "save_tabindex": 2 * len(rows) + 1,
         },
     )
