@@ -4,6 +4,7 @@ from typing import Any
 
 import rules
 from competition.models import Competition
+from games.rule_messages import error_message
 
 PRESETS = {
     Competition.Rules.GOUDS_8: "GOUDS_8",
@@ -22,6 +23,8 @@ def custom_rules_error(data: Any) -> str | None:
     """The engine's reason why a club variant is not a valid rule set, or None."""
     try:
         rules.RuleSet.from_dict(data)
+    except rules.RulesError as error:
+        return error_message(error)
     except (ValueError, TypeError) as error:
         return str(error)
     return None
