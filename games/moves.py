@@ -8,6 +8,7 @@ rules engine, stores what it computed, and fills in the game's result once it is
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -57,15 +58,27 @@ def _moves(game: Game) -> list[Move]:
     return list(Move.objects.filter(game=game).order_by("number"))
 
 
-def move_preview(*, game: Game, notation: str, rack: str = "") -> rules.MoveResult:
+@dataclass(frozen=True)
+class Preview:
+    """A move scored against the current position, and that position (for the board)."""
+
+    result: rules.MoveResult
+    moves: list[Move]
+    replay: engine.Replay
+
+
+def move_preview(*, game: Game, notation: str, rack: str = "") -> Preview:
     """What the move would score now, without saving anything (the board's live preview)."""
-    current = engine.replay(game, _moves(game)).engine
+    moves = _moves(game)
+    replayed = engine.replay(game, moves)
+    current = replayed.engine
     side = engine.SIDES[current.to_move] if current.to_move is not None else Side.A
     try:
         move = engine.parse(notation, side)
-        return current.preview(move, rack=rack or None)
+        result = current.preview(move, rack=rack or None)
     except rules.RulesError as error:
         raise MoveError(error_message(error)) from None
+    return Preview(result=result, moves=moves, replay=replayed)
 
 
 @transaction.atomic

@@ -113,7 +113,7 @@ def preview(request, game: Game):
     context = {"game": game}
     if form.is_valid():
         try:
-            result = move_preview(
+            scored = move_preview(
                 game=game,
                 notation=form.cleaned_data["notation_text"],
                 rack=form.cleaned_data.get("rack") or "",
@@ -121,9 +121,9 @@ def preview(request, game: Game):
         except MoveError as error:
             context["error"] = error.message
         else:
-            moves = moves_of(game)
+            result = scored.result
             context["result"] = result
-            context["board"] = board_view(game, moves, engine.replay(game, moves), preview=result)
+            context["board"] = board_view(game, scored.moves, scored.replay, preview=result)
             context["warnings"] = [message(w.code, w.params) for w in result.warnings]
     else:
         context["error"] = " ".join(str(e) for e in form.non_field_errors()) or _(

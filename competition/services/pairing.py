@@ -200,3 +200,40 @@ def round_pair(
     round_set_pairings(round=round, pairings=pairing_specs(result))
     Round.objects.filter(pk=round.pk).update(status=Round.Status.DRAFT)
     return result
+
+
+@dataclass(frozen=True)
+class PairReview:
+    """What the director checks of one table before publishing."""
+
+    match_point_gap: float
+    board_point_gap: int
+    meetings: int
+    last_met_round: int | None
+
+    @property
+    def is_repeat(self) -> bool:
+        return self.meetings > 0
+
+
+def round_pairing_review(round: Round, *, standings_round: int | None) -> dict[int, PairReview]:
+    """Per game of the round: the pair's standings gaps and earlier meetings, from the same
+    records the engines paired with."""
+    records = {
+        entrant.id: entrant
+        for group in pairing_input(round, standings_round=standings_round).groups.values()
+        for entrant in group
+    }
+    empty = pairing.PairingEntrant(id=0, rank=0)
+    review = {}
+    for game in round.games.exclude(player_b=None):
+        a = records.get(game.player_a_id, empty)
+        b = records.get(game.player_b_id, empty)
+        met = [past.round_number for past in a.opponents if past.opponent_id == game.player_b_id]
+        review[game.pk] = PairReview(
+            match_point_gap=abs(a.match_points - b.match_points),
+            board_point_gap=abs(a.board_points - b.board_points),
+            meetings=len(met),
+            last_met_round=max(met, default=None),
+        )
+    return review

@@ -8,7 +8,11 @@ from competition import selectors
 from competition.forms import PairingForm, SwapForm
 from competition.models import Competition, Round
 from competition.services import CompetitionError
-from competition.services.pairing import default_standings_round, round_pair
+from competition.services.pairing import (
+    default_standings_round,
+    round_pair,
+    round_pairing_review,
+)
 from competition.services.rounds import round_clear_pairings, round_set_status, round_swap_players
 from competition.views.access import secretary_required
 
@@ -63,7 +67,7 @@ def round_pairing(request, competition: Competition, number: int):
     except CompetitionError as error:
         messages.error(request, error.message)
     standings_round = default_standings_round(round_obj)
-    review = selectors.pairing_review(round_obj, standings_round=standings_round)
+    review = round_pairing_review(round_obj, standings_round=standings_round)
     return render(
         request,
         "competition/round_pairing.html",

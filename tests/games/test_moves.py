@@ -124,7 +124,7 @@ def test_starter_is_recorded_and_fixed_once_moves_exist(make_game, play):
 
 def test_preview_scores_without_saving(game, play):
     play(game, "8H WOORD")
-    result = move_preview(game=game, notation="H8 .AAS")
+    result = move_preview(game=game, notation="H8 .AAS").result
     assert (result.score, result.words) == (9, (("WAAS", 9),))
     assert Move.objects.filter(game=game).count() == 1
     with pytest.raises(MoveError) as refused:
