@@ -186,3 +186,39 @@ def test_keyboard_alone_then_touch_on_a_tablet(page: Page, live_server, paired_g
     row = touch.locator('#scoresheet tr[data-move="5"]')
     expect(row.locator("td").nth(5)).to_have_text(str(fifth.total))
     tablet.close()
+
+
+def test_a_refused_move_and_a_second_device(page: Page, live_server, paired_game, browser):
+    history, _scores = _expected_moves()
+    _login(page, live_server)
+    board_url = f"{live_server.url}{reverse('board', args=[paired_game.pk])}"
+    page.goto(board_url)
+    page.locator('#starter-form button[value="a"]').click()
+
+    # An illegal placement is refused with the engine's reason; nothing is saved.
+    page.fill("#id_notation", "8A WOORD")
+    page.keyboard.press("Enter")
+    expect(page.locator(".alert-danger")).to_contain_text("H8")
+    expect(page.locator("#scoresheet tr[data-move]")).to_have_count(0)
+
+    # A second device opens the same game, then the first one saves a move.
+    second = browser.new_context(locale="nl-NL")
+    second.add_cookies(page.context.cookies())
+    other = second.new_page()
+    other.goto(board_url)
+    page.fill("#id_notation", history[0].notation)
+    page.keyboard.press("Enter")
+    expect(page.locator('#scoresheet tr[data-move="1"]')).to_be_visible()
+
+    # The second device's save is refused and it is shown the current state.
+    other.fill("#id_notation", history[1].notation)
+    other.keyboard.press("Enter")
+    expect(other.locator(".alert-danger")).to_be_visible()
+    expect(other.locator('#scoresheet tr[data-move="1"]')).to_be_visible()
+    expect(other.locator("#scoresheet tr[data-move]")).to_have_count(1)
+    # Entered again on the current state, it is saved.
+    other.fill("#id_notation", history[1].notation)
+    other.keyboard.press("Enter")
+    expect(other.locator('#scoresheet tr[data-move="2"]')).to_be_visible()
+    second.close()
+    assert paired_game.moves.count() == 2
