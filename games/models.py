@@ -29,6 +29,11 @@ class Winner(models.TextChoices):
     NONE = "none", _("nobody")
 
 
+def winner_by_score(score_a: int, score_b: int) -> str:
+    """Highest board points wins; equal is a draw (Gouds 8 rule 2 and the standard rules)."""
+    return Winner.A if score_a > score_b else Winner.B if score_b > score_a else Winner.DRAW
+
+
 class Side(models.TextChoices):
     A = "a", _("first player")
     B = "b", _("second player")

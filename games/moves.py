@@ -7,7 +7,6 @@ rules engine, stores what it computed, and fills in the game's result once it is
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -19,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 import rules
 from games import engine
-from games.models import Game, Move, Outcome, ResultChange, Side, Winner
+from games.models import Game, Move, Outcome, ResultChange, Side, Winner, winner_by_score
 from games.rule_messages import error_message, message
 from rules import gcg
 
@@ -54,7 +53,7 @@ def _locked(game: Game, expected_version: int | None) -> Game:
     return locked
 
 
-def _moves(game: Game) -> list[Move]:
+def moves_of(game: Game) -> list[Move]:
     return list(Move.objects.filter(game=game).order_by("number"))
 
 
@@ -69,7 +68,7 @@ class Preview:
 
 def move_preview(*, game: Game, notation: str, rack: str = "") -> Preview:
     """What the move would score now, without saving anything (the board's live preview)."""
-    moves = _moves(game)
+    moves = moves_of(game)
     replayed = engine.replay(game, moves)
     current = replayed.engine
     side = engine.SIDES[current.to_move] if current.to_move is not None else Side.A
@@ -93,7 +92,7 @@ def move_add(
 ) -> Move:
     """Record the next move of the game (made by the player to move)."""
     locked = _locked(game, expected_version)
-    rows = _moves(locked)
+    rows = moves_of(locked)
     replayed = engine.replay(locked, rows)
     current = replayed.engine
     if replayed.problems:
@@ -225,12 +224,12 @@ def moves_import_gcg(
 
 def game_to_gcg(game: Game) -> str:
     """The game's moves as a GCG record (with Bordpunt's extension for Gouds 8)."""
-    replayed = engine.replay(game, _moves(game))
+    replayed = engine.replay(game, moves_of(game))
     return gcg.write(replayed.engine)
 
 
 def _rescore(game: Game, *, by: AbstractBaseUser | None) -> dict[int, str]:
-    rows = _moves(game)
+    rows = moves_of(game)
     replayed = engine.replay(game, rows)
     totals = {side: 0 for side in engine.SIDES}
     for row, result in zip(rows, replayed.results, strict=True):
@@ -276,7 +275,7 @@ def result_from_engine(current: rules.Game) -> dict[str, Any] | None:
             "score_a": score_a,
             "score_b": score_b,
         }
-    winner = Winner.A if score_a > score_b else Winner.B if score_b > score_a else Winner.DRAW
+    winner = winner_by_score(score_a, score_b)
     return {"outcome": Outcome.NORMAL, "winner": winner, "score_a": score_a, "score_b": score_b}
 
 
@@ -316,7 +315,3 @@ def _finish(
 
 def _user(by: AbstractBaseUser | None) -> AbstractBaseUser | None:
     return by if by is not None and by.is_authenticated else None
-
-
-def moves_of(game: Game) -> Sequence[Move]:
-    return _moves(game)

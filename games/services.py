@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game, Outcome, ResultChange, Seat, Side, Winner
+from games.models import Game, Outcome, ResultChange, Seat, Side, Winner, winner_by_score
 
 MIN_SCORE = -999
 MAX_SCORE = 9999
@@ -91,7 +91,7 @@ def result_fields(result: ResultInput) -> dict[str, Any]:
         raise ResultError(_("A forfeited or annulled game has no board points; leave them empty."))
 
     if kind == ResultKind.NORMAL:
-        winner = Winner.A if score_a > score_b else Winner.B if score_b > score_a else Winner.DRAW
+        winner = winner_by_score(score_a, score_b)
         return {"outcome": Outcome.NORMAL, "winner": winner, "score_a": score_a, "score_b": score_b}
     if kind in {ResultKind.FLAG_A, ResultKind.FLAG_B}:
         winner = Winner.B if kind == ResultKind.FLAG_A else Winner.A
