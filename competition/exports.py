@@ -2,6 +2,7 @@
 
 import csv
 import io
+import re
 from typing import Any
 
 from competition.models import Competition, Round
@@ -53,13 +54,35 @@ CSV_COLUMNS = [
 ]
 
 
-def standings_csv(view: StandingsView) -> str:
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+PLAIN_NUMBER = re.compile(r"[+-]?[0-9]+([.,][0-9]+)?")
+
+
+def spreadsheet_cell(value: Any) -> Any:
+    """A value a spreadsheet will show as text, never run as a formula.
+
+    A text starting with = + - @ tab or CR gets a leading apostrophe (the OWASP advice
+    against CSV injection); numbers, also negative ones written as text, stay numbers.
+
+    >>> [spreadsheet_cell(v) for v in ["=HYPERLINK(1)", "@SUM(A1)", "-12", -12, "Anna", "-x"]]
+    ["'=HYPERLINK(1)", "'@SUM(A1)", '-12', -12, 'Anna', "'-x"]
+    """
+    unsafe = isinstance(value, str) and value.startswith(FORMULA_START)
+    return "'" + value if unsafe and not PLAIN_NUMBER.fullmatch(value) else value
+
+
+def spreadsheet_csv(columns: list[str], rows: list[dict[str, Any]]) -> str:
+    """Rows as CSV, every cell made safe to open in a spreadsheet."""
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, extrasaction="ignore")
+    writer = csv.DictWriter(buffer, fieldnames=columns, extrasaction="ignore")
     writer.writeheader()
-    for row in standings_rows(view):
-        writer.writerow(row)
+    for row in rows:
+        writer.writerow({key: spreadsheet_cell(value) for key, value in row.items()})
     return buffer.getvalue()
+
+
+def standings_csv(view: StandingsView) -> str:
+    return spreadsheet_csv(CSV_COLUMNS, standings_rows(view))
 
 
 def standings_document(competition: Competition, view: StandingsView) -> dict[str, Any]:

@@ -1,11 +1,15 @@
 """Forms of the secretary's pages. They validate input; the services do the writing."""
 
+import hashlib
+from collections.abc import Sequence
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Player
 from competition.models import TIEBREAK_CHOICES, Competition, Entrant, Group
 from competition.rulesets import custom_rules_error
+from competition.services.importing import MAX_FILE_BYTES, UNDECIDED, NameQuestion
 from games.models import Game
 from games.services import ResultKind, result_kind_of
 
@@ -174,10 +178,75 @@ class ImportForm(forms.Form):
     file = forms.FileField(
         label=_("CSV file"),
         help_text=_(
-            "Columns: round, table, player, opponent, score, opponent_score, outcome. "
-            "Nothing is imported when any row is wrong."
+            "Columns: round, table, player, opponent, score, opponent_score, outcome; "
+            "separated by commas or semicolons, saved as UTF-8. You see what will change "
+            "before anything is saved."
         ),
     )
+
+    def clean_file(self):
+        file = self.cleaned_data["file"]
+        if file.size > MAX_FILE_BYTES:
+            raise forms.ValidationError(
+                _("The file is larger than %(size)s MB; a results file is much smaller.")
+                % {"size": MAX_FILE_BYTES // (1024 * 1024)},
+                code="too_large",
+            )
+        return file
+
+
+NEW_PLAYER = "new"
+
+
+def question_field_name(question: NameQuestion) -> str:
+    """A field name per name in the file, stable across requests, free of the name itself."""
+    return "name_" + hashlib.sha256(question.key.encode()).hexdigest()[:12]
+
+
+class ImportConfirmForm(forms.Form):
+    """The preview's answers: who each unknown name is, and what the user saw (so the
+    server can refuse when the file or the data changed since)."""
+
+    digest = forms.CharField(widget=forms.HiddenInput, max_length=64)
+    fingerprint = forms.CharField(widget=forms.HiddenInput, max_length=64, required=False)
+
+    def __init__(self, *args, questions: Sequence[NameQuestion] = (), **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.questions = list(questions)
+        for question in self.questions:
+            choices = [(UNDECIDED, _("— choose —"))] if question.default == UNDECIDED else []
+            choices += [
+                (
+                    str(option.player_id),
+                    _("%(name)s (entrant)") % {"name": option.name}
+                    if option.entrant
+                    else _("%(name)s (club member)") % {"name": option.name},
+                )
+                for option in question.options
+            ]
+            choices.append((NEW_PLAYER, _("new player “%(name)s”") % {"name": question.name}))
+            default = question.default
+            self.fields[question_field_name(question)] = forms.ChoiceField(
+                label=question.name,
+                choices=choices,
+                required=False,
+                initial=NEW_PLAYER if default is None else str(default),
+            )
+
+    def rows(self):
+        """Each name with its field, for the template."""
+        return [(question, self[question_field_name(question)]) for question in self.questions]
+
+    def decisions(self) -> dict[str, int | None]:
+        """The names the user settled: a player id, or None for a new player."""
+        players: dict[str, int | None] = {}
+        for question in self.questions:
+            value = self.cleaned_data.get(question_field_name(question))
+            if value == NEW_PLAYER:
+                players[question.key] = None
+            elif value:
+                players[question.key] = int(value)
+        return players
 
 
 class PairingForm(forms.Form):

@@ -1,36 +1,66 @@
-"""Importing results from a spreadsheet (CSV), all or nothing.
+"""Importing results from a spreadsheet (CSV): read, preview, then write all or nothing.
 
 Clubs keep their history in spreadsheets. One row per game (a mirrored second row for the
-same game is accepted when it agrees). Players are matched by name within the club and
-created when new. Any bad row refuses the whole file with its line number and reason.
+same game is accepted when it agrees). Three steps, so nothing changes by surprise:
+
+1. `results_import_read` parses the bytes strictly (pure: no database). Any bad row refuses
+   the whole file with its line number and reason.
+2. `results_import_plan` reads the database and says what would happen: games to add,
+   results to enter or to replace (old → new), names that are not entrants with the closest
+   club players suggested, rounds to create or publish. It writes nothing.
+3. `results_import_apply` plans again under a lock and writes the plan through the games
+   services (every result leaves a `ResultChange`). It refuses when the plan differs from
+   the one the user confirmed (`expected_fingerprint`), when a name is undecided, or when a
+   result would be replaced without `replace`.
 """
 
 import csv
+import difflib
+import hashlib
 import io
-from dataclasses import dataclass
+import json
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
-from clubs.models import Player
+from clubs.models import Membership, Player
 from competition.models import Competition, Entrant, Round
 from competition.rulesets import ruleset_for
 from competition.services import CompetitionError
-from competition.services.entrants import player_get_or_create_in_club
 from games.models import Game, Outcome
 from games.services import (
+    MAX_SCORE,
+    MIN_SCORE,
     PairingSpec,
     ResultError,
     ResultInput,
     ResultKind,
     game_record_result,
     games_create,
+    result_fields,
+    result_kind_of,
 )
 
 COLUMNS = ("round", "table", "player", "opponent", "score", "opponent_score", "outcome")
+DELIMITERS = (",", ";", "\t")
+MAX_FILE_BYTES = 2 * 1024 * 1024  # a season of a large club is well under 100 kB
+MAX_ROWS = 5000
+MAX_ERRORS = 50  # more would only bury the first mistake, which is usually the cause
+MAX_QUESTIONS = 300  # names to decide on one page (each is a form field)
+# A PositiveSmallIntegerField holds up to 32767 on every database Django supports.
+MAX_NUMBER = 32767
+MAX_NAME = Player._meta.get_field("name").max_length
+SUGGESTIONS = 3
+SUGGESTION_CUTOFF = 0.7  # "Anke de Vreis" ~ "Anke de Vries" is 0.92; "Anna" ~ "Anne" 0.75
+BYE = "bye"
 
 # The file speaks from the row's player's point of view; the game's first player is `player`.
 OUTCOMES = {
@@ -41,14 +71,18 @@ OUTCOMES = {
     "forfeit:opponent": ResultKind.FORFEIT_B,
     "forfeit:both": ResultKind.FORFEIT_BOTH,
     "annulled": ResultKind.ANNULLED,
-    "bye": "bye",
+    "bye": BYE,
 }
+SCORED = frozenset({ResultKind.NORMAL, ResultKind.FLAG_A, ResultKind.FLAG_B})
 MIRRORED = {
     ResultKind.FLAG_A: ResultKind.FLAG_B,
     ResultKind.FLAG_B: ResultKind.FLAG_A,
     ResultKind.FORFEIT_A: ResultKind.FORFEIT_B,
     ResultKind.FORFEIT_B: ResultKind.FORFEIT_A,
 }
+
+
+# --- step 1: reading the file (pure) -------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -63,223 +97,773 @@ class ImportRow:
     opponent_score: int | None
 
 
-@dataclass(frozen=True)
-class ImportSummary:
-    rounds: int
-    games: int
-    new_players: int
+def name_key(name: str) -> str:
+    """How names are matched: case and runs of spaces ignored.
+
+    >>> name_key("  Anke   DE Vries ")
+    'anke de vries'
+    """
+    return " ".join(name.split()).casefold()
+
+
+def capped(errors: list[Any], limit: int = MAX_ERRORS) -> list[Any]:
+    """The first `limit` errors and a line saying how many more there are.
+
+    >>> capped(["a", "b", "c"], limit=3)
+    ['a', 'b', 'c']
+    >>> capped(["a", "b", "c", "d"], limit=2)[:2]
+    ['a', 'b']
+    """
+    if len(errors) <= limit:
+        return errors
+    rest = len(errors) - limit
+    more = ngettext("… and %(count)s more error.", "… and %(count)s more errors.", rest)
+    return [*errors[:limit], more % {"count": rest}]
+
+
+def _refuse(errors: list[Any], kind: type[CompetitionError] = CompetitionError) -> CompetitionError:
+    errors = capped(errors)
+    return kind(errors[0], errors=errors)
+
+
+def _shown(value: str, limit: int = 30) -> str:
+    """A value as quoted back in a message: short, without control characters.
+
+    >>> _shown("Anke\\x00") + "|" + _shown("x" * 40)[-3:]
+    'Anke�|xx…'
+    """
+    text = "".join(ch if ch.isprintable() else "\ufffd" for ch in value[:limit])
+    return text + ("…" if len(value) > limit else "")
 
 
 def _decode(data: bytes) -> str:
-    for encoding in ("utf-8-sig", "cp1252"):
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    raise CompetitionError(_("The file is not a text (CSV) file."))
-
-
-def _int(value: str, line: int, column: str, *, required: bool) -> int | None:
-    value = value.strip()
-    if not value:
-        if required:
-            raise CompetitionError(
-                _("Line %(line)s: “%(column)s” is empty.") % {"line": line, "column": column}
-            )
-        return None
-    try:
-        return int(value)
-    except ValueError:
+    if len(data) > MAX_FILE_BYTES:
         raise CompetitionError(
-            _("Line %(line)s: “%(column)s” must be a whole number, not “%(value)s”.")
-            % {"line": line, "column": column, "value": value}
+            _("The file is larger than %(size)s MB; a results file is much smaller.")
+            % {"size": MAX_FILE_BYTES // (1024 * 1024)}
+        )
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise CompetitionError(
+            _(
+                "Line %(line)s: the file is not saved as UTF-8 (a letter such as é cannot "
+                "be read). Save it as “CSV UTF-8” and upload it again."
+            )
+            % {"line": line}
         ) from None
 
 
-def parse_rows(text: str) -> list[ImportRow]:
-    """Read and check every row; raises with all errors, each with its line number."""
-    try:
-        dialect = csv.Sniffer().sniff(text.split("\n", 1)[0], delimiters=",;\t")
-    except csv.Error:
-        dialect = csv.excel
-    reader = csv.DictReader(io.StringIO(text), dialect=dialect)
-    header = [name.strip().lower() for name in reader.fieldnames or []]
-    missing = [name for name in COLUMNS if name not in header]
-    if missing:
+def _delimiter(header: str) -> str:
+    """The separator the header line uses: comma, semicolon (Dutch spreadsheets) or tab.
+
+    >>> _delimiter("round;table;player") + _delimiter("round,table") + _delimiter("x")
+    ';,,'
+    """
+    return max(DELIMITERS, key=header.count) if any(d in header for d in DELIMITERS) else ","
+
+
+def _number(value: str, line: int, column: str, *, low: int, high: int) -> int | None:
+    """A whole number of ASCII digits within [low, high]; empty is None."""
+    digits = value[1:] if value[:1] in "+-" else value
+    if not value:
+        return None
+    if not (digits.isascii() and digits.isdigit()) or not low <= int(value) <= high:
         raise CompetitionError(
-            _("Line 1: the columns %(missing)s are missing.") % {"missing": ", ".join(missing)}
+            _(
+                "Line %(line)s: “%(column)s” must be a whole number from %(low)s to "
+                "%(high)s, not “%(value)s”."
+            )
+            % {"line": line, "column": column, "low": low, "high": high, "value": _shown(value)}
         )
-    reader.fieldnames = header
-    rows, errors = [], []
-    for raw in reader:
-        line = reader.line_num
-        values = {key: (value or "").strip() for key, value in raw.items() if key}
-        if not any(values.values()):
-            continue
-        try:
-            rows.append(_parse_row(values, line))
-        except CompetitionError as error:
-            errors.append(error.message)
+    return int(value)
+
+
+def _required(value: int | None, line: int, column: str) -> int:
+    if value is None:
+        raise CompetitionError(
+            _("Line %(line)s: “%(column)s” is empty.") % {"line": line, "column": column}
+        )
+    return value
+
+
+def _name(value: str, line: int, column: str) -> str:
+    name = " ".join(value.split())
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise CompetitionError(
+            _("Line %(line)s: “%(column)s” contains a control character (“%(value)s”).")
+            % {"line": line, "column": column, "value": _shown(name)}
+        )
+    if len(name) > MAX_NAME:
+        raise CompetitionError(
+            _("Line %(line)s: the name in “%(column)s” is longer than %(max)s characters.")
+            % {"line": line, "column": column, "max": MAX_NAME}
+        )
+    return name
+
+
+def results_import_read(*, data: bytes) -> list[ImportRow]:
+    """Read and check every row; raises with all errors (capped), each with its line."""
+    text = _decode(data)
+    stream = io.StringIO(text, newline="")
+    header_line = text.split("\n", 1)[0]
+    reader = csv.reader(
+        stream, delimiter=_delimiter(header_line), quotechar='"', doublequote=True,
+        skipinitialspace=True, strict=False,
+    )  # fmt: skip
+    rows: list[ImportRow] = []
+    errors: list[Any] = []
+    try:
+        header = [name.strip().lower() for name in next(reader, [])]
+        missing = [name for name in COLUMNS if name not in header]
+        if missing:
+            raise CompetitionError(
+                _("Line 1: the columns %(missing)s are missing.") % {"missing": ", ".join(missing)}
+            )
+        position = {name: header.index(name) for name in COLUMNS}
+        for record in reader:
+            line = reader.line_num
+            values = {
+                name: record[index].strip() if index < len(record) else ""
+                for name, index in position.items()
+            }
+            if not any(values.values()):
+                continue
+            if len(rows) + len(errors) >= MAX_ROWS:
+                errors.append(
+                    _("Line %(line)s: a file holds at most %(count)s results; split it.")
+                    % {"line": line, "count": MAX_ROWS}
+                )
+                break
+            try:
+                rows.append(_parse_row(values, line))
+            except CompetitionError as error:
+                errors.append(error.message)
+    except csv.Error as error:
+        errors.append(
+            _("Line %(line)s: this is not a readable CSV line (%(reason)s).")
+            % {"line": reader.line_num, "reason": error}
+        )
     if errors:
-        raise CompetitionError(errors[0], errors=errors)
+        raise _refuse(errors)
     if not rows:
         raise CompetitionError(_("The file holds no results."))
     return rows
 
 
 def _parse_row(values: dict[str, str], line: int) -> ImportRow:
-    round_number = _int(values["round"], line, "round", required=True)
-    if round_number < 1:
-        raise CompetitionError(_("Line %(line)s: the round must be 1 or more.") % {"line": line})
+    round_number = _required(
+        _number(values["round"], line, "round", low=1, high=MAX_NUMBER), line, "round"
+    )
+    table = _number(values["table"], line, "table", low=1, high=MAX_NUMBER)
     outcome = values["outcome"].lower() or "normal"
     if outcome not in OUTCOMES:
         raise CompetitionError(
             _("Line %(line)s: unknown outcome “%(outcome)s”; use one of %(known)s.")
-            % {"line": line, "outcome": values["outcome"], "known": ", ".join(OUTCOMES)}
+            % {"line": line, "outcome": _shown(values["outcome"]), "known": ", ".join(OUTCOMES)}
         )
-    if not values["player"]:
-        raise CompetitionError(_("Line %(line)s: the player is missing.") % {"line": line})
     kind = OUTCOMES[outcome]
-    if kind == "bye":
-        if values["opponent"]:
-            raise CompetitionError(_("Line %(line)s: a bye has no opponent.") % {"line": line})
-    elif not values["opponent"]:
+    player = _name(values["player"], line, "player")
+    opponent = _name(values["opponent"], line, "opponent")
+    if not player:
+        raise CompetitionError(_("Line %(line)s: the player is missing.") % {"line": line})
+    if kind == BYE and opponent:
+        raise CompetitionError(_("Line %(line)s: a bye has no opponent.") % {"line": line})
+    if kind != BYE and not opponent:
         raise CompetitionError(
             _("Line %(line)s: the opponent is missing (only a bye has none).") % {"line": line}
         )
-    if values["player"].casefold() == values["opponent"].casefold():
+    if name_key(player) == name_key(opponent):
         raise CompetitionError(
             _("Line %(line)s: a player cannot play against themselves.") % {"line": line}
         )
-    needs_scores = kind in {ResultKind.NORMAL, ResultKind.FLAG_A, ResultKind.FLAG_B}
-    score = _int(values["score"], line, "score", required=needs_scores)
-    opponent_score = _int(values["opponent_score"], line, "opponent_score", required=needs_scores)
+    if kind not in SCORED:
+        if values["score"] or values["opponent_score"]:
+            raise CompetitionError(
+                _(
+                    "Line %(line)s: a game with outcome “%(outcome)s” has no board points; "
+                    "leave score and opponent_score empty."
+                )
+                % {"line": line, "outcome": outcome}
+            )
+        score = opponent_score = None
+    else:
+        score = _required(_score(values["score"], line, "score"), line, "score")
+        opponent_score = _required(
+            _score(values["opponent_score"], line, "opponent_score"), line, "opponent_score"
+        )
     return ImportRow(
         line=line,
         round=round_number,
-        table=_int(values["table"], line, "table", required=False),
-        player=" ".join(values["player"].split()),
-        opponent=" ".join(values["opponent"].split()),
+        table=table,
+        player=player,
+        opponent=opponent,
         kind=kind,
-        score=score if needs_scores else None,
-        opponent_score=opponent_score if needs_scores else None,
+        score=score,
+        opponent_score=opponent_score,
     )
+
+
+def _score(value: str, line: int, column: str) -> int | None:
+    return _number(value, line, column, low=MIN_SCORE, high=MAX_SCORE)
 
 
 def _same_game(first: ImportRow, second: ImportRow) -> bool:
     """Whether `second` is the same game told from the opponent's side."""
     return (
-        first.kind != "bye"
-        and first.player.casefold() == second.opponent.casefold()
-        and first.opponent.casefold() == second.player.casefold()
+        first.kind != BYE
+        and name_key(first.player) == name_key(second.opponent)
+        and name_key(first.opponent) == name_key(second.player)
         and MIRRORED.get(second.kind, second.kind) == first.kind
         and (second.score, second.opponent_score) == (first.opponent_score, first.score)
     )
 
 
-@transaction.atomic
-def results_import(
-    *, competition: Competition, data: bytes, by: AbstractBaseUser | None
-) -> ImportSummary:
-    """Import a results file into a competition; all of it, or nothing."""
-    rows = parse_rows(_decode(data))
-    players: dict[str, Player] = {}
-    new_players = 0
-    games_by_round: dict[int, list[ImportRow]] = {}
-    seen: dict[tuple[int, str], ImportRow] = {}
+# --- step 2: the plan (reads only) ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerOption:
+    player_id: int
+    name: str
+    entrant: bool
+
+
+@dataclass(frozen=True)
+class NameQuestion:
+    """A name in the file that is not exactly one entrant: someone must say who it is."""
+
+    key: str
+    name: str
+    lines: tuple[int, ...]
+    options: tuple[PlayerOption, ...]  # the club's players of this name, then close names
+    exact: int  # how many of the options carry exactly this name
+
+    @property
+    def default(self) -> int | str | None:
+        """The club's only player of this name; a new player when nobody is close; else
+        undecided (""): a likely typo must be settled by a person."""
+        if self.exact == 1:
+            return self.options[0].player_id
+        return None if not self.options else UNDECIDED
+
+    @property
+    def suggestions(self) -> str:
+        return ", ".join(option.name for option in self.options)
+
+
+UNDECIDED = ""
+
+
+@dataclass(frozen=True)
+class ImportDecisions:
+    """What the user decided. `players` maps a name key to an existing player id, or to
+    None for a new player; names left out take the club's only player of that name."""
+
+    players: Mapping[str, int | None] = field(default_factory=dict)
+    create_unknown: bool = False  # names no club player carries become new players
+    replace: bool = False  # existing results may be overwritten
+
+
+class Action:
+    ADD = "add"  # a new game with its result
+    ENTER = "enter"  # a paired game without a result gets one
+    REPLACE = "replace"  # a game's result changes
+    SAME = "same"  # the game already has this result
+
+
+@dataclass(frozen=True)
+class PlannedGame:
+    line: int
+    round: int
+    table: int | None
+    action: str
+    keys: tuple[str, str | None]  # name keys of the players, in the game's own order
+    names: tuple[str, str | None]
+    result: ResultInput | None  # None for a bye
+    game_id: int | None = None
+    version: int | None = None
+    before: ResultInput | None = None
+
+
+@dataclass(frozen=True)
+class ImportPlan:
+    rows: int
+    questions: tuple[NameQuestion, ...]
+    choices: Mapping[str, int | str | None]  # per question: player id, None (new), UNDECIDED
+    new_players: tuple[str, ...]
+    new_entrants: tuple[str, ...]
+    games: tuple[PlannedGame, ...]
+    rounds_created: tuple[int, ...]
+    rounds_published: tuple[int, ...]
+    errors: tuple[Any, ...]
+    fingerprint: str
+
+    def of(self, action: str) -> list[PlannedGame]:
+        return [game for game in self.games if game.action == action]
+
+    @property
+    def undecided(self) -> list[NameQuestion]:
+        return [q for q in self.questions if self.choices.get(q.key) == UNDECIDED]
+
+    @property
+    def can_apply(self) -> bool:
+        return not self.errors and not self.undecided
+
+    @property
+    def changes(self) -> int:
+        return sum(game.action != Action.SAME for game in self.games)
+
+
+# A resolved name: the existing player's id (None: a new player) and the name to show.
+Resolved = tuple[int | None, str]
+
+
+def results_import_plan(
+    *, competition: Competition, rows: list[ImportRow], decisions: ImportDecisions
+) -> ImportPlan:
+    """What importing `rows` would do now, given the user's decisions on names."""
+    errors: list[Any] = []
+    questions, choices, players = _resolve_names(competition, rows, decisions, errors)
+    numbers = {row.round for row in rows}
+    rounds = {r.number: r for r in competition.rounds.filter(number__in=numbers)}
+    if competition.number_of_rounds:
+        errors.extend(
+            _("Line %(line)s: this tournament has %(count)s rounds.")
+            % {"line": row.line, "count": competition.number_of_rounds}
+            for row in rows
+            if row.round > competition.number_of_rounds
+        )
+    round_games: dict[int, list[Game]] = {number: [] for number in numbers}
+    number_of = {r.pk: number for number, r in rounds.items()}
+    for game in Game.objects.filter(round__in=list(rounds.values())).select_related(
+        "player_a", "player_b"
+    ):
+        round_games[number_of[game.round_id]].append(game)
+    with_moves = set(
+        Game.objects.filter(round__in=list(rounds.values()), moves__isnull=False)
+        .values_list("pk", flat=True)
+        .distinct()
+    )
+    planned: list[PlannedGame] = []
+    for row in _without_mirrored(rows):
+        try:
+            planned.append(_plan_game(row, players, round_games[row.round], with_moves))
+        except CompetitionError as error:
+            errors.append(error.message)
+    errors.extend(_seat_conflicts(planned, players, round_games))
+
+    entrant_ids = set(competition.entrants.values_list("player_id", flat=True))
+    playing = {key for game in planned for key in game.keys if key is not None}
+    touched = sorted({game.round for game in planned})
+    plan = ImportPlan(
+        rows=len(rows),
+        questions=tuple(questions),
+        choices=choices,
+        new_players=tuple(sorted(players[key][1] for key in playing if players[key][0] is None)),
+        new_entrants=tuple(
+            sorted(players[key][1] for key in playing if players[key][0] not in entrant_ids)
+        ),
+        games=tuple(planned),
+        rounds_created=tuple(number for number in touched if number not in rounds),
+        rounds_published=tuple(
+            number
+            for number in touched
+            if number in rounds and rounds[number].status == Round.Status.DRAFT
+        ),
+        errors=tuple(capped(errors)),
+        fingerprint="",
+    )
+    state = {
+        "competition": competition.pk,
+        "players": sorted((key, player_id) for key, (player_id, _name) in players.items()),
+        "entrants": sorted(entrant_ids & {players[key][0] for key in playing}),
+        "rounds": sorted((n, r.pk, r.status) for n, r in rounds.items()),
+        "games": [_game_state(game) for game in planned],
+        "undecided": sorted(q.key for q in plan.undecided),
+    }
+    digest = hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()
+    return replace(plan, fingerprint=digest[:32])
+
+
+def _game_state(game: PlannedGame) -> list[Any]:
+    def result(value: ResultInput | None) -> list[Any] | None:
+        return None if value is None else [value.kind, value.score_a, value.score_b]
+
+    return [
+        game.line,
+        game.round,
+        game.table,
+        game.action,
+        list(game.keys),
+        game.game_id,
+        game.version,
+        result(game.result),
+        result(game.before),
+    ]
+
+
+def _resolve_names(
+    competition: Competition,
+    rows: list[ImportRow],
+    decisions: ImportDecisions,
+    errors: list[Any],
+) -> tuple[list[NameQuestion], dict[str, int | str | None], dict[str, Resolved]]:
+    """Match the file's names to entrants; ask about the others (club players suggested)."""
+    written: dict[str, str] = {}
+    lines: dict[str, list[int]] = {}
     for row in rows:
-        names = [row.player] + ([row.opponent] if row.opponent else [])
-        mirror = seen.get((row.round, row.player.casefold()))
+        for name in (row.player, row.opponent):
+            if name:
+                written.setdefault(name_key(name), name)
+                lines.setdefault(name_key(name), []).append(row.line)
+    entrant_ids = set(competition.entrants.values_list("player_id", flat=True))
+    club_players: dict[str, list[PlayerOption]] = {}
+    for player_id, name in (
+        Player.objects.filter(memberships__club=competition.club)
+        .distinct()
+        .values_list("pk", "name")
+        .order_by("name", "pk")
+    ):
+        option = PlayerOption(player_id=player_id, name=name, entrant=player_id in entrant_ids)
+        club_players.setdefault(name_key(name), []).append(option)
+    club_ids = {option.player_id: option for group in club_players.values() for option in group}
+
+    questions: list[NameQuestion] = []
+    choices: dict[str, int | str | None] = {}
+    players: dict[str, Resolved] = {}
+    for key, name in written.items():
+        same_name = club_players.get(key, [])
+        entrants = [option for option in same_name if option.entrant]
+        if len(entrants) == 1:
+            players[key] = (entrants[0].player_id, entrants[0].name)
+            continue
+        close = difflib.get_close_matches(
+            key, [k for k in club_players if k != key], n=SUGGESTIONS, cutoff=SUGGESTION_CUTOFF
+        )
+        options = tuple(same_name) + tuple(
+            option for other in close for option in club_players[other]
+        )
+        question = NameQuestion(
+            key=key,
+            name=name,
+            lines=tuple(dict.fromkeys(lines[key])),
+            options=options[: len(same_name) + SUGGESTIONS],
+            exact=len(same_name),
+        )
+        questions.append(question)
+        choice: int | str | None = UNDECIDED
+        if key in decisions.players:
+            choice = decisions.players[key]
+            if choice is not None and choice not in club_ids:
+                errors.append(
+                    _("Line %(line)s: choose a player of the club for “%(name)s”.")
+                    % {"line": question.lines[0], "name": name}
+                )
+                choice = UNDECIDED
+        elif question.exact == 1:
+            choice = question.default
+        elif question.exact == 0 and decisions.create_unknown:
+            choice = None
+        choices[key] = choice
+        # An undecided name is planned as a new player: it has no games yet.
+        chosen = club_ids.get(choice) if isinstance(choice, int) else None
+        players[key] = (chosen.player_id, chosen.name) if chosen else (None, name)
+    if len(questions) > MAX_QUESTIONS:
+        errors.append(
+            _(
+                "The file holds %(count)s names that are not entrants; at most %(max)s can "
+                "be settled at once. Enter the players first, or import in parts."
+            )
+            % {"count": len(questions), "max": MAX_QUESTIONS}
+        )
+    return questions, choices, players
+
+
+def _without_mirrored(rows: list[ImportRow]) -> list[ImportRow]:
+    """Drop each row that tells an earlier row's game from the opponent's side."""
+    kept, seen = [], {}
+    for row in rows:
+        mirror = seen.get((row.round, name_key(row.player)))
         if mirror is not None and _same_game(mirror, row):
             continue
-        for name in names:
-            earlier = seen.get((row.round, name.casefold()))
-            if earlier is not None:
-                raise CompetitionError(
-                    _("Line %(line)s: %(name)s already plays in round %(round)s (line %(other)s).")
-                    % {"line": row.line, "name": name, "round": row.round, "other": earlier.line}
-                )
-            seen[row.round, name.casefold()] = row
-            if name.casefold() not in players:
-                try:
-                    player, created = player_get_or_create_in_club(club=competition.club, name=name)
-                except CompetitionError as error:
-                    raise CompetitionError(
-                        _("Line %(line)s: %(reason)s") % {"line": row.line, "reason": error.message}
-                    ) from None
-                players[name.casefold()] = player
-                new_players += created
-        games_by_round.setdefault(row.round, []).append(row)
+        for name in (row.player, row.opponent):
+            if name:
+                seen.setdefault((row.round, name_key(name)), row)
+        kept.append(row)
+    return kept
 
-    first_round: dict[int, int] = {}
-    for number in sorted(games_by_round):
-        for row in games_by_round[number]:
-            for name in (row.player, row.opponent):
-                if name:
-                    first_round.setdefault(players[name.casefold()].pk, number)
-    entrants = set(
-        Entrant.objects.filter(competition=competition).values_list("player_id", flat=True)
+
+def _identity(players: dict[str, Resolved], key: str) -> int | str:
+    """A player as the database will know them: id, or the name of one still to create."""
+    player_id = players[key][0]
+    return player_id if player_id is not None else f"new:{key}"
+
+
+def _plan_game(
+    row: ImportRow, players: dict[str, Resolved], games: list[Game], with_moves: set[int]
+) -> PlannedGame:
+    keys = (name_key(row.player), name_key(row.opponent) if row.opponent else None)
+    ids = {players[key][0] for key in keys if key is not None}
+    names = (players[keys[0]][1], players[keys[1]][1] if keys[1] else None)
+    result = None if row.kind == BYE else ResultInput(row.kind, row.score, row.opponent_score)
+    wanted = {players[keys[0]][0], players[keys[1]][0] if keys[1] else None}
+    game = None
+    if None not in ids:
+        game = next((g for g in games if {g.player_a_id, g.player_b_id} == wanted), None)
+    if game is None:
+        return PlannedGame(row.line, row.round, row.table, Action.ADD, keys, names, result)
+    if game.player_a_id != players[keys[0]][0]:
+        keys, names = (keys[1], keys[0]), (names[1], names[0])
+        result = ResultInput(MIRRORED.get(row.kind, row.kind), row.opponent_score, row.score)
+    planned = PlannedGame(
+        row.line, row.round, game.table, Action.SAME, keys, names, result, game.pk, game.version
     )
+    if game.is_bye:
+        return planned
+    kind = result_kind_of(game)
+    before = None if kind is None else ResultInput(kind, game.score_a, game.score_b)
+    if before is not None and result_fields(before) == result_fields(result):
+        return planned
+    if game.pk in with_moves:
+        raise CompetitionError(
+            _(
+                "Line %(line)s: %(game)s is entered move by move; its result follows from "
+                "the moves and cannot be imported."
+            )
+            % {"line": row.line, "game": game}
+        )
+    action = Action.ENTER if before is None else Action.REPLACE
+    return replace(planned, action=action, before=before)
+
+
+def _seat_conflicts(
+    planned: list[PlannedGame], players: dict[str, Resolved], round_games: dict[int, list[Game]]
+) -> list[Any]:
+    """Players twice in a round, and tables taken twice, among the file and the database."""
+    errors: list[Any] = []
+    seen: dict[tuple[int, int | str], PlannedGame] = {}
+    tables: dict[tuple[int, int], PlannedGame] = {}
+    for game in planned:
+        for key, name in zip(game.keys, game.names, strict=True):
+            if key is None:
+                continue
+            earlier = seen.setdefault((game.round, _identity(players, key)), game)
+            if earlier is not game:
+                errors.append(
+                    _("Line %(line)s: %(name)s already plays in round %(round)s (line %(other)s).")
+                    % {"line": game.line, "name": name, "round": game.round, "other": earlier.line}
+                )
+        if game.action == Action.ADD and game.table is not None:
+            earlier = tables.setdefault((game.round, game.table), game)
+            if earlier is not game:
+                errors.append(
+                    _("Line %(line)s: table %(table)s appears twice in round %(round)s.")
+                    % {"line": game.line, "table": game.table, "round": game.round}
+                )
+    for game in planned:
+        if game.action != Action.ADD:
+            continue
+        ids = {players[key][0] for key in game.keys if key is not None} - {None}
+        for other in round_games[game.round]:
+            if ids & {other.player_a_id, other.player_b_id}:
+                errors.append(
+                    _("Line %(line)s: round %(round)s already has a game %(game)s.")
+                    % {"line": game.line, "round": game.round, "game": other}
+                )
+            elif game.table is not None and other.table == game.table:
+                errors.append(
+                    _("Line %(line)s: table %(table)s in round %(round)s is taken (%(game)s).")
+                    % {"line": game.line, "table": game.table, "round": game.round, "game": other}
+                )
+    return errors
+
+
+def describe_result(result: ResultInput | None) -> str:
+    """A result as a person reads it: "320 – 290", or the outcome's name."""
+    if result is None:
+        return str(_("bye"))
+    label = dict(ResultKind.choices)[result.kind]
+    if result.kind == ResultKind.NORMAL:
+        return f"{result.score_a} – {result.score_b}"
+    if result.kind in SCORED:
+        return f"{result.score_a} – {result.score_b} ({label})"
+    return str(label)
+
+
+# --- step 3: writing -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ImportSummary:
+    rounds: int
+    games: int
+    replaced: int
+    new_players: int
+
+
+class ImportPlanChanged(CompetitionError):
+    """The data changed since the preview the user confirmed; `plan` is the new one."""
+
+    text = _(
+        "Something changed since the preview (another secretary saved a result?). "
+        "Check the new preview and confirm again."
+    )
+
+    def __init__(self, plan: ImportPlan) -> None:
+        super().__init__(self.text)
+        self.plan = plan
+
+
+class ImportUnknownNames(CompetitionError):
+    """Names that are neither entrants nor club players, and no one said who they are."""
+
+
+class ImportWouldReplace(CompetitionError):
+    """Results that already exist would change, and replacing was not allowed."""
+
+
+@transaction.atomic
+def results_import_apply(
+    *,
+    competition: Competition,
+    data: bytes,
+    decisions: ImportDecisions,
+    by: AbstractBaseUser | None,
+    expected_fingerprint: str | None = None,
+    now: datetime | None = None,
+) -> ImportSummary:
+    """Import a results file into a competition: all of it, or nothing.
+
+    Plans again while holding the competition's lock, so what is written is what the plan
+    (and, with `expected_fingerprint`, the preview the user confirmed) says.
+    """
+    Competition.objects.select_for_update().filter(pk=competition.pk).first()
+    plan = results_import_plan(
+        competition=competition, rows=results_import_read(data=data), decisions=decisions
+    )
+    if plan.errors:
+        raise _refuse(list(plan.errors))
+    if plan.undecided:
+        raise _refuse([_unsettled(question) for question in plan.undecided], ImportUnknownNames)
+    replaced = plan.of(Action.REPLACE)
+    if replaced and not decisions.replace:
+        raise _refuse([_replacement(game) for game in replaced], ImportWouldReplace)
+    if expected_fingerprint is not None and expected_fingerprint != plan.fingerprint:
+        raise ImportPlanChanged(plan)
+    try:
+        _write(competition, plan, by=by, now=now or timezone.now())
+    except IntegrityError:
+        raise CompetitionError(
+            _("Someone else changed this competition at the same moment. Try again.")
+        ) from None
+    return ImportSummary(
+        rounds=len({game.round for game in plan.games if game.action != Action.SAME}),
+        games=plan.changes,
+        replaced=len(replaced),
+        new_players=len(plan.new_players),
+    )
+
+
+def _unsettled(question: NameQuestion) -> Any:
+    values = {"line": question.lines[0], "name": question.name, "options": question.suggestions}
+    if question.exact > 1:
+        return _("Line %(line)s: the club has more than one player called “%(name)s”.") % values
+    if question.options:
+        return _("Line %(line)s: “%(name)s” is not an entrant; did you mean %(options)s?") % values
+    return _("Line %(line)s: “%(name)s” is not a player of the club.") % values
+
+
+def _replacement(game: PlannedGame) -> Any:
+    return _("Line %(line)s: round %(round)s, %(game)s: %(before)s → %(after)s.") % {
+        "line": game.line,
+        "round": game.round,
+        "game": " – ".join(filter(None, game.names)),
+        "before": describe_result(game.before),
+        "after": describe_result(game.result),
+    }
+
+
+def _write(
+    competition: Competition, plan: ImportPlan, *, by: AbstractBaseUser | None, now: datetime
+) -> None:
+    keys = {key for game in plan.games for key in game.keys if key is not None}
+    chosen = {key: choice for key, choice in plan.choices.items() if isinstance(choice, int)}
+    players = _players_for(competition, plan, keys, chosen)
+    first_round: dict[int, int] = {}
+    for game in sorted(plan.games, key=lambda game: game.round):
+        for key in game.keys:
+            if key is not None:
+                first_round.setdefault(players[key].pk, game.round)
+    entrants = set(competition.entrants.values_list("player_id", flat=True))
     Entrant.objects.bulk_create(
         Entrant(competition=competition, player_id=player_id, joined_round=number)
         for player_id, number in first_round.items()
         if player_id not in entrants
     )
-
-    now = timezone.now()
-    count = 0
-    for number, round_rows in sorted(games_by_round.items()):
-        round_obj, _created = Round.objects.get_or_create(competition=competition, number=number)
-        existing = {
-            frozenset((game.player_a_id, game.player_b_id)): game
-            for game in Game.objects.filter(round=round_obj)
-        }
-        for row in round_rows:
-            count += _import_game(row, round_obj, players, existing, by=by, now=now)
-        if not round_obj.games.filter(outcome=Outcome.PENDING).exists():
-            round_obj.status = Round.Status.FINISHED
-            round_obj.save(update_fields=["status"])
-    return ImportSummary(rounds=len(games_by_round), games=count, new_players=new_players)
-
-
-def _import_game(row: ImportRow, round_obj: Round, players, existing, *, by, now) -> int:
-    player = players[row.player.casefold()]
-    opponent = players[row.opponent.casefold()] if row.opponent else None
-    key = frozenset((player.pk, opponent.pk if opponent else None))
-    game: Any = existing.get(key)
-    try:
-        if game is None:
-            with transaction.atomic():
-                (game,) = games_create(
-                    round_id=round_obj.pk,
-                    pairings=[
-                        PairingSpec(
-                            player_a=player.pk,
-                            player_b=opponent.pk if opponent else None,
-                            table=row.table,
-                            rules=ruleset_for(round_obj.competition).to_dict(),
-                        )
-                    ],
-                )
-        if row.kind == "bye":
-            return 1
-        result = ResultInput(kind=row.kind, score_a=row.score, score_b=row.opponent_score)
-        if game.player_a_id != player.pk:
-            result = ResultInput(
-                kind=MIRRORED.get(row.kind, row.kind),
-                score_a=row.opponent_score,
-                score_b=row.score,
-            )
-        game_record_result(
-            game=game, result=result, by=by, now=now, reason=str(_("imported from CSV"))
+    numbers = {game.round for game in plan.games}
+    rounds = {r.number: r for r in competition.rounds.filter(number__in=numbers)}
+    for number in plan.rounds_created:
+        rounds[number] = Round.objects.create(
+            competition=competition, number=number, status=Round.Status.PUBLISHED
         )
-    except IntegrityError:
-        raise CompetitionError(
-            _("Line %(line)s: a player or table appears twice in round %(round)s.")
-            % {"line": row.line, "round": row.round}
-        ) from None
-    except ResultError as error:
-        raise CompetitionError(
-            _("Line %(line)s: %(reason)s") % {"line": row.line, "reason": error.message}
-        ) from None
-    return 1
+    games = Game.objects.in_bulk([game.game_id for game in plan.games if game.game_id])
+    rules = ruleset_for(competition).to_dict()
+    reason = str(_("imported from CSV"))
+    for planned in plan.games:
+        if planned.action == Action.SAME:
+            continue
+        player_a, player_b = (players[key] if key else None for key in planned.keys)
+        try:
+            if planned.action == Action.ADD:
+                spec = PairingSpec(
+                    player_a.pk, player_b.pk if player_b else None, planned.table, rules=rules
+                )
+                (game,) = games_create(round_id=rounds[planned.round].pk, pairings=[spec])
+                expected = game.version
+            else:
+                game, expected = games[planned.game_id], planned.version
+            if planned.result is not None:
+                game_record_result(
+                    game=game,
+                    result=planned.result,
+                    by=by,
+                    reason=reason,
+                    expected_version=expected,
+                    now=now,
+                )
+        except ResultError as error:
+            raise CompetitionError(
+                _("Line %(line)s: %(reason)s") % {"line": planned.line, "reason": error.message}
+            ) from None
+    for number in numbers:
+        round_obj = rounds[number]
+        if not round_obj.games.filter(outcome=Outcome.PENDING).exists():
+            status = Round.Status.FINISHED
+        elif round_obj.status == Round.Status.DRAFT:
+            status = Round.Status.PUBLISHED
+        else:
+            continue
+        Round.objects.filter(pk=round_obj.pk).update(status=status)
+
+
+def _players_for(
+    competition: Competition, plan: ImportPlan, keys: set[str], chosen: dict[str, int]
+) -> dict[str, Player]:
+    """The players of the plan's names: entrants, chosen club players, new players."""
+    entrants: dict[str, list[Player]] = {}
+    for entrant in competition.entrants.select_related("player"):
+        entrants.setdefault(name_key(entrant.player.name), []).append(entrant.player)
+    existing = Player.objects.in_bulk(chosen.values())
+    players: dict[str, Player] = {}
+    for key in keys:
+        if key in chosen:
+            players[key] = existing[chosen[key]]
+        elif key not in plan.choices:
+            (players[key],) = entrants[key]
+        else:  # decided: a new player
+            name = next(q.name for q in plan.questions if q.key == key)
+            players[key] = Player.objects.create(name=name)
+            Membership.objects.create(club=competition.club, player=players[key])
+    return players

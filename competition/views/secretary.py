@@ -1,5 +1,7 @@
 """The secretary's pages. Each view validates a form, calls one service, and reports."""
 
+import hashlib
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -17,11 +19,13 @@ from competition.forms import (
     CorrectionForm,
     EntrantAddForm,
     GroupForm,
+    ImportConfirmForm,
     ImportForm,
     ResultFormSet,
     ResultRowForm,
     RoundCreateForm,
     WithdrawForm,
+    question_field_name,
 )
 from competition.models import Competition
 from competition.services import CompetitionError
@@ -32,7 +36,18 @@ from competition.services.entrants import (
     group_create,
     player_get_or_create_in_club,
 )
-from competition.services.importing import results_import
+from competition.services.importing import (
+    UNDECIDED,
+    Action,
+    ImportDecisions,
+    ImportPlan,
+    ImportPlanChanged,
+    PlannedGame,
+    describe_result,
+    results_import_apply,
+    results_import_plan,
+    results_import_read,
+)
 from competition.services.rounds import (
     entrants_active_in,
     round_create,
@@ -276,30 +291,153 @@ def game_correct(request, competition: Competition, game_id: int):
     )
 
 
+def _import_session_key(competition: Competition) -> str:
+    return f"results-import-{competition.pk}"
+
+
 @secretary_required
 def results_import_view(request, competition: Competition):
+    """Upload a results file, see what it would change, then confirm.
+
+    The file stays on the server (in the session) between the preview and the confirmation;
+    the browser only sends back its digest, the plan's fingerprint and the answers on names.
+    The service plans again and refuses when any of them no longer matches.
+    """
+    key = _import_session_key(competition)
+    stored = request.session.get(key)
+    if request.method == "POST" and "cancel" in request.POST:
+        request.session.pop(key, None)
+        return redirect("results_import", **competition.url_kwargs)
+    if request.method == "POST" and "digest" in request.POST:
+        if stored is None:
+            messages.error(request, _("The uploaded file has expired; choose it again."))
+            return redirect("results_import", **competition.url_kwargs)
+        return _results_import_confirm(request, competition, stored)
+
     form = ImportForm(request.POST or None, request.FILES or None)
     errors = []
     if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data["file"].read()
         try:
-            summary = results_import(
-                competition=competition, data=form.cleaned_data["file"].read(), by=request.user
-            )
+            rows = results_import_read(data=data)
         except CompetitionError as error:
             errors = error.errors or [error.message]
         else:
-            messages.success(
-                request,
-                _("Imported %(games)s games in %(rounds)s rounds; %(players)s new players.")
-                % {
-                    "games": summary.games,
-                    "rounds": summary.rounds,
-                    "players": summary.new_players,
-                },
-            )
-            return redirect(competition)
+            stored = {
+                "text": data.decode("utf-8"),
+                "digest": hashlib.sha256(data).hexdigest(),
+                "filename": form.cleaned_data["file"].name[:100],
+            }
+            request.session[key] = stored
+            return _import_preview(request, competition, stored, _proposed_plan(competition, rows))
     return render(
         request,
         "competition/import.html",
         {"competition": competition, "form": form, "errors": errors},
     )
+
+
+def _proposed_plan(competition: Competition, rows: list) -> ImportPlan:
+    """The plan with the preview's proposals for names: see `NameQuestion.default`."""
+    plan = results_import_plan(competition=competition, rows=rows, decisions=ImportDecisions())
+    proposed = {q.key: q.default for q in plan.questions if q.default != UNDECIDED}
+    return results_import_plan(
+        competition=competition, rows=rows, decisions=ImportDecisions(players=proposed)
+    )
+
+
+def _results_import_confirm(request, competition: Competition, stored: dict):
+    """Update the preview with the answers on names, or write it when confirmed."""
+    data = stored["text"].encode("utf-8")
+    rows = results_import_read(data=data)
+    questions = results_import_plan(
+        competition=competition, rows=rows, decisions=ImportDecisions()
+    ).questions
+    form = ImportConfirmForm(request.POST, questions=questions)
+    if request.POST.get("digest") != stored["digest"]:
+        messages.warning(
+            request, _("Another file was uploaded in the meantime; this is its preview.")
+        )
+        return _import_preview(request, competition, stored, _proposed_plan(competition, rows))
+    if not form.is_valid():  # the names on offer changed since the preview
+        messages.warning(request, ImportPlanChanged.text)
+        return _import_preview(request, competition, stored, _proposed_plan(competition, rows))
+    decisions = ImportDecisions(players=form.decisions(), replace=True)
+    if "confirm" in request.POST:
+        try:
+            summary = results_import_apply(
+                competition=competition,
+                data=data,
+                decisions=decisions,
+                by=request.user,
+                expected_fingerprint=form.cleaned_data["fingerprint"],
+            )
+        except ImportPlanChanged as error:
+            messages.warning(request, error.message)
+        except CompetitionError as error:
+            messages.error(request, error.message)
+        else:
+            request.session.pop(_import_session_key(competition), None)
+            messages.success(
+                request,
+                _(
+                    "Imported %(games)s games in %(rounds)s rounds (%(replaced)s results "
+                    "replaced); %(players)s new players."
+                )
+                % {
+                    "games": summary.games,
+                    "rounds": summary.rounds,
+                    "replaced": summary.replaced,
+                    "players": summary.new_players,
+                },
+            )
+            return redirect(competition)
+    plan = results_import_plan(competition=competition, rows=rows, decisions=decisions)
+    return _import_preview(request, competition, stored, plan, answers=form.cleaned_data)
+
+
+PREVIEW_ROWS = 200  # per list; the counts above them are always complete
+
+
+def _import_preview(request, competition, stored, plan: ImportPlan, answers=None):
+    """Render a plan. The fingerprint is always the plan's own: confirming means "this,
+    as shown"."""
+    initial = {"digest": stored["digest"], "fingerprint": plan.fingerprint}
+    form = ImportConfirmForm(questions=plan.questions, initial=initial)
+    for question in plan.questions:
+        name = question_field_name(question)
+        if answers and answers.get(name) is not None:
+            form.initial[name] = answers[name]
+    lists = {
+        action: [_preview_row(game) for game in plan.of(action)[:PREVIEW_ROWS]]
+        for action in (Action.ADD, Action.ENTER, Action.REPLACE)
+    }
+    counts = {
+        action: len(plan.of(action))
+        for action in (Action.ADD, Action.ENTER, Action.REPLACE, Action.SAME)
+    }
+    return render(
+        request,
+        "competition/import_preview.html",
+        {
+            "competition": competition,
+            "plan": plan,
+            "form": form,
+            "filename": stored.get("filename", ""),
+            "lists": lists,
+            "counts": counts,
+            "preview_rows": PREVIEW_ROWS,
+        },
+    )
+
+
+def _preview_row(game: PlannedGame) -> dict:
+    return {
+        "line": game.line,
+        "round": game.round,
+        "table": game.table,
+        "player_a": game.names[0],
+        "player_b": game.names[1],
+        "before": describe_result(game.before) if game.before else "",
+        "after": describe_result(game.result),
+    }

@@ -1,6 +1,7 @@
 """CSV import of results: every outcome, players matched by name, all or nothing.
 
-Tested through the service, the `import_results` command and the secretary's upload page.
+Tested through the service and the `import_results` command; the upload page's preview and
+confirmation are in test_import_preview.py.
 """
 
 import pytest
@@ -13,7 +14,7 @@ from clubs.models import Membership, Player
 from competition.models import Entrant, Round
 from competition.services import CompetitionError
 from competition.services.entrants import entrant_add
-from competition.services.importing import results_import
+from competition.services.importing import ImportDecisions, results_import_apply
 from competition.services.rounds import round_create, round_set_pairings
 from games.models import Game, Outcome, ResultChange, Seat, Winner
 from games.services import PairingSpec
@@ -38,6 +39,11 @@ GOOD = HEADER + (
 )
 
 MODELS = (Player, Membership, Entrant, Round, Game, Seat, ResultChange)
+
+
+def results_import(*, competition, data: bytes, by=None, create=True, replace=False):
+    decisions = ImportDecisions(create_unknown=create, replace=replace)
+    return results_import_apply(competition=competition, data=data, decisions=decisions, by=by)
 
 
 def counts() -> dict[str, int]:
@@ -124,10 +130,17 @@ def test_semicolon_separated_with_bom_and_spaces(competition, known_players):
     assert_good_file_imported(competition, anna, other_bert)
 
 
-def test_windows_encoded_file(competition):
+def test_a_file_not_in_utf8_is_refused_with_its_line(competition):
     data = (HEADER + "1,1,Renée,Zoë,300,200,normal\n").replace(",", ";").encode("cp1252")
-    results_import(competition=competition, data=data, by=None)
-    assert set(competition.entrants.values_list("player__name", flat=True)) == {"Renée", "Zoë"}
+    before = counts()
+    with translation.override("nl"), pytest.raises(CompetitionError) as caught:
+        results_import(competition=competition, data=data, by=None)
+    with translation.override("nl"):
+        assert str(caught.value.message) == (
+            "Regel 2: het bestand is niet als UTF-8 opgeslagen (een letter als é is niet te "
+            "lezen). Sla het op als „CSV UTF-8” en lever het opnieuw aan."
+        )
+    assert counts() == before
 
 
 def test_import_completes_existing_pairings(competition, known_players):
@@ -155,11 +168,11 @@ def test_import_completes_existing_pairings(competition, known_players):
 BAD_FILES = {
     "bad number": (
         HEADER + "1,1,Anna,Bert,320,290,normal\n2,1,Anna,Bert,3x0,290,normal\n",
-        "Line 3: “score” must be a whole number, not “3x0”.",
+        "Line 3: “score” must be a whole number from -999 to 9999, not “3x0”.",
     ),
     "bad round": (
         HEADER + "een,1,Anna,Bert,320,290,normal\n",
-        "Line 2: “round” must be a whole number, not “een”.",
+        "Line 2: “round” must be a whole number from 1 to 32767, not “een”.",
     ),
     "unknown outcome": (
         HEADER + "1,1,Anna,Bert,320,290,normal\n1,2,Cor,Dirk,1,2,resigned\n",
@@ -175,7 +188,7 @@ BAD_FILES = {
     ),
     "player twice in a round": (
         HEADER + "1,1,Anna,Bert,320,290,normal\n1,2,Cor,Dirk,1,2,normal\n1,3,anna,Eva,1,2,normal\n",
-        "Line 4: anna already plays in round 1 (line 2).",
+        "Line 4: Anna already plays in round 1 (line 2).",
     ),
     "missing column": (
         "round,table,player,opponent,score,outcome\n1,1,Anna,Bert,320,normal\n",
@@ -183,11 +196,55 @@ BAD_FILES = {
     ),
     "table twice in a round": (
         HEADER + "1,1,Anna,Bert,320,290,normal\n1,1,Cor,Dirk,300,200,normal\n",
-        "Line 3: a player or table appears twice in round 1.",
+        "Line 3: table 1 appears twice in round 1.",
     ),
-    "score out of range, found while writing": (
+    "score out of range": (
         HEADER + "1,1,Anna,Bert,320,290,normal\n2,1,Cor,Dirk,10000,200,normal\n",
-        "Line 3: Board points must lie between -999 and 9999.",
+        "Line 3: “score” must be a whole number from -999 to 9999, not “10000”.",
+    ),
+    "forfeit with scores": (
+        HEADER + "1,1,Anna,Bert,320,290,forfeit:player\n",
+        "Line 2: a game with outcome “forfeit:player” has no board points;",
+    ),
+    "bye with a score": (
+        HEADER + "1,,Anna,,320,,bye\n",
+        "Line 2: a game with outcome “bye” has no board points;",
+    ),
+    "round beyond the database's range": (
+        HEADER + "100000000000000000000,1,Anna,Bert,320,290,normal\n",
+        "Line 2: “round” must be a whole number from 1 to 32767, not “100000000000000000000”.",
+    ),
+    "round 70000": (
+        HEADER + "70000,1,Anna,Bert,320,290,normal\n",
+        "Line 2: “round” must be a whole number from 1 to 32767, not “70000”.",
+    ),
+    "table beyond the database's range": (
+        HEADER + "1,100000000000000000000,Anna,Bert,320,290,normal\n",
+        "Line 2: “table” must be a whole number from 1 to 32767, not “100000000000000000000”.",
+    ),
+    "round zero": (
+        HEADER + "0,1,Anna,Bert,320,290,normal\n",
+        "Line 2: “round” must be a whole number from 1 to 32767, not “0”.",
+    ),
+    "superscript digit": (
+        HEADER + "²,1,Anna,Bert,320,290,normal\n",
+        "Line 2: “round” must be a whole number from 1 to 32767, not “²”.",
+    ),
+    "Arabic-Indic digit": (
+        HEADER + "1,1,Anna,Bert,٣٠٠,290,normal\n",
+        "Line 2: “score” must be a whole number from -999 to 9999, not “٣٠٠”.",
+    ),
+    "NUL byte in a name": (
+        HEADER + "1,1,Anke\x00,Bert,320,290,normal\n",
+        "Line 2: “player” contains a control character (“Anke\ufffd”).",
+    ),
+    "control character in the opponent": (
+        HEADER + "1,1,Anke,Be\x07rt,320,290,normal\n",
+        "Line 2: “opponent” contains a control character (“Be\ufffdrt”).",
+    ),
+    "name over the 120 characters of the model": (
+        HEADER + "1,1," + "A" * 121 + ",Bert,320,290,normal\n",
+        "Line 2: the name in “player” is longer than 120 characters.",
     ),
     "bye with an opponent": (
         HEADER + "1,,Anna,Bert,,,bye\n",
@@ -233,8 +290,11 @@ def test_import_results_command(competition, known_players, tmp_path, capsys):
     anna, other_bert = known_players
     path = tmp_path / "uitslagen.csv"
     path.write_text(GOOD, encoding="utf-8")
-    call_command("import_results", f"{competition.club.slug}/{competition.slug}", str(path))
-    assert "Imported 9 games in 3 rounds; 5 new players." in capsys.readouterr().out
+    call_command(
+        "import_results", f"{competition.club.slug}/{competition.slug}", str(path), "--create-players"
+    )
+    out = capsys.readouterr().out
+    assert "Imported 9 games in 3 rounds (0 results replaced); 5 new players." in out
     assert_good_file_imported(competition, anna, other_bert)
 
 
@@ -255,7 +315,7 @@ def test_import_results_command_unknown_competition_or_file(competition, tmp_pat
         call_command("import_results", competition.slug, str(tmp_path / "x.csv"))
 
 
-# --- the upload page ---------------------------------------------------------------------
+# --- the upload page (the first step; the preview is in test_import_preview.py) ------------
 
 
 def upload(client, competition, text: str):
@@ -266,19 +326,21 @@ def upload(client, competition, text: str):
 
 def test_upload_page_shows_errors_and_imports_nothing(secretary_client, english, competition):
     before = counts()
-    response = upload(secretary_client, competition, BAD_FILES["player twice in a round"][0])
+    response = upload(secretary_client, competition, BAD_FILES["bad round"][0])
     assert response.status_code == 200
     html = response.content.decode()
     assert "Nothing was imported" in html
-    assert "Line 4: anna already plays in round 1 (line 2)." in html
+    assert "Line 2: “round” must be a whole number from 1 to 32767, not “een”." in html
     assert counts() == before
 
 
-def test_upload_page_imports_a_good_file(secretary_client, english, competition, known_players):
-    anna, other_bert = known_players
-    response = upload(secretary_client, competition, GOOD)
-    assert response.status_code == 302
-    assert response.url == competition.get_absolute_url()
-    assert_good_file_imported(competition, anna, other_bert)
-    page = secretary_client.get(response.url)
-    assert "Imported 9 games in 3 rounds; 5 new players." in page.content.decode()
+def test_a_file_that_reads_but_cannot_be_imported_shows_why(
+    secretary_client, english, competition, known_players
+):
+    before = counts()
+    response = upload(secretary_client, competition, BAD_FILES["player twice in a round"][0])
+    html = response.content.decode()
+    assert "This file cannot be imported as it is" in html
+    assert "Line 4: Anna already plays in round 1 (line 2)." in html
+    assert 'name="confirm"' not in html
+    assert counts() == before

@@ -1,4 +1,8 @@
-"""Import a spreadsheet of results (CSV) into a competition: all rows, or none."""
+"""Import a spreadsheet of results (CSV) into a competition: all rows, or none.
+
+Refuses names that are not club players unless `--create-players`, and results that would
+change unless `--replace`, so a typo or a second import never changes data silently.
+"""
 
 from pathlib import Path
 
@@ -6,27 +10,58 @@ from django.core.management.base import BaseCommand, CommandError
 
 from competition.management.commands._lookup import competition_from_argument
 from competition.services import CompetitionError
-from competition.services.importing import results_import
+from competition.services.importing import (
+    MAX_FILE_BYTES,
+    ImportDecisions,
+    ImportUnknownNames,
+    ImportWouldReplace,
+    results_import_apply,
+)
 
 
 class Command(BaseCommand):
-    help = "Import FILE.csv (round, table, player, opponent, score, opponent_score, outcome)."
+    help = (
+        "Import FILE.csv (round, table, player, opponent, score, opponent_score, outcome; "
+        "comma or semicolon separated, UTF-8)."
+    )
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("competition")
         parser.add_argument("file", type=Path)
+        parser.add_argument(
+            "--create-players",
+            action="store_true",
+            help="Create a new club player for every name no club player carries.",
+        )
+        parser.add_argument(
+            "--replace",
+            action="store_true",
+            help="Overwrite results that already exist (each change is kept in the history).",
+        )
 
     def handle(self, *args, competition: str, file: Path, **options):
         competition_obj = competition_from_argument(competition)
-        if not file.exists():
+        if not file.is_file():
             raise CommandError(f"No such file: {file}")
+        if file.stat().st_size > MAX_FILE_BYTES:
+            raise CommandError(f"{file} is larger than {MAX_FILE_BYTES // 1024 // 1024} MB.")
+        decisions = ImportDecisions(
+            create_unknown=options["create_players"], replace=options["replace"]
+        )
         try:
-            summary = results_import(competition=competition_obj, data=file.read_bytes(), by=None)
+            summary = results_import_apply(
+                competition=competition_obj, data=file.read_bytes(), decisions=decisions, by=None
+            )
         except CompetitionError as error:
             for message in error.errors or [error.message]:
                 self.stderr.write(str(message))
-            raise CommandError("Nothing was imported.") from None
+            hint = ""
+            if isinstance(error, ImportUnknownNames):
+                hint = " Correct the names, or give --create-players to enter them as new players."
+            elif isinstance(error, ImportWouldReplace):
+                hint = " These results exist already; give --replace to overwrite them."
+            raise CommandError("Nothing was imported." + hint) from None
         self.stdout.write(
-            f"Imported {summary.games} games in {summary.rounds} rounds; "
-            f"{summary.new_players} new players."
+            f"Imported {summary.games} games in {summary.rounds} rounds "
+            f"({summary.replaced} results replaced); {summary.new_players} new players."
         )
