@@ -27,6 +27,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -520,8 +521,9 @@ def _resolve_names(
                 lines.setdefault(name_key(name), []).append(row.line)
     entrant_ids = set(competition.entrants.values_list("player_id", flat=True))
     club_players: dict[str, list[PlayerOption]] = {}
+    # The club's players and the competition's entrants (who normally are club players).
     for player_id, name in (
-        Player.objects.filter(memberships__club=competition.club)
+        Player.objects.filter(Q(memberships__club=competition.club) | Q(pk__in=entrant_ids))
         .distinct()
         .values_list("pk", "name")
         .order_by("name", "pk")

@@ -14,11 +14,21 @@ from clubs.models import Membership, Player
 from competition.models import Entrant, Round
 from competition.services import CompetitionError
 from competition.services.entrants import entrant_add
-from competition.services.importing import ImportDecisions, results_import_apply
+from competition.services.importing import (
+    MAX_FILE_BYTES,
+    MAX_ROWS,
+    ImportDecisions,
+    ImportPlanChanged,
+    ImportUnknownNames,
+    ImportWouldReplace,
+    results_import_apply,
+    results_import_plan,
+    results_import_read,
+)
 from competition.services.rounds import round_create, round_set_pairings
 from games.models import Game, Outcome, ResultChange, Seat, Winner
-from games.services import PairingSpec
-from tests.factories import MembershipFactory, PlayerFactory
+from games.services import PairingSpec, ResultInput, game_record_result
+from tests.factories import EntrantFactory, MembershipFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -291,7 +301,10 @@ def test_import_results_command(competition, known_players, tmp_path, capsys):
     path = tmp_path / "uitslagen.csv"
     path.write_text(GOOD, encoding="utf-8")
     call_command(
-        "import_results", f"{competition.club.slug}/{competition.slug}", str(path), "--create-players"
+        "import_results",
+        f"{competition.club.slug}/{competition.slug}",
+        str(path),
+        "--create-players",
     )
     out = capsys.readouterr().out
     assert "Imported 9 games in 3 rounds (0 results replaced); 5 new players." in out
@@ -344,3 +357,250 @@ def test_a_file_that_reads_but_cannot_be_imported_shows_why(
     assert "Line 4: Anna already plays in round 1 (line 2)." in html
     assert 'name="confirm"' not in html
     assert counts() == before
+
+
+# --- reading: dialect, quoting, limits (no database) --------------------------------------
+
+
+@pytest.mark.parametrize("separator", [",", ";"])
+def test_doubled_quotes_stay_one_quote(separator):
+    line = '1,1,"Jan ""de Rots"" Bos","Bos, Anke",320,290,normal\n'
+    if separator == ";":
+        line = line.replace(",", ";").replace("Bos; Anke", "Bos, Anke")
+    (row,) = results_import_read(data=(HEADER.replace(",", separator) + line).encode())
+    assert (row.player, row.opponent) == ('Jan "de Rots" Bos', "Bos, Anke")
+
+
+def test_semicolons_are_read_from_the_header_even_with_commas_in_names():
+    data = HEADER.replace(",", ";") + "1;1;Bos, Jan;Vries, Anke de;320;290;normal\r\n"
+    (row,) = results_import_read(data=("\ufeff" + data).encode())
+    assert (row.round, row.player, row.opponent, row.score) == (
+        1,
+        "Bos, Jan",
+        "Vries, Anke de",
+        320,
+    )
+
+
+def test_the_error_list_is_capped_with_a_count():
+    data = HEADER + "x,1,Anna,Bert,1,2,normal\n" * 500
+    with translation.override("en"), pytest.raises(CompetitionError) as caught:
+        results_import_read(data=data.encode())
+    with translation.override("en"):
+        messages = [str(message) for message in caught.value.errors]
+    assert len(messages) == 51
+    assert messages[0].startswith("Line 2: “round”")
+    assert messages[49].startswith("Line 51: “round”")
+    assert messages[50] == "… and 450 more errors."
+
+
+def test_a_file_over_the_size_limit_is_refused_unread():
+    data = (HEADER + "1,1,Anna,Bert,1,2,normal\n").encode() + b" " * MAX_FILE_BYTES
+    with translation.override("en"), pytest.raises(CompetitionError) as caught:
+        results_import_read(data=data)
+    with translation.override("en"):
+        assert str(caught.value.message) == (
+            "The file is larger than 2 MB; a results file is much smaller."
+        )
+
+
+def test_a_file_over_the_row_limit_is_refused():
+    data = HEADER + "".join(f"{n},1,A{n},B{n},1,2,normal\n" for n in range(1, MAX_ROWS + 2))
+    with translation.override("en"), pytest.raises(CompetitionError) as caught:
+        results_import_read(data=data.encode())
+    with translation.override("en"):
+        assert str(caught.value.errors[-1]) == (
+            f"Line {MAX_ROWS + 2}: a file holds at most {MAX_ROWS} results; split it."
+        )
+
+
+def test_a_name_of_exactly_120_characters_is_accepted():
+    (row,) = results_import_read(data=(HEADER + "1,1," + "A" * 120 + ",B,1,2,normal\n").encode())
+    assert len(row.player) == 120
+
+
+# --- planning: names, replacements, rounds ------------------------------------------------
+
+
+def test_a_typo_is_refused_with_the_closest_names(competition, tmp_path, capsys):
+    for name in ("Anke de Vries", "Bert Bos", "Jan Bos"):
+        EntrantFactory(competition=competition, player=PlayerFactory(name=name))
+        MembershipFactory(club=competition.club, player=Player.objects.get(name=name))
+    data = HEADER + "1,1,Anke de Vreis,Bert Bos,320,290,normal\n"
+    before = counts()
+    with translation.override("en"), pytest.raises(ImportUnknownNames) as caught:
+        results_import(competition=competition, data=data.encode(), create=False)
+    with translation.override("en"):
+        assert str(caught.value.errors[0]) == (
+            "Line 2: “Anke de Vreis” is not an entrant; did you mean Anke de Vries?"
+        )
+    assert counts() == before
+
+    path = tmp_path / "uitslagen.csv"
+    path.write_text(data, encoding="utf-8")
+    with translation.override("en"), pytest.raises(CommandError, match="--create-players"):
+        call_command("import_results", competition.slug, str(path))
+    assert "did you mean Anke de Vries" in capsys.readouterr().err
+    assert counts() == before
+    call_command("import_results", competition.slug, str(path), "--create-players")
+    assert Player.objects.filter(name="Anke de Vreis").count() == 1
+
+
+def test_the_decision_maps_a_name_to_an_existing_player(competition):
+    anke, bert = PlayerFactory(name="Anke de Vries"), PlayerFactory(name="Bert")
+    for player in (anke, bert):
+        EntrantFactory(competition=competition, player=player)
+        MembershipFactory(club=competition.club, player=player)
+    data = (HEADER + "1,1,Anke de Vreis,Bert,320,290,normal\n").encode()
+    rows = results_import_read(data=data)
+    (question,) = results_import_plan(
+        competition=competition, rows=rows, decisions=ImportDecisions()
+    ).questions
+    assert (question.name, question.default) == ("Anke de Vreis", "")
+    assert [option.name for option in question.options] == ["Anke de Vries"]
+    decisions = ImportDecisions(players={question.key: anke.pk})
+    results_import_apply(competition=competition, data=data, decisions=decisions, by=None)
+    assert result_of(competition, 1, "Anke de Vries", "Bert") == (
+        Outcome.NORMAL,
+        Winner.A,
+        320,
+        290,
+    )
+    assert not Player.objects.filter(name="Anke de Vreis").exists()
+
+
+def test_a_player_of_another_club_cannot_be_chosen(competition, other_club):
+    stranger = PlayerFactory(name="Anke")
+    MembershipFactory(club=other_club, player=stranger)
+    data = (HEADER + "1,1,Anke,Bert,320,290,normal\n").encode()
+    decisions = ImportDecisions(players={"anke": stranger.pk}, create_unknown=True)
+    before = counts()
+    with translation.override("en"), pytest.raises(CompetitionError) as caught:
+        results_import_apply(competition=competition, data=data, decisions=decisions, by=None)
+    with translation.override("en"):
+        assert str(caught.value.message) == "Line 2: choose a player of the club for “Anke”."
+    assert counts() == before
+
+
+def test_a_club_member_who_is_not_an_entrant_is_entered(competition, known_players):
+    anna, _other_bert = known_players
+    results_import(competition=competition, data=(HEADER + "2,,Anna,,,,bye\n").encode())
+    assert competition.entrants.get().player == anna
+    assert competition.entrants.get().joined_round == 2
+
+
+def test_a_reimport_changes_nothing_and_a_changed_result_needs_replace(
+    competition, tmp_path, capsys
+):
+    results_import(competition=competition, data=GOOD.encode())
+    before = counts()
+    summary = results_import(competition=competition, data=GOOD.encode(), create=False)
+    assert (summary.games, summary.replaced, summary.new_players) == (0, 0, 0)
+    assert counts() == before
+
+    changed = GOOD.replace("1,1,anna,Bert,320,290,normal", "1,1,anna,Bert,300,290,normal")
+    changed = changed.replace("1,1,Bert,Anna,290,320,normal\n", "")
+    with translation.override("en"), pytest.raises(ImportWouldReplace) as caught:
+        results_import(competition=competition, data=changed.encode(), create=False)
+    with translation.override("en"):
+        assert [str(m) for m in caught.value.errors] == [
+            "Line 2: round 1, anna – Bert: 320 – 290 → 300 – 290."
+        ]
+    assert counts() == before
+
+    path = tmp_path / "uitslagen.csv"
+    path.write_text(changed, encoding="utf-8")
+    with pytest.raises(CommandError, match="--replace"):
+        call_command("import_results", competition.slug, str(path))
+    assert "320 – 290 → 300 – 290" in capsys.readouterr().err
+    assert counts() == before
+    call_command("import_results", competition.slug, str(path), "--replace")
+    assert "(1 results replaced)" in capsys.readouterr().out
+    assert result_of(competition, 1, "anna", "Bert") == (Outcome.NORMAL, Winner.A, 300, 290)
+    change = ResultChange.objects.latest("pk")
+    assert (change.before["score_a"], change.after["score_a"]) == (320, 300)
+    assert counts() == before | {"ResultChange": before["ResultChange"] + 1}
+
+
+def test_an_empty_draft_round_is_finished_by_the_import(competition, four_entrants):
+    round_obj = round_create(competition=competition)
+    assert round_obj.status == Round.Status.DRAFT
+    data = HEADER + "1,1,Anna,Bert,320,290,normal\n1,2,Cor,Dirk,300,200,normal\n"
+    rows = results_import_read(data=data.encode())
+    plan = results_import_plan(competition=competition, rows=rows, decisions=ImportDecisions())
+    assert plan.rounds_published == (1,)
+    results_import(competition=competition, data=data.encode(), create=False)
+    round_obj.refresh_from_db()
+    assert round_obj.status == Round.Status.FINISHED
+
+
+def test_a_draft_pairing_partly_imported_is_published_not_left_a_draft(competition, four_entrants):
+    anna, bert, cor, dirk = four_entrants
+    round_obj = round_create(competition=competition)
+    round_set_pairings(
+        round=round_obj,
+        pairings=[PairingSpec(anna.pk, bert.pk, 1), PairingSpec(cor.pk, dirk.pk, 2)],
+    )
+    data = HEADER + "1,1,Bert,Anna,290,320,normal\n"
+    summary = results_import(competition=competition, data=data.encode(), create=False)
+    assert summary.games == 1
+    round_obj.refresh_from_db()
+    assert round_obj.status == Round.Status.PUBLISHED
+    assert result_of(competition, 1, "Anna", "Bert") == (Outcome.NORMAL, Winner.A, 320, 290)
+
+
+def test_a_game_against_the_pairing_is_refused(competition, four_entrants):
+    anna, bert, cor, dirk = four_entrants
+    round_obj = round_create(competition=competition)
+    round_set_pairings(
+        round=round_obj,
+        pairings=[PairingSpec(anna.pk, bert.pk, 1), PairingSpec(cor.pk, dirk.pk, 2)],
+    )
+    before = counts()
+    data = HEADER + "1,3,Anna,Cor,320,290,normal\n"
+    with translation.override("en"), pytest.raises(CompetitionError) as caught:
+        results_import(competition=competition, data=data.encode(), create=False)
+    with translation.override("en"):
+        assert [str(m) for m in caught.value.errors] == [
+            "Line 2: round 1 already has a game Anna – Bert.",
+            "Line 2: round 1 already has a game Cor – Dirk.",
+        ]
+    assert counts() == before
+
+
+def test_a_round_beyond_the_tournament_is_refused(competition):
+    competition.number_of_rounds = 2
+    competition.save()
+    with translation.override("en"), pytest.raises(CompetitionError) as caught:
+        results_import(competition=competition, data=(HEADER + "3,,Anna,,,,bye\n").encode())
+    with translation.override("en"):
+        assert str(caught.value.message) == "Line 2: this tournament has 2 rounds."
+
+
+def test_a_result_saved_after_the_preview_refuses_the_confirmation(competition, four_entrants):
+    anna, bert, cor, dirk = four_entrants
+    round_obj = round_create(competition=competition)
+    (game, _other) = round_set_pairings(
+        round=round_obj,
+        pairings=[PairingSpec(anna.pk, bert.pk, 1), PairingSpec(cor.pk, dirk.pk, 2)],
+    )
+    data = (HEADER + "1,1,Anna,Bert,320,290,normal\n").encode()
+    rows = results_import_read(data=data)
+    seen = results_import_plan(competition=competition, rows=rows, decisions=ImportDecisions())
+    assert [planned.action for planned in seen.games] == ["enter"]
+    # Another secretary saves the same game in the meantime.
+    game_record_result(game=game, result=ResultInput("normal", 300, 310), by=None)
+    before = counts()
+    with pytest.raises(ImportPlanChanged) as caught:
+        results_import_apply(
+            competition=competition,
+            data=data,
+            decisions=ImportDecisions(replace=True),
+            by=None,
+            expected_fingerprint=seen.fingerprint,
+        )
+    assert [planned.action for planned in caught.value.plan.games] == ["replace"]
+    assert caught.value.plan.fingerprint != seen.fingerprint
+    assert counts() == before
+    game.refresh_from_db()
+    assert (game.score_a, game.score_b) == (300, 310)
