@@ -241,10 +241,13 @@ def results_import_read(*, data: bytes) -> list[ImportRow]:
                 rows.append(_parse_row(values, line))
             except CompetitionError as error:
                 errors.append(error.message)
-    except csv.Error as error:
+    except csv.Error:  # in practice: a quote left open swallowed the rest of the file
         errors.append(
-            _("Line %(line)s: this is not a readable CSV line (%(reason)s).")
-            % {"line": reader.line_num, "reason": error}
+            _(
+                "Line %(line)s: this is not a readable CSV line (a field is far too long, or "
+                "a quote is not closed)."
+            )
+            % {"line": reader.line_num}
         )
     if errors:
         raise _refuse(errors)
@@ -456,7 +459,12 @@ def results_import_plan(
     errors.extend(_seat_conflicts(planned, players, round_games))
 
     entrant_ids = set(competition.entrants.values_list("player_id", flat=True))
-    playing = {key for game in planned for key in game.keys if key is not None}
+    playing = {
+        key
+        for game in planned
+        for key in game.keys
+        if key is not None and choices.get(key) != UNDECIDED
+    }
     touched = sorted({game.round for game in planned})
     plan = ImportPlan(
         rows=len(rows),

@@ -27,6 +27,7 @@ from competition.services.importing import (
 )
 from competition.services.rounds import round_create, round_set_pairings
 from games.models import Game, Outcome, ResultChange, Seat, Winner
+from games.moves import game_set_starter, move_add
 from games.services import PairingSpec, ResultInput, game_record_result
 from tests.factories import EntrantFactory, MembershipFactory, PlayerFactory
 
@@ -604,3 +605,47 @@ def test_a_result_saved_after_the_preview_refuses_the_confirmation(competition, 
     assert counts() == before
     game.refresh_from_db()
     assert (game.score_a, game.score_b) == (300, 310)
+
+
+def test_a_game_entered_move_by_move_keeps_its_result(competition, four_entrants):
+    anna, bert, _cor, _dirk = four_entrants
+    round_obj = round_create(competition=competition)
+    (game,) = round_set_pairings(round=round_obj, pairings=[PairingSpec(anna.pk, bert.pk, 1)])
+    game_set_starter(game=game, starter="a")
+    move_add(game=game, notation="8H WOORD", by=None)
+    before = counts()
+    data = HEADER + "1,1,Anna,Bert,320,290,normal\n"
+    with translation.override("en"), pytest.raises(CompetitionError) as caught:
+        results_import(competition=competition, data=data.encode(), create=False, replace=True)
+    with translation.override("en"):
+        assert str(caught.value.message) == (
+            "Line 2: Anna – Bert is entered move by move; its result follows from the moves "
+            "and cannot be imported."
+        )
+    assert counts() == before
+
+
+ODD_FILES = {
+    "empty header": b"\n\n",
+    "binary": bytes(range(256)) * 4,
+    "NUL bytes only": b"\x00" * 1000,
+    "a lone quote": (HEADER + '1,1,"Anna,Bert,1,2,normal\n').encode(),
+    "a field over the csv module's limit": (
+        HEADER + "1,1," + "A" * 200_000 + ",B,1,2,normal\n"
+    ).encode(),
+    "carriage returns only": HEADER.replace("\n", "\r").encode() + b"1,,Anna,,,,bye\r",
+    "UTF-16": HEADER.encode("utf-16"),
+    "header only, with BOM": b"\xef\xbb\xbf" + HEADER.encode(),
+}
+
+
+@pytest.mark.parametrize("data", ODD_FILES.values(), ids=ODD_FILES.keys())
+def test_odd_files_are_refused_or_read_never_crash(competition, data):
+    before = counts()
+    try:
+        results_import(competition=competition, data=data)
+    except CompetitionError as error:
+        assert all(str(message) for message in error.errors or [error.message])
+    else:
+        assert data.endswith(b"bye\r")  # the only readable one: a bye in Mac line endings
+        assert counts()["Game"] == before["Game"] + 1
