@@ -8,6 +8,8 @@ import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from clubs.models import Player
@@ -246,3 +248,19 @@ def test_only_the_clubs_secretaries_may_import(client, member, competition):
     response = upload(client, competition, HEADER + "1,,Cor,,,,bye\n")
     assert response.status_code == 403
     assert counts()["Game"] == 0
+
+
+def test_the_preview_costs_the_same_queries_for_a_long_file(
+    secretary_client, competition, entrants
+):
+    def queries_for(rows: int) -> int:
+        text = HEADER + "".join(
+            f"{n},{1},Anke de Vries,Bert,300,{n},normal\n{n},,Cor,,,,bye\n"
+            for n in range(1, rows + 1)
+        )
+        with CaptureQueriesContext(connection) as context:
+            response = upload(secretary_client, competition, text)
+        assert response.status_code == 200
+        return len(context.captured_queries)
+
+    assert queries_for(2) == queries_for(60)
