@@ -170,7 +170,9 @@ def _number(value: str, line: int, column: str, *, low: int, high: int) -> int |
     digits = value[1:] if value[:1] in "+-" else value
     if not value:
         return None
-    if not (digits.isascii() and digits.isdigit()) or not low <= int(value) <= high:
+    # Ten digits are plenty; more would also make int() refuse (or take long) on its own.
+    plain = digits.isascii() and digits.isdigit() and len(digits) <= 10
+    if not plain or not low <= int(value) <= high:
         raise CompetitionError(
             _(
                 "Line %(line)s: “%(column)s” must be a whole number from %(low)s to "

@@ -9,6 +9,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import translation
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from clubs.models import Membership, Player
 from competition.models import Entrant, Round
@@ -224,6 +226,14 @@ BAD_FILES = {
     "round beyond the database's range": (
         HEADER + "100000000000000000000,1,Anna,Bert,320,290,normal\n",
         "Line 2: “round” must be a whole number from 1 to 32767, not “100000000000000000000”.",
+    ),
+    "a round of 5000 digits": (
+        HEADER + "9" * 5000 + ",1,Anna,Bert,320,290,normal\n",
+        "Line 2: “round” must be a whole number from 1 to 32767, not “" + "9" * 30 + "…”.",
+    ),
+    "a score of 5000 digits": (
+        HEADER + "1,1,Anna,Bert,-" + "9" * 5000 + ",290,normal\n",
+        "Line 2: “score” must be a whole number from -999 to 9999, not “-" + "9" * 29 + "…”.",
     ),
     "round 70000": (
         HEADER + "70000,1,Anna,Bert,320,290,normal\n",
@@ -649,3 +659,27 @@ def test_odd_files_are_refused_or_read_never_crash(competition, data):
     else:
         assert data.endswith(b"bye\r")  # the only readable one: a bye in Mac line endings
         assert counts()["Game"] == before["Game"] + 1
+
+
+CELLS = st.one_of(
+    st.sampled_from(["1", "-1", "0", "²", "٣", "99999999999", "", "normal", "bye", '"', '""']),
+    st.text(max_size=12),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    separator=st.sampled_from([",", ";", "\t"]),
+    rows=st.lists(st.lists(CELLS, min_size=0, max_size=9), max_size=6),
+    tail=st.binary(max_size=20),
+)
+def test_reading_any_bytes_gives_rows_or_a_clean_refusal(separator, rows, tail):
+    data = (HEADER.replace(",", separator) + "\n".join(separator.join(r) for r in rows)).encode()
+    try:
+        read = results_import_read(data=data + tail)
+    except CompetitionError as error:
+        assert all(str(message) for message in error.errors or [error.message])
+    else:
+        for row in read:
+            assert 1 <= row.round <= 32767 and (row.table is None or 1 <= row.table <= 32767)
+            assert row.player and len(row.player) <= 120 and row.player.isprintable()
