@@ -234,9 +234,11 @@ def results_import_read(*, data: bytes) -> list[ImportRow]:
             if not any(values.values()):
                 continue
             if len(rows) + len(errors) >= MAX_ROWS:
-                errors.append(
+                # First, so that a capped list still shows it.
+                errors.insert(
+                    0,
                     _("Line %(line)s: a file holds at most %(count)s results; split it.")
-                    % {"line": line, "count": MAX_ROWS}
+                    % {"line": line, "count": MAX_ROWS},
                 )
                 break
             try:

@@ -420,7 +420,7 @@ def test_a_file_over_the_row_limit_is_refused():
     with translation.override("en"), pytest.raises(CompetitionError) as caught:
         results_import_read(data=data.encode())
     with translation.override("en"):
-        assert str(caught.value.errors[-1]) == (
+        assert str(caught.value.errors[0]) == (
             f"Line {MAX_ROWS + 2}: a file holds at most {MAX_ROWS} results; split it."
         )
 
