@@ -715,6 +715,7 @@ class ImportSummary:
     games: int
     replaced: int
     new_players: int
+    published: tuple[int, ...] = ()  # draft rounds the import published
 
 
 class ImportPlanChanged(CompetitionError):
@@ -777,6 +778,7 @@ def results_import_apply(
         games=plan.changes,
         replaced=len(replaced),
         new_players=len(plan.new_players),
+        published=plan.rounds_published,
     )
 
 

@@ -533,14 +533,19 @@ def test_a_reimport_changes_nothing_and_a_changed_result_needs_replace(
     assert counts() == before | {"ResultChange": before["ResultChange"] + 1}
 
 
-def test_an_empty_draft_round_is_finished_by_the_import(competition, four_entrants):
+def test_an_empty_draft_round_is_finished_by_the_import(
+    competition, four_entrants, tmp_path, capsys
+):
     round_obj = round_create(competition=competition)
     assert round_obj.status == Round.Status.DRAFT
     data = HEADER + "1,1,Anna,Bert,320,290,normal\n1,2,Cor,Dirk,300,200,normal\n"
     rows = results_import_read(data=data.encode())
     plan = results_import_plan(competition=competition, rows=rows, decisions=ImportDecisions())
     assert plan.rounds_published == (1,)
-    results_import(competition=competition, data=data.encode(), create=False)
+    path = tmp_path / "ronde1.csv"
+    path.write_text(data, encoding="utf-8")
+    call_command("import_results", competition.slug, str(path))
+    assert "Published the draft round(s) 1, with their pairings." in capsys.readouterr().out
     round_obj.refresh_from_db()
     assert round_obj.status == Round.Status.FINISHED
 

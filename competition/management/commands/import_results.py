@@ -65,3 +65,6 @@ class Command(BaseCommand):
             f"Imported {summary.games} games in {summary.rounds} rounds "
             f"({summary.replaced} results replaced); {summary.new_players} new players."
         )
+        if summary.published:
+            rounds = ", ".join(map(str, summary.published))
+            self.stdout.write(f"Published the draft round(s) {rounds}, with their pairings.")
