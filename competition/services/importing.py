@@ -544,6 +544,7 @@ def _resolve_names(
         club_players.setdefault(name_key(name), []).append(option)
     club_ids = {option.player_id: option for group in club_players.values() for option in group}
 
+    club_names = list(club_players)
     questions: list[NameQuestion] = []
     choices: dict[str, int | str | None] = {}
     players: dict[str, Resolved] = {}
@@ -553,9 +554,11 @@ def _resolve_names(
         if len(entrants) == 1:
             players[key] = (entrants[0].player_id, entrants[0].name)
             continue
-        close = difflib.get_close_matches(
-            key, [k for k in club_players if k != key], n=SUGGESTIONS, cutoff=SUGGESTION_CUTOFF
-        )
+        close = []
+        if len(questions) < MAX_QUESTIONS:  # beyond, the file is refused: spare the time
+            close = difflib.get_close_matches(
+                key, [k for k in club_names if k != key], n=SUGGESTIONS, cutoff=SUGGESTION_CUTOFF
+            )
         options = tuple(same_name) + tuple(
             option for other in close for option in club_players[other]
         )

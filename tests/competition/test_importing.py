@@ -18,6 +18,7 @@ from competition.services import CompetitionError
 from competition.services.entrants import entrant_add
 from competition.services.importing import (
     MAX_FILE_BYTES,
+    MAX_QUESTIONS,
     MAX_ROWS,
     ImportDecisions,
     ImportPlanChanged,
@@ -688,3 +689,14 @@ def test_reading_any_bytes_gives_rows_or_a_clean_refusal(separator, rows, tail):
         for row in read:
             assert 1 <= row.round <= 32767 and (row.table is None or 1 <= row.table <= 32767)
             assert row.player and len(row.player) <= 120 and row.player.isprintable()
+
+
+def test_too_many_names_to_settle_are_refused_at_once(competition):
+    data = HEADER + "".join(f"1,,Nieuw {n},,,,bye\n" for n in range(MAX_QUESTIONS + 1))
+    rows = results_import_read(data=data.encode())
+    with translation.override("en"):
+        plan = results_import_plan(competition=competition, rows=rows, decisions=ImportDecisions())
+        assert [str(error) for error in plan.errors] == [
+            f"The file holds {MAX_QUESTIONS + 1} names that are not entrants; at most "
+            f"{MAX_QUESTIONS} can be settled at once. Enter the players first, or import in parts."
+        ]
