@@ -198,6 +198,14 @@ def moves_import_gcg(
         record = gcg.read(gcg.decode(data), rules=ruleset, tiles=rules.DUTCH)
     except rules.RulesError as error:
         raise MoveError(error_message(error)) from None
+    if len(record.game.players) != len(engine.SIDES):
+        raise MoveError(
+            _(
+                "This file records a game of %(count)s players; a competition game is one "
+                "against one."
+            )
+            % {"count": len(record.game.players)}
+        )
     history = record.game.history
     Move.objects.filter(game=locked).delete()
     locked.starter = Side.B if record.game.first_player == 1 else Side.A
