@@ -72,7 +72,7 @@ MESSAGES = {
         "Unknown player “{nick}”: name the players with #player1 and #player2."
     ),
     "gcg_no_players": _("The file must name two players (#player1 and #player2)."),
-    "gcg_bad_pragma": _("Cannot read #{pragma}: {reason}."),
+    "gcg_bad_pragma": _("#{pragma} names no rule set or tile set that Bordpunt knows."),
     "gcg_bad_squares": _("Expected squares such as H8,K5, not “{squares}”."),
     "gcg_bad_flagfall": _("Expected #bordpunt-flagfall >NICKNAME:"),
     "gcg_bad_line": _("A line must start with “>” or “#”."),

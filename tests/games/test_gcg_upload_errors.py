@@ -85,9 +85,12 @@ def test_an_odd_line_gets_a_dutch_message_with_its_line(secretary_client, game, 
     assert not Move.objects.filter(game=game).exists()
 
 
+@pytest.mark.parametrize("ruleset", [rules.STANDARD, rules.GOUDS_8], ids=["standard", "gouds8"])
 @pytest.mark.parametrize("players", [3, 4])
-def test_a_file_of_more_than_two_players_is_refused_in_dutch(secretary_client, make_game, players):
-    game = make_game(rules.STANDARD)
+def test_a_file_of_more_than_two_players_is_refused_in_dutch(
+    secretary_client, make_game, players, ruleset
+):
+    game = make_game(ruleset)
     header = "".join(f"#player{i} p{i} Speler {i}\n" for i in range(1, players + 1))
     data = (header + "#rules standard\n#tiles dutch\n>p1: ZOEN 8G ZOEN +14 14\n").encode()
     response = upload(secretary_client, game, data)
