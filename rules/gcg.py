@@ -116,7 +116,8 @@ def decode(data: bytes) -> str:
                 raise LookupError(encoding)
             return data.decode(encoding)
         except (LookupError, UnicodeDecodeError):
-            raise GCGError("gcg_encoding", line=1, encoding=encoding.strip()[:40]) from None
+            shown = "".join(c if c.isprintable() else "?" for c in encoding.strip()[:40])
+            raise GCGError("gcg_encoding", line=1, encoding=shown) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -357,7 +358,7 @@ def _read_line(
         move = Pass()
     elif action == "--":
         move = Challenge(valid=False)
-    elif action.lower() in ("(challenge)", "(challenge_bonus)"):
+    elif action.lower() == "(challenge)":
         last_play = next((r for r in reversed(game.history) if r.kind == "play"), None)
         if last_play is None or last_play.player == player:
             move = Challenge(valid=True)
