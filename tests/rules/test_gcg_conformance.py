@@ -128,3 +128,14 @@ def test_a_challenge_line_that_names_the_challenger_says_whom_it_scores_for():
         gcg.read(text)
     assert err.value.code == "gcg_challenge_player"
     assert "scores for Úrsula Iguarán Buendía" in str(err.value)
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_what_we_write_of_each_fixture_reads_back_to_the_same_game(path):
+    record = gcg.load(path)
+    text = gcg.write(record.game, notes=record.notes, pragmas=record.pragmas)
+    again = gcg.read(text)
+    assert [(r.move, r.player, r.score, r.total) for r in again.game.history] == [
+        (r.move, r.player, r.score, r.total) for r in record.game.history
+    ]
+    assert again.game.scores == record.game.scores and again.notes == record.notes
