@@ -642,19 +642,20 @@ class Game:
         """Refuse tiles that are not all unseen, naming the real problem: more of a
         letter than the set holds (``-ZZZ`` with one Z), or tiles already on the board."""
         wanted = Counter(tiles)
-        for tile, n in sorted(wanted.items()):
-            if n > self.tiles.count(tile):
+        missing = wanted - self._unseen()
+        if not missing:
+            return
+        for tile in sorted(missing):
+            if wanted[tile] > self.tiles.count(tile):
                 raise IllegalMoveError(
                     "too_many_tiles",
                     tiles=self.tiles.name,
                     count=self.tiles.count(tile),
                     letter="blank" if tile == BLANK else tile,
                 )
-        missing = wanted - self._unseen()
-        if missing:
-            raise IllegalMoveError(
-                "rack_impossible", rack=tiles, missing="".join(sorted(missing.elements()))
-            )
+        raise IllegalMoveError(
+            "rack_impossible", rack=tiles, missing="".join(sorted(missing.elements()))
+        )
 
     def _take_from_rack(self, rack: str, tiles: Iterable[str]) -> str:
         """``rack`` minus ``tiles`` (``?`` for blanks), or ``not_in_rack``."""
