@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
@@ -377,3 +379,16 @@ def test_the_secretary_uploads_a_file(secretary_client, club):
 def test_only_the_clubs_secretaries_may_import(client, other_secretary, club):
     client.force_login(other_secretary)
     assert client.get(reverse("tsh_import", args=[club.slug])).status_code == 403
+
+
+@pytest.mark.django_db
+def test_the_download_runs_a_fixed_number_of_queries(
+    secretary_client, club, competition, secretary
+):
+    url = reverse("tsh_download", kwargs=competition.url_kwargs)
+    with CaptureQueriesContext(connection) as empty:
+        assert secretary_client.get(url).status_code == 200
+    played_competition(competition, secretary)
+    with CaptureQueriesContext(connection) as full:
+        assert secretary_client.get(url).status_code == 200
+    assert len(full) == len(empty) <= 8
