@@ -139,3 +139,12 @@ def test_what_we_write_of_each_fixture_reads_back_to_the_same_game(path):
         (r.move, r.player, r.score, r.total) for r in record.game.history
     ]
     assert again.game.scores == record.game.scores and again.notes == record.notes
+
+
+def test_a_successful_challenge_of_the_final_play_takes_it_back():
+    text = (FIXTURES / "guy_vs_bot.gcg").read_text()
+    text = text.replace(">bot: (CDDEOT) +20 424\n", ">bot: U -- -6 398\n>guy: CDDEOT - +0 454\n")
+    game = gcg.read(text).game
+    # Bot's .U (6) was a phony: off the board, the game goes on, bot holds U again.
+    assert [r.kind for r in game.history[-2:]] == ["challenge", "pass"]
+    assert not game.is_over and game.scores == (454, 398) and game.rack_sizes[1] == 1
