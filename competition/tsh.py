@@ -50,6 +50,9 @@ TOKENS = {
 }
 #: What a bye is worth in TSH's spread (NASPA and ABSP use +50; TSH reads it as a win).
 BYE_SPREAD = 50
+#: More rounds than any tournament plays: a file beyond it is not a real division.
+MAX_ROUNDS = 100
+MAX_PLAYERS = 1000
 FORFEIT_SPREAD = 50
 
 _NUMBER = re.compile(r"^-?[0-9]{1,6}$")
@@ -79,6 +82,8 @@ class TshError(ValueError):
             "results in round order"
         ),
         "no_score": "round {round}: a finished game without a score",
+        "too_many_rounds": "{rounds} rounds: a tournament has at most {limit}",
+        "too_many_players": "{players} players: a division has at most {limit}",
     }
 
     def __init__(self, code: str, line: int = 0, **params: Any) -> None:
@@ -268,7 +273,12 @@ def to_tournament(players: Sequence[TshPlayer]) -> Tournament:
         if key in seen:
             raise TshError("duplicate_name", p.line, name=p.name, other=seen[key])
         seen[key] = p.line
+    if n > MAX_PLAYERS:
+        raise TshError("too_many_players", players=n, limit=MAX_PLAYERS)
     rounds = max((len(p.opponents) for p in players), default=0)
+    if rounds > MAX_ROUNDS:
+        longest = max(players, key=lambda p: len(p.opponents))
+        raise TshError("too_many_rounds", longest.line, rounds=rounds, limit=MAX_ROUNDS)
     for p in players:
         if len(p.scores) > len(p.opponents):
             raise TshError("too_many_scores", p.line, scores=len(p.scores), rounds=len(p.opponents))

@@ -57,6 +57,8 @@ MESSAGES = {
         "results in round order. Enter the missing result first."
     ),
     "no_score": _("round %(round)s: a finished game without a score."),
+    "too_many_rounds": _("%(rounds)s rounds: a tournament has at most %(limit)s."),
+    "too_many_players": _("%(players)s players: a division has at most %(limit)s."),
 }
 
 

@@ -56,6 +56,8 @@ def test_a_line_with_names_of_several_words_and_extra_fields():
         ("Anke 0 2; 400\nanke 0 1; 350\n", "duplicate_name", 2),
         ("Anke 0 2; 400; bordpunt zz\nBram 0 1; 350\n", "bad_token", 1),
         ("Anke 0 0; 0; bordpunt xw:2\nBram 0 0; 0; bordpunt n\n", "not_mirrored", 1),
+        ("Anke 0 2; 400\nBram 0 1" + " 0" * 100 + "; 350\n", "too_many_rounds", 2),
+        ("".join(f"P{i} 0 0; 50\n" for i in range(1001)), "too_many_players", 0),
     ],
 )
 def test_broken_files_name_the_line(text, code, line):
