@@ -272,3 +272,30 @@ class SwapForm(forms.Form):
 
 class GroupForm(forms.Form):
     name = forms.CharField(label=_("New group"), max_length=60)
+
+
+class TshImportForm(forms.Form):
+    """A TSH division file (.t) to create a tournament from."""
+
+    file = forms.FileField(
+        label=_("TSH file (.t)"),
+        help_text=_(
+            "One division: players, pairings and results. Nothing is created when any "
+            "line is wrong."
+        ),
+    )
+    name = forms.CharField(label=_("Name of the tournament"), max_length=120)
+    slug = forms.SlugField(
+        label=_("Short name"),
+        max_length=50,
+        required=False,
+        help_text=_("For the web address; made from the name when left empty."),
+    )
+    rules = forms.ChoiceField(
+        label=_("Rules"),
+        choices=[
+            (value, label)
+            for value, label in Competition.Rules.choices
+            if value != Competition.Rules.CUSTOM
+        ],
+    )

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from competition.views import director, export, public, secretary
+from competition.views import director, export, public, secretary, tsh
 
 competition = "<slug:club>/<slug:competition>/"
 
@@ -14,6 +14,7 @@ urlpatterns = [
         secretary.competition_create,
         name="competition_create",
     ),
+    path("<slug:club>/beheer/tsh-importeren/", tsh.tsh_import_view, name="tsh_import"),
     path(competition, public.standings_page, name="standings"),
     path(f"{competition}stand.json", export.standings_json, name="standings_json"),
     path(f"{competition}stand.csv", export.standings_csv, name="standings_csv"),
@@ -51,4 +52,6 @@ urlpatterns = [
         name="game_correct",
     ),
     path(f"{competition}beheer/importeren/", secretary.results_import_view, name="results_import"),
+    path(f"{competition}beheer/tsh/", tsh.tsh_page, name="tsh"),
+    path(f"{competition}beheer/tsh/export.t", tsh.tsh_download, name="tsh_download"),
 ]

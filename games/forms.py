@@ -112,4 +112,16 @@ class StarterForm(VersionForm):
 
 
 class GcgUploadForm(VersionForm):
+    #: A long game with notes is a few kilobytes; this leaves room for any real file.
+    MAX_BYTES = 256 * 1024
+
     file = forms.FileField(label=_("GCG file"))
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > self.MAX_BYTES:
+            raise forms.ValidationError(
+                _("The file is too large (at most %(size)s kB): a GCG file is a few kB."),
+                params={"size": self.MAX_BYTES // 1024},
+            )
+        return upload

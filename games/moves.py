@@ -197,7 +197,12 @@ def moves_import_gcg(
     try:
         record = gcg.read(gcg.decode(data), rules=ruleset, tiles=rules.DUTCH)
     except rules.RulesError as error:
+        cause = error.params.get("cause_params", {})
+        if error.params.get("cause") == "bad_players":  # more players than the rules allow
+            raise MoveError(_not_one_against_one(cause.get("count"))) from None
         raise MoveError(error_message(error)) from None
+    if len(record.game.players) != len(engine.SIDES):
+        raise MoveError(_not_one_against_one(len(record.game.players)))
     history = record.game.history
     Move.objects.filter(game=locked).delete()
     locked.starter = Side.B if record.game.first_player == 1 else Side.A
@@ -220,6 +225,12 @@ def moves_import_gcg(
         number, reason = next(iter(problems.items()))
         raise MoveError(_("Move %(number)s: %(reason)s") % {"number": number, "reason": reason})
     return len(history)
+
+
+def _not_one_against_one(count: Any) -> str:
+    return _(
+        "This file records a game of %(count)s players; a competition game is one against one."
+    ) % {"count": count}
 
 
 def game_to_gcg(game: Game) -> str:

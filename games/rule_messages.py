@@ -1,7 +1,8 @@
 """The rules engine's error and warning codes in the user's language.
 
 The engine speaks English with a stable code per message (rules.errors.MESSAGES); this
-table holds the translatable texts the pages show. A test checks every engine code is here.
+table holds the translatable texts the pages show. A test checks every code the engine
+and the GCG reader can raise is here (``gcg_move`` excepted: it shows its cause's text).
 """
 
 from typing import Any
@@ -62,6 +63,37 @@ MESSAGES = {
     "unknown_tile_set": _("Unknown tile set “{name}”."),
     "bad_players": _("These rules are for {min} to {max} players, not {count}."),
     "gcg": _("Line {line}: {reason}"),
+    # GCG files (shown after "Line N: ", see error_message)
+    "gcg_encoding": _("The file cannot be read as {encoding}."),
+    "gcg_player_line": _("Expected #playerN NICKNAME FULL NAME."),
+    "gcg_player_order": _("The players must be listed in order: #player1, #player2, …"),
+    "gcg_duplicate_nick": _("The nickname “{nick}” is used for two players."),
+    "gcg_unknown_player": _(
+        "Unknown player “{nick}”: name the players with #player1 and #player2."
+    ),
+    "gcg_no_players": _("The file must name two players (#player1 and #player2)."),
+    "gcg_bad_pragma": _("#{pragma} names no rule set or tile set that Bordpunt knows."),
+    "gcg_bad_squares": _("Expected squares such as H8,K5, not “{squares}”."),
+    "gcg_bad_flagfall": _("Expected #bordpunt-flagfall >NICKNAME:"),
+    "gcg_bad_line": _("A line must start with “>” or “#”."),
+    "gcg_no_score": _("A move line ends with +SCORE TOTAL."),
+    "gcg_no_nick": _("Expected >NICKNAME: …"),
+    "gcg_unreadable": _("Cannot read “{text}”."),
+    "gcg_time_penalty": _("A time penalty of {score} does not fit these rules."),
+    "gcg_end_rack_early": _("An end-rack line before the game is over."),
+    "gcg_wrong_player": _("This line is for {expected}, but the move is {player}’s."),
+    "gcg_challenge_player": _(
+        "Under these rules a challenged word that stands scores for {scorer}: write the "
+        "(challenge) line for {scorer}, not for {player}."
+    ),
+    "gcg_score": _("{notation}: recorded score {recorded}, but it scores {computed} ({words})."),
+    "gcg_total": _("Recorded total {recorded}, but the running total is {computed}."),
+    "gcg_end_rack_missing": _("The end rack of {players} is missing."),
+    "gcg_end_score": _(
+        "Recorded end-of-game score {recorded} for {player}, but these rules give {expected}."
+    ),
+    "gcg_end_total": _("The recorded total is {offset} off the running total."),
+    "gcg_end_not_recorded": _("The end-of-game score {score} for {player} is not recorded."),
     "not_in_lexicon": _("{word} is not in the word list."),
 }
 
@@ -69,14 +101,20 @@ MESSAGES = {
 def message(code: str, params: dict[str, Any] | tuple[tuple[str, Any], ...]) -> str:
     """The translated text for an engine code; the engine's English when unknown."""
     params = dict(params)
-    template = MESSAGES.get(code)
-    if template is None:
-        return rules.MESSAGES.get(code, code).format(**params)
+    template = MESSAGES.get(code) or rules.MESSAGES.get(code, code)
     try:
         return str(template).format(**params)
-    except (KeyError, IndexError):
+    except (KeyError, IndexError, ValueError):
         return str(template)
 
 
 def error_message(error: rules.RulesError) -> str:
-    return message(error.code, error.params)
+    """The error in the reader's language; a GCG error starts with its line number."""
+    if not isinstance(error, rules.GCGError) or error.code == "gcg":
+        return message(error.code, error.params)
+    params = error.params
+    if error.code == "gcg_move":
+        reason = message(params.get("cause", ""), params.get("cause_params", {}))
+    else:
+        reason = message(error.code, params)
+    return _("Line %(line)s: %(reason)s") % {"line": error.line, "reason": reason}

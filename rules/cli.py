@@ -20,7 +20,7 @@ from typing import Any, TextIO
 
 from rules import gcg
 from rules.errors import GCGError, RulesError
-from rules.game import WordList
+from rules.game import Game, WordList
 from rules.ruleset import RULE_SETS, RuleSet, rule_set
 from rules.tiles import TILE_SETS, TileSet, tile_set
 
@@ -66,7 +66,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     args = _parser().parse_args(args_list)
     if args.command == "replay":
         return _replay(args, out, err)
-    return _check(args, out)
+    return _check(args, out, err)
 
 
 def _replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -89,7 +89,7 @@ def _replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         record = gcg.read(data, rules=rules, tiles=tiles, lexicon=lexicon)
     except GCGError as exc:
-        print(f"{args.file}:{exc.line}: {exc.params.get('reason', exc)}", file=err)
+        print(f"{args.file}:{exc.line}: {exc.reason}", file=err)
         return 1
     if args.json:
         json.dump(_as_json(record), out, indent=2, ensure_ascii=False)
@@ -137,22 +137,30 @@ def _as_json(record: gcg.GCGGame) -> dict[str, Any]:
                 "warnings": [],
             }
         )
-    result = game.result
     return {
         "players": list(game.players),
         "rules": game.rules.name,
         "tiles": game.tiles.name,
         "moves": moves,
         "scores": list(game.scores),
-        "result": None
-        if result is None
-        else {
-            "scores": list(result.scores),
-            "winner": None if result.winner is None else game.players[result.winner],
-            "winner_index": result.winner,
-            "ending": result.ending,
-            "flag_fallen": result.flag_fallen,
-        },
+        "pending_end_racks": [game.players[p] for p in game.pending_end_racks()],
+        "result": _result_json(game),
+    }
+
+
+def _result_json(game: Game) -> dict[str, Any] | None:
+    """The outcome; no winner while end racks are missing (the adjustment may turn it)."""
+    result = game.result
+    if result is None:
+        return None
+    winner = None if result.pending_end_racks else result.winner
+    return {
+        "scores": list(result.scores),
+        "winner": None if winner is None else game.players[winner],
+        "winner_index": winner,
+        "ending": result.ending,
+        "flag_fallen": result.flag_fallen,
+        "pending_end_racks": [game.players[p] for p in result.pending_end_racks],
     }
 
 
@@ -176,11 +184,22 @@ def _print_text(record: gcg.GCGGame, out: TextIO) -> None:
             f"end  {game.players[adj.player]:<{width}}  {'':<8} {adj.notation:<18} "
             f"{adj.score:+5d} {adj.total:5d}  end of game\n"
         )
+    out.write(_verdict(game) + "\n")
+
+
+def _verdict(game: Game) -> str:
+    """The last line of a replay: the result, or why there is none yet."""
     result = game.result
     scores = " - ".join(f"{p} {s}" for p, s in zip(game.players, game.scores, strict=True))
     if result is None:
-        out.write(f"Not finished: {scores}\n")
-        return
+        return f"Not finished: {scores}"
+    if result.pending_end_racks:
+        missing = ", ".join(game.players[p] for p in result.pending_end_racks)
+        ending = result.ending.replace("_", " ")
+        return (
+            f"Over ({ending}), result pending: {scores} before the end adjustment; "
+            f"the end rack of {missing} is needed"
+        )
     if result.ending == "annulled":
         verdict = "game annulled"
     elif result.winner is None:
@@ -188,15 +207,23 @@ def _print_text(record: gcg.GCGGame, out: TextIO) -> None:
     else:
         verdict = f"{game.players[result.winner]} wins"
     ending = result.ending.replace("_", " ")
-    out.write(f"Result: {scores}; {verdict} ({ending})\n")
+    return f"Result: {scores}; {verdict} ({ending})"
 
 
-def _check(args: argparse.Namespace, out: TextIO) -> int:
-    from rules.lexicon import Lexicon, normalise
-
+def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     rules = rule_set(args.rules)
-    lexicon = Lexicon.default(rules.lexicon)
-    tiles = TILE_SETS["dutch"]
+    try:
+        from rules.lexicon import Lexicon, normalise
+
+        lexicon = Lexicon.default(rules.lexicon)
+    except (ImportError, ValueError, OSError):
+        print(
+            f"{rules.name} has no word list here (its lexicon is {rules.lexicon!r}; "
+            f"word lists: {', '.join(_word_lists())}): words cannot be checked",
+            file=err,
+        )
+        return 2
+    tiles = _CHECK_TILES.get(rules.lexicon, TILE_SETS["dutch"])
     status = 0
     for word in args.words:
         verdict = check_word(word, rules=rules, lexicon=lexicon, tiles=tiles, normalise=normalise)
@@ -204,6 +231,18 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
             status = 1
         out.write(f"{word}: {verdict}\n")
     return status
+
+
+#: The tile set a word is checked against, by the rule set's lexicon.
+_CHECK_TILES = {"english": TILE_SETS["english"]}
+
+
+def _word_lists() -> list[str]:
+    try:
+        from rules.lexicon import KINDS
+    except ImportError:
+        return []
+    return sorted(KINDS)
 
 
 def check_word(

@@ -72,7 +72,38 @@ MESSAGES: dict[str, str] = {
     "unknown_rule_set": "unknown rule set {name!r}; choose one of {choices}",
     "unknown_tile_set": "unknown tile set {name!r}; choose one of {choices}",
     "bad_players": "{rules} is for {min} to {max} players, not {count}",
-    "gcg": "line {line}: {reason}",
+    "gcg": "{reason}",
+    "gcg_encoding": "cannot decode the file as {encoding}",
+    "gcg_player_line": "expected #playerN NICK FULL NAME",
+    "gcg_player_order": "players must be listed in order: #player1, #player2, ...",
+    "gcg_duplicate_nick": "the nickname {nick!r} is used for two players",
+    "gcg_unknown_player": "unknown player {nick!r}: name the players with #player1 and #player2",
+    "gcg_no_players": "the file must name two players (#player1, #player2)",
+    "gcg_bad_pragma": "cannot read #{pragma}: {reason}",
+    "gcg_bad_squares": "expected squares like H8,K5, not {squares!r}",
+    "gcg_bad_flagfall": "expected #bordpunt-flagfall >NICK:",
+    "gcg_bad_line": "a line must start with '>' or '#'",
+    "gcg_no_score": "a move line ends with +SCORE TOTAL",
+    "gcg_no_nick": "expected >NICK: ...",
+    "gcg_unreadable": "cannot read {text!r}",
+    "gcg_time_penalty": (
+        "a time penalty of {score} does not fit {rules} ({per_minute} per started minute)"
+    ),
+    "gcg_end_rack_early": "an end-rack line before the game is over",
+    "gcg_wrong_player": "this line is for {expected} but the move is {player}'s",
+    "gcg_challenge_player": (
+        "under {rules} a challenged word that stands scores for {scorer}: "
+        "write the (challenge) line for {scorer}, not {player}"
+    ),
+    "gcg_score": "{notation}: recorded score {recorded:+d} but it scores {computed:+d} ({words})",
+    "gcg_total": "recorded total {recorded} but the running total is {computed}",
+    "gcg_end_rack_missing": "the end rack of {players} is missing",
+    "gcg_end_score": (
+        "recorded end-of-game {recorded:+d} for {player}, but {rules} gives {expected}"
+    ),
+    "gcg_end_total": "recorded total is {offset:+d} off the running total",
+    "gcg_end_not_recorded": "the end-of-game {score:+d} for {player} is not recorded",
+    "gcg_move": "{reason}",
     # warnings (not errors: an unchallenged phony stands)
     "not_in_lexicon": "{word} is not in the word list",
 }
@@ -125,10 +156,21 @@ class RuleSetError(RulesError):
 
 
 class GCGError(RulesError):
-    """A GCG game record cannot be read or replayed; ``line`` says where."""
+    """A GCG game record cannot be read or replayed; ``line`` says where.
+
+    ``code`` is ``gcg_...`` for a problem of the file itself, or ``gcg_move`` for a
+    move the engine refused (its code and parameters in ``cause`` / ``cause_params``).
+    ``reason`` is the message without the line number.
+
+    >>> err = GCGError("gcg_bad_line", line=7)
+    >>> str(err), err.line, err.reason
+    ("line 7: a line must start with '>' or '#'", 7, "a line must start with '>' or '#'")
+    """
 
     code = "gcg"
 
     def __init__(self, code: str | None = None, /, **params: Any) -> None:
         super().__init__(code, **params)
         self.line: int = int(params.get("line", 0))
+        self.reason: str = super().__str__()
+        self.args = (f"line {self.line}: {self.reason}",)

@@ -635,12 +635,27 @@ class Game:
         rack = parse_rack(rack, self.tiles)
         if len(rack) > self._rack_count[player]:
             raise IllegalMoveError("rack_too_large", size=self._rack_count[player], count=len(rack))
-        missing = Counter(rack) - self._unseen()
-        if missing:
-            raise IllegalMoveError(
-                "rack_impossible", rack=rack, missing="".join(sorted(missing.elements()))
-            )
+        self._check_tiles_exist(rack)
         return rack
+
+    def _check_tiles_exist(self, tiles: str) -> None:
+        """Refuse tiles that are not all unseen, naming the real problem: more of a
+        letter than the set holds (``-ZZZ`` with one Z), or tiles already on the board."""
+        wanted = Counter(tiles)
+        missing = wanted - self._unseen()
+        if not missing:
+            return
+        for tile in sorted(missing):
+            if wanted[tile] > self.tiles.count(tile):
+                raise IllegalMoveError(
+                    "too_many_tiles",
+                    tiles=self.tiles.name,
+                    count=self.tiles.count(tile),
+                    letter="blank" if tile == BLANK else tile,
+                )
+        raise IllegalMoveError(
+            "rack_impossible", rack=tiles, missing="".join(sorted(missing.elements()))
+        )
 
     def _take_from_rack(self, rack: str, tiles: Iterable[str]) -> str:
         """``rack`` minus ``tiles`` (``?`` for blanks), or ``not_in_rack``."""
@@ -881,13 +896,7 @@ class Game:
             for tile in move.tiles:
                 if not self.tiles.is_tile(tile):
                     raise IllegalMoveError("unknown_letter", letter=tile, tiles=self.tiles.name)
-            missing = Counter(move.tiles) - self._unseen()
-            if missing:
-                raise IllegalMoveError(
-                    "rack_impossible",
-                    rack=move.tiles,
-                    missing="".join(sorted(missing.elements())),
-                )
+            self._check_tiles_exist(move.tiles)
             if rack is not None:
                 self._take_from_rack(rack, move.tiles)
         self._rack_after[p] = None

@@ -36,6 +36,7 @@ challenger's penalty (points, or the lost turn of Gouds 8 as a 0-point turn). Wi
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -43,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rules.board import parse_square, square_name
-from rules.errors import GCGError, RulesError
+from rules.errors import GCGError, RulesError, RuleSetError
 from rules.game import Game, MoveResult, WordList
 from rules.move import (
     Annul,
@@ -74,35 +75,70 @@ class GCGGame:
     pragmas: dict[str, str] = field(default_factory=dict)
     #: End-of-game rack lines: (player, score, total, line number).
     end_lines: list[tuple[int, int, int, int]] = field(default_factory=list)
+    #: Passes in the challenge window after a player went out: (player, line number).
+    #: They are no turns (the game is over), so they are kept here, not in ``game``.
+    window_passes: list[tuple[int, int]] = field(default_factory=list)
 
 
 #: Assumed for a file without ``#rules`` / ``#tiles``: an English club game.
 DEFAULT_RULES = NASPA
 DEFAULT_TILES = ENGLISH
 
-_SCORE = re.compile(r"^[+-]\d+$")
-_INT = re.compile(r"^-?\d+$")
+# ASCII digits only, and few of them: a score of a million digits is no score.
+_SCORE = re.compile(r"^[+-][0-9]{1,6}$")
+_INT = re.compile(r"^-?[0-9]{1,7}$")
+_COUNT = re.compile(r"^[0-9]{1,2}$")
 _RACK = re.compile(r"^[A-Za-z?]+$")
-_POSITION = re.compile(r"^(\d{1,2}[A-Oa-o]|[A-Oa-o]\d{1,2})$")
-_SQUARES = re.compile(r"^[A-Oa-o]\d{1,2}(,[A-Oa-o]\d{1,2})*$")
+_POSITION = re.compile(r"^([0-9]{1,2}[A-Oa-o]|[A-Oa-o][0-9]{1,2})$")
+_SQUARES = re.compile(r"^[A-Oa-o][0-9]{1,2}(,[A-Oa-o][0-9]{1,2})*$")
 _END_RACK = re.compile(r"^\(([A-Za-z?]*)\)$")
+_PLAYER = re.compile(r"#player([0-9])\s+(\S+)\s*(.*)$")
+_NICK = re.compile(r">([^:\s]+):(.*)$")
+_ENCODING = re.compile(rb"#character-encoding\s+([A-Za-z0-9_.:-]{1,40})\s*$")
+_BOM = b"\xef\xbb\xbf"
 
 
 def decode(data: bytes) -> str:
-    """Decode a GCG file: ``#character-encoding`` on the first line decides; else
-    UTF-8, falling back to ISO-8859-1 (the GCG default)."""
-    first = data.split(b"\n", 1)[0].strip()
-    match = re.match(rb"#character-encoding\s+(\S+)", first)
-    if match:
-        encoding = match.group(1).decode("ascii", "replace")
+    """Decode a GCG file: a UTF-8 byte order mark or ``#character-encoding`` on the
+    first line decides; else UTF-8, falling back to ISO-8859-1 (the GCG default)."""
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
         try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise GCGError("gcg_encoding", line=1, encoding="UTF-8") from None
+    first = data.split(b"\n", 1)[0].strip()
+    if first.startswith(b"#character-encoding"):
+        match = _ENCODING.match(first)
+        encoding = match.group(1).decode("ascii") if match else first[19:].decode("latin-1")
+        try:
+            if match is None or codecs.lookup(encoding).name not in _TEXT_ENCODINGS:
+                raise LookupError(encoding)
             return data.decode(encoding)
-        except (LookupError, UnicodeDecodeError) as exc:
-            raise GCGError(line=1, reason=f"cannot decode as {encoding}: {exc}") from None
+        except (LookupError, UnicodeDecodeError):
+            shown = "".join(c if c.isprintable() else "?" for c in encoding.strip()[:40])
+            raise GCGError("gcg_encoding", line=1, encoding=shown) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         return data.decode("iso-8859-1")
+
+
+#: The encodings a GCG file may name (what the programs that write GCG use).
+_TEXT_ENCODINGS = frozenset(
+    codecs.lookup(name).name
+    for name in (
+        "utf-8",
+        "utf-8-sig",
+        "iso-8859-1",
+        "iso-8859-2",
+        "iso-8859-15",
+        "cp1252",
+        "cp1250",
+        "ascii",
+        "utf-16",
+    )
+)
 
 
 def load(
@@ -127,12 +163,12 @@ def read(
     either, NASPA rules and English tiles. Raises :class:`GCGError` with ``line``."""
     if isinstance(text, bytes):
         text = decode(text)
-    lines = text.splitlines()
+    lines = text.removeprefix("\ufeff").splitlines()
     file_rules, file_tiles, nicks, names, first_nick = _header(lines)
     first = 0
     if first_nick is not None:
         if first_nick not in nicks:
-            raise GCGError(line=1, reason=f"unknown player {first_nick!r}")
+            raise GCGError("gcg_unknown_player", line=1, nick=first_nick)
         first = nicks[first_nick]
     try:
         game = Game(
@@ -143,22 +179,34 @@ def read(
             first_player=first,
         )
     except RulesError as exc:
-        raise GCGError(line=1, reason=str(exc)) from None
+        raise _wrap(exc, 1) from None
     record = GCGGame(game)
     pragmas: dict[str, str] = {}
+    in_note = False
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
         if not line:
             continue
+        if in_note and not line.startswith(("#", ">")):
+            # A note running on over the next lines (Quackle and others write these).
+            notes = record.notes[len(game.history) - 1]
+            notes[-1] = f"{notes[-1]}\n{line}"
+            continue
+        in_note = line.startswith("#note")
         try:
             _read_line(record, line, number, nicks, pragmas)
         except GCGError:
             raise
         except RulesError as exc:
-            raise GCGError(line=number, reason=str(exc), cause=exc.code) from None
+            raise _wrap(exc, number) from None
     record.pragmas = pragmas
     _check_end_lines(record)
     return record
+
+
+def _wrap(exc: RulesError, line: int) -> GCGError:
+    """The engine's error for a line of the file; the engine's code rides along."""
+    return GCGError("gcg_move", line=line, reason=str(exc), cause=exc.code, cause_params=exc.params)
 
 
 def header(text: str | bytes) -> tuple[RuleSet | None, TileSet | None]:
@@ -178,45 +226,86 @@ def _header(
     file_tiles: TileSet | None = None
     first_nick: str | None = None
     # Header pass: players, rule set, tile set, and who moves first.
+    distribution: TileSet | None = None
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
-        try:
-            if line.startswith("#player"):
-                match = re.match(r"#player(\d)\s+(\S+)\s*(.*)$", line)
-                if not match:
-                    raise GCGError(line=number, reason="expected #playerN NICK FULL NAME")
-                index = int(match.group(1)) - 1
-                if index != len(names):
-                    raise GCGError(line=number, reason="players must be listed in order")
-                nicks[match.group(2)] = index
-                names.append(match.group(3).strip() or match.group(2))
-            elif line.startswith("#rules "):
-                file_rules = rule_set(line.split(None, 1)[1].strip())
-            elif line.startswith("#bordpunt-rules "):
-                file_rules = RuleSet.from_dict(json.loads(line.split(None, 1)[1]))
-            elif line.startswith("#tiles "):
-                file_tiles = tile_set(line.split(None, 1)[1].strip())
-            elif line.startswith("#bordpunt-tiles "):
-                file_tiles = TileSet.from_dict(json.loads(line.split(None, 1)[1]))
-            elif line.startswith("#bordpunt-first "):
-                first_nick = line.split(None, 1)[1].strip()
-            elif first_nick is None and (
-                line.startswith(">")
-                or line.startswith("#bordpunt-blankswap")
-                or line.startswith("#bordpunt-flagfall")
-            ):
-                match = re.search(r">([^:\s]+):", line)
-                if match:
-                    first_nick = match.group(1)
-                    if first_nick not in nicks:
-                        raise GCGError(line=number, reason=f"unknown player {first_nick!r}")
-        except GCGError:
-            raise
-        except (RulesError, ValueError) as exc:
-            raise GCGError(line=number, reason=str(exc)) from None
+        pragma, _, value = line.partition(" ")
+        value = value.strip()
+        if pragma.startswith("#player"):
+            match = _PLAYER.match(line)
+            if not match:
+                raise GCGError("gcg_player_line", line=number)
+            index = int(match.group(1)) - 1
+            if index != len(names):
+                raise GCGError("gcg_player_order", line=number)
+            if match.group(2) in nicks:
+                raise GCGError("gcg_duplicate_nick", line=number, nick=match.group(2))
+            nicks[match.group(2)] = index
+            names.append(" ".join(match.group(3).split()) or match.group(2))
+        elif pragma in _HEADER_PRAGMAS:
+            try:
+                if pragma == "#rules":
+                    file_rules = rule_set(value)
+                elif pragma == "#bordpunt-rules":
+                    file_rules = RuleSet.from_dict(_json(value))
+                elif pragma == "#tiles":
+                    file_tiles = tile_set(value)
+                elif pragma == "#bordpunt-tiles":
+                    file_tiles = TileSet.from_dict(_json(value))
+                elif pragma == "#tile-distribution":
+                    # Other programs name their tile set here; a set we know is used.
+                    distribution = TILE_SETS.get(value.lower())
+                elif pragma == "#bordpunt-first":
+                    first_nick = value
+            except RulesError as exc:
+                reason = str(exc.params.get("reason", exc))
+                raise GCGError(
+                    "gcg_bad_pragma", line=number, pragma=pragma[1:], reason=reason
+                ) from None
+        elif first_nick is None and line.startswith(
+            (">", "#bordpunt-blankswap", "#bordpunt-flagfall")
+        ):
+            match = re.search(r">([^:\s]+):", line)
+            if match:
+                first_nick = match.group(1)
+                if first_nick not in nicks:
+                    raise GCGError("gcg_unknown_player", line=number, nick=first_nick)
     if len(names) < 2:
-        raise GCGError(line=1, reason="the file must name two players (#player1, #player2)")
-    return file_rules, file_tiles, nicks, names, first_nick
+        raise GCGError("gcg_no_players", line=1)
+    return file_rules, file_tiles or distribution, nicks, names, first_nick
+
+
+_HEADER_PRAGMAS = frozenset(
+    (
+        "#rules",
+        "#bordpunt-rules",
+        "#tiles",
+        "#bordpunt-tiles",
+        "#tile-distribution",
+        "#bordpunt-first",
+    )
+)
+
+
+def _json(text: str) -> object:
+    """JSON from a pragma; anything that is not JSON, or nests deeper than a rule set
+    or tile set ever does, is a :class:`RuleSetError` (one error for the caller)."""
+    depth = deepest = 0
+    for char in text:  # brackets inside strings count too: harmless for real files
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    if deepest > _JSON_DEPTH:
+        raise RuleSetError(reason=f"nested more than {_JSON_DEPTH} deep")
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise RuleSetError(reason=f"not JSON ({exc})") from None
+
+
+_JSON_DEPTH = 8
 
 
 def _read_line(
@@ -232,31 +321,27 @@ def _read_line(
             player, tokens, score, total = _split_move_line(value, number, nicks)
             squares = tokens[-1] if tokens else ""
             if not _SQUARES.match(squares):
-                raise GCGError(line=number, reason=f"expected squares like H8,K5, not {squares!r}")
+                raise GCGError("gcg_bad_squares", line=number, squares=squares[:40])
             rack = tokens[0] if len(tokens) == 2 else None
             move = BlankSwap(tuple(parse_square(s) for s in squares.split(",")))
             _push(record, move, rack, player, score, total, number)
         elif name == "bordpunt-flagfall":
-            match = re.match(r">([^:\s]+):", value)
+            match = _NICK.match(value)
             if not match or match.group(1) not in nicks:
-                raise GCGError(line=number, reason="expected #bordpunt-flagfall >NICK:")
+                raise GCGError("gcg_bad_flagfall", line=number)
             _push(record, FlagFall(nicks[match.group(1)]), None, None, None, None, number)
         elif name == "bordpunt-annulled":
             _push(record, Annul(), None, None, None, None, number)
-        elif not name.startswith("player") and name not in (
-            "rules",
-            "tiles",
-            "bordpunt-rules",
-            "bordpunt-tiles",
-            "bordpunt-first",
-        ):
+        elif name == "character-encoding":
+            return  # decode() used it; write() writes its own
+        elif not name.startswith("player") and "#" + name not in _HEADER_PRAGMAS:
             pragmas[name] = value
         return
     if not line.startswith(">"):
-        raise GCGError(line=number, reason="a line must start with '>' or '#'")
+        raise GCGError("gcg_bad_line", line=number)
     player, tokens, score, total = _split_move_line(line, number, nicks)
     if score is None or total is None:
-        raise GCGError(line=number, reason="a move line ends with +SCORE TOTAL")
+        raise GCGError("gcg_no_score", line=number)
     action = tokens[-1] if tokens else ""
     rack = tokens[0] if len(tokens) >= 2 and _RACK.match(tokens[0]) else None
     move: Move
@@ -264,6 +349,12 @@ def _read_line(
         rack = tokens[0] if len(tokens) == 3 else None
         move = Play.parse(tokens[-2], action)
     elif action == "-":
+        if game.ending == "going_out" and score == 0:
+            # The opponent let the last play stand within the challenge window
+            # (written as a pass by Quackle, Macondo and others): no turn, no score.
+            _check_total(record, player, total, number)
+            record.window_passes.append((player, number))
+            return
         move = Pass()
     elif action == "--":
         move = Challenge(valid=False)
@@ -277,41 +368,43 @@ def _read_line(
         per_minute = game.rules.overtime_penalty
         if per_minute <= 0 or score > 0 or score % per_minute:
             raise GCGError(
+                "gcg_time_penalty",
                 line=number,
-                reason=f"a time penalty of {score} does not fit {game.rules.name} "
-                f"({per_minute} per started minute)",
+                score=score,
+                rules=game.rules.name,
+                per_minute=per_minute,
             )
         move = TimePenalty(player, -score // per_minute)
     elif _END_RACK.match(action):
         tiles = _END_RACK.match(action).group(1)  # type: ignore[union-attr]
         if not game.is_over:
-            raise GCGError(line=number, reason="an end-rack line before the game is over")
+            raise GCGError("gcg_end_rack_early", line=number)
         if player in game.pending_end_racks() and score <= 0:
             _push(record, EndRack(player, tiles), None, None, None, None, number)
         record.end_lines.append((player, score, total - game._scores[player], number))
         return
     elif action.startswith("-"):
         body = action[1:]
-        if body.isdigit():
+        if _COUNT.match(body):
             move = Exchange(count=int(body))
         elif _RACK.match(body):
             move = Exchange(tiles=body)
         else:
-            raise GCGError(line=number, reason=f"cannot read {action!r}")
+            raise GCGError("gcg_unreadable", line=number, text=action[:40])
     else:
-        raise GCGError(line=number, reason=f"cannot read {' '.join(tokens)!r}")
+        raise GCGError("gcg_unreadable", line=number, text=" ".join(tokens)[:60])
     _push(record, move, rack, player, score, total, number)
 
 
 def _split_move_line(
     text: str, number: int, nicks: Mapping[str, int]
 ) -> tuple[int, list[str], int | None, int | None]:
-    match = re.match(r">([^:\s]+):(.*)$", text)
+    match = _NICK.match(text)
     if not match:
-        raise GCGError(line=number, reason="expected >NICK: ...")
+        raise GCGError("gcg_no_nick", line=number)
     nick = match.group(1)
     if nick not in nicks:
-        raise GCGError(line=number, reason=f"unknown player {nick!r}")
+        raise GCGError("gcg_unknown_player", line=number, nick=nick[:40])
     tokens = match.group(2).split()
     score = total = None
     if len(tokens) >= 2 and _SCORE.match(tokens[-2]) and _INT.match(tokens[-1]):
@@ -334,23 +427,39 @@ def _push(
     result = game.push(move, rack=rack or None, player=player if turn else None)
     record.lines.append(number)
     if player is not None and result.player != player:
+        names = game.players
+        if isinstance(move, Challenge):
+            raise GCGError(
+                "gcg_challenge_player",
+                line=number,
+                rules=game.rules.name,
+                scorer=names[result.player],
+                player=names[player],
+            )
         raise GCGError(
-            line=number,
-            reason=f"this line is for {game.players[player]} but the move is "
-            f"{game.players[result.player]}'s",
+            "gcg_wrong_player", line=number, expected=names[player], player=names[result.player]
         )
     if score is not None and result.score != score:
         raise GCGError(
+            "gcg_score",
             line=number,
-            reason=f"{result.notation}: recorded score {score:+d} but it scores "
-            f"{result.score:+d} ({_describe_words(result)})",
+            notation=result.notation,
+            recorded=score,
+            computed=result.score,
+            words=_describe_words(result),
         )
-    if total is not None and result.total != total:
-        raise GCGError(
-            line=number,
-            reason=f"recorded total {total} but the running total is {result.total}",
-        )
+    if total is not None:
+        _check_total(record, result.player, total, number)
     return result
+
+
+def _check_total(record: GCGGame, player: int, total: int, number: int) -> None:
+    """The recorded running total against the engine's, counting end-of-game lines
+    already read (a time penalty or challenge may follow them)."""
+    after_end = sum(score for p, score, _, _ in record.end_lines if p == player)
+    running = record.game._scores[player] + after_end
+    if total != running:
+        raise GCGError("gcg_total", line=number, recorded=total, computed=running)
 
 
 def _describe_words(result: MoveResult) -> str:
@@ -364,7 +473,7 @@ def _check_end_lines(record: GCGGame) -> None:
     adjustments = list(game.adjustments)
     if game.pending_end_racks():
         players = ", ".join(game.players[p] for p in game.pending_end_racks())
-        raise GCGError(line=record.end_lines[-1][3], reason=f"the end rack of {players} is missing")
+        raise GCGError("gcg_end_rack_missing", line=record.end_lines[-1][3], players=players)
     # Compare per player: the engine and the file may list the entries in another order.
     by_player: dict[int, list[int]] = {}
     for adj in adjustments:
@@ -374,24 +483,25 @@ def _check_end_lines(record: GCGGame) -> None:
         expected = by_player.get(player, [])
         if score not in expected:
             raise GCGError(
+                "gcg_end_score",
                 line=number,
-                reason=f"recorded end-of-game {score:+d} for {game.players[player]}, "
-                f"but {game.rules.name} gives {', '.join(f'{s:+d}' for s in expected) or 'none'}",
+                recorded=score,
+                player=game.players[player],
+                rules=game.rules.name,
+                expected=", ".join(f"{s:+d}" for s in expected) or "0",
             )
         expected.remove(score)
         running[player] = running.get(player, 0) + score
         if base_offset != running[player]:
-            raise GCGError(
-                line=number,
-                reason=f"recorded total is {base_offset - running[player]:+d} off the "
-                "running total",
-            )
+            raise GCGError("gcg_end_total", line=number, offset=base_offset - running[player])
     leftover = [(p, s) for p, scores in by_player.items() for s in scores]
     if leftover:
         p, s = leftover[0]
         raise GCGError(
+            "gcg_end_not_recorded",
             line=record.end_lines[-1][3],
-            reason=f"the end-of-game {s:+d} for {game.players[p]} is not recorded",
+            score=s,
+            player=game.players[p],
         )
 
 
@@ -429,15 +539,13 @@ def write(
     for name, value in (pragmas or {}).items():
         out.append(f"#{name} {value}".rstrip())
     notes = notes or {}
-    for text in notes.get(-1, ()):
-        out.append(f"#note {text}")
+    out += _note_lines(notes.get(-1, ()))
     last_play_rack: dict[int, str] = {}
     for index, result in enumerate(game.history):
         line = _line(result, nicks, last_play_rack)
         if line is not None:
             out.append(line)
-        for text in notes.get(index, ()):
-            out.append(f"#note {text}")
+        out += _note_lines(notes.get(index, ()))
     for adj in game.adjustments:
         nick = nicks[adj.player]
         if adj.score < 0:
@@ -445,6 +553,20 @@ def write(
         else:
             out.append(f">{nick}:  ({adj.tiles}) {adj.score:+d} {adj.total}")
     return "\n".join(out) + "\n"
+
+
+def _note_lines(texts: Sequence[str]) -> list[str]:
+    """``#note`` lines; a note of several lines runs on as continuation lines (as
+    Quackle writes them), except where a line would read as a move or pragma."""
+    out = []
+    for text in texts:
+        first, *rest = text.split("\n")
+        out.append(f"#note {first}".rstrip())
+        for line in rest:
+            line = line.strip()
+            if line:
+                out.append(f"#note {line}" if line.startswith(("#", ">")) else line)
+    return out
 
 
 def _line(result: MoveResult, nicks: Sequence[str], last_rack: dict[int, str]) -> str | None:

@@ -21,6 +21,9 @@ from typing import Any
 from rules.errors import IllegalMoveError, RulesError
 
 BLANK = "?"
+#: Bounds that no real tile set comes near; they keep a bag a bag (not a memory bomb).
+MAX_COUNT = 100
+MAX_VALUE = 1000
 
 
 @dataclass(frozen=True)
@@ -39,8 +42,13 @@ class TileSet:
         for letter, (count, value) in letters.items():
             if len(letter) != 1 or not ("A" <= letter <= "Z"):
                 raise RulesError("invalid_rule_set", reason=f"tile letter {letter!r} is not A-Z")
-            if count < 0 or value < 0:
-                raise RulesError("invalid_rule_set", reason=f"negative count or value for {letter}")
+            if not (0 <= count <= MAX_COUNT and 0 <= value <= MAX_VALUE):
+                raise RulesError(
+                    "invalid_rule_set",
+                    reason=f"{letter}: count 0-{MAX_COUNT} and value 0-{MAX_VALUE}",
+                )
+        if not 0 <= self.blanks <= MAX_COUNT:
+            raise RulesError("invalid_rule_set", reason=f"blanks must be 0-{MAX_COUNT}")
         object.__setattr__(self, "letters", letters)
         values = {letter: value for letter, (_, value) in letters.items()}
         values.update({letter.lower(): 0 for letter in letters})
@@ -91,12 +99,21 @@ class TileSet:
     def from_dict(cls, data: Mapping[str, Any]) -> TileSet:
         """Inverse of :meth:`to_dict`; raises :class:`RulesError` on bad data."""
         try:
-            letters = {str(k): (int(c), int(v)) for k, (c, v) in data["letters"].items()}
-            return cls(str(data["name"]), letters, int(data.get("blanks", 2)))
+            if not isinstance(data, Mapping) or not isinstance(data.get("letters"), Mapping):
+                raise TypeError('expected {"name", "blanks", "letters": {...}}')
+            letters = {str(k): (_whole(c), _whole(v)) for k, (c, v) in data["letters"].items()}
+            return cls(str(data["name"]), letters, _whole(data.get("blanks", 2)))
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, RulesError):
                 raise
             raise RulesError("invalid_rule_set", reason=f"bad tile set: {exc}") from None
+
+
+def _whole(value: Any) -> int:
+    """An int from JSON: whole numbers only (no floats, strings or booleans)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{value!r} is not a whole number")
+    return value
 
 
 def _parse_table(table: str) -> dict[str, tuple[int, int]]:

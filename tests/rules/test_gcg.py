@@ -84,21 +84,42 @@ def test_an_illegal_move_names_the_line():
 
 
 @pytest.mark.parametrize(
-    "text, line",
+    "text, line, code",
     [
-        ("#player1 a A\n", 1),
-        ("#player1 a A\n#player2 b B\n>c: 8H AB +4 4\n", 3),
-        ("#player1 a A\n#player2 b B\nwhat\n", 3),
-        ("#player1 a A\n#player2 b B\n#rules chess\n", 3),
-        ("#player1 a A\n#player2 b B\n>a: AB 8G AB +8\n", 3),
-        ("#player1 a A\n#player2 b B\n>a: AB 8G AB +8 8\n>a: - +0 8\n", 4),
-        ("#player1 a A\n#player2 b B\n>a: AB 8G AB +8 8\n>b: (C) +3 3\n", 4),
+        ("#player1 a A\n", 1, "gcg_no_players"),
+        ("#player1 a A\n#player2 b B\n>c: 8H AB +4 4\n", 3, "gcg_unknown_player"),
+        ("#player1 a A\n#player2 b B\nwhat\n", 3, "gcg_bad_line"),
+        ("#player1 a A\n#player2 b B\n#rules chess\n", 3, "gcg_bad_pragma"),
+        ("#player1 a A\n#player2 b B\n>a: AB 8G AB +8\n", 3, "gcg_no_score"),
+        ("#player1 a A\n#player2 b B\n>a: AB 8G AB +8 8\n>a: - +0 8\n", 4, "gcg_move"),
+        ("#player1 a A\n#player2 b B\n>a: AB 8G AB +8 8\n>b: (C) +3 3\n", 4, "gcg_end_rack_early"),
+        ("#player1 a A\n#player2 a B\n", 2, "gcg_duplicate_nick"),
+        ('#player1 a A\n#player2 b B\n#bordpunt-tiles {"letters": 5}\n', 3, "gcg_bad_pragma"),
+        ("#player1 a A\n#player2 b B\n#bordpunt-rules " + "[" * 5000 + "\n", 3, "gcg_bad_pragma"),
+        ("#player1 a A\n#player2 b B\n>a: AB 8G AB +8 " + "9" * 5000 + "\n", 3, "gcg_no_score"),
+        ("#player1 a A\n#player2 b B\n>a: ABC -\u00b2 +0 0\n", 3, "gcg_unreadable"),
     ],
 )
-def test_gcg_errors(text, line):
+def test_gcg_errors(text, line, code):
     with pytest.raises(GCGError) as err:
         gcg.read(text, rules=STANDARD, tiles=DUTCH)
-    assert err.value.line == line and err.value.code == "gcg"
+    assert (err.value.line, err.value.code) == (line, code)
+    assert str(err.value) == f"line {line}: {err.value.reason}"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"#character-encoding UTF\x00-8\n#player1 a A\n#player2 b B\n",
+        b"#character-encoding klingon\n#player1 a A\n#player2 b B\n",
+        b"#character-encoding zlib\n#player1 a A\n#player2 b B\n",
+        b"\xef\xbb\xbf#player1 a \xff\n#player2 b B\n",
+    ],
+)
+def test_an_unreadable_encoding_is_a_gcg_error_on_line_1(data):
+    with pytest.raises(GCGError) as err:
+        gcg.read(data)
+    assert (err.value.line, err.value.code) == (1, "gcg_encoding")
 
 
 def test_encodings():

@@ -86,3 +86,33 @@ def test_score_does_not_depend_on_cross_word_order(seed):
         if a.kind == "play":
             bonus = rules.bingo_bonus if a.bingo else 0
             assert a.score == sum(s for _, s in reversed(a.words)) + bonus
+
+
+NAME = (
+    st.text(st.characters(categories=("L",)) | st.sampled_from(" -'."), min_size=1, max_size=20)
+    .map(lambda s: " ".join(s.split()))
+    .filter(bool)
+)
+NOTE = st.lists(
+    st.text(st.characters(categories=("L", "N", "P", "Zs")), max_size=30), min_size=1, max_size=3
+).map(lambda lines: "\n".join(line.strip() for line in lines).strip())
+
+
+@MODEST
+@given(
+    seed=st.integers(0, 10**6),
+    rules=RULES,
+    names=st.lists(NAME, min_size=2, max_size=2, unique=True),
+    notes=st.dictionaries(st.integers(-1, 5), st.lists(NOTE.filter(bool), max_size=2)),
+    title=NAME,
+)
+def test_gcg_read_write_round_trip(seed, rules, names, notes, title):
+    """GCG -> game -> GCG gives the same text: names with spaces and accents, notes of
+    several lines and other programs' pragmas included."""
+    game = random_game(seed, game=Game(rules=rules, tiles=DUTCH, players=names), max_moves=12)
+    notes = {i: texts for i, texts in notes.items() if i < len(game.history) and texts}
+    text = gcg.write(game, notes=notes, pragmas={"title": title, "lexicon": "OpenTaal"})
+    record = gcg.read(text)
+    assert record.game.players == tuple(names)
+    again = gcg.write(record.game, notes=record.notes, pragmas=record.pragmas)
+    assert again == text

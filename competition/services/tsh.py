@@ -1,0 +1,303 @@
+"""Moving a tournament between Bordpunt and TSH: export a competition as a ``.t`` file, and
+create a competition from one (players, rounds, pairings and results, all or nothing).
+
+The file format and its mapping live in the pure module ``competition.tsh``; this module
+turns ORM rows into its records and back. docs/tsh.md describes what carries over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club, Player
+from competition import tsh
+from competition.models import Competition, Entrant, Round
+from competition.rulesets import ruleset_for
+from competition.services import CompetitionError
+from competition.services.entrants import player_get_or_create_in_club
+from games.models import Game, Outcome, Winner
+from games.services import (
+    PairingSpec,
+    ResultError,
+    ResultInput,
+    ResultKind,
+    game_record_result,
+    games_create,
+)
+
+#: The rule sets a TSH file can be imported under (a club variant is set afterwards).
+IMPORT_RULES = (
+    Competition.Rules.GOUDS_8,
+    Competition.Rules.STANDARD,
+    Competition.Rules.SBNL,
+)
+MAX_BYTES = 1024 * 1024  # a .t file of 500 players and 30 rounds is about 100 kB
+
+MESSAGES = {
+    "no_rating": _("Expected NAME RATING OPPONENTS; SCORES."),
+    "bad_number": _("“%(value)s” is not a whole number."),
+    "no_players": _("The file holds no players."),
+    "bad_opponent": _("round %(round)s: there is no player %(opponent)s."),
+    "self": _("round %(round)s: a player cannot play against themselves."),
+    "too_many_scores": _("more scores (%(scores)s) than rounds (%(rounds)s)."),
+    "not_mirrored": _("round %(round)s: %(opponent)s does not have %(name)s as opponent."),
+    "half_played": _("round %(round)s: a score on one side of the game only."),
+    "bad_token": _("round %(round)s: cannot read “%(token)s” in the bordpunt field."),
+    "duplicate_name": _("%(name)s is listed twice (also on line %(other)s)."),
+    "pending_not_last": _(
+        "%(name)s: round %(round)s has no result but a later round has; TSH needs the "
+        "results in round order. Enter the missing result first."
+    ),
+    "no_score": _("round %(round)s: a finished game without a score."),
+    "too_many_rounds": _("%(rounds)s rounds: a tournament has at most %(limit)s."),
+    "too_many_players": _("%(players)s players: a division has at most %(limit)s."),
+}
+
+
+def tsh_error_message(error: tsh.TshError) -> str:
+    """The error in the reader's language, with its line when it has one."""
+    reason = MESSAGES[error.code] % error.params
+    if error.line:
+        return _("Line %(line)s: %(reason)s") % {"line": error.line, "reason": reason}
+    return str(reason)
+
+
+# ------------------------------------------------------------------- export
+
+
+def tsh_export(*, competition: Competition) -> str:
+    """The competition as a TSH ``.t`` file: every entrant, every published round."""
+    entrants = list(
+        Entrant.objects.filter(competition=competition)
+        .select_related("player")
+        .order_by("seed", "player__name", "pk")
+    )
+    games = list(
+        Game.objects.filter(round__competition=competition)
+        .exclude(round__status=Round.Status.DRAFT)
+        .select_related("round")
+        .order_by("round__number", "table", "pk")
+    )
+    index = {entrant.player_id: i for i, entrant in enumerate(entrants)}
+    names = [entrant.player.name for entrant in entrants]
+    for game in games:  # a player with games but no entry (should not happen) still counts
+        for player_id in (game.player_a_id, game.player_b_id):
+            if player_id is not None and player_id not in index:
+                index[player_id] = len(names)
+                names.append(Player.objects.get(pk=player_id).name)
+    records = tuple(
+        tsh.TournamentGame(
+            round=game.round.number,
+            a=index[game.player_a_id],
+            b=None if game.player_b_id is None else index[game.player_b_id],
+            outcome=game.outcome,
+            winner=game.winner,
+            score_a=game.score_a,
+            score_b=game.score_b,
+            starter=game.starter,
+        )
+        for game in games
+    )
+    rounds = max((game.round for game in records), default=0)
+    tournament = tsh.Tournament(tuple(names), rounds, records)
+    try:
+        return tsh.write(tsh.from_tournament(tournament))
+    except tsh.TshError as error:
+        raise CompetitionError(tsh_error_message(error)) from None
+
+
+# ------------------------------------------------------------------- import
+
+
+@dataclass(frozen=True)
+class TshImportSummary:
+    competition: Competition
+    players: int
+    new_players: int
+    rounds: int
+    games: int
+    #: (player name, round) of TSH forfeit losses without an opponent: not imported.
+    unmatched_forfeits: tuple[tuple[str, int], ...] = ()
+
+
+def _decode(data: bytes) -> str:
+    if len(data) > MAX_BYTES:
+        raise CompetitionError(
+            _("The file is too large (at most %(size)s kB).") % {"size": MAX_BYTES // 1024}
+        )
+    for encoding in ("utf-8-sig", "cp1252"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise CompetitionError(_("The file is not a text (.t) file."))
+
+
+def _check_names(players: list[tsh.TshPlayer]) -> None:
+    limit = Player._meta.get_field("name").max_length
+    for p in players:
+        if any(ord(char) < 32 or ord(char) == 127 for char in p.name):
+            raise CompetitionError(
+                _("Line %(line)s: the name contains a control character.") % {"line": p.line}
+            )
+        if len(p.name) > limit:
+            raise CompetitionError(
+                _("Line %(line)s: a name has at most %(limit)s characters.")
+                % {"line": p.line, "limit": limit}
+            )
+
+
+def _result(game: tsh.TournamentGame) -> ResultInput | None:
+    """How Bordpunt records the game's result (None: no result yet, or a bye)."""
+    if game.outcome == Outcome.NORMAL:
+        return ResultInput(ResultKind.NORMAL, game.score_a, game.score_b)
+    if game.outcome == Outcome.FLAG_FALL:
+        kind = ResultKind.FLAG_B if game.winner == Winner.A else ResultKind.FLAG_A
+        return ResultInput(kind, game.score_a, game.score_b)
+    if game.outcome == Outcome.FORFEIT:
+        kind = {
+            Winner.A: ResultKind.FORFEIT_B,
+            Winner.B: ResultKind.FORFEIT_A,
+            Winner.NONE: ResultKind.FORFEIT_BOTH,
+        }[game.winner]
+        return ResultInput(kind)
+    if game.outcome == Outcome.ANNULLED:
+        return ResultInput(ResultKind.ANNULLED)
+    return None
+
+
+@transaction.atomic
+def tsh_import(
+    *,
+    club: Club,
+    data: bytes,
+    name: str,
+    slug: str = "",
+    rules: str = Competition.Rules.GOUDS_8,
+    by: AbstractBaseUser | None,
+) -> TshImportSummary:
+    """Create a tournament from a TSH ``.t`` file: all of it, or nothing."""
+    try:
+        players = tsh.parse(_decode(data))
+        tournament = tsh.to_tournament(players)
+    except tsh.TshError as error:
+        raise CompetitionError(tsh_error_message(error)) from None
+    _check_names(players)
+    if rules not in IMPORT_RULES:
+        raise CompetitionError(
+            _("Choose the rules: %(choices)s.") % {"choices": ", ".join(IMPORT_RULES)}
+        )
+    competition = _competition_create(
+        club=club,
+        name=name,
+        slug=slug,
+        rules=rules,
+        rounds=tournament.rounds,
+        assigned=any(game.starter for game in tournament.games),
+    )
+
+    player_ids, new_players = [], 0
+    for p in players:
+        player, created = player_get_or_create_in_club(club=club, name=p.name)
+        player_ids.append(player.pk)
+        new_players += created
+    if len(set(player_ids)) != len(player_ids):
+        raise CompetitionError(_("Two lines of the file name the same club member."))
+    Entrant.objects.bulk_create(
+        Entrant(competition=competition, player_id=player_id, seed=seed)
+        for seed, player_id in enumerate(player_ids, 1)
+    )
+
+    by_round: dict[int, list[tsh.TournamentGame]] = {}
+    for game in tournament.games:
+        by_round.setdefault(game.round, []).append(game)
+    ruleset = ruleset_for(competition).to_dict()
+    now = timezone.now()
+    count = 0
+    for number in range(1, tournament.rounds + 1):
+        games = by_round.get(number, [])
+        finished = all(_result(g) is not None or g.outcome == Outcome.BYE for g in games)
+        round_obj = Round.objects.create(
+            competition=competition,
+            number=number,
+            status=Round.Status.FINISHED if finished else Round.Status.PUBLISHED,
+        )
+        for game in games:
+            count += _game_import(game, round_obj, player_ids, players, ruleset, by=by, now=now)
+    unmatched = tuple((players[i].name, r) for i, r in tournament.unmatched_forfeits)
+    return TshImportSummary(
+        competition, len(players), new_players, tournament.rounds, count, unmatched
+    )
+
+
+def _competition_create(
+    *, club: Club, name: str, slug: str, rules: str, rounds: int, assigned: bool
+) -> Competition:
+    name = " ".join(name.split())
+    slug = slugify(slug or name)[:50]
+    if Competition.objects.filter(club=club, slug=slug).exists():
+        raise CompetitionError(
+            _("The club already has a competition with the short name “%(slug)s”.") % {"slug": slug}
+        )
+    competition = Competition(
+        club=club,
+        name=name,
+        slug=slug,
+        kind=Competition.Kind.TOURNAMENT,
+        rules=rules,
+        number_of_rounds=rounds or None,
+        starters=Competition.Starters.ASSIGNED if assigned else Competition.Starters.BY_LOT,
+    )
+    try:
+        competition.full_clean()
+    except ValidationError as error:
+        raise CompetitionError(" ".join(error.messages)) from None
+    competition.save()
+    return competition
+
+
+def _game_import(
+    game: tsh.TournamentGame,
+    round_obj: Round,
+    player_ids: list[int],
+    players: list[tsh.TshPlayer],
+    ruleset: dict[str, Any],
+    *,
+    by: AbstractBaseUser | None,
+    now: Any,
+) -> int:
+    spec = PairingSpec(
+        player_a=player_ids[game.a],
+        player_b=None if game.b is None else player_ids[game.b],
+        starter=game.starter,
+        rules=ruleset,
+    )
+    where = {
+        "round": game.round,
+        "line": players[game.a].line,
+    }
+    try:
+        with transaction.atomic():
+            (created,) = games_create(round_id=round_obj.pk, pairings=[spec])
+        result = _result(game)
+        if result is not None:
+            game_record_result(
+                game=created, result=result, by=by, now=now, reason=str(_("imported from TSH"))
+            )
+    except IntegrityError:
+        raise CompetitionError(
+            _("Line %(line)s: a player appears twice in round %(round)s.") % where
+        ) from None
+    except ResultError as error:
+        raise CompetitionError(
+            _("Line %(line)s: round %(round)s: %(reason)s") % {**where, "reason": error.message}
+        ) from None
+    return 1
