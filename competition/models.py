@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from clubs.inputs import validate_plain_text
 from clubs.models import Club, Player
 from clubs.permissions import can_manage_club, clubs_managed_by
 from games.models import PUBLIC_ROUND_STATUSES, RoundStatus
@@ -67,7 +68,7 @@ class Competition(models.Model):
     club = models.ForeignKey(
         Club, on_delete=models.PROTECT, related_name="competitions", verbose_name=_("club")
     )
-    name = models.CharField(_("name"), max_length=120)
+    name = models.CharField(_("name"), max_length=120, validators=[validate_plain_text])
     slug = models.SlugField(_("short name"))
     kind = models.CharField(_("kind"), max_length=20, choices=Kind, default=Kind.CLUB)
     rules = models.CharField(_("rules"), max_length=20, choices=Rules, default=Rules.GOUDS_8)
@@ -137,7 +138,7 @@ class Group(models.Model):
     competition = models.ForeignKey(
         Competition, on_delete=models.CASCADE, related_name="groups", verbose_name=_("competition")
     )
-    name = models.CharField(_("name"), max_length=60)
+    name = models.CharField(_("name"), max_length=60, validators=[validate_plain_text])
     order = models.PositiveSmallIntegerField(_("order"), default=0)
 
     class Meta:

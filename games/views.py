@@ -16,6 +16,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from clubs.inputs import query_int
 from clubs.permissions import can_manage_club
 from games import engine
 from games.board import board_view
@@ -233,8 +234,8 @@ def replay(request, game_id: int):
     """Public: step through the moves on the board."""
     game = _game(game_id, user=request.user)
     moves = moves_of(game)
-    value = request.GET.get("zet", "")
-    upto = min(int(value), len(moves)) if value.isdigit() else len(moves)
+    wanted = query_int(request, "zet")
+    upto = len(moves) if wanted is None else min(wanted, len(moves))
     view = board_view(game, moves, engine.replay(game, moves), upto=upto)
     return render(
         request,

@@ -5,6 +5,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import mark_safe
 from django_tables2 import RequestConfig
 
+from clubs.inputs import query_int
 from clubs.models import Club, Player
 from clubs.permissions import can_manage_club
 from competition import selectors, standings
@@ -14,8 +15,8 @@ from competition.tables import StandingsTable
 
 
 def after_round_param(request) -> int | None:
-    value = request.GET.get("na", "")
-    return int(value) if value.isdigit() and int(value) > 0 else None
+    """`?na=3`: the standings after round 3; anything but a round number shows the latest."""
+    return query_int(request, "na", minimum=1)
 
 
 def home(request):
