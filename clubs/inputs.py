@@ -6,6 +6,7 @@ range of the database column, plain text without control characters, files below
 anything else is refused with a message, never a server error.
 """
 
+import math
 import re
 import unicodedata
 
@@ -141,12 +142,19 @@ def upload_max_size() -> int:
 
 
 def file_size_text(size: int) -> str:
-    """A size for people: "2 MB", "50,0 MB" (in the active language's number format)."""
+    """A size for people, rounded up so that too large never reads as the limit itself.
+
+    >>> from django.utils import translation
+    >>> with translation.override("nl"):
+    ...     file_size_text(2 * 1024 * 1024), file_size_text(2 * 1024 * 1024 + 1), file_size_text(1)
+    ('2 MB', '2,1 MB', '1 kB')
+    """
     megabytes = size / (1024 * 1024)
     if megabytes >= 1:
-        decimals = 0 if megabytes == int(megabytes) else 1
-        return f"{number_format(megabytes, decimals)} MB"
-    return f"{number_format(size / 1024, 0)} kB"
+        if megabytes == int(megabytes):
+            return f"{number_format(int(megabytes))} MB"
+        return f"{number_format(math.ceil(megabytes * 10) / 10, 1)} MB"
+    return f"{number_format(math.ceil(size / 1024))} kB"
 
 
 def validate_upload_size(file) -> None:

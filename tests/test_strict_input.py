@@ -280,7 +280,7 @@ def test_a_file_just_over_the_limit_is_a_form_error(secretary_client, competitio
     response = secretary_client.post(address, {"file": SimpleUploadedFile("a.csv", data)})
     assert response.status_code == 200
     errors = field_errors(response, "file")
-    assert errors == ["Het bestand is te groot (2,0 MB); een bestand mag ten hoogste 2 MB zijn."]
+    assert errors == ["Het bestand is te groot (2,1 MB); een bestand mag ten hoogste 2 MB zijn."]
     game = Game.objects.create(
         round=round_create(competition=competition),
         player_a=competition.club.members.create(name="Anna"),
