@@ -3,15 +3,16 @@
 Every URL pattern of the site (the admin aside) is requested with odd path numbers and odd
 query values: digits of other scripts, huge and negative numbers, NUL bytes, very long
 strings, percent-encoded bytes that are no UTF-8. The database holds a small competition
-with a finished round (one game entered move by move) and a draft round. Visitors,
-members and the club's secretary each get a 2xx, 3xx or 4xx, never a 5xx.
+with a finished round (one game entered move by move) and a draft round. Visitors and
+the club's secretary get a 2xx, 3xx or 4xx, never a 5xx. Every form of the secretary's
+pages and of the board is posted odd values too.
 """
 
 import re
 from urllib.parse import quote, quote_from_bytes
 
 import pytest
-from django.urls import URLResolver, get_resolver
+from django.urls import URLResolver, get_resolver, reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -169,3 +170,57 @@ def test_no_odd_request_gets_a_server_error(client, world, request, route, who, 
 def test_known_odd_requests(client, world, address):
     response = client.get(address.format(game=world["id"][0]))
     assert response.status_code in {200, 404}
+
+
+FORM_VALUES = st.one_of(
+    st.text(max_size=20),
+    odd_numbers,
+    st.sampled_from(["1", "2", "2026-13-45", "generate", "swap", "publish", "clear", "swiss"]),
+    st.sampled_from(["random", "normal", "forfeit_a", "play", "exchange", "swap", "{}", "[]"]),
+)
+FORMS = {
+    "entrants": ["player", "new_player_name", "joined_round", "group", "group-name"],
+    "entrant_withdraw": ["entrant", "from_round", "reinstate"],
+    "round_create": ["date"],
+    "attendance": ["present"],
+    "round_pairing": ["action", "system", "standings_round", "seed", "player_x", "player_y"],
+    "round_results": [
+        *("form-TOTAL_FORMS", "form-INITIAL_FORMS", "form-0-game", "form-0-version"),
+        *("form-0-score_a", "form-0-score_b", "form-0-kind", "form-0-reason"),
+    ],
+    "competition_edit": [
+        *("name", "slug", "kind", "rules", "custom_rules", "number_of_rounds", "start_date"),
+        *("bye_match_points", "bye_board_points_fixed", "min_games", "tiebreak_1"),
+    ],
+    "board": ["notation", "start", "direction", "letters", "tiles", "rack", "kind", "version"],
+    "move_preview": ["notation", "start", "letters", "tiles", "squares", "kind", "version"],
+    "move_correct": ["number", "notation", "rack", "version"],
+    "game_starter": ["starter", "version"],
+}
+
+
+def form_url(name: str, competition, game_id: str) -> str:
+    if name in {"board", "move_preview", "move_correct", "game_starter"}:
+        return reverse(name, kwargs={"game_id": game_id})
+    kwargs = dict(competition.url_kwargs)
+    if name in {"attendance", "round_pairing", "round_results"}:
+        kwargs["number"] = 2 if name != "round_results" else 1
+    return reverse(name, kwargs=kwargs)
+
+
+def test_no_odd_form_post_gets_a_server_error(client, secretary, world, competition):
+    client.force_login(secretary)
+
+    @settings(
+        max_examples=120,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+    @given(name=st.sampled_from(sorted(FORMS)), data=st.data())
+    def check(name, data):
+        body = data.draw(st.dictionaries(st.sampled_from(FORMS[name]), FORM_VALUES), label="body")
+        response = client.post(form_url(name, competition, world["id"][0]), body)
+        assert response.status_code < 500, (name, body)
+
+    check()
