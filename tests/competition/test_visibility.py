@@ -184,3 +184,14 @@ def test_the_rule_itself(draft, secretary, member, other_secretary, staff):
         assert Round.objects.visible_to(user).filter(pk=round_obj.pk).exists()
     assert set(Game.objects.published().values_list("round__number", flat=True)) == {1}
     assert list(Round.objects.published().values_list("number", flat=True)) == [1]
+
+
+def test_the_pairing_of_the_next_round_does_not_count_the_draft_either(draft, competition):
+    from competition.services.pairing import pairing_input
+
+    third = round_create(competition=competition)
+    records = pairing_input(third, standings_round=2).groups[""]
+    anna = next(record for record in records if record.id == draft.player_a_id)
+    assert (anna.match_points, anna.board_points) == (2, 300)
+    # The draft's pairing still counts as a meeting, so it is not repeated.
+    assert draft.player_b_id in {game.opponent_id for game in anna.opponents}
