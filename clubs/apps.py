@@ -5,3 +5,12 @@ from django.utils.translation import gettext_lazy as _
 class ClubsConfig(AppConfig):
     name = "clubs"
     verbose_name = _("Clubs")
+
+    def ready(self) -> None:
+        # Path converters with a range (`<id:game_id>`, `<number:number>`), for every URLconf.
+        from django.urls import register_converter
+
+        from clubs.inputs import CONVERTERS
+
+        for name, converter in CONVERTERS.items():
+            register_converter(converter, name)

@@ -5,9 +5,11 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from clubs.inputs import validate_plain_text
+
 
 class Club(models.Model):
-    name = models.CharField(_("name"), max_length=120)
+    name = models.CharField(_("name"), max_length=120, validators=[validate_plain_text])
     slug = models.SlugField(_("short name"), unique=True)
     city = models.CharField(_("city"), max_length=80, blank=True)
     members = models.ManyToManyField(
@@ -27,7 +29,7 @@ class Club(models.Model):
 
 
 class Player(models.Model):
-    name = models.CharField(_("name"), max_length=120)
+    name = models.CharField(_("name"), max_length=120, validators=[validate_plain_text])
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

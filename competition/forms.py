@@ -6,6 +6,15 @@ from collections.abc import Sequence
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from clubs.inputs import (
+    BIGINT_MAX,
+    INTEGER_MAX,
+    SMALLINT_MAX,
+    StrictIntegerField,
+    bounded,
+    validate_plain_text,
+    validate_upload_size,
+)
 from clubs.models import Player
 from competition.models import TIEBREAK_CHOICES, Competition, Entrant, Group
 from competition.rulesets import custom_rules_error
@@ -14,6 +23,55 @@ from games.models import Game
 from games.services import ResultKind, result_kind_of
 
 TIEBREAK_SLOTS = len(TIEBREAK_CHOICES)
+
+# Board points of one player in one game: far beyond any real game, both ways (penalties).
+SCORE_MIN, SCORE_MAX = -9_999, 9_999
+MAX_ROUNDS = 1_000
+
+# The ranges of a competition's numbers.
+COMPETITION_LIMITS = {
+    "number_of_rounds": (1, MAX_ROUNDS),
+    "bye_match_points": (0, 10),
+    "bye_board_points_fixed": (0, SCORE_MAX),
+    "forfeit_win_match_points": (0, 10),
+    "forfeit_win_board_points": (0, SCORE_MAX),
+    "min_games": (0, MAX_ROUNDS),
+}
+
+
+def score_field(label) -> forms.IntegerField:
+    field = StrictIntegerField(
+        label=label,
+        required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "form-control score"}),
+    )
+    return bounded(field, minimum=SCORE_MIN, maximum=SCORE_MAX)
+
+
+def hidden_number(maximum: int) -> forms.IntegerField:
+    return bounded(StrictIntegerField(widget=forms.HiddenInput), minimum=0, maximum=maximum)
+
+
+class RulesJSONField(forms.JSONField):
+    """JSON that Python's parser cannot take (nested too deep) is invalid, not a crash."""
+
+    def to_python(self, value):
+        try:
+            return super().to_python(value)
+        except RecursionError:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid") from None
+
+    def bound_data(self, data, initial):
+        try:
+            return super().bound_data(data, initial)
+        except RecursionError:
+            return forms.fields.InvalidJSONInput(data)
+
+    def has_changed(self, initial, data) -> bool:
+        try:
+            return super().has_changed(initial, data)
+        except RecursionError:
+            return True
 
 
 class CompetitionForm(forms.ModelForm):
@@ -40,6 +98,10 @@ class CompetitionForm(forms.ModelForm):
             "min_games",
         ]
         widgets = {"start_date": forms.DateInput(attrs={"type": "date"})}
+        field_classes = {
+            "custom_rules": RulesJSONField,
+            **dict.fromkeys(COMPETITION_LIMITS, StrictIntegerField),
+        }
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -51,6 +113,20 @@ class CompetitionForm(forms.ModelForm):
                 required=False,
                 initial=current[slot] if slot < len(current) else "",
             )
+        for name, (minimum, maximum) in COMPETITION_LIMITS.items():
+            bounded(self.fields[name], minimum=minimum, maximum=maximum)
+
+    def clean_slug(self) -> str:
+        """The short name is the competition's address within its club: unique there."""
+        slug = self.cleaned_data["slug"]
+        taken = Competition.objects.filter(club=self.instance.club_id, slug=slug).exclude(
+            pk=self.instance.pk
+        )
+        if taken.exists():
+            raise forms.ValidationError(
+                _("The club already has a competition with this short name."), code="unique"
+            )
+        return slug
 
     def clean(self) -> dict:
         cleaned = super().clean()
@@ -78,8 +154,15 @@ class EntrantAddForm(forms.Form):
     player = forms.ModelChoiceField(
         label=_("Club member"), queryset=Player.objects.none(), required=False
     )
-    new_player_name = forms.CharField(label=_("or a new player"), max_length=120, required=False)
-    joined_round = forms.IntegerField(label=_("Plays from round"), min_value=1, initial=1)
+    new_player_name = forms.CharField(
+        label=_("or a new player"),
+        max_length=120,
+        required=False,
+        validators=[validate_plain_text],
+    )
+    joined_round = bounded(
+        StrictIntegerField(label=_("Plays from round"), initial=1), minimum=1, maximum=MAX_ROUNDS
+    )
     group = forms.ModelChoiceField(label=_("Group"), queryset=Group.objects.none(), required=False)
 
     def __init__(self, *args, competition: Competition, **kwargs) -> None:
@@ -103,7 +186,9 @@ class EntrantAddForm(forms.Form):
 
 class WithdrawForm(forms.Form):
     entrant = forms.ModelChoiceField(queryset=Entrant.objects.none(), widget=forms.HiddenInput)
-    from_round = forms.IntegerField(label=_("Withdrawn from round"), min_value=2)
+    from_round = bounded(
+        StrictIntegerField(label=_("Withdrawn from round")), minimum=2, maximum=MAX_ROUNDS
+    )
 
     def __init__(self, *args, competition: Competition, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -113,24 +198,20 @@ class WithdrawForm(forms.Form):
 class ResultRowForm(forms.Form):
     """One table of the round's results page. Scores come first: tab from score to score."""
 
-    game = forms.IntegerField(widget=forms.HiddenInput)
-    version = forms.IntegerField(widget=forms.HiddenInput)
-    score_a = forms.IntegerField(
-        required=False,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "form-control score"}),
-    )
-    score_b = forms.IntegerField(
-        required=False,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "form-control score"}),
-    )
+    game = hidden_number(BIGINT_MAX)
+    version = hidden_number(INTEGER_MAX)
+    score_a = score_field(_("Board points first player"))
+    score_b = score_field(_("Board points second player"))
     kind = forms.ChoiceField(
         choices=ResultKind.choices,
         initial=ResultKind.NORMAL,
         widget=forms.Select(attrs={"class": "form-select form-select-sm"}),
     )
     reason = forms.CharField(
+        label=_("Reason"),
         required=False,
         max_length=500,
+        validators=[validate_plain_text],
         widget=forms.TextInput(
             attrs={"class": "form-control form-control-sm", "placeholder": _("reason")}
         ),
@@ -152,10 +233,12 @@ ResultFormSet = forms.formset_factory(ResultRowForm, extra=0)
 
 class CorrectionForm(forms.Form):
     kind = forms.ChoiceField(label=_("Outcome"), choices=ResultKind.choices)
-    score_a = forms.IntegerField(label=_("Board points first player"), required=False)
-    score_b = forms.IntegerField(label=_("Board points second player"), required=False)
-    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 2}))
-    version = forms.IntegerField(widget=forms.HiddenInput)
+    score_a = score_field(_("Board points first player"))
+    score_b = score_field(_("Board points second player"))
+    reason = forms.CharField(
+        label=_("Reason"), max_length=500, widget=forms.Textarea(attrs={"rows": 2})
+    )
+    version = hidden_number(INTEGER_MAX)
 
 
 class AttendanceForm(forms.Form):
@@ -177,6 +260,7 @@ class RoundCreateForm(forms.Form):
 class ImportForm(forms.Form):
     file = forms.FileField(
         label=_("CSV file"),
+        validators=[validate_upload_size],
         help_text=_(
             "Columns: round, table, player, opponent, score, opponent_score, outcome; "
             "separated by commas or semicolons, saved as UTF-8. You see what will change "
@@ -251,13 +335,20 @@ class ImportConfirmForm(forms.Form):
 
 class PairingForm(forms.Form):
     system = forms.ChoiceField(label=_("Pairing system"), choices=Competition.PairingSystem.choices)
-    standings_round = forms.IntegerField(
-        label=_("Pair from the standings after round"),
-        min_value=0,
-        required=False,
-        help_text=_("Empty: the last finished round."),
+    standings_round = bounded(
+        StrictIntegerField(
+            label=_("Pair from the standings after round"),
+            required=False,
+            help_text=_("Empty: the last finished round."),
+        ),
+        minimum=0,
+        maximum=SMALLINT_MAX,
     )
-    seed = forms.IntegerField(label=_("Seed for random pairing"), required=False)
+    seed = bounded(
+        StrictIntegerField(label=_("Seed for random pairing"), required=False),
+        minimum=0,
+        maximum=INTEGER_MAX,
+    )
 
 
 class SwapForm(forms.Form):
@@ -271,7 +362,7 @@ class SwapForm(forms.Form):
 
 
 class GroupForm(forms.Form):
-    name = forms.CharField(label=_("New group"), max_length=60)
+    name = forms.CharField(label=_("New group"), max_length=60, validators=[validate_plain_text])
 
 
 class TshImportForm(forms.Form):
@@ -279,12 +370,15 @@ class TshImportForm(forms.Form):
 
     file = forms.FileField(
         label=_("TSH file (.t)"),
+        validators=[validate_upload_size],
         help_text=_(
             "One division: players, pairings and results. Nothing is created when any "
             "line is wrong."
         ),
     )
-    name = forms.CharField(label=_("Name of the tournament"), max_length=120)
+    name = forms.CharField(
+        label=_("Name of the tournament"), max_length=120, validators=[validate_plain_text]
+    )
     slug = forms.SlugField(
         label=_("Short name"),
         max_length=50,

@@ -10,7 +10,10 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from clubs.inputs import validate_plain_text
 from clubs.models import Club, Player
+from clubs.permissions import can_manage_club, clubs_managed_by
+from games.models import PUBLIC_ROUND_STATUSES, RoundStatus
 
 TIEBREAK_CHOICES = [
     ("spread", _("spread (saldo)")),
@@ -65,7 +68,7 @@ class Competition(models.Model):
     club = models.ForeignKey(
         Club, on_delete=models.PROTECT, related_name="competitions", verbose_name=_("club")
     )
-    name = models.CharField(_("name"), max_length=120)
+    name = models.CharField(_("name"), max_length=120, validators=[validate_plain_text])
     slug = models.SlugField(_("short name"))
     kind = models.CharField(_("kind"), max_length=20, choices=Kind, default=Kind.CLUB)
     rules = models.CharField(_("rules"), max_length=20, choices=Rules, default=Rules.GOUDS_8)
@@ -135,7 +138,7 @@ class Group(models.Model):
     competition = models.ForeignKey(
         Competition, on_delete=models.CASCADE, related_name="groups", verbose_name=_("competition")
     )
-    name = models.CharField(_("name"), max_length=60)
+    name = models.CharField(_("name"), max_length=60, validators=[validate_plain_text])
     order = models.PositiveSmallIntegerField(_("order"), default=0)
 
     class Meta:
@@ -200,11 +203,21 @@ class Entrant(models.Model):
         return self.withdrawn_from_round is None or round_number < self.withdrawn_from_round
 
 
+class RoundQuerySet(models.QuerySet):
+    def published(self) -> "RoundQuerySet":
+        """Rounds the public may see (the rule is `games.models.PUBLIC_ROUND_STATUSES`)."""
+        return self.filter(status__in=PUBLIC_ROUND_STATUSES)
+
+    def visible_to(self, user) -> "RoundQuerySet":
+        """Published rounds, and every round of the clubs `user` is secretary of (staff: all)."""
+        managed = clubs_managed_by(user)
+        if managed is None:
+            return self.all()
+        return self.filter(Q(status__in=PUBLIC_ROUND_STATUSES) | Q(competition__club__in=managed))
+
+
 class Round(models.Model):
-    class Status(models.TextChoices):
-        DRAFT = "draft", _("draft")
-        PUBLISHED = "published", _("published")
-        FINISHED = "finished", _("finished")
+    Status = RoundStatus
 
     competition = models.ForeignKey(
         Competition, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("competition")
@@ -212,6 +225,8 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField(_("number"))
     date = models.DateField(_("date"), null=True, blank=True)
     status = models.CharField(_("status"), max_length=20, choices=Status, default=Status.DRAFT)
+
+    objects = RoundQuerySet.as_manager()
 
     class Meta:
         ordering = ["competition", "number"]
@@ -227,6 +242,15 @@ class Round(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("round", kwargs={**self.competition.url_kwargs, "number": self.number})
+
+    @property
+    def is_published(self) -> bool:
+        return self.status in PUBLIC_ROUND_STATUSES
+
+
+def round_visible_to(user, round: Round) -> bool:
+    """May `user` see this round, its pairings and results? Drafts: its club's secretaries."""
+    return round.is_published or can_manage_club(user, round.competition.club)
 
 
 class Absence(models.Model):

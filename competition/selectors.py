@@ -10,11 +10,12 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch, QuerySet
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from clubs.models import Player
 from competition import standings
-from competition.models import Competition, Entrant, Round
+from competition.models import Competition, Entrant, Round, round_visible_to
 from games.models import Game, Outcome
 
 
@@ -52,9 +53,14 @@ def entrant_records(competition: Competition) -> list[standings.EntrantRecord]:
 
 
 def game_records(competition: Competition) -> list[standings.GameRecord]:
-    """Every game with a result, as standings records (one query)."""
+    """Every game with a result in a published round, as standings records (one query).
+
+    A draft round's games do not count, not even for its secretaries: the standings are
+    the same for everyone, and a result counts once its round is published.
+    """
     rows = (
-        Game.objects.filter(round__competition=competition)
+        Game.objects.published()
+        .filter(round__competition=competition)
         .exclude(outcome=Outcome.PENDING)
         .values_list(
             "round__number", "player_a_id", "player_b_id", "score_a", "score_b", "outcome", "winner"
@@ -86,24 +92,30 @@ def standings_get(competition: Competition, *, after_round: int | None = None) -
     return StandingsView(groups=groups, after_round=after_round, last_round=last_round)
 
 
-def rounds_of(competition: Competition) -> QuerySet[Round]:
+def rounds_of(competition: Competition, *, with_drafts: bool) -> QuerySet[Round]:
+    """The rounds to list: drafts only for the club's secretaries (`with_drafts`)."""
+    rounds = Round.objects.all() if with_drafts else Round.objects.published()
     return (
-        Round.objects.filter(competition=competition)
+        rounds.filter(competition=competition)
         .select_related("competition__club")
         .order_by("number")
     )
 
 
 def round_get(competition: Competition, number: int) -> Round:
+    """Any round, drafts included: for the secretary's pages."""
     return get_object_or_404(
         Round.objects.filter(competition=competition).select_related("competition__club"),
         number=number,
     )
 
 
-def pairing_is_visible(round: Round, *, can_manage: bool) -> bool:
-    """A draft pairing is the director's to review: the public sees it once published."""
-    return can_manage or round.status != Round.Status.DRAFT
+def visible_round_get(competition: Competition, number: int, *, user) -> Round:
+    """A round `user` may see; a draft is a 404 to everyone but its club's secretaries."""
+    round = round_get(competition, number)
+    if not round_visible_to(user, round):
+        raise Http404
+    return round
 
 
 def round_games(round: Round) -> QuerySet[Game]:
@@ -115,9 +127,11 @@ def round_games(round: Round) -> QuerySet[Game]:
     )
 
 
-def player_games(competition: Competition, player: Player) -> QuerySet[Game]:
+def player_games(competition: Competition, player: Player, *, with_drafts: bool) -> QuerySet[Game]:
+    """A player's games in order; those of draft rounds only for the club's secretaries."""
+    games = Game.objects.all() if with_drafts else Game.objects.published()
     return (
-        Game.objects.filter(round__competition=competition, seats__player=player)
+        games.filter(round__competition=competition, seats__player=player)
         .select_related("round__competition__club", "player_a", "player_b")
         .annotate(move_count=Count("moves"))
         .order_by("round__number")

@@ -4,6 +4,13 @@ the rules engine then decides whether the move is legal."""
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from clubs.inputs import (
+    INTEGER_MAX,
+    SMALLINT_MAX,
+    StrictIntegerField,
+    bounded,
+)
+
 SQUARE_PATTERN = r"[A-Oa-o](1[0-5]|[1-9])"
 
 
@@ -22,7 +29,7 @@ class MoveForm(forms.Form):
         ("endrack", _("rack at the end")),
     ]
 
-    version = forms.IntegerField(widget=forms.HiddenInput)
+    version = bounded(StrictIntegerField(widget=forms.HiddenInput), minimum=0, maximum=INTEGER_MAX)
     kind = forms.ChoiceField(choices=KINDS, initial="play", widget=forms.HiddenInput)
     notation = forms.CharField(
         label=_("Move"),
@@ -95,8 +102,8 @@ class MoveForm(forms.Form):
 
 
 class CorrectMoveForm(forms.Form):
-    version = forms.IntegerField(widget=forms.HiddenInput)
-    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    version = bounded(StrictIntegerField(widget=forms.HiddenInput), minimum=0, maximum=INTEGER_MAX)
+    number = bounded(StrictIntegerField(widget=forms.HiddenInput), minimum=1, maximum=SMALLINT_MAX)
     notation = forms.CharField(label=_("Move"), max_length=40)
     rack = forms.RegexField(
         label=_("Rack (optional)"), regex=r"^[A-Za-z?]{0,8}$", required=False, max_length=8
@@ -104,7 +111,7 @@ class CorrectMoveForm(forms.Form):
 
 
 class VersionForm(forms.Form):
-    version = forms.IntegerField(widget=forms.HiddenInput)
+    version = bounded(StrictIntegerField(widget=forms.HiddenInput), minimum=0, maximum=INTEGER_MAX)
 
 
 class StarterForm(VersionForm):

@@ -10,6 +10,49 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Player
+from clubs.permissions import can_manage_club, clubs_managed_by
+
+
+class RoundStatus(models.TextChoices):
+    """The status of a round (the field is `competition.Round.status`).
+
+    Defined here, with the rule below, because whether a game may be shown depends on its
+    round's status and this app does not import competition.
+    """
+
+    DRAFT = "draft", _("draft")
+    PUBLISHED = "published", _("published")
+    FINISHED = "finished", _("finished")
+
+
+# What the public may see of a round: its pairings and results once it is published. A
+# draft is its club's secretaries' alone (and staff's); anyone else gets a 404, as if it did
+# not exist. Listed, not excluded, so that a status added later stays private until named.
+# Every page, export and download asks this rule: `Round.objects.published()`,
+# `competition.models.round_visible_to`, `Game.objects.published()`, `game_visible_to`.
+PUBLIC_ROUND_STATUSES = (RoundStatus.PUBLISHED, RoundStatus.FINISHED)
+
+
+class GameQuerySet(models.QuerySet):
+    def published(self) -> "GameQuerySet":
+        """Games of published rounds: what the public may see, and what the standings count."""
+        return self.filter(round__status__in=PUBLIC_ROUND_STATUSES)
+
+    def visible_to(self, user) -> "GameQuerySet":
+        """Published games, and every game of the clubs `user` is secretary of (staff: all)."""
+        managed = clubs_managed_by(user)
+        if managed is None:
+            return self.all()
+        return self.filter(
+            Q(round__status__in=PUBLIC_ROUND_STATUSES) | Q(round__competition__club__in=managed)
+        )
+
+
+def game_visible_to(user, game: "Game") -> bool:
+    """May `user` see this game (its pairing, moves and result)? Loads the round's club."""
+    if game.round.status in PUBLIC_ROUND_STATUSES:
+        return True
+    return can_manage_club(user, game.round.competition.club)
 
 
 class Outcome(models.TextChoices):
@@ -110,6 +153,8 @@ class Game(models.Model):
         blank=True,
         help_text=_("The rule set the game is played by (a rules.RuleSet as a dict)."),
     )
+
+    objects = GameQuerySet.as_manager()
 
     class Meta:
         ordering = ["round", "table", "pk"]

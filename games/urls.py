@@ -3,12 +3,12 @@ from django.urls import path
 from games import views
 
 urlpatterns = [
-    path("partij/<int:game_id>/", views.replay, name="replay"),
-    path("partij/<int:game_id>.gcg", views.gcg_download, name="gcg_download"),
-    path("partij/<int:game_id>/bord/", views.board, name="board"),
-    path("partij/<int:game_id>/bord/voorbeeld/", views.preview, name="move_preview"),
-    path("partij/<int:game_id>/bord/terug/", views.undo, name="move_undo"),
-    path("partij/<int:game_id>/bord/corrigeren/", views.correct, name="move_correct"),
-    path("partij/<int:game_id>/bord/begint/", views.starter, name="game_starter"),
-    path("partij/<int:game_id>/gcg/", views.gcg_upload, name="gcg_upload"),
+    path("partij/<id:game_id>/", views.replay, name="replay"),
+    path("partij/<id:game_id>.gcg", views.gcg_download, name="gcg_download"),
+    path("partij/<id:game_id>/bord/", views.board, name="board"),
+    path("partij/<id:game_id>/bord/voorbeeld/", views.preview, name="move_preview"),
+    path("partij/<id:game_id>/bord/terug/", views.undo, name="move_undo"),
+    path("partij/<id:game_id>/bord/corrigeren/", views.correct, name="move_correct"),
+    path("partij/<id:game_id>/bord/begint/", views.starter, name="game_starter"),
+    path("partij/<id:game_id>/gcg/", views.gcg_upload, name="gcg_upload"),
 ]

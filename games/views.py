@@ -10,17 +10,18 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from clubs.inputs import query_int
 from clubs.permissions import can_manage_club
 from games import engine
 from games.board import board_view
 from games.forms import CorrectMoveForm, GcgUploadForm, MoveForm, StarterForm, VersionForm
-from games.models import Game
+from games.models import Game, game_visible_to
 from games.moves import (
     MoveError,
     game_set_starter,
@@ -35,13 +36,17 @@ from games.moves import (
 from games.rule_messages import message
 
 
-def _game(pk: int) -> Game:
-    return get_object_or_404(
+def _game(pk: int, *, user) -> Game:
+    """The game, if `user` may see it: a draft round's game is a 404 to all but its secretaries."""
+    game = get_object_or_404(
         Game.objects.select_related("player_a", "player_b", "round__competition__club").exclude(
             player_b=None
         ),
         pk=pk,
     )
+    if not game_visible_to(user, game):
+        raise Http404
+    return game
 
 
 def board_manager_required(view):
@@ -51,7 +56,7 @@ def board_manager_required(view):
     def wrapper(request, game_id: int, **kwargs):
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
-        game = _game(game_id)
+        game = _game(game_id, user=request.user)
         if not can_manage_club(request.user, game.round.competition.club):
             raise PermissionDenied
         return view(request, game, **kwargs)
@@ -218,7 +223,7 @@ def gcg_upload(request, game: Game):
 
 
 def gcg_download(request, game_id: int):
-    game = _game(game_id)
+    game = _game(game_id, user=request.user)
     response = HttpResponse(game_to_gcg(game), content_type="text/plain; charset=utf-8")
     name = slugify(f"{game.player_a.name}-{game.player_b.name}-ronde-{game.round.number}")
     response["Content-Disposition"] = f'attachment; filename="{name}.gcg"'
@@ -227,10 +232,10 @@ def gcg_download(request, game_id: int):
 
 def replay(request, game_id: int):
     """Public: step through the moves on the board."""
-    game = _game(game_id)
+    game = _game(game_id, user=request.user)
     moves = moves_of(game)
-    value = request.GET.get("zet", "")
-    upto = min(int(value), len(moves)) if value.isdigit() else len(moves)
+    wanted = query_int(request, "zet")
+    upto = len(moves) if wanted is None else min(wanted, len(moves))
     view = board_view(game, moves, engine.replay(game, moves), upto=upto)
     return render(
         request,

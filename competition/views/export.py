@@ -3,7 +3,6 @@
 from django.http import HttpResponse, JsonResponse
 from django.utils.text import slugify
 
-from clubs.permissions import can_manage_club
 from competition import exports, selectors
 from competition.views.public import after_round_param
 
@@ -31,8 +30,6 @@ def standings_csv(request, club: str, competition: str):
 
 def round_json(request, club: str, competition: str, number: int):
     competition_obj = selectors.competition_get(club_slug=club, competition_slug=competition)
-    round_obj = selectors.round_get(competition_obj, number)
-    can_manage = can_manage_club(request.user, competition_obj.club)
-    visible = selectors.pairing_is_visible(round_obj, can_manage=can_manage)
-    games = list(selectors.round_games(round_obj)) if visible else []
+    round_obj = selectors.visible_round_get(competition_obj, number, user=request.user)
+    games = list(selectors.round_games(round_obj))
     return _embeddable(JsonResponse(exports.round_document(competition_obj, round_obj, games)))

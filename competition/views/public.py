@@ -5,17 +5,18 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import mark_safe
 from django_tables2 import RequestConfig
 
+from clubs.inputs import query_int
 from clubs.models import Club, Player
 from clubs.permissions import can_manage_club
 from competition import selectors, standings
 from competition.filters import CompetitionFilter
-from competition.models import Competition
+from competition.models import Competition, Round
 from competition.tables import StandingsTable
 
 
 def after_round_param(request) -> int | None:
-    value = request.GET.get("na", "")
-    return int(value) if value.isdigit() and int(value) > 0 else None
+    """`?na=3`: the standings after round 3; anything but a round number shows the latest."""
+    return query_int(request, "na", minimum=1)
 
 
 def home(request):
@@ -25,10 +26,12 @@ def home(request):
 
 def club_detail(request, club: str):
     club_obj = get_object_or_404(Club, slug=club)
+    can_manage = can_manage_club(request.user, club_obj)
+    counted = Q() if can_manage else Q(rounds__in=Round.objects.published())
     competitions = CompetitionFilter(
         request.GET,
         queryset=Competition.objects.filter(club=club_obj).annotate(
-            round_count=Count("rounds", distinct=True),
+            round_count=Count("rounds", filter=counted, distinct=True),
             entrant_count=Count("entrants", distinct=True),
         ),
     )
@@ -39,7 +42,7 @@ def club_detail(request, club: str):
             "club": club_obj,
             "filter": competitions,
             "competitions": competitions.qs,
-            "can_manage": can_manage_club(request.user, club_obj),
+            "can_manage": can_manage,
         },
     )
 
@@ -47,6 +50,7 @@ def club_detail(request, club: str):
 def standings_page(request, club: str, competition: str):
     competition_obj = selectors.competition_get(club_slug=club, competition_slug=competition)
     view = selectors.standings_get(competition_obj, after_round=after_round_param(request))
+    can_manage = can_manage_club(request.user, competition_obj.club)
     tables = []
     for prefix, (group, rows) in enumerate(view.groups.items()):
         table = StandingsTable(rows, competition=competition_obj, prefix=f"g{prefix}-")
@@ -60,25 +64,24 @@ def standings_page(request, club: str, competition: str):
             "tables": tables,
             "view": view,
             "round_numbers": range(1, view.last_round + 1),
-            "rounds": selectors.rounds_of(competition_obj),
-            "can_manage": can_manage_club(request.user, competition_obj.club),
+            "rounds": selectors.rounds_of(competition_obj, with_drafts=can_manage),
+            "can_manage": can_manage,
         },
     )
 
 
 def round_page(request, club: str, competition: str, number: int):
     competition_obj = selectors.competition_get(club_slug=club, competition_slug=competition)
-    round_obj = selectors.round_get(competition_obj, number)
+    round_obj = selectors.visible_round_get(competition_obj, number, user=request.user)
     can_manage = can_manage_club(request.user, competition_obj.club)
-    visible = selectors.pairing_is_visible(round_obj, can_manage=can_manage)
     return render(
         request,
         "competition/round.html",
         {
             "competition": competition_obj,
             "round": round_obj,
-            "games": selectors.round_games(round_obj) if visible else [],
-            "rounds": selectors.rounds_of(competition_obj),
+            "games": selectors.round_games(round_obj),
+            "rounds": selectors.rounds_of(competition_obj, with_drafts=can_manage),
             "can_manage": can_manage,
         },
     )
@@ -89,7 +92,8 @@ def player_page(request, club: str, competition: str, player_id: int):
     player = get_object_or_404(
         Player.objects.filter(Q(entries__competition=competition_obj)), pk=player_id
     )
-    games = list(selectors.player_games(competition_obj, player))
+    can_manage = can_manage_club(request.user, competition_obj.club)
+    games = list(selectors.player_games(competition_obj, player, with_drafts=can_manage))
     records = [
         record
         for record in selectors.game_records(competition_obj)
@@ -138,12 +142,8 @@ def crosstable_page(request, club: str, competition: str):
 def round_print(request, club: str, competition: str, number: int):
     """The pairing list to pin on the wall: by table, and alphabetically by name."""
     competition_obj = selectors.competition_get(club_slug=club, competition_slug=competition)
-    round_obj = selectors.round_get(competition_obj, number)
-    can_manage = can_manage_club(request.user, competition_obj.club)
-    if selectors.pairing_is_visible(round_obj, can_manage=can_manage):
-        games = list(selectors.round_games(round_obj))
-    else:
-        games = []
+    round_obj = selectors.visible_round_get(competition_obj, number, user=request.user)
+    games = list(selectors.round_games(round_obj))
     by_name = sorted(
         (
             (game.player_a if side == "a" else game.player_b, game, side)

@@ -5,11 +5,12 @@ import hashlib
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from clubs.inputs import capped
 from clubs.models import Club
 from clubs.permissions import can_manage_club
 from competition import selectors
@@ -65,18 +66,27 @@ def competition_create(request, club: str):
     if not can_manage_club(request.user, club_obj):
         raise PermissionDenied
     form = CompetitionForm(request.POST or None, instance=Competition(club=club_obj))
-    if request.method == "POST" and form.is_valid():
-        competition = form.save()
+    if request.method == "POST" and form.is_valid() and _saved(form):
         messages.success(request, _("Competition created."))
-        return redirect("entrants", **competition.url_kwargs)
+        return redirect("entrants", **form.instance.url_kwargs)
     return render(request, "competition/competition_form.html", {"form": form, "club": club_obj})
+
+
+def _saved(form: CompetitionForm) -> bool:
+    """Save; a short name taken meanwhile by a second click or another secretary is a form error."""
+    try:
+        with transaction.atomic():
+            form.save()
+    except IntegrityError:
+        form.add_error("slug", _("The club already has a competition with this short name."))
+        return False
+    return True
 
 
 @secretary_required
 def competition_edit(request, competition: Competition):
     form = CompetitionForm(request.POST or None, instance=competition)
-    if request.method == "POST" and form.is_valid():
-        form.save()
+    if request.method == "POST" and form.is_valid() and _saved(form):
         messages.success(request, _("Settings saved."))
         return redirect(competition)
     return render(
@@ -321,7 +331,7 @@ def results_import_view(request, competition: Competition):
         try:
             rows = results_import_read(data=data)
         except CompetitionError as error:
-            errors = error.errors or [error.message]
+            errors = capped(error.errors or [error.message])
         else:
             stored = {
                 "text": data.decode("utf-8"),

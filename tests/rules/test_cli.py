@@ -7,7 +7,7 @@ import pytest
 
 from rules import cli
 
-from .helpers import GCG_DIR
+from .helpers import GCG_DIR, needs_gcg_files
 
 
 def run(*argv):
@@ -16,7 +16,7 @@ def run(*argv):
     return status, out.getvalue()
 
 
-@pytest.mark.skipif(not GCG_DIR.is_dir(), reason=f"{GCG_DIR} is missing")
+@needs_gcg_files
 def test_replay_text():
     status, out = run("replay", str(GCG_DIR / "doug_v_emely.gcg"), "--no-lexicon")
     assert status == 0
@@ -25,7 +25,7 @@ def test_replay_text():
     assert "doug 451 - emely 345" in out
 
 
-@pytest.mark.skipif(not GCG_DIR.is_dir(), reason=f"{GCG_DIR} is missing")
+@needs_gcg_files
 def test_replay_json():
     status, out = run(
         "replay", str(GCG_DIR / "vs_frentz.gcg"), "--json", "--no-lexicon", "--tiles", "english"

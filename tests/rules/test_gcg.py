@@ -23,9 +23,9 @@ from rules import (
     parse_move,
 )
 
-from .helpers import GCG_DIR, play
+from .helpers import GCG_DIR, gcg_files, needs_gcg_files, play
 
-GCG_FILES = sorted(GCG_DIR.glob("*.gcg")) if GCG_DIR.is_dir() else []
+GCG_FILES = gcg_files()
 
 
 def recorded_lines(path):
@@ -38,7 +38,7 @@ def recorded_lines(path):
     return rows
 
 
-@pytest.mark.skipif(not GCG_DIR.is_dir(), reason=f"{GCG_DIR} is missing")
+@needs_gcg_files
 @pytest.mark.parametrize("path", GCG_FILES, ids=lambda p: p.name)
 def test_real_games_replay_to_the_recorded_scores(path):
     record = gcg.load(path, rules=NASPA, tiles=ENGLISH, lexicon=None)
@@ -57,7 +57,7 @@ def test_real_games_replay_to_the_recorded_scores(path):
     assert len(final) > 20
 
 
-@pytest.mark.skipif(not GCG_DIR.is_dir(), reason=f"{GCG_DIR} is missing")
+@needs_gcg_files
 def test_real_games_events():
     record = gcg.load(GCG_DIR / "josh2.gcg")
     kinds = [r.kind for r in record.game.history]

@@ -1,0 +1,72 @@
+"""The secretary's pages run a fixed number of queries, however many players and rounds.
+
+Measured like the public pages (test_query_budget.py): a small and a large competition of
+the same club, the counts equal and within the page's budget.
+"""
+
+import pytest
+from django.urls import reverse
+
+from competition.services.pairing import round_pair
+from competition.services.rounds import round_create
+from tests.competition.test_query_budget import queries
+from tests.factories import competition_with_results
+
+pytestmark = pytest.mark.django_db
+
+BUDGET = 15
+PAGES = ["round_pairing", "round_results", "entrants", "attendance", "competition_edit"]
+
+
+def page_url(name: str, played) -> str:
+    kwargs = dict(played.competition.url_kwargs)
+    if name in {"round_pairing", "round_results", "attendance"}:
+        kwargs["number"] = played.rounds[-1].number
+    return reverse(name, kwargs=kwargs)
+
+
+@pytest.fixture
+def small_and_large(club):
+    return (
+        competition_with_results(entrants=8, rounds=3, club=club),
+        competition_with_results(entrants=120, rounds=3, club=club),
+    )
+
+
+@pytest.fixture
+def short_and_long(club):
+    return (
+        competition_with_results(entrants=8, rounds=2, club=club),
+        competition_with_results(entrants=8, rounds=6, club=club),
+    )
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_same_queries_for_8_and_120_entrants(secretary_client, small_and_large, name):
+    small, large = small_and_large
+    small_queries = queries(secretary_client, page_url(name, small))
+    large_queries = queries(secretary_client, page_url(name, large))
+    assert len(small_queries) == len(large_queries), large_queries
+    assert len(large_queries) <= BUDGET, large_queries
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_same_queries_for_2_and_6_rounds(secretary_client, short_and_long, name):
+    short, long = short_and_long
+    short_queries = queries(secretary_client, page_url(name, short))
+    long_queries = queries(secretary_client, page_url(name, long))
+    assert len(short_queries) == len(long_queries), long_queries
+    assert len(long_queries) <= BUDGET, long_queries
+
+
+@pytest.mark.parametrize("name", ["round_pairing", "round_results", "attendance"])
+def test_a_fresh_draft_pairing_costs_the_same_for_8_and_120_entrants(
+    secretary_client, small_and_large, name
+):
+    counts = []
+    for played in small_and_large:
+        draft = round_create(competition=played.competition)
+        round_pair(round=draft, system="swiss", standings_round=None, seed=1)
+        kwargs = {**played.competition.url_kwargs, "number": draft.number}
+        counts.append(len(queries(secretary_client, reverse(name, kwargs=kwargs))))
+    assert counts[0] == counts[1] <= BUDGET, counts
