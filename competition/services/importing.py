@@ -30,8 +30,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
+from clubs.inputs import capped
 from clubs.models import Membership, Player
 from competition.models import Competition, Entrant, Round
 from competition.rulesets import ruleset_for
@@ -54,7 +54,6 @@ COLUMNS = ("round", "table", "player", "opponent", "score", "opponent_score", "o
 DELIMITERS = (",", ";", "\t")
 MAX_FILE_BYTES = 2 * 1024 * 1024  # a season of a large club is well under 100 kB
 MAX_ROWS = 5000
-MAX_ERRORS = 50  # more would only bury the first mistake, which is usually the cause
 MAX_QUESTIONS = 300  # names to decide on one page (each is a form field)
 # A PositiveSmallIntegerField holds up to 32767 on every database Django supports.
 MAX_NUMBER = 32767
@@ -105,21 +104,6 @@ def name_key(name: str) -> str:
     'anke de vries'
     """
     return " ".join(name.split()).casefold()
-
-
-def capped(errors: list[Any], limit: int = MAX_ERRORS) -> list[Any]:
-    """The first `limit` errors and a line saying how many more there are.
-
-    >>> capped(["a", "b", "c"], limit=3)
-    ['a', 'b', 'c']
-    >>> capped(["a", "b", "c", "d"], limit=2)[:2]
-    ['a', 'b']
-    """
-    if len(errors) <= limit:
-        return errors
-    rest = len(errors) - limit
-    more = ngettext("… and %(count)s more error.", "… and %(count)s more errors.", rest)
-    return [*errors[:limit], more % {"count": rest}]
 
 
 def _refuse(errors: list[Any], kind: type[CompetitionError] = CompetitionError) -> CompetitionError:

@@ -10,7 +10,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from clubs.inputs import capped
 from clubs.models import Club
 from clubs.permissions import can_manage_club
 from competition import selectors
@@ -331,7 +330,7 @@ def results_import_view(request, competition: Competition):
         try:
             rows = results_import_read(data=data)
         except CompetitionError as error:
-            errors = capped(error.errors or [error.message])
+            errors = error.errors or [error.message]
         else:
             stored = {
                 "text": data.decode("utf-8"),

@@ -225,7 +225,8 @@ def test_an_expired_upload_and_cancel(secretary_client, english, competition, en
 def test_a_large_upload_is_refused_before_reading(secretary_client, english, competition):
     data = HEADER.encode() + b"x" * (MAX_FILE_BYTES + 1)
     response = upload(secretary_client, competition, data)
-    assert "The file is larger than 2 MB" in response.content.decode()
+    html = response.content.decode()
+    assert "The file is too large (2.1 MB); a file may be at most 2 MB." in html
 
 
 def test_many_bad_rows_make_a_short_page(secretary_client, english, competition):
@@ -233,7 +234,7 @@ def test_many_bad_rows_make_a_short_page(secretary_client, english, competition)
     response = upload(secretary_client, competition, bad)
     html = response.content.decode()
     assert html.count("<li>Line ") == 50
-    assert "… and 3950 more errors." in html
+    assert "… and 3,950 more errors" in html
     assert len(response.content) < 60_000
 
 

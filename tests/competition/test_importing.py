@@ -403,7 +403,7 @@ def test_the_error_list_is_capped_with_a_count():
     assert len(messages) == 51
     assert messages[0].startswith("Line 2: “round”")
     assert messages[49].startswith("Line 51: “round”")
-    assert messages[50] == "… and 450 more errors."
+    assert messages[50] == "… and 450 more errors"
 
 
 def test_a_file_over_the_size_limit_is_refused_unread():
