@@ -20,6 +20,7 @@ from competition.models import Competition, Entrant, Round
 from competition.rulesets import ruleset_for
 from competition.services import CompetitionError
 from competition.services.entrants import player_get_or_create_in_club
+from competition.versioning import competition_touched
 from games.models import Game, Outcome
 from games.services import (
     PairingSpec,
@@ -239,6 +240,7 @@ def results_import(
         if not round_obj.games.filter(outcome=Outcome.PENDING).exists():
             round_obj.status = Round.Status.FINISHED
             round_obj.save(update_fields=["status"])
+    competition_touched(competition_id=competition.pk)
     return ImportSummary(rounds=len(games_by_round), games=count, new_players=new_players)
 
 
