@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import os
 from functools import cache, wraps
-from pathlib import Path
 
 from django.conf import settings
 from django.contrib import messages
