@@ -48,8 +48,11 @@ def _etag(request, *, club: str, competition: str, personal: bool) -> str | None
     )
     if row is None:
         return None  # the view answers 404
-    if personal and len(messages.get_messages(request)):
-        return None  # a message waits to be shown: render the page
+    if personal:
+        if settings.CSRF_COOKIE_NAME not in request.COOKIES:
+            return None  # a first visit: the page sets the cookie its forms are made from
+        if len(messages.get_messages(request)):
+            return None  # a message waits to be shown: render the page
     changed_at, club_id = row
     user = request.user
     sees_drafts = user.is_authenticated and can_manage_club(user, Club(pk=club_id))
