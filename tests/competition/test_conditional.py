@@ -3,6 +3,12 @@ competition changes; every service that changes what the pages show moves the
 competition's `changed_at` forward, and a failed write does not."""
 
 import pytest
+from django.contrib.messages import constants
+from django.contrib.messages.storage.base import Message
+from django.contrib.messages.storage.cookie import CookieStorage
+from django.db import connection
+from django.http import HttpRequest
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from competition.models import Competition, Round
@@ -187,3 +193,35 @@ def make_game_for():
         return game
 
     return make
+
+
+def test_standings_tables_are_kept_until_the_competition_changes(client, played):
+    page = url("standings", played)
+    with CaptureQueriesContext(connection) as first:
+        before = standings_table(client.get(page))
+    with CaptureQueriesContext(connection) as second:
+        assert standings_table(client.get(page)) == before
+    tables = ("competition_entrant", "games_game", "competition_round")
+    assert any(table in query["sql"] for query in first for table in tables)
+    assert not any(table in query["sql"] for query in second for table in tables)
+
+    touch(played.competition)
+    after = standings_table(client.get(page))
+    assert after != before  # one more board point for the corrected game's player
+
+
+def standings_table(response) -> str:
+    text = response.content.decode()
+    return text[text.index("<table") : text.index("</table>")]
+
+
+def test_a_visitor_with_a_waiting_message_gets_the_page(client, played):
+    page = url("standings", played)
+    client.get(page)
+    etag = client.get(page)["ETag"]
+    client.cookies["messages"] = CookieStorage(HttpRequest())._encode(
+        [Message(constants.INFO, "Uitslag opgeslagen.")]
+    )
+    shown = client.get(page, HTTP_IF_NONE_MATCH=etag)
+    assert shown.status_code == 200
+    assert "Uitslag opgeslagen." in shown.content.decode()
