@@ -6,6 +6,8 @@ from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.http import Http404
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import include, path
 
 from config.health import health
@@ -23,6 +25,11 @@ def mail_required(view):
         return view(request, *args, **kwargs)
 
     return wrapper
+
+
+def favicon(request):
+    """Browsers ask for /favicon.ico whatever the page names; the icon is a static file."""
+    return redirect(static("favicon.svg"), permanent=True)
 
 
 accounts = [
@@ -58,6 +65,7 @@ accounts = [
 
 urlpatterns = [
     path("gezond/", health, name="health"),
+    path("favicon.ico", favicon),
     path("admin/", admin.site.urls),
     path("accounts/", include(accounts)),
     path("i18n/", include("django.conf.urls.i18n")),
