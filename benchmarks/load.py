@@ -26,6 +26,7 @@ import http.client
 import os
 import queue
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -192,7 +193,7 @@ def measure(
         worker.join()
     elapsed = time.monotonic() - start
     if wrong:
-        raise SystemExit(f"{name}: answered {wrong[0]} instead of {expected} (see the log)")
+        raise SystemExit(f"{name}: answered {wrong[0]} instead of {expected}")
     return sum(counts) / elapsed
 
 
@@ -229,7 +230,6 @@ def main() -> None:
     csrf = cookies.rsplit("=", 1)[1]
 
     server = Server(env, port, folder / "server.log")
-    print(f"Server log: {server.log}", flush=True)
     try:
         server.wait_ready()
         status, headers, _body = request(port, "GET", COMPETITION, {"Cookie": cookies})
@@ -295,8 +295,12 @@ def main() -> None:
                 rates[name] = measure(name, min(args.seconds, 2.0), args.move_threads, one, 302)
             else:
                 rates[name] = measure(name, args.seconds, args.threads, one, expected)
+    except SystemExit:
+        print(server.log.read_text()[-4000:], file=sys.stderr)
+        raise
     finally:
         server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
 
     base = rates["static file"]
     print(
