@@ -192,3 +192,14 @@ def test_400_is_dutch(client, settings):
     text = response.content.decode()
     assert "Ongeldig verzoek" in text
     assert '<html lang="nl">' in text
+
+
+def test_no_template_comment_spans_lines():
+    """`{# #}` is a one-line comment: spread over lines it is printed on the page."""
+    found = [
+        f"{path.relative_to(TEMPLATES)}:{number}"
+        for path in TEMPLATES.rglob("*.html")
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if line.count("{#") != line.count("#}")
+    ]
+    assert found == []
