@@ -233,7 +233,7 @@ CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
 # django-axes: five wrong passwords for one username from one address lock that pair out
 # for fifteen minutes; the lockout ends by itself, a right password resets the count.
 AUTHENTICATION_BACKENDS = [
-    "axes.backends.AxesStandaloneBackend",
+    "config.security.ThrottledBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("BORDPUNT_LOGIN_ATTEMPTS", "5"))

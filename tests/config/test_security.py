@@ -203,3 +203,10 @@ def test_no_template_comment_spans_lines():
         if line.count("{#") != line.count("#}")
     ]
     assert found == []
+
+
+def test_login_without_a_request_still_works(client, user):
+    """`Client.login` (and management commands) authenticate without a request: nothing to
+    throttle, so the throttle steps aside rather than refusing."""
+    assert not client.login(username="anke", password="fout")
+    assert client.login(username="anke", password=PASSWORD)
