@@ -114,16 +114,45 @@ def test_without_mail_no_password_reset(client, settings):
     assert client.get(confirm).status_code == 404
 
 
-def test_with_mail_password_reset_sends_the_link(client, settings, user, mailoutbox):
+def test_with_mail_password_reset_works_to_the_end(client, settings, user, mailoutbox):
     settings.MAIL_CONFIGURED = True
     user.email = "anke@example.nl"
     user.save()
     page = client.get(reverse("login")).content.decode()
     assert reverse("password_reset") in page
-    response = client.post(reverse("password_reset"), {"email": "anke@example.nl"})
-    assert response.status_code == 302
+    assert "Wachtwoord vergeten?" in page
+    form = client.get(reverse("password_reset")).content.decode()
+    assert "we sturen je een link" in form
+    response = client.post(reverse("password_reset"), {"email": "anke@example.nl"}, follow=True)
+    assert "Kijk in je mail" in response.content.decode()
     assert len(mailoutbox) == 1
-    assert "/accounts/reset/" in mailoutbox[0].body
+    link = re.search(r"http://testserver(/accounts/reset/\S+/)", mailoutbox[0].body).group(1)
+    confirm = client.get(link, follow=True)
+    assert "Nieuw wachtwoord opslaan" in confirm.content.decode()
+    new_password = "nieuw-plankje-met-acht"
+    done = client.post(
+        confirm.redirect_chain[-1][0],
+        {"new_password1": new_password, "new_password2": new_password},
+        follow=True,
+    )
+    assert "Je nieuwe wachtwoord is opgeslagen." in done.content.decode()
+    assert log_in(Client(), new_password).status_code == 302
+
+
+def test_reset_link_used_twice_says_so(client, settings, user, mailoutbox):
+    settings.MAIL_CONFIGURED = True
+    user.email = "anke@example.nl"
+    user.save()
+    client.post(reverse("password_reset"), {"email": "anke@example.nl"})
+    link = re.search(r"http://testserver(/accounts/reset/\S+/)", mailoutbox[0].body).group(1)
+    confirm = client.get(link, follow=True)
+    new_password = "nieuw-plankje-met-acht"
+    client.post(
+        confirm.redirect_chain[-1][0],
+        {"new_password1": new_password, "new_password2": new_password},
+    )
+    again = client.get(link, follow=True).content.decode()
+    assert "Deze link werkt niet meer" in again
 
 
 def test_pages_carry_a_strict_content_security_policy(client, competition):
