@@ -47,6 +47,7 @@ def club_detail(request, club: str):
 
 def standings_page(request, club: str, competition: str):
     competition_obj = selectors.competition_get(club_slug=club, competition_slug=competition)
+    can_manage = can_manage_club(request.user, competition_obj.club)
 
     def standings_content() -> dict:
         # Computed only when the template's cache (keyed by the competition's last
@@ -70,7 +71,7 @@ def standings_page(request, club: str, competition: str):
         {
             "competition": competition_obj,
             "standings": SimpleLazyObject(standings_content),
-            "can_manage": can_manage_club(request.user, competition_obj.club),
+            "can_manage": can_manage,
         },
     )
 

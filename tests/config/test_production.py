@@ -3,6 +3,7 @@ health endpoint, errors logged with their traceback, `make serve`'s refusals.
 
 Settings are read once per process, so each configuration runs in a fresh Python."""
 
+import json
 import os
 import subprocess
 import sys
@@ -83,20 +84,23 @@ def test_health_is_200_with_the_database(client, db):
 
 
 UNREACHABLE = (
-    "import django; django.setup(); from django.test import Client; "
+    "import json, django; django.setup(); from django.test import Client; "
     "c = Client(raise_request_exception=False); "
     "health = c.get('/gezond/'); page = c.get('/'); "
-    "print(health.status_code, health.content.decode()); "
-    "print(page.status_code); print(page.content.decode())"
+    "print('RESULT', json.dumps([health.status_code, health.json(), page.status_code, "
+    "page.content.decode()]))"
 )
 
 
 def test_without_database_health_is_503_and_errors_are_logged_with_traceback(tmp_path):
     """A database that cannot be opened: the health check says so, a page answers with the
-    Dutch 500 page (which needs no database), and stderr has the traceback."""
+    Dutch 500 page (which needs no database), stderr has the traceback, and the site's
+    administrators get it by mail (here the console mail backend: on stdout)."""
     env = production(
         DJANGO_SETTINGS_MODULE="config.settings",
         DJANGO_ALLOWED_HOSTS="testserver",
+        DJANGO_ADMINS="Anna de Vries <anna@example.nl>",
+        EMAIL_URL="console://",
         DATABASE_URL=f"sqlite:///{tmp_path}/no/such/folder/db.sqlite3",
         DJANGO_STATIC_ROOT=str(tmp_path / "static"),
     )
@@ -105,9 +109,10 @@ def test_without_database_health_is_503_and_errors_are_logged_with_traceback(tmp
     assert collected.returncode == 0, collected.stderr
     done = run_python(["-c", UNREACHABLE], **env)
     assert done.returncode == 0, done.stderr
-    health, status, page = done.stdout.split("\n", 2)
-    assert health == '503 {"status": "error", "database": "unreachable"}'
-    assert status == "500"
+    mail, result = done.stdout.split("RESULT ")
+    health_status, health, status, page = json.loads(result)
+    assert (health_status, health) == (503, {"status": "error", "database": "unreachable"})
+    assert status == 500
     assert '<html lang="nl">' in page
     assert "Er ging iets mis" in page
     assert "ERROR django.request" in done.stderr
@@ -115,6 +120,9 @@ def test_without_database_health_is_503_and_errors_are_logged_with_traceback(tmp
     assert "Traceback (most recent call last)" in done.stderr
     assert "unable to open database file" in done.stderr
     assert "Health check: the database does not answer" in done.stderr
+    assert "To: anna@example.nl" in mail
+    assert "Internal Server Error: /" in mail
+    assert "unable to open database file" in mail
 
 
 @pytest.mark.parametrize(
