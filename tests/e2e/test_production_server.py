@@ -215,6 +215,24 @@ def crawl(page: Page, base: str, start: str, *, skip: tuple[str, ...] = ()) -> l
     return problems
 
 
+def board_with_htmx(page: Page, base: str) -> list[str]:
+    """Enter a move on a pending game of the last round; what went wrong, if anything."""
+    console: list[str] = []
+    page.on("console", lambda message: message.type == "error" and console.append(message.text))
+    page.goto(f"{base}/gouda/competitie-2026/ronde/7/")
+    page.locator(".board-link").last.click()
+    page.wait_for_url(re.compile(r"/partij/\d+/bord/$"))
+    starter = page.locator('#starter-form button[value="a"]')
+    if starter.count():
+        starter.click()
+    page.fill("#id_notation", "8H WOORD")
+    page.locator("#preview .preview-score").wait_for()
+    page.locator("#save-play").click()
+    page.locator("#undo").wait_for()
+    violations = page.evaluate("window.__cspViolations || []")
+    return [f"CSP {violation}" for violation in violations] + console
+
+
 REPORT_CSP = """
 document.addEventListener("securitypolicyviolation", (event) => {
   (window.__cspViolations = window.__cspViolations || []).push(
@@ -237,6 +255,9 @@ def test_make_serve_in_chromium(production_server, page: Page):
     page.locator("main form button").click()
     page.wait_for_url(f"{base}/")
     assert crawl(page, base, "/gouda/competitie-2026/", skip=("/accounts/",)) == []
+
+    # The board of tonight's round, driven by htmx: the preview and a saved move.
+    assert board_with_htmx(page, base) == []
 
     # The violation listener works: an inline style set from the console is refused.
     page.evaluate("document.body.setAttribute('style', 'color: red')")
