@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PY := $(BIN)/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install lint format migrate demo messages lexicon benchmarks clean
+.PHONY: run serve test install lint format migrate demo messages lexicon benchmarks clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,11 @@ run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py seed_demo --if-empty
 	$(PY) manage.py runserver 127.0.0.1:8000
+
+# Production: refuses with debug on or without DJANGO_SECRET_KEY; migrate, collectstatic,
+# gunicorn on $$PORT (8000) with $$WEB_CONCURRENCY workers (2). See docs/deployment.md.
+serve: install
+	$(PY) -m config.serve
 
 test: install
 	$(BIN)/ruff check .
@@ -46,6 +51,7 @@ benchmarks: install
 	$(PY) benchmarks/standings.py
 	$(PY) benchmarks/pairing.py
 	$(PY) benchmarks/csv_import.py
+	$(PY) benchmarks/load.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles

@@ -5,3 +5,9 @@ from django.utils.translation import gettext_lazy as _
 class CompetitionConfig(AppConfig):
     name = "competition"
     verbose_name = _("Competitions")
+
+    def ready(self) -> None:
+        from competition.versioning import on_game_changed
+        from games.signals import game_changed
+
+        game_changed.connect(on_game_changed, dispatch_uid="competition-version")

@@ -114,6 +114,8 @@ class Competition(models.Model):
         _("tiebreaks"), default=default_tiebreaks, blank=True, validators=[validate_tiebreaks]
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    #: The last change to anything the competition's pages show (competition/versioning.py).
+    changed_at = models.DateTimeField(_("last changed"), auto_now=True)
 
     class Meta:
         ordering = ["-start_date", "name"]

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from competition.views import director, export, public, secretary, tsh
+from competition.views.conditional import conditional_page
 
 competition = "<slug:club>/<slug:competition>/"
 
@@ -15,14 +16,32 @@ urlpatterns = [
         name="competition_create",
     ),
     path("<slug:club>/beheer/tsh-importeren/", tsh.tsh_import_view, name="tsh_import"),
-    path(competition, public.standings_page, name="standings"),
-    path(f"{competition}stand.json", export.standings_json, name="standings_json"),
-    path(f"{competition}stand.csv", export.standings_csv, name="standings_csv"),
-    path(f"{competition}kruistabel/", public.crosstable_page, name="crosstable"),
-    path(f"{competition}ronde/<number:number>/", public.round_page, name="round"),
-    path(f"{competition}ronde/<number:number>/print/", public.round_print, name="round_print"),
-    path(f"{competition}ronde/<number:number>.json", export.round_json, name="round_json"),
-    path(f"{competition}speler/<id:player_id>/", public.player_page, name="player"),
+    path(competition, conditional_page(public.standings_page), name="standings"),
+    path(
+        f"{competition}stand.json",
+        conditional_page(export.standings_json, personal=False),
+        name="standings_json",
+    ),
+    path(
+        f"{competition}stand.csv",
+        conditional_page(export.standings_csv, personal=False),
+        name="standings_csv",
+    ),
+    path(f"{competition}kruistabel/", conditional_page(public.crosstable_page), name="crosstable"),
+    path(f"{competition}ronde/<number:number>/", conditional_page(public.round_page), name="round"),
+    path(
+        f"{competition}ronde/<number:number>/print/",
+        conditional_page(public.round_print),
+        name="round_print",
+    ),
+    path(
+        f"{competition}ronde/<number:number>.json",
+        conditional_page(export.round_json, personal=False),
+        name="round_json",
+    ),
+    path(
+        f"{competition}speler/<id:player_id>/", conditional_page(public.player_page), name="player"
+    ),
     path(f"{competition}beheer/", secretary.competition_edit, name="competition_edit"),
     path(f"{competition}beheer/deelnemers/", secretary.entrants, name="entrants"),
     path(

@@ -8,14 +8,18 @@ from django.utils import translation
 from clubs.inputs import file_size_text
 
 
+def chosen_language(request) -> str:
+    chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
+    available = {code for code, _name in settings.LANGUAGES}
+    return chosen if chosen in available else settings.LANGUAGE_CODE
+
+
 class ChosenLanguageMiddleware:
     def __init__(self, get_response) -> None:
         self.get_response = get_response
-        self.available = {code for code, _name in settings.LANGUAGES}
 
     def __call__(self, request):
-        chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
-        language = chosen if chosen in self.available else settings.LANGUAGE_CODE
+        language = chosen_language(request)
         translation.activate(language)
         request.LANGUAGE_CODE = language
         response = self.get_response(request)

@@ -6,9 +6,13 @@ hostname or command line: the same file serves development, tests and production
 
 import os
 import secrets
+from datetime import timedelta
+from email.utils import getaddresses
 from pathlib import Path
 
 import dj_database_url
+import dj_email_url
+from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -59,6 +63,8 @@ INSTALLED_APPS = [
     "crispy_forms",
     "crispy_bootstrap5",
     "django_htmx",
+    "axes",
+    "csp",
     "clubs",
     "games",
     "competition",
@@ -67,6 +73,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A visitor's reload of an unchanged public page: 304 before sessions and the rest.
+    "competition.views.conditional.RepeatVisitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "config.middleware.ChosenLanguageMiddleware",
     "config.middleware.UploadSizeLimitMiddleware",
@@ -76,6 +84,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -110,6 +121,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -147,7 +159,112 @@ DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-if not DEBUG:
+
+# --- Production: HTTPS, errors, mail (see docs/deployment.md) -------------------------------
+
+# Behind a reverse proxy that terminates HTTPS: HSTS, redirect to HTTPS and cookies that
+# only travel over HTTPS. Off by default, so `make serve` also works on a club laptop over
+# plain HTTP in the club room.
+HTTPS = env_bool("DJANGO_HTTPS", False)
+if HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
-    CSRF_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
+    SECURE_SSL_REDIRECT = True
+    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+# The health check answers plain HTTP, so a proxy or monitor may call it on the inside.
+SECURE_REDIRECT_EXEMPT = [r"^gezond/$"]
+
+# "Name <address>, Other <address>": who receives a mail for every server error.
+ADMINS = [
+    (name, address)
+    for name, address in getaddresses([os.environ.get("DJANGO_ADMINS", "")])
+    if address
+]
+SERVER_EMAIL = os.environ.get("DJANGO_SERVER_EMAIL", "bordpunt@localhost")
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", SERVER_EMAIL)
+
+# Mail is configured by EMAIL_URL (smtp://user:password@host:587/?tls=True) or EMAIL_HOST.
+# Without either, nothing pretends to send mail: password reset is off and the login page
+# says to ask the secretary.
+if os.environ.get("EMAIL_URL"):
+    globals().update(dj_email_url.parse(os.environ["EMAIL_URL"]))  # the library's documented use
+    MAIL_CONFIGURED = True
+elif os.environ.get("EMAIL_HOST"):
+    EMAIL_HOST = os.environ["EMAIL_HOST"]
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+    MAIL_CONFIGURED = True
+else:
+    MAIL_CONFIGURED = False
+
+# Every error with its traceback on stderr (gunicorn, systemd and docker keep stderr), and
+# by mail to ADMINS when mail is configured and debug is off.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(process)d: %(message)s"}
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "formatter": "plain",
+        },
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["require_debug_false"],
+        },
+    },
+    "root": {"handlers": ["stderr"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
+    "loggers": {
+        "django": {
+            "handlers": ["stderr", *(["mail_admins"] if MAIL_CONFIGURED else [])],
+            "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING"),
+            "propagate": False,
+        },
+    },
+}
+
+# Dutch error pages in the site's layout; the CSRF failure page too.
+CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
+
+# --- Safe by default: login throttling, Content-Security-Policy -----------------------------
+
+# django-axes: five wrong passwords for one username from one address lock that pair out
+# for fifteen minutes; the lockout ends by itself, a right password resets the count.
+AUTHENTICATION_BACKENDS = [
+    "config.security.ThrottledBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("BORDPUNT_LOGIN_ATTEMPTS", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("BORDPUNT_LOCKOUT_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "config.security.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "config.security.client_ip"
+# Behind a reverse proxy the visitor's address is the last one it adds to X-Forwarded-For.
+BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", HTTPS)
+
+# Only the site's own files: no inline script or style, no other origin, no framing.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}

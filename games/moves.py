@@ -20,6 +20,7 @@ import rules
 from games import engine
 from games.models import Game, Move, Outcome, ResultChange, Side, Winner, winner_by_score
 from games.rule_messages import error_message, message
+from games.signals import game_changed
 from rules import gcg
 
 
@@ -34,6 +35,8 @@ class MoveError(Exception):
 
 
 def _locked(game: Game, expected_version: int | None) -> Game:
+    """Every write to a game's moves starts here: lock the row, check the screen's version,
+    and tell the competition that its data changes (undone with the rest on failure)."""
     # Lock the game row only: PostgreSQL cannot lock the nullable side of an outer join.
     locked = (
         Game.objects.select_for_update(of=("self",))
@@ -50,6 +53,7 @@ def _locked(game: Game, expected_version: int | None) -> Game:
             ),
             conflict=True,
         )
+    game_changed.send(sender=Game, round_id=locked.round_id)
     return locked
 
 

@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game, Outcome, ResultChange, Seat, Side, Winner, winner_by_score
+from games.signals import game_changed
 
 MIN_SCORE = -999
 MAX_SCORE = 9999
@@ -169,6 +170,7 @@ def _apply(
     game.version += 1
     game.full_clean(exclude=["round", "player_a", "player_b"], validate_unique=False)
     game.save()
+    game_changed.send(sender=Game, round_id=game.round_id)
     ResultChange.objects.create(
         game=game,
         changed_by=game.entered_by,

@@ -2,6 +2,7 @@
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 from django.test import override_settings
 
 from tests.factories import (
@@ -20,6 +21,15 @@ def fast_password_hashing():
     """Test users need a password, not a slow one."""
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         yield
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    """Each test starts with an empty cache: cached pages are keyed by a competition's last
+    change, which a test's factories may repeat."""
+    cache.clear()
+    yield
+    cache.clear()
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.models import Club, Membership, Player
 from competition.models import Competition, Entrant, Group
 from competition.services import CompetitionError
+from competition.versioning import competition_touched
 from games.models import Seat
 
 
@@ -49,6 +50,7 @@ def entrant_add(
     )
     entrant.full_clean()
     entrant.save()
+    competition_touched(competition_id=competition.pk)
     return entrant
 
 
@@ -72,6 +74,7 @@ def entrant_withdraw(*, entrant: Entrant, from_round: int) -> Entrant:
         )
     entrant.withdrawn_from_round = from_round
     entrant.save(update_fields=["withdrawn_from_round"])
+    competition_touched(competition_id=entrant.competition_id)
     return entrant
 
 
@@ -79,6 +82,7 @@ def entrant_withdraw(*, entrant: Entrant, from_round: int) -> Entrant:
 def entrant_reinstate(*, entrant: Entrant) -> Entrant:
     entrant.withdrawn_from_round = None
     entrant.save(update_fields=["withdrawn_from_round"])
+    competition_touched(competition_id=entrant.competition_id)
     return entrant
 
 
@@ -90,6 +94,8 @@ def group_create(*, competition: Competition, name: str) -> Group:
         raise CompetitionError(_("A group needs a name."))
     if competition.groups.filter(name__iexact=name).exists():
         raise CompetitionError(_("There is already a group “%(name)s”.") % {"name": name})
-    return Group.objects.create(
+    group = Group.objects.create(
         competition=competition, name=name, order=competition.groups.count() + 1
     )
+    competition_touched(competition_id=competition.pk)
+    return group

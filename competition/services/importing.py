@@ -36,6 +36,7 @@ from clubs.models import Membership, Player
 from competition.models import Competition, Entrant, Round
 from competition.rulesets import ruleset_for
 from competition.services import CompetitionError
+from competition.versioning import competition_touched
 from games.models import Game, Outcome
 from games.services import (
     MAX_SCORE,
@@ -849,6 +850,7 @@ def _write(
         else:
             continue
         Round.objects.filter(pk=round_obj.pk).update(status=status)
+    competition_touched(competition_id=competition.pk)
 
 
 def _players_for(

@@ -14,6 +14,7 @@ from competition import pairing, selectors, standings
 from competition.models import Competition, Round
 from competition.services import CompetitionError
 from competition.services.rounds import entrants_present_in, round_set_pairings
+from competition.versioning import competition_touched
 from games.models import Game, Outcome, Side
 from games.services import PairingSpec
 
@@ -199,6 +200,7 @@ def round_pair(
     )
     round_set_pairings(round=round, pairings=pairing_specs(result))
     Round.objects.filter(pk=round.pk).update(status=Round.Status.DRAFT)
+    competition_touched(competition_id=round.competition_id)
     return result
 
 

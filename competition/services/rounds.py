@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from competition.models import Absence, Competition, Entrant, Round
 from competition.rulesets import ruleset_for
 from competition.services import CompetitionError
+from competition.versioning import competition_touched
 from games.models import Game, Outcome
 from games.services import PairingSpec, ResultEntry, games_create, games_record_results
 
@@ -25,7 +26,9 @@ def round_create(*, competition: Competition, date: date | None = None) -> Round
             _("This tournament has all its %(count)s rounds already.")
             % {"count": competition.number_of_rounds}
         )
-    return Round.objects.create(competition=competition, number=last + 1, date=date)
+    created = Round.objects.create(competition=competition, number=last + 1, date=date)
+    competition_touched(competition_id=competition.pk)
+    return created
 
 
 def entrants_active_in(round: Round) -> list[Entrant]:
@@ -61,6 +64,7 @@ def round_set_attendance(*, round: Round, present_player_ids: Iterable[int]) -> 
         for entrant in entrants_active_in(round)
         if entrant.player_id not in present
     )
+    competition_touched(competition_id=round.competition_id)
 
 
 @transaction.atomic
@@ -92,6 +96,7 @@ def round_set_pairings(*, round: Round, pairings: Sequence[PairingSpec]) -> list
         raise CompetitionError(
             _("A player appears twice in round %(number)s.") % {"number": locked.number}
         ) from error
+    competition_touched(competition_id=locked.competition_id)
     return games
 
 
@@ -99,6 +104,7 @@ def round_set_pairings(*, round: Round, pairings: Sequence[PairingSpec]) -> list
 def round_clear_pairings(*, round: Round) -> None:
     round_set_pairings(round=round, pairings=[])
     Round.objects.filter(pk=round.pk).update(status=Round.Status.DRAFT)
+    competition_touched(competition_id=round.competition_id)
 
 
 @transaction.atomic
@@ -109,6 +115,7 @@ def round_set_status(*, round: Round, status: str) -> Round:
     round.status = status
     round.full_clean()
     round.save(update_fields=["status"])
+    competition_touched(competition_id=round.competition_id)
     return round
 
 
@@ -125,6 +132,7 @@ def round_record_results(
         Round.objects.filter(pk=round.pk).update(status=Round.Status.FINISHED)
     elif round.status == Round.Status.DRAFT and changed:
         Round.objects.filter(pk=round.pk).update(status=Round.Status.PUBLISHED)
+    competition_touched(competition_id=round.competition_id)
     return changed
 
 
@@ -171,3 +179,4 @@ def round_swap_players(*, round: Round, player_x: int, player_y: int) -> None:
         raise CompetitionError(
             _("A player appears twice in round %(number)s.") % {"number": round.number}
         ) from error
+    competition_touched(competition_id=round.competition_id)

@@ -2,6 +2,7 @@
 
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, render
+from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import mark_safe
 from django_tables2 import RequestConfig
 
@@ -49,22 +50,30 @@ def club_detail(request, club: str):
 
 def standings_page(request, club: str, competition: str):
     competition_obj = selectors.competition_get(club_slug=club, competition_slug=competition)
-    view = selectors.standings_get(competition_obj, after_round=after_round_param(request))
     can_manage = can_manage_club(request.user, competition_obj.club)
-    tables = []
-    for prefix, (group, rows) in enumerate(view.groups.items()):
-        table = StandingsTable(rows, competition=competition_obj, prefix=f"g{prefix}-")
-        RequestConfig(request, paginate=False).configure(table)
-        tables.append((group, table))
+
+    def standings_content() -> dict:
+        # Computed only when the template's cache (keyed by the competition's last
+        # change) has no copy of this page's tables yet.
+        view = selectors.standings_get(competition_obj, after_round=after_round_param(request))
+        tables = []
+        for prefix, (group, rows) in enumerate(view.groups.items()):
+            table = StandingsTable(rows, competition=competition_obj, prefix=f"g{prefix}-")
+            RequestConfig(request, paginate=False).configure(table)
+            tables.append((group, table))
+        return {
+            "tables": tables,
+            "view": view,
+            "round_numbers": range(1, view.last_round + 1),
+            "rounds": selectors.rounds_of(competition_obj, with_drafts=can_manage),
+        }
+
     return render(
         request,
         "competition/standings.html",
         {
             "competition": competition_obj,
-            "tables": tables,
-            "view": view,
-            "round_numbers": range(1, view.last_round + 1),
-            "rounds": selectors.rounds_of(competition_obj, with_drafts=can_manage),
+            "standings": SimpleLazyObject(standings_content),
             "can_manage": can_manage,
         },
     )

@@ -82,8 +82,16 @@ def test_standings_ambiguous_slug(played):
         call_command("standings", played.competition.slug)
 
 
+def test_seed_demo_refuses_with_debug_off_unless_forced(settings):
+    settings.DEBUG = False
+    with pytest.raises(CommandError, match="--force"):
+        call_command("seed_demo")
+    assert not Club.objects.exists()
+    assert not Competition.objects.exists()
+
+
 def test_seed_demo_if_empty_twice():
-    run("seed_demo", "--if-empty")
+    run("seed_demo", "--if-empty", "--force")
     counts = {model: model.objects.count() for model in (Club, Player, Competition, Round, Game)}
     assert "already present" in run("seed_demo", "--if-empty")
     assert counts == {model: model.objects.count() for model in counts}

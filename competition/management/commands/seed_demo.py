@@ -4,8 +4,9 @@ standard-rules tournament, all made through the same services the pages use."""
 import random
 from datetime import date, timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from clubs.models import Club, Membership, Player
@@ -41,12 +42,22 @@ class Command(BaseCommand):
             "--if-empty", action="store_true", help="Do nothing when a club already exists."
         )
         parser.add_argument("--seed", type=int, default=8)
+        parser.add_argument(
+            "--force",
+            action="store_true",
+            help="Also with debug off: demo logins with a published password on a real site.",
+        )
 
-    def handle(self, *args, if_empty: bool, seed: int, **options) -> None:
+    def handle(self, *args, if_empty: bool, seed: int, force: bool = False, **options) -> None:
         if if_empty and Club.objects.exists():
             self.stdout.write("Demo data already present.")
             self._print_logins()
             return
+        if not settings.DEBUG and not force:
+            raise CommandError(
+                "Debug is off: this looks like a real site, and the demo creates logins with "
+                f"the published password {DEMO_PASSWORD!r}. Use --force to seed anyway."
+            )
         with transaction.atomic():
             self._seed(random.Random(seed))
         self._print_logins()

@@ -1,0 +1,25 @@
+"""A competition's last change: one timestamp, `Competition.changed_at`, moved forward by
+every write to the competition's data, so a repeat visit to a public page costs one query.
+
+- Settings: `Competition.save()` (auto_now), whoever saves it (the form, the admin).
+- Entrants, groups, rounds, attendance, pairings, imports: the services in
+  competition/services/ call `competition_touched` last, after their other writes (rows
+  are always locked game first, competition second: no deadlock between two writers).
+- Results and moves: games' services send `games.signals.game_changed` (games may not
+  import competition); `on_game_changed` below moves the round's competition forward.
+
+It runs inside the writer's transaction: a failed write leaves the timestamp as it was.
+Readers take the timestamp before the data, so a page is never keyed newer than it is.
+"""
+
+from django.utils import timezone
+
+from competition.models import Competition
+
+
+def competition_touched(*, competition_id: int) -> None:
+    Competition.objects.filter(pk=competition_id).update(changed_at=timezone.now())
+
+
+def on_game_changed(sender, *, round_id: int, **kwargs) -> None:
+    Competition.objects.filter(rounds__id=round_id).update(changed_at=timezone.now())

@@ -1,0 +1,166 @@
+"""Cheap repeat visits: the public pages answer a conditional request with 304.
+
+A page's ETag is a hash of what decides its content: the competition's last change
+(`Competition.changed_at`, see competition/versioning.py), the release of the code, the
+reader's language, and whether the reader sees drafts (a secretary sees more). HTML pages
+also carry the user and the CSRF cookie (their forms hold a token made from it), so one
+browser's copy never answers for another's. A 304 costs one query: the timestamp.
+
+The browser is told to revalidate every time (`no-cache`): a change shows at once.
+`RepeatVisitMiddleware` answers the visitor without a session before the rest of the
+middleware runs; the view's decorator answers everyone else.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from functools import cache, wraps
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.messages.storage.cookie import CookieStorage
+from django.db import connection
+from django.http import HttpResponseNotModified
+from django.http.response import HttpResponseBase
+from django.urls import Resolver404, resolve
+from django.utils.cache import patch_cache_control
+from django.utils.http import parse_etags, quote_etag
+from django.views.decorators.http import condition
+
+from clubs.models import Club
+from clubs.permissions import can_manage_club
+from competition.models import Competition
+from config.middleware import chosen_language
+
+
+@cache
+def release() -> str:
+    """What changes with a new version of the code: `BORDPUNT_RELEASE`, or else a digest of
+    the code, templates and translations on disk (the same in every worker)."""
+    if os.environ.get("BORDPUNT_RELEASE"):
+        return os.environ["BORDPUNT_RELEASE"]
+    digest = hashlib.sha256()
+    for folder in ("clubs", "competition", "config", "games", "templates", "locale"):
+        for path in sorted((settings.BASE_DIR / folder).rglob("*")):
+            if path.suffix in {".py", ".html", ".mo"}:
+                stat = path.stat()
+                digest.update(f"{path}:{stat.st_mtime_ns}:{stat.st_size}".encode())
+    return digest.hexdigest()[:16]
+
+
+@cache
+def _changed_at_sql() -> str:
+    # Plain SQL: on a repeat visit this is the whole page, and building the ORM query
+    # would cost more than running it.
+    return (
+        f"SELECT c.changed_at, c.club_id FROM {Competition._meta.db_table} c "
+        f"JOIN {Club._meta.db_table} k ON k.id = c.club_id WHERE k.slug = %s AND c.slug = %s"
+    )
+
+
+def _etag(request, *, club: str, competition: str, personal: bool) -> str | None:
+    with connection.cursor() as cursor:
+        cursor.execute(_changed_at_sql(), [club, competition])
+        row = cursor.fetchone()
+    if row is None:
+        return None  # the view answers 404
+    if personal:
+        if settings.CSRF_COOKIE_NAME not in request.COOKIES:
+            return None  # a first visit: the page sets the cookie its forms are made from
+        if _message_waiting(request):
+            return None  # a message waits to be shown: render the page
+    changed_at, club_id = row
+    user = getattr(request, "user", None)
+    sees_drafts = (
+        user is not None and user.is_authenticated and can_manage_club(user, Club(pk=club_id))
+    )
+    parts = [
+        str(changed_at),
+        release(),
+        request.LANGUAGE_CODE,
+        "drafts" if sees_drafts else "public",
+    ]
+    if personal:
+        user_id = str(user.pk) if user is not None and user.is_authenticated else ""
+        parts += [user_id, request.COOKIES[settings.CSRF_COOKIE_NAME]]
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]
+
+
+def _message_waiting(request) -> bool:
+    if hasattr(request, "_messages"):
+        return bool(len(messages.get_messages(request)))
+    # Before the session middleware (the fast path below): only a visitor without a
+    # session comes this far, so a waiting message can only be in its cookie.
+    return bool(request.COOKIES.get(CookieStorage.cookie_name))
+
+
+def _revalidated(response: HttpResponseBase, *, personal: bool) -> HttpResponseBase:
+    if response.has_header("ETag"):
+        if personal:
+            patch_cache_control(response, no_cache=True, private=True)
+        else:
+            patch_cache_control(response, no_cache=True)
+    return response
+
+
+def conditional_page(view=None, *, personal: bool = True):
+    """Answer If-None-Match with 304 while the competition is unchanged.
+
+    `personal=False` for the JSON and CSV exports: the same for every reader.
+    """
+
+    def decorate(view):
+        def etag(request, club: str, competition: str, **kwargs) -> str | None:
+            return _etag(request, club=club, competition=competition, personal=personal)
+
+        conditional = condition(etag_func=etag)(view)
+
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            return _revalidated(conditional(request, *args, **kwargs), personal=personal)
+
+        wrapper.repeat_visit_etag = etag
+        wrapper.repeat_visit_personal = personal
+        return wrapper
+
+    return decorate(view) if view is not None else decorate
+
+
+class RepeatVisitMiddleware:
+    """The 304 for a visitor without a session, before sessions, authentication and
+    messages are even set up: the reload of the club-room screen costs one query.
+
+    Same ETag as the view's own (`conditional_page`); everyone else (logged in, a message
+    waiting, no matching ETag) goes through the whole stack as usual.
+    """
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if (
+            request.method in ("GET", "HEAD")
+            and "HTTP_IF_NONE_MATCH" in request.META
+            and settings.SESSION_COOKIE_NAME not in request.COOKIES
+        ):
+            response = self._not_modified(request)
+            if response is not None:
+                return response
+        return self.get_response(request)
+
+    def _not_modified(self, request) -> HttpResponseBase | None:
+        try:
+            match = resolve(request.path_info)
+        except Resolver404:
+            return None
+        etag_func = getattr(match.func, "repeat_visit_etag", None)
+        if etag_func is None:
+            return None
+        request.LANGUAGE_CODE = chosen_language(request)
+        etag = etag_func(request, *match.args, **match.kwargs)
+        if etag is None or quote_etag(etag) not in parse_etags(request.META["HTTP_IF_NONE_MATCH"]):
+            return None
+        response = HttpResponseNotModified()
+        response["ETag"] = quote_etag(etag)
+        return _revalidated(response, personal=match.func.repeat_visit_personal)

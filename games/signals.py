@@ -1,0 +1,13 @@
+"""What games tell the rest of the app, without importing it (games knows no competition).
+
+`game_changed` is sent explicitly by the services in games/services.py and games/moves.py,
+inside their transaction, whenever a game's result, moves or starter change. The
+competition app listens to keep its "last change" up to date (competition/versioning.py),
+which the public pages' ETags and cached standings are keyed on. It is not a model signal:
+bulk writes and `update()` would slip past those.
+"""
+
+from django.dispatch import Signal
+
+#: Sent with `round_id` (int): a game of that round changed.
+game_changed = Signal()
