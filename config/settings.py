@@ -103,6 +103,22 @@ DATABASES = {
         conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60")),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # A club evening is many devices writing at once (docs/architecture.md, "Concurrency").
+    # WAL: readers never wait for the writer. IMMEDIATE: a transaction takes the write lock
+    # at BEGIN, so two writers queue (up to `timeout` seconds) instead of one failing with
+    # "database is locked" when it upgrades from reading to writing. synchronous=NORMAL is
+    # safe with WAL: a crash of the app loses nothing committed, a power cut at most the last
+    # moments, never the file.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        **DATABASES["default"].get("OPTIONS", {}),
+    }
+    # Tests on a file, like production: the live server's threads share an in-memory test
+    # database's one connection (tests/games/test_live_devices.py says why that is wrong).
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
