@@ -13,6 +13,7 @@ import re
 import threading
 import time
 import urllib.parse
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
@@ -76,13 +77,22 @@ class Device:
     #: Every request's (method, path, status, seconds), for the benchmark and the asserts.
     log: list[tuple[str, str, int, float]] = field(default_factory=list)
 
-    def request(self, method: str, path: str, data: dict[str, str] | None = None) -> Response:
+    def request(
+        self,
+        method: str,
+        path: str,
+        data: dict[str, str] | None = None,
+        files: dict[str, tuple[str, bytes]] | None = None,
+    ) -> Response:
         parts = urllib.parse.urlsplit(self.base_url)
         headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
         body = None
-        if data is not None:
+        if files:
+            body, headers["Content-Type"] = _multipart(data or {}, files)
+        elif data is not None:
             body = urllib.parse.urlencode(data).encode()
             headers["Content-Type"] = "application/x-www-form-urlencoded"
+        if body is not None:
             headers["X-CSRFToken"] = self.cookies.get("csrftoken", "")
         connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=self.timeout)
         start = time.perf_counter()
@@ -102,8 +112,10 @@ class Device:
     def get(self, path: str) -> Response:
         return self.request("GET", path)
 
-    def post(self, path: str, data: dict[str, str]) -> Response:
-        return self.request("POST", path, data)
+    def post(
+        self, path: str, data: dict[str, str], files: dict[str, tuple[str, bytes]] | None = None
+    ) -> Response:
+        return self.request("POST", path, data, files)
 
     def log_in(self, username: str, password: str) -> None:
         self.get("/accounts/login/")
@@ -138,6 +150,23 @@ class Device:
                 if reply.status == 302:
                     break
         return statuses
+
+
+def _multipart(data: dict[str, str], files: dict[str, tuple[str, bytes]]) -> tuple[bytes, str]:
+    boundary = uuid.uuid4().hex
+    chunks = []
+    for name, value in data.items():
+        head = f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'
+        chunks.append(f"{head}{value}\r\n".encode())
+    for name, (filename, content) in files.items():
+        chunks.append(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; '
+            f'filename="{filename}"\r\nContent-Type: application/octet-stream\r\n\r\n'.encode()
+            + content
+            + b"\r\n"
+        )
+    chunks.append(f"--{boundary}--\r\n".encode())
+    return b"".join(chunks), f"multipart/form-data; boundary={boundary}"
 
 
 def at_once(tasks: list[Callable[[], T]], *, timeout: float = 60.0) -> list[T]:

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.models import Player
 from competition.models import Competition, Entrant, Round
 from competition.rulesets import ruleset_for
-from competition.services import CompetitionError
+from competition.services import CompetitionError, club_lock
 from competition.services.entrants import player_get_or_create_in_club
 from games.models import Game, Outcome
 from games.services import (
@@ -183,6 +183,7 @@ def results_import(
 ) -> ImportSummary:
     """Import a results file into a competition; all of it, or nothing."""
     rows = parse_rows(_decode(data))
+    club_lock(competition.club_id)  # one import or entry at a time: no player made twice
     players: dict[str, Player] = {}
     new_players = 0
     games_by_round: dict[int, list[ImportRow]] = {}

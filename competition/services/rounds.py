@@ -11,21 +11,46 @@ from django.utils.translation import gettext_lazy as _
 
 from competition.models import Absence, Competition, Entrant, Round
 from competition.rulesets import ruleset_for
-from competition.services import CompetitionError
+from competition.services import CompetitionError, club_lock
 from games.models import Game, Outcome
 from games.services import PairingSpec, ResultEntry, games_create, games_record_results
 
 
 @transaction.atomic
-def round_create(*, competition: Competition, date: date | None = None) -> Round:
-    """Add the next round of a competition."""
+def round_create(
+    *, competition: Competition, date: date | None = None, number: int | None = None
+) -> Round:
+    """Add the next round of a competition.
+
+    `number` is the round the secretary's page offered to add. When that round exists
+    already (the button clicked twice, or on two devices at once) it is returned as it is,
+    so every click ends on the same new round; a number that is not the next one is refused.
+    """
+    club_lock(competition.club_id)
+    if number is not None:
+        existing = Round.objects.filter(competition=competition, number=number).first()
+        if existing is not None:
+            return existing
     last = competition.rounds.aggregate(last=Max("number"))["last"] or 0
+    if number is not None and number != last + 1:
+        raise CompetitionError(
+            _("Round %(number)s cannot be added: the next round is %(next)s.")
+            % {"number": number, "next": last + 1}
+        )
     if competition.number_of_rounds and last >= competition.number_of_rounds:
         raise CompetitionError(
             _("This tournament has all its %(count)s rounds already.")
             % {"count": competition.number_of_rounds}
         )
     return Round.objects.create(competition=competition, number=last + 1, date=date)
+
+
+def _locked(round: Round) -> Round:
+    """The round's row, locked until the transaction ends: changes to one round's
+    attendance, pairing and status run one at a time."""
+    return (
+        Round.objects.select_for_update(of=("self",)).select_related("competition").get(pk=round.pk)
+    )
 
 
 def entrants_active_in(round: Round) -> list[Entrant]:
@@ -47,6 +72,7 @@ def entrants_present_in(round: Round) -> list[Entrant]:
 def round_set_attendance(*, round: Round, present_player_ids: Iterable[int]) -> None:
     """Record who is there tonight; everyone else active in the round is absent."""
     present = set(present_player_ids)
+    round = _locked(round)
     if round.games.exists():
         seated = set(round.games.values_list("player_a_id", flat=True)) | set(
             round.games.exclude(player_b=None).values_list("player_b_id", flat=True)
@@ -66,7 +92,7 @@ def round_set_attendance(*, round: Round, present_player_ids: Iterable[int]) -> 
 @transaction.atomic
 def round_set_pairings(*, round: Round, pairings: Sequence[PairingSpec]) -> list[Game]:
     """Replace the pairings of a round that has no results yet."""
-    locked = Round.objects.select_for_update().get(pk=round.pk)
+    locked = _locked(round)
     if locked.games.exclude(outcome__in=[Outcome.PENDING, Outcome.BYE]).exists():
         raise CompetitionError(
             _("Round %(number)s already has results; its pairings can no longer change.")
@@ -104,12 +130,14 @@ def round_clear_pairings(*, round: Round) -> None:
 @transaction.atomic
 def round_set_status(*, round: Round, status: str) -> Round:
     """Publish a reviewed pairing, or mark a round finished."""
-    if status != Round.Status.DRAFT and not round.games.exists():
+    locked = _locked(round)
+    if status != Round.Status.DRAFT and not locked.games.exists():
         raise CompetitionError(_("Pair the round before publishing it."))
+    locked.status = status
+    locked.full_clean()
+    locked.save(update_fields=["status"])
     round.status = status
-    round.full_clean()
-    round.save(update_fields=["status"])
-    return round
+    return locked
 
 
 @transaction.atomic
@@ -133,8 +161,9 @@ def round_swap_players(*, round: Round, player_x: int, player_y: int) -> None:
     """Swap two players' places in a round's pairing (or between a game and the bye)."""
     if player_x == player_y:
         raise CompetitionError(_("Choose two different players to swap."))
+    round = _locked(round)
     games = list(
-        round.games.select_for_update().filter(
+        round.games.select_for_update(of=("self",)).filter(
             Q(player_a_id__in=[player_x, player_y]) | Q(player_b_id__in=[player_x, player_y])
         )
     )

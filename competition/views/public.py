@@ -52,6 +52,7 @@ def standings_page(request, club: str, competition: str):
         table = StandingsTable(rows, competition=competition_obj, prefix=f"g{prefix}-")
         RequestConfig(request, paginate=False).configure(table)
         tables.append((group, table))
+    rounds = list(selectors.rounds_of(competition_obj))
     return render(
         request,
         "competition/standings.html",
@@ -60,7 +61,9 @@ def standings_page(request, club: str, competition: str):
             "tables": tables,
             "view": view,
             "round_numbers": range(1, view.last_round + 1),
-            "rounds": selectors.rounds_of(competition_obj),
+            "rounds": rounds,
+            # What "Add round" adds: a second click then finds that round instead of another.
+            "next_round_number": rounds[-1].number + 1 if rounds else 1,
             "can_manage": can_manage_club(request.user, competition_obj.club),
         },
     )

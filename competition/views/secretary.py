@@ -3,7 +3,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -50,18 +50,31 @@ def competition_create(request, club: str):
     if not can_manage_club(request.user, club_obj):
         raise PermissionDenied
     form = CompetitionForm(request.POST or None, instance=Competition(club=club_obj))
-    if request.method == "POST" and form.is_valid():
-        competition = form.save()
+    if request.method == "POST" and form.is_valid() and _saved(form):
+        competition = form.instance
         messages.success(request, _("Competition created."))
         return redirect("entrants", **competition.url_kwargs)
     return render(request, "competition/competition_form.html", {"form": form, "club": club_obj})
 
 
+def _saved(form: CompetitionForm) -> bool:
+    """Save the competition; a short name taken meanwhile (two clicks at once, or two
+    secretaries) becomes a form error, as the database refuses it."""
+    try:
+        with transaction.atomic():
+            form.save()
+    except IntegrityError:
+        form.add_error("slug", _("The club already has a competition with this short name."))
+        if form.instance.pk:  # the page's links keep the saved short name
+            form.instance.refresh_from_db()
+        return False
+    return True
+
+
 @secretary_required
 def competition_edit(request, competition: Competition):
     form = CompetitionForm(request.POST or None, instance=competition)
-    if request.method == "POST" and form.is_valid():
-        form.save()
+    if request.method == "POST" and form.is_valid() and _saved(form):
         messages.success(request, _("Settings saved."))
         return redirect(competition)
     return render(
@@ -143,12 +156,18 @@ def round_create_view(request, competition: Competition):
     form = RoundCreateForm(request.POST)
     if form.is_valid():
         try:
-            new_round = round_create(competition=competition, date=form.cleaned_data["date"])
+            new_round = round_create(
+                competition=competition,
+                date=form.cleaned_data["date"],
+                number=form.cleaned_data["number"],
+            )
         except CompetitionError as error:
             messages.error(request, error.message)
         else:
             messages.success(request, _("Round %(number)s added.") % {"number": new_round.number})
             return redirect("attendance", **competition.url_kwargs, number=new_round.number)
+    else:
+        messages.error(request, _("Reload the page and try again."))
     return redirect(competition)
 
 

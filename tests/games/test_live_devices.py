@@ -17,31 +17,15 @@ devices of a club evening do. Without those OPTIONS these tests fail with HTTP 5
 
 import pytest
 
-from clubs.models import Club, Membership, Player
-from competition.models import Competition, Entrant, Round
+from clubs.models import Player
+from competition.models import Entrant, Round
 from competition.services.rounds import round_set_pairings
 from games.models import Game, Move
 from games.services import PairingSpec
-from tests.factories import PASSWORD, UserFactory
+from tests.factories import PASSWORD
 from tests.live import at_once, demo_scoresheets, logged_in_devices
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def club_evening(db):
-    """A club, its secretary (a login), and a published Gouds 8 round to pair games in."""
-    club = Club.objects.create(name="De Goudse Letters", slug="gouda")
-    user = UserFactory(username="secretaris")
-    secretary = Player.objects.create(name="Sietske Secretaris", user=user)
-    Membership.objects.create(club=club, player=secretary, role=Membership.Role.SECRETARY)
-    competition = Competition.objects.create(
-        club=club, name="Clubcompetitie", slug="clubcompetitie", rules=Competition.Rules.GOUDS_8
-    )
-    round_obj = Round.objects.create(
-        competition=competition, number=1, status=Round.Status.PUBLISHED
-    )
-    return round_obj
 
 
 def _pair(round_obj: Round, starters: list[str]) -> list[Game]:
