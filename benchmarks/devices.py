@@ -96,19 +96,20 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(env: dict[str, str], port: int) -> subprocess.Popen:
-    server = subprocess.Popen(
-        [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
+def start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen:
+    with log.open("wb") as output:
+        server = subprocess.Popen(
+            [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
+            cwd=ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            raise RuntimeError(f"the server stopped: {server.stderr.read().decode()[-2000:]}")
+            raise RuntimeError(f"the server stopped: {log.read_text()[-2000:]}")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=1):
                 return server
@@ -192,7 +193,8 @@ def measure(label: str, database_url: str, levels: list[int], deadline: float) -
         raise RuntimeError(f"preparing the database failed:\n{prepared.stderr[-3000:]}")
     games = json.loads(prepared.stdout.strip().splitlines()[-1])
     port = free_port()
-    server = start_server(env, port)
+    log = Path(tempfile.mkstemp(prefix="bordpunt-devices-", suffix=".log")[1])
+    server = start_server(env, port, log)
     try:
         print(f"\n{label}: manage.py runserver --noreload, one game per device")
         print(f"{'devices':>8} {'saves':>6} {'p50 ms':>8} {'p95 ms':>8} {'errors':>7}")
@@ -208,6 +210,17 @@ def measure(label: str, database_url: str, levels: list[int], deadline: float) -
             )
     finally:
         stop_server(server)
+        # What the server said about its errors, one line per kind.
+        kinds = sorted(
+            {
+                line
+                for line in log.read_text().splitlines()
+                if "Error:" in line and not line.startswith("Internal Server Error")
+            }
+        )
+        for line in kinds[:5]:
+            print(f"  server: {line.strip()[:160]}")
+        log.unlink()
 
 
 def postgres_scratch(database_url: str):
@@ -231,16 +244,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--devices", type=int, nargs="+", default=[1, 5, 10, 20])
     parser.add_argument("--time-limit", type=float, default=600, help="seconds, in all")
+    parser.add_argument(
+        "--database",
+        choices=["sqlite", "postgresql", "both"],
+        default="both",
+        help="PostgreSQL only when DATABASE_URL points at one",
+    )
     parser.add_argument("--prepare", type=int, nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.prepare:
         print(json.dumps(prepare(args.prepare)))
         return
     deadline = time.monotonic() + args.time_limit
-    with tempfile.TemporaryDirectory(prefix="bordpunt-devices-") as folder:
-        measure("SQLite", f"sqlite:///{folder}/db.sqlite3", args.devices, deadline)
+    if args.database != "postgresql":
+        with tempfile.TemporaryDirectory(prefix="bordpunt-devices-") as folder:
+            measure("SQLite", f"sqlite:///{folder}/db.sqlite3", args.devices, deadline)
     database_url = os.environ.get("DATABASE_URL", "")
-    if database_url.startswith(("postgres://", "postgresql://")):
+    if args.database != "sqlite" and database_url.startswith(("postgres://", "postgresql://")):
         scratch, drop = postgres_scratch(database_url)
         try:
             measure("PostgreSQL", scratch, args.devices, deadline)

@@ -97,10 +97,15 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "config.wsgi.application"
 
+# Connections are kept only when DATABASE_CONN_MAX_AGE says so (e.g. 60 under a server that
+# reuses its threads, such as gunicorn): `manage.py runserver` starts a thread per request,
+# and each thread's kept connection stays open after it, until PostgreSQL refuses more
+# clients (10 devices left 90 connections open; benchmarks/devices.py).
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60")),
+        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "0")),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

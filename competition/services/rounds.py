@@ -47,7 +47,12 @@ def round_create(
 
 def _locked(round: Round) -> Round:
     """The round's row, locked until the transaction ends: changes to one round's
-    attendance, pairing and status run one at a time."""
+    attendance, pairing, status and results run one at a time.
+
+    Locks are always taken in the order club, round, games (the CSV import holds the club
+    lock too), so two writers never wait for each other in a circle on PostgreSQL.
+    """
+    club_lock(round.competition.club_id)
     return (
         Round.objects.select_for_update(of=("self",)).select_related("competition").get(pk=round.pk)
     )
@@ -145,6 +150,7 @@ def round_record_results(
     *, round: Round, entries: Sequence[ResultEntry], by: AbstractBaseUser | None
 ) -> int:
     """Record a whole round's results in one go; the round is finished once all are in."""
+    round = _locked(round)
     own_games = set(round.games.values_list("pk", flat=True))
     if any(entry.game_id not in own_games for entry in entries):
         raise CompetitionError(_("A result belongs to a game of another round."))
