@@ -45,6 +45,7 @@ benchmarks: install
 	$(PY) benchmarks/rules.py
 	$(PY) benchmarks/standings.py
 	$(PY) benchmarks/pairing.py
+	$(PY) benchmarks/devices.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles

@@ -58,6 +58,28 @@ def _locked(round: Round) -> Round:
     )
 
 
+def pairing_version(game_ids: Iterable[int]) -> str:
+    """What a pairing page showed, from its games' ids. Generating, swapping and undoing a
+    pairing make new game rows (ids are never reused), so every change makes a new version.
+    """
+    ids = sorted(game_ids)
+    return f"{len(ids)}-{ids[-1] if ids else 0}"
+
+
+def _check_pairing_version(round: Round, expected: str | None) -> None:
+    """Refuse a change based on a pairing that is no longer there (a second click, or a
+    second device): the director acts on what the page showed, or not at all."""
+    if expected is not None and pairing_version(round.games.values_list("pk", flat=True)) != (
+        expected
+    ):
+        raise CompetitionError(
+            _(
+                "The pairing was changed in the meantime (by a second click or on another "
+                "device). This is the pairing now; check it and try again."
+            )
+        )
+
+
 def entrants_active_in(round: Round) -> list[Entrant]:
     """Entrants who take part in this round: joined, not withdrawn (present or not)."""
     return [
@@ -95,9 +117,15 @@ def round_set_attendance(*, round: Round, present_player_ids: Iterable[int]) -> 
 
 
 @transaction.atomic
-def round_set_pairings(*, round: Round, pairings: Sequence[PairingSpec]) -> list[Game]:
-    """Replace the pairings of a round that has no results yet."""
+def round_set_pairings(
+    *, round: Round, pairings: Sequence[PairingSpec], expected_pairing: str | None = None
+) -> list[Game]:
+    """Replace the pairings of a round that has no results yet.
+
+    `expected_pairing`: the `pairing_version` the page showed; refused when it changed.
+    """
     locked = _locked(round)
+    _check_pairing_version(locked, expected_pairing)
     if locked.games.exclude(outcome__in=[Outcome.PENDING, Outcome.BYE]).exists():
         raise CompetitionError(
             _("Round %(number)s already has results; its pairings can no longer change.")
@@ -127,15 +155,20 @@ def round_set_pairings(*, round: Round, pairings: Sequence[PairingSpec]) -> list
 
 
 @transaction.atomic
-def round_clear_pairings(*, round: Round) -> None:
-    round_set_pairings(round=round, pairings=[])
+def round_clear_pairings(*, round: Round, expected_pairing: str | None = None) -> None:
+    round_set_pairings(round=round, pairings=[], expected_pairing=expected_pairing)
     Round.objects.filter(pk=round.pk).update(status=Round.Status.DRAFT)
 
 
 @transaction.atomic
-def round_set_status(*, round: Round, status: str) -> Round:
-    """Publish a reviewed pairing, or mark a round finished."""
+def round_set_status(*, round: Round, status: str, expected_pairing: str | None = None) -> Round:
+    """Publish a reviewed pairing, or mark a round finished.
+
+    Publishing twice is publishing once; publishing a pairing other than the one the page
+    showed (`expected_pairing`) is refused.
+    """
     locked = _locked(round)
+    _check_pairing_version(locked, expected_pairing)
     if status != Round.Status.DRAFT and not locked.games.exists():
         raise CompetitionError(_("Pair the round before publishing it."))
     locked.status = status
@@ -163,11 +196,14 @@ def round_record_results(
 
 
 @transaction.atomic
-def round_swap_players(*, round: Round, player_x: int, player_y: int) -> None:
+def round_swap_players(
+    *, round: Round, player_x: int, player_y: int, expected_pairing: str | None = None
+) -> None:
     """Swap two players' places in a round's pairing (or between a game and the bye)."""
     if player_x == player_y:
         raise CompetitionError(_("Choose two different players to swap."))
     round = _locked(round)
+    _check_pairing_version(round, expected_pairing)
     games = list(
         round.games.select_for_update(of=("self",)).filter(
             Q(player_a_id__in=[player_x, player_y]) | Q(player_b_id__in=[player_x, player_y])

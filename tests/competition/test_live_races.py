@@ -6,6 +6,8 @@ round, one set of results, one player. tests/games/test_live_devices.py says why
 SQLite test database is a file.
 """
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -18,6 +20,8 @@ from tests.factories import PASSWORD
 from tests.live import at_once, logged_in_devices
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+PAIRING_VERSION = re.compile(rb'name="pairing" value="([^"]+)"')
 
 
 def _entrants(round_obj: Round, count: int) -> list[Player]:
@@ -139,20 +143,27 @@ def test_ten_devices_generate_and_publish_a_pairing_at_once(live_server, club_ev
     url = reverse("round_pairing", kwargs={**club_evening.competition.url_kwargs, "number": 1})
     devices = logged_in_devices(live_server.url, 10, "secretaris", PASSWORD)
 
-    generated = at_once(
-        [
-            lambda device=device: device.post(url, {"action": "generate", "system": "swiss"})
-            for device in devices
-        ]
-    )
-    published = at_once(
-        [lambda device=device: device.post(url, {"action": "publish"}) for device in devices]
-    )
+    def click(device, action: str, **data: str):
+        # As the page does: the pairing it shows goes along with the button.
+        shown = PAIRING_VERSION.search(device.get(url).body).group(1).decode()
+        return lambda: device.post(url, {"action": action, "pairing": shown, **data})
+
+    generated = at_once([click(device, "generate", system="swiss") for device in devices])
+    games = set(Game.objects.filter(round=club_evening).values_list("pk", flat=True))
+    published = at_once([click(device, "publish") for device in devices])
 
     assert not _server_errors(generated + published)
-    # One pairing: every player once, four tables and a bye, published.
+    # One generation; the other clicks are told the pairing changed, and see it.
+    assert sorted(reply.status for reply in generated) == [200] * 9 + [302]
+    assert all(
+        b"in de tussentijd gewijzigd" in reply.body for reply in generated if reply.status == 200
+    )
+    # Publishing twice is publishing once: every click ends on the round page.
+    assert {reply.status for reply in published} == {302}
+    # One pairing: every player once, four tables and a bye, the one generated, published.
     seated = sorted(Seat.objects.filter(round=club_evening).values_list("player_id", flat=True))
     assert seated == sorted(player.pk for player in players)
-    assert Game.objects.filter(round=club_evening).count() == 5
+    assert set(Game.objects.filter(round=club_evening).values_list("pk", flat=True)) == games
+    assert len(games) == 5
     club_evening.refresh_from_db()
     assert club_evening.status == Round.Status.PUBLISHED
