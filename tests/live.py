@@ -2,8 +2,9 @@
 
 A `Device` logs in like a browser (CSRF cookie, session cookie) and enters a scoresheet on
 the board screen move by move, reading the game's version from the page before each save,
-as the board's own form does. Used by the live-server tests (tests/games/test_live_devices.py)
-and by benchmarks/devices.py, so both measure the same thing.
+as the board's own form does. Used by the live-server tests (tests/games/test_live_devices.py,
+tests/competition/test_live_races.py) and by benchmarks/devices.py, so both measure the
+same thing.
 """
 
 from __future__ import annotations

@@ -69,9 +69,9 @@ def pairing_version(game_ids: Iterable[int]) -> str:
 def _check_pairing_version(round: Round, expected: str | None) -> None:
     """Refuse a change based on a pairing that is no longer there (a second click, or a
     second device): the director acts on what the page showed, or not at all."""
-    if expected is not None and pairing_version(round.games.values_list("pk", flat=True)) != (
-        expected
-    ):
+    if expected is None:
+        return
+    if pairing_version(round.games.values_list("pk", flat=True)) != expected:
         raise CompetitionError(
             _(
                 "The pairing was changed in the meantime (by a second click or on another "
