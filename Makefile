@@ -52,6 +52,7 @@ benchmarks: install
 	$(PY) benchmarks/pairing.py
 	$(PY) benchmarks/csv_import.py
 	$(PY) benchmarks/load.py
+	$(PY) benchmarks/devices.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles

@@ -255,6 +255,8 @@ class RoundCreateForm(forms.Form):
     date = forms.DateField(
         label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
+    # The round the page offered to add; without it the next round is added.
+    number = forms.IntegerField(min_value=1, max_value=32767, required=False)
 
 
 class ImportForm(forms.Form):

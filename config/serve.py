@@ -45,6 +45,9 @@ def prepare() -> list[str]:
     port = _positive_int("PORT", DEFAULT_PORT)
     workers = _positive_int("WEB_CONCURRENCY", DEFAULT_WORKERS)
     host = os.environ.get("HOST", "127.0.0.1").strip() or "127.0.0.1"
+    # gunicorn's sync workers reuse one thread each: keeping its connection saves a connect
+    # per request (runserver, a thread per request, must not; see config/settings.py).
+    os.environ.setdefault("DATABASE_CONN_MAX_AGE", "60")
 
     import django
     from django.conf import settings

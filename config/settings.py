@@ -109,12 +109,33 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "config.wsgi.application"
 
+# Connections are kept only when DATABASE_CONN_MAX_AGE says so (e.g. 60 under a server that
+# reuses its threads, such as gunicorn): `manage.py runserver` starts a thread per request,
+# and each thread's kept connection stays open after it, until PostgreSQL refuses more
+# clients (10 devices left 90 connections open; benchmarks/devices.py).
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60")),
+        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "0")),
+        conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # A club evening is many devices writing at once (docs/architecture.md, "Concurrency").
+    # WAL: readers never wait for the writer. IMMEDIATE: a transaction takes the write lock
+    # at BEGIN, so two writers queue (up to `timeout` seconds) instead of one failing with
+    # "database is locked" when it upgrades from reading to writing. synchronous=NORMAL is
+    # safe with WAL: a crash of the app loses nothing committed, a power cut at most the last
+    # moments, never the file.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        **DATABASES["default"].get("OPTIONS", {}),
+    }
+    # Tests on a file, like production: the live server's threads share an in-memory test
+    # database's one connection (tests/games/test_live_devices.py says why that is wrong).
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -226,7 +226,13 @@ def games_record_results(
     Returns the number of games whose result changed.
     """
     now = now or timezone.now()
-    games = Game.objects.select_for_update().in_bulk([entry.game_id for entry in entries])
+    # Only the game rows (the default ordering would join and lock round and competition
+    # too), always in the same order, so two saves of overlapping rounds cannot deadlock.
+    games = (
+        Game.objects.select_for_update(of=("self",))
+        .order_by("pk")
+        .in_bulk([entry.game_id for entry in entries])
+    )
     errors: dict[int, Any] = {}
     changed = 0
     for entry in entries:

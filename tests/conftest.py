@@ -5,6 +5,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.test import override_settings
 
+from competition.models import Round
 from tests.factories import (
     ClubFactory,
     CompetitionFactory,
@@ -89,6 +90,16 @@ def english(client):
 def secretary_client(client, secretary):
     client.force_login(secretary)
     return client
+
+
+@pytest.fixture
+def club_evening(transactional_db):
+    """Round 1 (published) of a Gouds 8 competition, committed for a live server to see;
+    the club's secretary logs in as "secretaris" with tests.factories.PASSWORD."""
+    club = ClubFactory(name="De Goudse Letters", slug="gouda")
+    secretary_of(club, username="secretaris")
+    competition = CompetitionFactory(club=club, name="Clubcompetitie", slug="clubcompetitie")
+    return Round.objects.create(competition=competition, number=1, status=Round.Status.PUBLISHED)
 
 
 def pytest_configure(config):

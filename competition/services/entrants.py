@@ -5,16 +5,18 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Membership, Player
 from competition.models import Competition, Entrant, Group
-from competition.services import CompetitionError
+from competition.services import CompetitionError, club_lock
 from competition.versioning import competition_touched
 from games.models import Seat
 
 
+@transaction.atomic
 def player_get_or_create_in_club(*, club: Club, name: str) -> tuple[Player, bool]:
     """Find a club member by name (case and surrounding spaces ignored), or enrol a new one."""
     name = " ".join(name.split())
     if not name:
         raise CompetitionError(_("A player needs a name."))
+    club_lock(club.pk)
     matches = list(Player.objects.filter(memberships__club=club, name__iexact=name)[:2])
     if len(matches) > 1:
         raise CompetitionError(
@@ -37,14 +39,14 @@ def entrant_add(
     seed: int | None = None,
 ) -> Entrant:
     """Enter a player; a late entrant plays from `joined_round` on."""
+    club_lock(competition.club_id)
     if Entrant.objects.filter(competition=competition, player=player).exists():
         raise CompetitionError(
             _("%(player)s already takes part in this competition.") % {"player": player}
         )
     if group is not None and group.competition_id != competition.pk:
         raise CompetitionError(_("That group belongs to another competition."))
-    if not Membership.objects.filter(club=competition.club_id, player=player).exists():
-        Membership.objects.create(club=competition.club, player=player)
+    Membership.objects.get_or_create(club_id=competition.club_id, player=player)
     entrant = Entrant(
         competition=competition, player=player, joined_round=joined_round, group=group, seed=seed
     )
@@ -92,6 +94,7 @@ def group_create(*, competition: Competition, name: str) -> Group:
     name = " ".join(name.split())
     if not name:
         raise CompetitionError(_("A group needs a name."))
+    club_lock(competition.club_id)
     if competition.groups.filter(name__iexact=name).exists():
         raise CompetitionError(_("There is already a group “%(name)s”.") % {"name": name})
     group = Group.objects.create(

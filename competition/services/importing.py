@@ -35,7 +35,7 @@ from clubs.inputs import capped
 from clubs.models import Membership, Player
 from competition.models import Competition, Entrant, Round
 from competition.rulesets import ruleset_for
-from competition.services import CompetitionError
+from competition.services import CompetitionError, club_lock
 from competition.versioning import competition_touched
 from games.models import Game, Outcome
 from games.services import (
@@ -739,10 +739,11 @@ def results_import_apply(
 ) -> ImportSummary:
     """Import a results file into a competition: all of it, or nothing.
 
-    Plans again while holding the competition's lock, so what is written is what the plan
+    Plans again while holding the club's lock (the lock order of every write: club, round,
+    games, and the competition's `changed_at` last), so what is written is what the plan
     (and, with `expected_fingerprint`, the preview the user confirmed) says.
     """
-    Competition.objects.select_for_update().filter(pk=competition.pk).first()
+    club_lock(competition.club_id)
     plan = results_import_plan(
         competition=competition, rows=results_import_read(data=data), decisions=decisions
     )

@@ -193,12 +193,16 @@ def round_pair(
     system: str | None = None,
     standings_round: int | None = None,
     seed: int | None = None,
+    expected_pairing: str | None = None,
 ) -> RoundPairing:
-    """Generate and store a round's pairing as a draft; refused once the round has results."""
+    """Generate and store a round's pairing as a draft; refused once the round has results,
+    and when the pairing is no longer the one the page showed (`expected_pairing`)."""
     result = round_pairing_preview(
         round=round, system=system, standings_round=standings_round, seed=seed
     )
-    round_set_pairings(round=round, pairings=pairing_specs(result))
+    round_set_pairings(
+        round=round, pairings=pairing_specs(result), expected_pairing=expected_pairing
+    )
     Round.objects.filter(pk=round.pk).update(status=Round.Status.DRAFT)
     competition_touched(competition_id=round.competition_id)
     return result

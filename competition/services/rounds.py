@@ -11,16 +11,33 @@ from django.utils.translation import gettext_lazy as _
 
 from competition.models import Absence, Competition, Entrant, Round
 from competition.rulesets import ruleset_for
-from competition.services import CompetitionError
+from competition.services import CompetitionError, club_lock
 from competition.versioning import competition_touched
 from games.models import Game, Outcome
 from games.services import PairingSpec, ResultEntry, games_create, games_record_results
 
 
 @transaction.atomic
-def round_create(*, competition: Competition, date: date | None = None) -> Round:
-    """Add the next round of a competition."""
+def round_create(
+    *, competition: Competition, date: date | None = None, number: int | None = None
+) -> Round:
+    """Add the next round of a competition.
+
+    `number` is the round the secretary's page offered to add. When that round exists
+    already (the button clicked twice, or on two devices at once) it is returned as it is,
+    so every click ends on the same new round; a number that is not the next one is refused.
+    """
+    club_lock(competition.club_id)
+    if number is not None:
+        existing = Round.objects.filter(competition=competition, number=number).first()
+        if existing is not None:
+            return existing
     last = competition.rounds.aggregate(last=Max("number"))["last"] or 0
+    if number is not None and number != last + 1:
+        raise CompetitionError(
+            _("Round %(number)s cannot be added: the next round is %(next)s.")
+            % {"number": number, "next": last + 1}
+        )
     if competition.number_of_rounds and last >= competition.number_of_rounds:
         raise CompetitionError(
             _("This tournament has all its %(count)s rounds already.")
@@ -29,6 +46,41 @@ def round_create(*, competition: Competition, date: date | None = None) -> Round
     created = Round.objects.create(competition=competition, number=last + 1, date=date)
     competition_touched(competition_id=competition.pk)
     return created
+
+
+def _locked(round: Round) -> Round:
+    """The round's row, locked until the transaction ends: changes to one round's
+    attendance, pairing, status and results run one at a time.
+
+    Locks are always taken in the order club, round, games (the CSV import holds the club
+    lock too), so two writers never wait for each other in a circle on PostgreSQL.
+    """
+    club_lock(round.competition.club_id)
+    return (
+        Round.objects.select_for_update(of=("self",)).select_related("competition").get(pk=round.pk)
+    )
+
+
+def pairing_version(game_ids: Iterable[int]) -> str:
+    """What a pairing page showed, from its games' ids. Generating, swapping and undoing a
+    pairing make new game rows (ids are never reused), so every change makes a new version.
+    """
+    ids = sorted(game_ids)
+    return f"{len(ids)}-{ids[-1] if ids else 0}"
+
+
+def _check_pairing_version(round: Round, expected: str | None) -> None:
+    """Refuse a change based on a pairing that is no longer there (a second click, or a
+    second device): the director acts on what the page showed, or not at all."""
+    if expected is None:
+        return
+    if pairing_version(round.games.values_list("pk", flat=True)) != expected:
+        raise CompetitionError(
+            _(
+                "The pairing was changed in the meantime (by a second click or on another "
+                "device). This is the pairing now; check it and try again."
+            )
+        )
 
 
 def entrants_active_in(round: Round) -> list[Entrant]:
@@ -50,6 +102,7 @@ def entrants_present_in(round: Round) -> list[Entrant]:
 def round_set_attendance(*, round: Round, present_player_ids: Iterable[int]) -> None:
     """Record who is there tonight; everyone else active in the round is absent."""
     present = set(present_player_ids)
+    round = _locked(round)
     if round.games.exists():
         seated = set(round.games.values_list("player_a_id", flat=True)) | set(
             round.games.exclude(player_b=None).values_list("player_b_id", flat=True)
@@ -68,9 +121,15 @@ def round_set_attendance(*, round: Round, present_player_ids: Iterable[int]) -> 
 
 
 @transaction.atomic
-def round_set_pairings(*, round: Round, pairings: Sequence[PairingSpec]) -> list[Game]:
-    """Replace the pairings of a round that has no results yet."""
-    locked = Round.objects.select_for_update().get(pk=round.pk)
+def round_set_pairings(
+    *, round: Round, pairings: Sequence[PairingSpec], expected_pairing: str | None = None
+) -> list[Game]:
+    """Replace the pairings of a round that has no results yet.
+
+    `expected_pairing`: the `pairing_version` the page showed; refused when it changed.
+    """
+    locked = _locked(round)
+    _check_pairing_version(locked, expected_pairing)
     if locked.games.exclude(outcome__in=[Outcome.PENDING, Outcome.BYE]).exists():
         raise CompetitionError(
             _("Round %(number)s already has results; its pairings can no longer change.")
@@ -101,22 +160,29 @@ def round_set_pairings(*, round: Round, pairings: Sequence[PairingSpec]) -> list
 
 
 @transaction.atomic
-def round_clear_pairings(*, round: Round) -> None:
-    round_set_pairings(round=round, pairings=[])
+def round_clear_pairings(*, round: Round, expected_pairing: str | None = None) -> None:
+    round_set_pairings(round=round, pairings=[], expected_pairing=expected_pairing)
     Round.objects.filter(pk=round.pk).update(status=Round.Status.DRAFT)
     competition_touched(competition_id=round.competition_id)
 
 
 @transaction.atomic
-def round_set_status(*, round: Round, status: str) -> Round:
-    """Publish a reviewed pairing, or mark a round finished."""
-    if status != Round.Status.DRAFT and not round.games.exists():
+def round_set_status(*, round: Round, status: str, expected_pairing: str | None = None) -> Round:
+    """Publish a reviewed pairing, or mark a round finished.
+
+    Publishing twice is publishing once; publishing a pairing other than the one the page
+    showed (`expected_pairing`) is refused.
+    """
+    locked = _locked(round)
+    _check_pairing_version(locked, expected_pairing)
+    if status != Round.Status.DRAFT and not locked.games.exists():
         raise CompetitionError(_("Pair the round before publishing it."))
+    locked.status = status
+    locked.full_clean()
+    locked.save(update_fields=["status"])
     round.status = status
-    round.full_clean()
-    round.save(update_fields=["status"])
     competition_touched(competition_id=round.competition_id)
-    return round
+    return locked
 
 
 @transaction.atomic
@@ -124,6 +190,7 @@ def round_record_results(
     *, round: Round, entries: Sequence[ResultEntry], by: AbstractBaseUser | None
 ) -> int:
     """Record a whole round's results in one go; the round is finished once all are in."""
+    round = _locked(round)
     own_games = set(round.games.values_list("pk", flat=True))
     if any(entry.game_id not in own_games for entry in entries):
         raise CompetitionError(_("A result belongs to a game of another round."))
@@ -137,12 +204,16 @@ def round_record_results(
 
 
 @transaction.atomic
-def round_swap_players(*, round: Round, player_x: int, player_y: int) -> None:
+def round_swap_players(
+    *, round: Round, player_x: int, player_y: int, expected_pairing: str | None = None
+) -> None:
     """Swap two players' places in a round's pairing (or between a game and the bye)."""
     if player_x == player_y:
         raise CompetitionError(_("Choose two different players to swap."))
+    round = _locked(round)
+    _check_pairing_version(round, expected_pairing)
     games = list(
-        round.games.select_for_update().filter(
+        round.games.select_for_update(of=("self",)).filter(
             Q(player_a_id__in=[player_x, player_y]) | Q(player_b_id__in=[player_x, player_y])
         )
     )

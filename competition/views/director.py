@@ -13,7 +13,12 @@ from competition.services.pairing import (
     round_pair,
     round_pairing_review,
 )
-from competition.services.rounds import round_clear_pairings, round_set_status, round_swap_players
+from competition.services.rounds import (
+    pairing_version,
+    round_clear_pairings,
+    round_set_status,
+    round_swap_players,
+)
 from competition.views.access import secretary_required
 
 
@@ -33,6 +38,8 @@ def round_pairing(request, competition: Competition, number: int):
     pairing_form = PairingForm(initial={"system": competition.pairing_system})
     swap_form = SwapForm(players=players)
     action = request.POST.get("action")
+    # The pairing the page showed: a second click, or a second device, acts on it or not at all.
+    shown = request.POST.get("pairing") or None
     try:
         if action == "generate":
             pairing_form = PairingForm(request.POST)
@@ -43,6 +50,7 @@ def round_pairing(request, competition: Competition, number: int):
                     system=data["system"],
                     standings_round=data["standings_round"],
                     seed=data["seed"],
+                    expected_pairing=shown,
                 )
                 messages.success(request, _("Pairing generated. Review it, then publish."))
                 return redirect("round_pairing", **competition.url_kwargs, number=number)
@@ -53,19 +61,21 @@ def round_pairing(request, competition: Competition, number: int):
                     round=round_obj,
                     player_x=int(swap_form.cleaned_data["player_x"]),
                     player_y=int(swap_form.cleaned_data["player_y"]),
+                    expected_pairing=shown,
                 )
                 messages.success(request, _("Players swapped."))
                 return redirect("round_pairing", **competition.url_kwargs, number=number)
         elif action == "publish":
-            round_set_status(round=round_obj, status=Round.Status.PUBLISHED)
+            round_set_status(round=round_obj, status=Round.Status.PUBLISHED, expected_pairing=shown)
             messages.success(request, _("Pairing published."))
             return redirect(round_obj)
         elif action == "clear":
-            round_clear_pairings(round=round_obj)
+            round_clear_pairings(round=round_obj, expected_pairing=shown)
             messages.success(request, _("Pairing undone."))
             return redirect("round_pairing", **competition.url_kwargs, number=number)
     except CompetitionError as error:
         messages.error(request, error.message)
+        games = list(selectors.round_games(round_obj))
     standings_round = default_standings_round(round_obj)
     review = round_pairing_review(round_obj, standings_round=standings_round)
     return render(
@@ -79,5 +89,6 @@ def round_pairing(request, competition: Competition, number: int):
             "pairing_form": pairing_form,
             "swap_form": swap_form,
             "has_results": any(game.has_result and not game.is_bye for game in games),
+            "pairing_version": pairing_version(game.pk for game in games),
         },
     )

@@ -72,7 +72,8 @@ def competition_create(request, club: str):
 
 
 def _saved(form: CompetitionForm) -> bool:
-    """Save; a short name taken meanwhile by a second click or another secretary is a form error."""
+    """Save the competition; a short name taken meanwhile (two clicks at once, or two
+    secretaries) becomes a form error, as the database refuses it."""
     try:
         with transaction.atomic():
             form.save()
@@ -167,12 +168,18 @@ def round_create_view(request, competition: Competition):
     form = RoundCreateForm(request.POST)
     if form.is_valid():
         try:
-            new_round = round_create(competition=competition, date=form.cleaned_data["date"])
+            new_round = round_create(
+                competition=competition,
+                date=form.cleaned_data["date"],
+                number=form.cleaned_data["number"],
+            )
         except CompetitionError as error:
             messages.error(request, error.message)
         else:
             messages.success(request, _("Round %(number)s added.") % {"number": new_round.number})
             return redirect("attendance", **competition.url_kwargs, number=new_round.number)
+    else:
+        messages.error(request, _("Reload the page and try again."))
     return redirect(competition)
 
 

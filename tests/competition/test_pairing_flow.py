@@ -14,10 +14,12 @@ from competition.services import CompetitionError
 from competition.services.entrants import entrant_add, entrant_withdraw
 from competition.services.pairing import default_standings_round, round_pair
 from competition.services.rounds import (
+    pairing_version,
     round_clear_pairings,
     round_create,
     round_record_results,
     round_set_attendance,
+    round_set_status,
     round_swap_players,
 )
 from games.models import Game, Outcome
@@ -240,6 +242,41 @@ def test_director_flow_through_the_page(secretary_client, competition, six):
     assert "already has results" in response.content.decode() or "al uitslagen" in (
         response.content.decode()
     )
+
+
+def test_the_director_acts_on_the_pairing_the_page_showed(competition, six):
+    """A swap, an undo or a publish made on a page that shows an older pairing (another
+    device generated again meanwhile) is refused and changes nothing."""
+    round_obj = round_create(competition=competition)
+    round_pair(round=round_obj, system="swiss", expected_pairing=pairing_version([]))
+    shown = pairing_version(round_obj.games.values_list("pk", flat=True))
+    round_pair(round=round_obj, system="random", seed=3, expected_pairing=shown)
+    now = pairing_version(round_obj.games.values_list("pk", flat=True))
+    assert now != shown
+    game = round_obj.games.exclude(player_b=None).first()
+    other = round_obj.games.exclude(pk=game.pk).exclude(player_b=None).first()
+    stale = [
+        lambda: round_pair(round=round_obj, system="swiss", expected_pairing=shown),
+        lambda: round_swap_players(
+            round=round_obj,
+            player_x=game.player_a_id,
+            player_y=other.player_a_id,
+            expected_pairing=shown,
+        ),
+        lambda: round_clear_pairings(round=round_obj, expected_pairing=shown),
+        lambda: round_set_status(
+            round=round_obj, status=Round.Status.PUBLISHED, expected_pairing=shown
+        ),
+    ]
+    for action in stale:
+        with pytest.raises(CompetitionError, match="changed in the meantime"):
+            action()
+    assert pairing_version(round_obj.games.values_list("pk", flat=True)) == now
+    assert Round.objects.get(pk=round_obj.pk).status == Round.Status.DRAFT
+    # Publishing what the page showed works, and a second click publishes nothing new.
+    for _click in range(2):
+        round_set_status(round=round_obj, status=Round.Status.PUBLISHED, expected_pairing=now)
+    assert Round.objects.get(pk=round_obj.pk).status == Round.Status.PUBLISHED
 
 
 def test_printable_list_by_table_and_by_name(client, competition, six):

@@ -38,6 +38,23 @@ def test_round_create_continues_after_the_highest_number(competition):
     assert round_create(competition=competition).number == 5
 
 
+def test_round_create_of_an_offered_number_that_exists_returns_that_round(competition):
+    # "Add round" clicked twice: the second click finds round 1, it does not add round 2.
+    first = round_create(competition=competition, number=1)
+    assert round_create(competition=competition, number=1) == first
+    assert list(competition.rounds.values_list("number", flat=True)) == [1]
+    assert round_create(competition=competition, number=2).number == 2
+
+
+def test_round_create_refuses_a_number_that_is_not_the_next(competition):
+    round_create(competition=competition)
+    with pytest.raises(CompetitionError) as caught, translation.override("en"):
+        round_create(competition=competition, number=3)
+    with translation.override("en"):
+        assert str(caught.value.message) == "Round 3 cannot be added: the next round is 2."
+    assert competition.rounds.count() == 1
+
+
 def test_round_create_respects_the_tournament_limit():
     tournament = CompetitionFactory(tournament=True, number_of_rounds=2)
     round_create(competition=tournament)

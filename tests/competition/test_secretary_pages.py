@@ -10,32 +10,70 @@ from tests.factories import EntrantFactory, GameFactory, MembershipFactory, Play
 pytestmark = pytest.mark.django_db
 
 
+COMPETITION_FIELDS = {
+    "kind": "club",
+    "rules": "gouds8",
+    "custom_rules": "{}",
+    "pairing_system": "swiss",
+    "starters": "by_lot",
+    "bye_match_points": 2,
+    "bye_board_points": "fixed",
+    "bye_board_points_fixed": 0,
+    "forfeit_win_match_points": 2,
+    "forfeit_win_board_points": 0,
+    "ranking": "totals",
+    "min_games": 0,
+    "tiebreak_1": "wins",
+    "tiebreak_2": "spread",
+}
+
+
 def test_create_and_edit_a_competition(secretary_client, club):
     response = secretary_client.post(
         reverse("competition_create", kwargs={"club": club.slug}),
-        {
-            "name": "Zomercompetitie",
-            "slug": "zomer",
-            "kind": "club",
-            "rules": "gouds8",
-            "custom_rules": "{}",
-            "pairing_system": "swiss",
-            "starters": "by_lot",
-            "bye_match_points": 2,
-            "bye_board_points": "fixed",
-            "bye_board_points_fixed": 0,
-            "forfeit_win_match_points": 2,
-            "forfeit_win_board_points": 0,
-            "ranking": "totals",
-            "min_games": 0,
-            "tiebreak_1": "wins",
-            "tiebreak_2": "spread",
-        },
+        {**COMPETITION_FIELDS, "name": "Zomercompetitie", "slug": "zomer"},
     )
     competition = Competition.objects.get(club=club, slug="zomer")
     assert response.status_code == 302
     assert response.url == reverse("entrants", kwargs=competition.url_kwargs)
     assert competition.tiebreaks == ["wins", "spread"]
+
+
+def test_a_short_name_taken_in_the_meantime_is_a_form_error(secretary_client, english, club):
+    """Two secretaries (or two clicks) create "zomer" at once: the database refuses the
+    second, and the form says why instead of a server error."""
+    data = {**COMPETITION_FIELDS, "name": "Zomercompetitie", "slug": "zomer"}
+    url = reverse("competition_create", kwargs={"club": club.slug})
+    assert secretary_client.post(url, data).status_code == 302
+    response = secretary_client.post(url, {**data, "name": "Nog een zomer"})
+    assert response.status_code == 200
+    assert "already has a competition with this short name" in response.content.decode()
+    assert list(Competition.objects.filter(club=club).values_list("name", flat=True)) == [
+        "Zomercompetitie"
+    ]
+    # Editing another competition to the same short name: the same message, nothing saved.
+    other = Competition.objects.create(club=club, name="Winter", slug="winter")
+    edit_url = reverse("competition_edit", kwargs=other.url_kwargs)
+    response = secretary_client.post(edit_url, {**data, "name": "Winter"})
+    assert response.status_code == 200
+    assert "already has a competition with this short name" in response.content.decode()
+    other.refresh_from_db()
+    assert other.slug == "winter"
+
+
+def test_add_round_twice_at_the_same_number_adds_one(secretary_client, competition):
+    url = reverse("round_create", kwargs=competition.url_kwargs)
+    first = secretary_client.post(url, {"number": 1})
+    second = secretary_client.post(url, {"number": 1})
+    assert (
+        first.url
+        == second.url
+        == reverse("attendance", kwargs={**competition.url_kwargs, "number": 1})
+    )
+    assert list(competition.rounds.values_list("number", flat=True)) == [1]
+    # The standings page offers the next number.
+    page = secretary_client.get(competition.get_absolute_url()).content.decode()
+    assert '<input type="hidden" name="number" value="2">' in page
 
 
 def test_add_entrants_by_member_or_new_name(secretary_client, competition):

@@ -1,0 +1,204 @@
+"""Devices at a club evening: real HTTP against a running server, standard library only.
+
+A `Device` logs in like a browser (CSRF cookie, session cookie) and enters a scoresheet on
+the board screen move by move, reading the game's version from the page before each save,
+as the board's own form does. Used by the live-server tests (tests/games/test_live_devices.py,
+tests/competition/test_live_races.py) and by benchmarks/devices.py, so both measure the
+same thing.
+"""
+
+from __future__ import annotations
+
+import http.client
+import re
+import threading
+import time
+import urllib.parse
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+from pathlib import Path
+from typing import Any, TypeVar
+
+import rules
+from rules import gcg
+
+DEMO_GAMES = Path(__file__).resolve().parent.parent / "games" / "demo"
+T = TypeVar("T")
+VERSION = re.compile(rb'name="version" value="(\d+)"')
+
+
+@dataclass(frozen=True)
+class Scoresheet:
+    """A recorded Gouds 8 game: who started, the moves as typed, and the final scores
+    the rules engine computed by replaying it on one device."""
+
+    name: str
+    starter: str  # "a" or "b"
+    moves: tuple[tuple[str, str], ...]  # (notation, rack)
+    final_scores: tuple[int, int]
+
+
+def demo_scoresheets() -> list[Scoresheet]:
+    """The demo games in games/demo, read and replayed by the project's own rules engine."""
+    sheets = []
+    for path in sorted(DEMO_GAMES.glob("*.gcg")):
+        record = gcg.read(gcg.decode(path.read_bytes()), rules=rules.GOUDS_8, tiles=rules.DUTCH)
+        game = record.game
+        assert game.result is not None, f"{path.name} is not a finished game"
+        sheets.append(
+            Scoresheet(
+                name=path.stem,
+                starter="b" if game.first_player == 1 else "a",
+                moves=tuple(
+                    (result.notation or result.move.notation(), result.rack or "")
+                    for result in game.history
+                ),
+                final_scores=tuple(game.result.scores),
+            )
+        )
+    return sheets
+
+
+@dataclass
+class Response:
+    status: int
+    body: bytes
+    location: str = ""
+
+
+@dataclass
+class Device:
+    """One phone or tablet: its own cookies, a fresh connection per request."""
+
+    base_url: str
+    timeout: float = 60.0
+    cookies: dict[str, str] = field(default_factory=dict)
+    #: Every request's (method, path, status, seconds), for the benchmark and the asserts.
+    log: list[tuple[str, str, int, float]] = field(default_factory=list)
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        data: dict[str, str] | None = None,
+        files: dict[str, tuple[str, bytes]] | None = None,
+    ) -> Response:
+        parts = urllib.parse.urlsplit(self.base_url)
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        body = None
+        if files:
+            body, headers["Content-Type"] = _multipart(data or {}, files)
+        elif data is not None:
+            body = urllib.parse.urlencode(data).encode()
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        if body is not None:
+            headers["X-CSRFToken"] = self.cookies.get("csrftoken", "")
+        connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=self.timeout)
+        start = time.perf_counter()
+        try:
+            connection.request(method, path, body=body, headers=headers)
+            reply = connection.getresponse()
+            content = reply.read()
+        finally:
+            connection.close()
+        seconds = time.perf_counter() - start
+        for header in reply.headers.get_all("Set-Cookie") or []:
+            for name, morsel in SimpleCookie(header).items():
+                self.cookies[name] = morsel.value
+        self.log.append((method, path, reply.status, seconds))
+        return Response(reply.status, content, reply.headers.get("Location", ""))
+
+    def get(self, path: str) -> Response:
+        return self.request("GET", path)
+
+    def post(
+        self, path: str, data: dict[str, str], files: dict[str, tuple[str, bytes]] | None = None
+    ) -> Response:
+        return self.request("POST", path, data, files)
+
+    def log_in(self, username: str, password: str) -> None:
+        self.get("/accounts/login/")
+        reply = self.post("/accounts/login/", {"username": username, "password": password})
+        if reply.status != 302:
+            raise RuntimeError(f"login as {username} failed: HTTP {reply.status}")
+
+    def board_version(self, game_id: int) -> int:
+        reply = self.get(f"/partij/{game_id}/bord/")
+        match = VERSION.search(reply.body) if reply.status == 200 else None
+        if match is None:
+            raise RuntimeError(f"board of game {game_id}: HTTP {reply.status}, no version")
+        return int(match.group(1))
+
+    def save_move(self, game_id: int, notation: str, rack: str, *, version: int) -> Response:
+        """Post one move as the board's form does ("play" with the notation typed whole)."""
+        return self.post(
+            f"/partij/{game_id}/bord/",
+            {"version": str(version), "kind": "play", "notation": notation, "rack": rack},
+        )
+
+    def enter_game(self, game_id: int, sheet: Scoresheet, *, attempts: int = 3) -> list[int]:
+        """Enter every move of `sheet`, each after reading the board (as a person would);
+        a refused save is tried again from a fresh page up to `attempts` times.
+        Returns the status of every save."""
+        statuses = []
+        for notation, rack in sheet.moves:
+            for _attempt in range(attempts):
+                version = self.board_version(game_id)
+                reply = self.save_move(game_id, notation, rack, version=version)
+                statuses.append(reply.status)
+                if reply.status == 302:
+                    break
+        return statuses
+
+
+def _multipart(data: dict[str, str], files: dict[str, tuple[str, bytes]]) -> tuple[bytes, str]:
+    boundary = uuid.uuid4().hex
+    chunks = []
+    for name, value in data.items():
+        head = f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'
+        chunks.append(f"{head}{value}\r\n".encode())
+    for name, (filename, content) in files.items():
+        chunks.append(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; '
+            f'filename="{filename}"\r\nContent-Type: application/octet-stream\r\n\r\n'.encode()
+            + content
+            + b"\r\n"
+        )
+    chunks.append(f"--{boundary}--\r\n".encode())
+    return b"".join(chunks), f"multipart/form-data; boundary={boundary}"
+
+
+def at_once(tasks: list[Callable[[], T]], *, timeout: float = 60.0) -> list[T]:
+    """Run every task in its own thread, all released at the same moment; their results
+    in order. An exception in any task is raised here, after all have finished."""
+    barrier = threading.Barrier(len(tasks))
+    results: list[Any] = [None] * len(tasks)
+    errors: list[BaseException] = []
+
+    def run(index: int, task: Callable[[], T]) -> None:
+        barrier.wait()
+        try:
+            results[index] = task()
+        except BaseException as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=run, args=item) for item in enumerate(tasks)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout)
+    if any(thread.is_alive() for thread in threads):
+        raise TimeoutError(f"a device did not finish within {timeout} s")
+    if errors:
+        raise errors[0]
+    return results
+
+
+def logged_in_devices(base_url: str, count: int, username: str, password: str) -> list[Device]:
+    devices = [Device(base_url) for _ in range(count)]
+    for device in devices:
+        device.log_in(username, password)
+        device.log.clear()
+    return devices
