@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import Count, Max, Prefetch, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -100,6 +100,12 @@ def rounds_of(competition: Competition, *, with_drafts: bool) -> QuerySet[Round]
         .select_related("competition__club")
         .order_by("number")
     )
+
+
+def next_round_number(competition: Competition) -> int:
+    """The round that "Add round" adds: a second click then finds it instead of another."""
+    last = competition.rounds.aggregate(last=Max("number"))["last"]
+    return (last or 0) + 1
 
 
 def round_get(competition: Competition, number: int) -> Round:

@@ -52,8 +52,6 @@ def standings_page(request, club: str, competition: str):
     competition_obj = selectors.competition_get(club_slug=club, competition_slug=competition)
     can_manage = can_manage_club(request.user, competition_obj.club)
 
-    rounds = list(selectors.rounds_of(competition_obj, with_drafts=can_manage))
-
     def standings_content() -> dict:
         # Computed only when the template's cache (keyed by the competition's last
         # change) has no copy of this page's tables yet.
@@ -67,7 +65,7 @@ def standings_page(request, club: str, competition: str):
             "tables": tables,
             "view": view,
             "round_numbers": range(1, view.last_round + 1),
-            "rounds": rounds,
+            "rounds": selectors.rounds_of(competition_obj, with_drafts=can_manage),
         }
 
     return render(
@@ -77,8 +75,9 @@ def standings_page(request, club: str, competition: str):
             "competition": competition_obj,
             "standings": SimpleLazyObject(standings_content),
             "can_manage": can_manage,
-            # What "Add round" adds: a second click then finds that round instead of another.
-            "next_round_number": rounds[-1].number + 1 if rounds else 1,
+            "next_round_number": selectors.next_round_number(competition_obj)
+            if can_manage
+            else None,
         },
     )
 

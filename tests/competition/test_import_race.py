@@ -3,7 +3,7 @@
 import threading
 
 import pytest
-from django.db import connection, connections
+from django.db import connections
 
 from competition.services import CompetitionError
 from competition.services.importing import (
@@ -23,10 +23,6 @@ FILE = (
 )
 
 
-@pytest.mark.skipif(
-    connection.vendor == "sqlite",
-    reason="parallel writers on SQLite need the WAL and immediate transactions of issue 8 (1)",
-)
 def test_parallel_confirmations_import_once():
     competition = CompetitionFactory(club=ClubFactory())
     for name in ("Anna", "Bert", "Cor", "Dirk"):

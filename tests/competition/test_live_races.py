@@ -110,7 +110,9 @@ def test_ten_devices_enter_the_same_new_player_at_once(live_server, club_evening
     assert Entrant.objects.filter(player__name="Jan Bos").count() == 1
 
 
-def test_ten_devices_import_the_same_file_at_once(live_server, club_evening):
+def test_ten_devices_confirm_the_same_import_at_once(live_server, club_evening):
+    """Each device uploads the file and sees the same preview; then all confirm at once.
+    One import is written; the others are told that the data changed meanwhile."""
     csv = (
         b"round,table,player,opponent,score,opponent_score,outcome\n"
         b"1,1,Anna,Bert,320,290,normal\n"
@@ -120,22 +122,41 @@ def test_ten_devices_import_the_same_file_at_once(live_server, club_evening):
     )
     url = reverse("results_import", kwargs=club_evening.competition.url_kwargs)
     devices = logged_in_devices(live_server.url, 10, "secretaris", PASSWORD)
+    previews = [device.post(url, {}, files={"file": ("uitslagen.csv", csv)}) for device in devices]
+    assert {preview.status for preview in previews} == {200}
+    answers = [
+        {**form_values(preview.body, "import-confirm"), "confirm": "1"} for preview in previews
+    ]
 
     replies = at_once(
         [
-            lambda device=device: device.post(url, {}, files={"file": ("uitslagen.csv", csv)})
-            for device in devices
+            lambda device=device, answer=answer: device.post(url, answer)
+            for device, answer in zip(devices, answers, strict=True)
         ]
     )
 
     assert not _server_errors(replies)
+    assert sum(reply.status == 302 for reply in replies) == 1
     names = ["Anna", "Bert", "Cor", "Dirk"]
     assert sorted(Player.objects.filter(name__in=names).values_list("name", flat=True)) == names
     assert Entrant.objects.filter(player__name__in=names).count() == 4
     assert Game.objects.filter(round__competition=club_evening.competition).count() == 4
     assert Seat.objects.count() == 8
-    # One result per game: the imports after the first change nothing.
     assert ResultChange.objects.count() == 4
+
+
+def form_values(html: bytes, form_id: str) -> dict[str, str]:
+    """What a browser would submit from the form: hidden inputs and the selected options."""
+    form = re.search(rb'<form[^>]*id="' + form_id.encode() + rb'".*?</form>', html, re.S)
+    assert form is not None, f"no form #{form_id} on the page"
+    values = {
+        name.decode(): value.decode()
+        for name, value in re.findall(rb'<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"', form[0])
+    }
+    for name, options in re.findall(rb'<select name="([^"]+)".*?>(.*?)</select>', form[0], re.S):
+        selected = re.search(rb'<option value="([^"]*)" selected', options)
+        values[name.decode()] = selected[1].decode() if selected else ""
+    return values
 
 
 def test_ten_devices_generate_and_publish_a_pairing_at_once(live_server, club_evening):
