@@ -32,7 +32,6 @@ see ``benchmarks/movegen.py``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from itertools import combinations
 from typing import NamedTuple
 
@@ -246,7 +245,7 @@ def _left_parts(
             if have:
                 counts[letter] = have - 1
                 letters.append(_UPPER[letter])
-                tile_values.append(_VALUES_PLACEHOLDER)
+                tile_values.append(1)
                 visit(child, rack_mask if have > 1 else rack_mask ^ low, blanks)
                 tile_values.pop()
                 letters.pop()
@@ -275,7 +274,6 @@ def _left_parts(
 #: blank), 1 per real tile / -1 per blank, rack counts after, rack mask after, blanks
 #: after).
 _LeftPart = tuple[int, int, int, str, tuple[int, ...], tuple[int, ...], int, int]
-_VALUES_PLACEHOLDER = 1
 
 
 def _search(
@@ -334,23 +332,17 @@ def _search(
         blanks: int,
     ) -> None:
         mask = masks[node]
-        if col == SIZE:
-            tile = -1
-        else:
-            tile = grid[base + col]
+        tile = -1 if col == SIZE else grid[base + col]
         if tile < 0 and mask & TERMINAL and col > anchor:
             score = main_sum * word_mult + cross_sum
             bingo = placed == rack_size
             if bingo:
                 score += bingo_bonus
+            text = "".join(word)
             if not down:
-                out.append(
-                    new_play(GeneratedPlay, (score, row, start, False, "".join(word), placed, bingo))
-                )
+                out.append(new_play(GeneratedPlay, (score, row, start, False, text, placed, bingo)))
             elif placed > 1 or not _single_tile_across(word, cscore, base + start):
-                out.append(
-                    new_play(GeneratedPlay, (score, start, row, True, "".join(word), placed, bingo))
-                )
+                out.append(new_play(GeneratedPlay, (score, start, row, True, text, placed, bingo)))
         if col == SIZE:
             return
         sq = base + col
