@@ -23,6 +23,7 @@ run: install
 test: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy rules
 	$(PY) manage.py makemigrations --check --dry-run
 	$(BIN)/pytest -n 2 $(PYTEST_ARGS)
 

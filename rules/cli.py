@@ -148,7 +148,7 @@ def _as_json(record: gcg.GCGGame) -> dict[str, Any]:
                 "warnings": [],
             }
         )
-    result = game.result
+    outcome = game.result
     return {
         "players": list(game.players),
         "rules": game.rules.name,
@@ -156,13 +156,13 @@ def _as_json(record: gcg.GCGGame) -> dict[str, Any]:
         "moves": moves,
         "scores": list(game.scores),
         "result": None
-        if result is None
+        if outcome is None
         else {
-            "scores": list(result.scores),
-            "winner": None if result.winner is None else game.players[result.winner],
-            "winner_index": result.winner,
-            "ending": result.ending,
-            "flag_fallen": result.flag_fallen,
+            "scores": list(outcome.scores),
+            "winner": None if outcome.winner is None else game.players[outcome.winner],
+            "winner_index": outcome.winner,
+            "ending": outcome.ending,
+            "flag_fallen": outcome.flag_fallen,
         },
     }
 
@@ -187,18 +187,18 @@ def _print_text(record: gcg.GCGGame, out: TextIO) -> None:
             f"end  {game.players[adj.player]:<{width}}  {'':<8} {adj.notation:<18} "
             f"{adj.score:+5d} {adj.total:5d}  end of game\n"
         )
-    result = game.result
+    outcome = game.result
     scores = " - ".join(f"{p} {s}" for p, s in zip(game.players, game.scores, strict=True))
-    if result is None:
+    if outcome is None:
         out.write(f"Not finished: {scores}\n")
         return
-    if result.ending == "annulled":
+    if outcome.ending == "annulled":
         verdict = "game annulled"
-    elif result.winner is None:
+    elif outcome.winner is None:
         verdict = "draw"
     else:
-        verdict = f"{game.players[result.winner]} wins"
-    ending = result.ending.replace("_", " ")
+        verdict = f"{game.players[outcome.winner]} wins"
+    ending = outcome.ending.replace("_", " ")
     out.write(f"Result: {scores}; {verdict} ({ending})\n")
 
 

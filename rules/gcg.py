@@ -46,6 +46,7 @@ from rules.board import parse_square, square_name
 from rules.errors import GCGError, RulesError
 from rules.game import Game, MoveResult, WordList
 from rules.move import (
+    TURN_MOVES,
     Annul,
     BlankSwap,
     Challenge,
@@ -234,8 +235,8 @@ def _read_line(
             if not _SQUARES.match(squares):
                 raise GCGError(line=number, reason=f"expected squares like H8,K5, not {squares!r}")
             rack = tokens[0] if len(tokens) == 2 else None
-            move = BlankSwap(tuple(parse_square(s) for s in squares.split(",")))
-            _push(record, move, rack, player, score, total, number)
+            swap = BlankSwap(tuple(parse_square(s) for s in squares.split(",")))
+            _push(record, swap, rack, player, score, total, number)
         elif name == "bordpunt-flagfall":
             match = re.match(r">([^:\s]+):", value)
             if not match or match.group(1) not in nicks:
@@ -330,7 +331,7 @@ def _push(
     number: int,
 ) -> MoveResult:
     game = record.game
-    turn = isinstance(move, (Play, Exchange, Pass, BlankSwap))
+    turn = isinstance(move, TURN_MOVES)
     result = game.push(move, rack=rack or None, player=player if turn else None)
     record.lines.append(number)
     if player is not None and result.player != player:
