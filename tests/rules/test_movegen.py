@@ -264,3 +264,19 @@ def test_recorded_english_plays_are_generated_with_their_score(path):
 def test_recorded_dutch_demo_plays_are_generated_with_their_score(path):
     record = gcg.load(path, lexicon=Lexicon.default("gouds8"))
     assert _recorded_plays_found(record, Dawg.default(record.game.rules.lexicon)) >= 5
+
+
+def test_build_lexicon_writes_the_dawg_beside_each_list(tmp_path):
+    from rules.lexicon_build import main
+
+    source = tmp_path / "dutch"
+    source.write_text("woord\nwoorden\ncafé\nNelis\nenz.\n", encoding="utf-8")
+    for name in ("one", "two"):
+        assert main(["--source", str(source), "--output-dir", str(tmp_path / name)]) == 0
+    for kind in ("gouds8", "standard"):
+        dawg = Dawg.open(tmp_path / "one" / f"{kind}.dawg")
+        assert list(dawg) == sorted(Lexicon.open(tmp_path / "one" / f"{kind}.marisa"))
+        again = (tmp_path / "two" / f"{kind}.dawg").read_bytes()
+        assert (tmp_path / "one" / f"{kind}.dawg").read_bytes() == again
+    manifest = (tmp_path / "one" / "manifest.json").read_text(encoding="utf-8")
+    assert '"gouds8.dawg"' in manifest
