@@ -46,6 +46,7 @@ benchmarks: install
 	$(PY) benchmarks/rules.py
 	$(PY) benchmarks/standings.py
 	$(PY) benchmarks/pairing.py
+	$(PY) benchmarks/movegen.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles
