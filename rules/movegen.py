@@ -331,9 +331,25 @@ def _search(
         rack_mask: int,
         blanks: int,
     ) -> None:
+        # Follow the tiles already on the board (a loop, not a call per tile).
+        through = 0
+        while col < SIZE:
+            tile = grid[base + col]
+            if tile < 0:
+                break
+            mask = masks[node]
+            bit = 1 << tile
+            if not mask & bit:
+                if through:
+                    del word[-through:]
+                return
+            node = targets[bases[node] + (mask & (bit - 1)).bit_count()]
+            main_sum += gval[base + col]
+            word.append(".")
+            through += 1
+            col += 1
         mask = masks[node]
-        tile = -1 if col == SIZE else grid[base + col]
-        if tile < 0 and mask & TERMINAL and col > anchor:
+        if mask & TERMINAL and col > anchor:
             score = main_sum * word_mult + cross_sum
             bingo = placed == rack_size
             if bingo:
@@ -343,70 +359,89 @@ def _search(
                 out.append(new_play(GeneratedPlay, (score, row, start, False, text, placed, bingo)))
             elif placed > 1 or not _single_tile_across(word, cscore, base + start):
                 out.append(new_play(GeneratedPlay, (score, start, row, True, text, placed, bingo)))
-        if col == SIZE:
-            return
-        sq = base + col
-        if tile >= 0:
-            bit = 1 << tile
-            if mask & bit:
-                word.append(".")
-                extend(
-                    targets[bases[node] + (mask & (bit - 1)).bit_count()],
-                    col + 1,
-                    main_sum + gval[sq],
-                    word_mult,
-                    cross_sum,
-                    placed,
-                    rack_mask,
-                    blanks,
-                )
-                word.pop()
-            return
-        allowed = mask & cross[sq]
-        if not blanks:
-            allowed &= rack_mask
-        if not allowed:
-            return
-        cbase = bases[node]
-        lmul = lm[sq]
-        wmul = wm[sq]
-        cross_base = cscore[sq]
-        new_mult = word_mult * wmul
-        while allowed:
-            low = allowed & -allowed
-            allowed ^= low
-            letter = low.bit_length() - 1
-            child = targets[cbase + (mask & (low - 1)).bit_count()]
-            have = counts[letter]
-            if have:
-                value = values[letter] * lmul
-                counts[letter] = have - 1
-                word.append(_UPPER[letter])
-                extend(
-                    child,
-                    col + 1,
-                    main_sum + value,
-                    new_mult,
-                    cross_sum if cross_base < 0 else cross_sum + (cross_base + value) * wmul,
-                    placed + 1,
-                    rack_mask if have > 1 else rack_mask ^ low,
-                    blanks,
-                )
-                word.pop()
-                counts[letter] = have
-            if blanks:
-                word.append(_LOWER[letter])
-                extend(
-                    child,
-                    col + 1,
-                    main_sum,
-                    new_mult,
-                    cross_sum if cross_base < 0 else cross_sum + cross_base * wmul,
-                    placed + 1,
-                    rack_mask,
-                    blanks - 1,
-                )
-                word.pop()
+        if col < SIZE:
+            sq = base + col
+            allowed = mask & cross[sq]
+            if not blanks:
+                allowed &= rack_mask
+            if allowed:
+                cbase = bases[node]
+                lmul = lm[sq]
+                wmul = wm[sq]
+                cross_base = cscore[sq]
+                new_mult = word_mult * wmul
+                # A child that can neither end a word here nor go on to the next square
+                # is not visited: most calls would be such dead ends.
+                nxt = col + 1
+                if nxt == SIZE:
+                    after, open_next = TERMINAL, False
+                elif grid[sq + 1] >= 0:
+                    after, open_next = 1 << grid[sq + 1], False
+                else:
+                    after, open_next = cross[sq + 1], True
+                while allowed:
+                    low = allowed & -allowed
+                    allowed ^= low
+                    letter = low.bit_length() - 1
+                    child = targets[cbase + (mask & (low - 1)).bit_count()]
+                    child_mask = masks[child]
+                    if open_next:
+                        if child_mask & TERMINAL:
+                            go_real = go_blank = True
+                        else:
+                            reach = child_mask & after
+                            if not reach:
+                                continue
+                            go_real = True
+                            go_blank = bool(blanks)
+                            if blanks <= 1:
+                                # With no blank left, the next tile must come from the rack.
+                                go_blank = blanks == 1 and bool(reach & rack_mask)
+                    elif child_mask & after:
+                        go_real = go_blank = True
+                    else:
+                        continue
+                    have = counts[letter]
+                    if have:
+                        left = rack_mask if have > 1 else rack_mask ^ low
+                        if (
+                            not open_next
+                            or blanks
+                            or child_mask & TERMINAL
+                            or child_mask & after & left
+                        ) and go_real:
+                            value = values[letter] * lmul
+                            counts[letter] = have - 1
+                            word.append(_UPPER[letter])
+                            extend(
+                                child,
+                                nxt,
+                                main_sum + value,
+                                new_mult,
+                                cross_sum
+                                if cross_base < 0
+                                else cross_sum + (cross_base + value) * wmul,
+                                placed + 1,
+                                left,
+                                blanks,
+                            )
+                            word.pop()
+                            counts[letter] = have
+                    if blanks and go_blank:
+                        word.append(_LOWER[letter])
+                        extend(
+                            child,
+                            nxt,
+                            main_sum,
+                            new_mult,
+                            cross_sum if cross_base < 0 else cross_sum + cross_base * wmul,
+                            placed + 1,
+                            rack_mask,
+                            blanks - 1,
+                        )
+                        word.pop()
+        if through:
+            del word[-through:]
 
     for row in range(SIZE):
         base = row * SIZE

@@ -128,7 +128,7 @@ RACK_LETTERS = "AAAEEEEIIONNRSTDLKGM"
 
 
 @settings(
-    max_examples=10,
+    max_examples=20,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
