@@ -128,7 +128,7 @@ RACK_LETTERS = "AAAEEEEIIONNRSTDLKGM"
 
 
 @settings(
-    max_examples=20,
+    max_examples=12,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
