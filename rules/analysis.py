@@ -76,8 +76,7 @@ def analyse(game: Game, generator: MoveGenerator | None = None) -> GameAnalysis:
     for index, result in enumerate(history):
         move = result.move
         if isinstance(move, TURN_MOVES) and result.rack and result.is_turn:
-            plays = generator.plays(fresh, result.rack)
-            best = plays[0] if plays else None
+            best = generator.best(fresh, result.rack)
             words: tuple[tuple[str, int], ...] = ()
             word = ""
             if best is not None:

@@ -108,6 +108,15 @@ class MoveGenerator:
         """Every legal play from ``rack`` (``?`` = blank) in ``game``'s position, best
         first (score descending, then notation). Raises :class:`IllegalMoveError` for
         a rack of unknown letters or one the unseen tiles cannot hold."""
+        return self._generate(game, rack, best_only=False)
+
+    def best(self, game: Game, rack: str) -> GeneratedPlay | None:
+        """The first play :meth:`plays` would list, or None; quicker, since it keeps
+        only plays that reach the best score so far."""
+        plays = self._generate(game, rack, best_only=True)
+        return plays[0] if plays else None
+
+    def _generate(self, game: Game, rack: str, *, best_only: bool) -> list[GeneratedPlay]:
         rack = _checked_rack(game, rack)
         tiles = game.tiles
         values = [tiles.value(ch) for ch in _UPPER]
@@ -132,6 +141,7 @@ class MoveGenerator:
         if rack_total == 0:
             return out
         left_parts, bounds = _left_parts(self.dawg, counts, blanks, rack_total - 1)
+        floor = [0 if best_only else -1]
         for down in (False, True):
             if down:
                 g = [grid[_TRANSPOSE[i]] for i in range(SIZE * SIZE)]
@@ -157,6 +167,7 @@ class MoveGenerator:
                 rack_mask,
                 blanks,
                 out,
+                floor,
             )
         out.sort(key=_sort_key)
         return out
@@ -294,6 +305,7 @@ def _search(
     rack_mask0: int,
     blanks0: int,
     out: list[GeneratedPlay],
+    floor: list[int],
 ) -> None:
     """The across search on one (possibly transposed) board; appends to ``out``."""
     masks, bases, targets = dawg.masks, dawg.bases, dawg.targets
@@ -317,6 +329,8 @@ def _search(
             ):
                 anchors.add(idx)
     new_play = tuple.__new__
+    # With best_only, only plays scoring at least the best so far are kept.
+    best_only = floor[0] >= 0
     full_rack = tuple(counts)
     word: list[str] = []
     row = base = anchor = start = 0
@@ -354,11 +368,20 @@ def _search(
             bingo = placed == rack_size
             if bingo:
                 score += bingo_bonus
-            text = "".join(word)
-            if not down:
-                out.append(new_play(GeneratedPlay, (score, row, start, False, text, placed, bingo)))
-            elif placed > 1 or not _single_tile_across(word, cscore, base + start):
-                out.append(new_play(GeneratedPlay, (score, start, row, True, text, placed, bingo)))
+            if score >= floor[0]:
+                text = "".join(word)
+                if not down:
+                    out.append(
+                        new_play(GeneratedPlay, (score, row, start, False, text, placed, bingo))
+                    )
+                    if best_only:
+                        floor[0] = score
+                elif placed > 1 or not _single_tile_across(word, cscore, base + start):
+                    out.append(
+                        new_play(GeneratedPlay, (score, start, row, True, text, placed, bingo))
+                    )
+                    if best_only:
+                        floor[0] = score
         if col < SIZE:
             sq = base + col
             allowed = mask & cross[sq]

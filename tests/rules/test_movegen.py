@@ -152,6 +152,7 @@ def test_generator_matches_reference(seed, moves, rules, letters, blanks):
         return
     generated = {placed_tiles(p): p.score for p in plays}
     assert len(generated) == len(plays), "a play was generated twice"
+    assert MoveGenerator(small_dawg()).best(game, rack) == (plays[0] if plays else None)
     expected = reference_plays(game, parse_rack(rack, DUTCH), list(small_word_list()))
     assert generated == expected
 
