@@ -31,6 +31,7 @@ see ``benchmarks/movegen.py``.
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
 from itertools import combinations
 from typing import NamedTuple
@@ -499,7 +500,12 @@ def _search(
                 c -= 1
             limit = min(limit, rack_total - 1, len(bounds) - 1)
             here = cross[base + anchor]
-            for part in [p for p in left_parts[: bounds[limit]] if p[2] & here]:
+            parts = [p for p in left_parts[: bounds[limit]] if p[2] & here]
+            if anchor + 1 < SIZE and grid[base + anchor + 1] >= 0 and parts:
+                # A tile right after the anchor: keep the left parts that can reach it
+                # through some anchor letter (asked once per DAWG node and letter set).
+                parts = _reaching(parts, here, 1 << grid[base + anchor + 1], masks, bases, targets)
+            for part in parts:
                 length, node, _, letters, tile_values, after, rack_mask, blanks = part
                 start = anchor - length
                 main_sum = 0
@@ -512,6 +518,38 @@ def _search(
                 word[:] = letters
                 counts[:] = after
                 extend(node, anchor, main_sum, word_mult, 0, length, rack_mask, blanks)
+
+
+def _reaching(
+    parts: list[_LeftPart],
+    here: int,
+    need: int,
+    masks: array[int],
+    bases: array[int],
+    targets: array[int],
+) -> list[_LeftPart]:
+    """The left parts with an anchor letter (in ``here``) after which ``need`` follows."""
+    memo: dict[tuple[int, int], bool] = {}
+    kept = []
+    for part in parts:
+        letters = part[2] & here
+        key = (part[1], letters)
+        ok = memo.get(key)
+        if ok is None:
+            node = part[1]
+            mask = masks[node]
+            base = bases[node]
+            ok = False
+            while letters:
+                low = letters & -letters
+                letters ^= low
+                if masks[targets[base + (mask & (low - 1)).bit_count()]] & need:
+                    ok = True
+                    break
+            memo[key] = ok
+        if ok:
+            kept.append(part)
+    return kept
 
 
 def _single_tile_across(word: list[str], cscore: list[int], first: int) -> bool:
