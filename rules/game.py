@@ -773,8 +773,9 @@ class Game:
             raise IllegalMoveError("word_extends", square=index_name(end + step))
         on_board = self._on_board
         tiles = self.tiles
+        counts = tiles._counts  # the dict itself: a method call per letter shows in replay speed
         for key, n in needed.items():
-            if on_board.get(key, 0) + n > tiles.count(key):
+            if on_board.get(key, 0) + n > counts.get(key, 0):
                 raise IllegalMoveError(
                     "too_many_tiles",
                     tiles=tiles.name,
@@ -787,7 +788,7 @@ class Game:
                 raise IllegalMoveError("first_not_centre")
             if n_placed < 2:
                 raise IllegalMoveError("first_too_short")
-        elif not move.through and not self._touches_a_tile(move, start, step):
+        elif not move.through and not self._touches_a_tile(move):
             raise IllegalMoveError("not_connected")
         if n_placed > self._rack_count[p]:
             raise IllegalMoveError(
@@ -795,17 +796,21 @@ class Game:
             )
         return start, step
 
-    def _touches_a_tile(self, move: Play, start: int, step: int) -> bool:
+    def _touches_a_tile(self, move: Play) -> bool:
         """Whether a new tile of ``move`` (which plays through none) has a neighbour
         beside its line; the squares at its ends were checked empty already."""
         cells = self._cells
-        cross = SIZE if step == 1 else 1
-        for off, _ in move.placed:
-            idx = start + off * step
-            r, c = divmod(idx, SIZE)
-            pos = r if step == 1 else c  # coordinate across the line
-            if (pos > 0 and cells[idx - cross]) or (pos < SIZE - 1 and cells[idx + cross]):
-                return True
+        row, col = move.row, move.col
+        if move.direction is _ACROSS:
+            for off, _ in move.placed:
+                idx = row * SIZE + col + off
+                if (row > 0 and cells[idx - SIZE]) or (row < SIZE - 1 and cells[idx + SIZE]):
+                    return True
+        else:
+            for off, _ in move.placed:
+                idx = (row + off) * SIZE + col
+                if (col > 0 and cells[idx - 1]) or (col < SIZE - 1 and cells[idx + 1]):
+                    return True
         return False
 
     def _score_play(
