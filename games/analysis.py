@@ -83,7 +83,8 @@ def game_review(game: Game, moves: Sequence[Move], replayed: Replay) -> GameRevi
         TurnReview(**{**turn, "placed": tuple(tuple(p) for p in turn["placed"])})
         for turn in data["turns"]
     )
-    return GameReview(turns=turns, missed=tuple(data["missed"]), names=names)  # type: ignore[arg-type]
+    missed_a, missed_b = data["missed"]
+    return GameReview(turns=turns, missed=(missed_a, missed_b), names=names)
 
 
 def _compute(moves: Sequence[Move], replayed: Replay) -> dict[str, Any]:
