@@ -28,6 +28,7 @@ serve: install
 test: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy rules
 	$(PY) manage.py makemigrations --check --dry-run
 	$(BIN)/pytest -n 2 $(PYTEST_ARGS)
 
@@ -53,6 +54,7 @@ benchmarks: install
 	$(PY) benchmarks/csv_import.py
 	$(PY) benchmarks/load.py
 	$(PY) benchmarks/devices.py
+	$(PY) benchmarks/movegen.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles

@@ -77,6 +77,6 @@ def replay(game: Game, moves: Sequence[Move]) -> Replay:
 def mover(move: rules.Move, side: str) -> int | None:
     """The player the engine should check is to move; None for the moves that are not
     a turn of the player to move (challenges, flag falls, end racks)."""
-    if isinstance(move, rules.Play | rules.Exchange | rules.Pass | rules.BlankSwap):
+    if isinstance(move, rules.TURN_MOVES):
         return SIDES.index(side)
     return None

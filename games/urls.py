@@ -5,6 +5,7 @@ from games import views
 urlpatterns = [
     path("partij/<id:game_id>/", views.replay, name="replay"),
     path("partij/<id:game_id>.gcg", views.gcg_download, name="gcg_download"),
+    path("partij/<id:game_id>/analyse/", views.analysis, name="game_analysis"),
     path("partij/<id:game_id>/bord/", views.board, name="board"),
     path("partij/<id:game_id>/bord/voorbeeld/", views.preview, name="move_preview"),
     path("partij/<id:game_id>/bord/terug/", views.undo, name="move_undo"),

@@ -5,6 +5,7 @@ games.board builds what the page shows. htmx swaps the board state in place; wit
 JavaScript every form still works as a plain POST.
 """
 
+import dataclasses
 from functools import wraps
 
 from django.contrib import messages
@@ -19,7 +20,8 @@ from django.views.decorators.http import require_POST
 from clubs.inputs import query_int
 from clubs.permissions import can_manage_club
 from games import engine
-from games.board import board_view
+from games.analysis import game_review
+from games.board import board_view, squares
 from games.forms import CorrectMoveForm, GcgUploadForm, MoveForm, StarterForm, VersionForm
 from games.models import Game, game_visible_to
 from games.moves import (
@@ -230,9 +232,15 @@ def gcg_download(request, game_id: int):
     return response
 
 
+def _replay_game(request, game_id: int) -> Game:
+    """The game for the public replay pages (the replay and its analysis): one loader,
+    so whatever decides who may see a game applies to both."""
+    return _game(game_id, user=request.user)
+
+
 def replay(request, game_id: int):
     """Public: step through the moves on the board."""
-    game = _game(game_id, user=request.user)
+    game = _replay_game(request, game_id)
     moves = moves_of(game)
     wanted = query_int(request, "zet")
     upto = len(moves) if wanted is None else min(wanted, len(moves))
@@ -250,3 +258,29 @@ def replay(request, game_id: int):
             "can_manage": can_manage_club(request.user, game.round.competition.club),
         },
     )
+
+
+def analysis(request, game_id: int):
+    """Public, on request: per turn with a known rack the best play and the points left
+    on the table. htmx gets the table for the replay page; otherwise (or with ``?zet=N``)
+    a page that shows move N's best play on the board before that move."""
+    game = _replay_game(request, game_id)
+    moves = moves_of(game)
+    replayed = engine.replay(game, moves)
+    review = game_review(game, moves, replayed)
+    value = request.GET.get("zet", "")
+    number = int(value) if value.isascii() and value.isdigit() and len(value) < 6 else None
+    shown = review.turn(number) if number is not None else None
+    context = {"game": game, "review": review, "shown": shown}
+    if request.htmx and shown is None:
+        return render(request, "games/_analysis.html", context)
+    upto = shown.number - 1 if shown is not None else len(moves)
+    view = board_view(game, moves, replayed, upto=upto)
+    if shown is not None:
+        engine_game = replayed.engine
+        rows = squares(
+            engine_game.board, engine_game.tiles, highlight=shown.placed, state="preview"
+        )
+        view = dataclasses.replace(view, rows=rows)
+    context.update(board=view, competition=game.round.competition, upto=upto, count=len(moves))
+    return render(request, "games/analysis.html", context)

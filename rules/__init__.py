@@ -1,6 +1,7 @@
 """Bordpunt's rules engine: the game of Scrabble as the Dutch clubs play it.
 
-Pure Python 3.11 with no runtime dependencies; it imports nothing from Django or the
+Pure Python 3.11; its one runtime dependency is ``marisa-trie`` (a C extension), which
+holds the word lists (:mod:`rules.lexicon`). It imports nothing from Django or the
 Bordpunt apps (they call it, never the other way round). In the spirit of
 python-chess: small value types (:class:`Play`, :class:`Exchange`, ...), a
 :class:`Game` with ``push``/``pop``, notation via :func:`parse_move` and
@@ -24,6 +25,7 @@ from rules.errors import (
 )
 from rules.game import Adjustment, Game, GameResult, MoveResult, MoveWarning, WordList
 from rules.move import (
+    TURN_MOVES,
     Annul,
     BlankSwap,
     Challenge,
@@ -49,6 +51,7 @@ __all__ = [
     "SBNL_WEDSTRIJD",
     "STANDARD",
     "TILE_SETS",
+    "TURN_MOVES",
     "Adjustment",
     "Annul",
     "BlankSwap",

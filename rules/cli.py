@@ -1,4 +1,4 @@
-"""Command line: ``python -m rules replay|check|build-lexicon``.
+"""Command line: ``python -m rules replay|check|moves|analyse|build-lexicon``.
 
 Pure Python: this module imports nothing from Django.
 
@@ -8,6 +8,12 @@ Pure Python: this module imports nothing from Django.
   or a score that differs from the record.
 * ``check WORD... [--rules R]`` says whether each word is playable.
 * ``build-lexicon ...`` builds the word lists (:func:`rules.lexicon_build.main`).
+* ``moves FILE.gcg --rack RACK [--after N] [--top K] [--exchanges] [--json]`` lists
+  every play for RACK in the position after move N, best first, and whether an
+  exchange is allowed there (with ``--exchanges``: every distinct one, listed apart
+  from the plays so they never crowd out the top K).
+* ``analyse FILE.gcg [--json]`` gives, per turn with a known rack, the best play and
+  the points left on the table, and the total per player.
 """
 
 from __future__ import annotations
@@ -51,6 +57,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("words", nargs="+")
     check.add_argument("--rules", choices=sorted(RULE_SETS), default="gouds8")
     sub.add_parser("build-lexicon", help="build the word lists", add_help=False)
+    _add_movegen_parsers(sub)
     return parser
 
 
@@ -66,6 +73,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     args = _parser().parse_args(args_list)
     if args.command == "replay":
         return _replay(args, out, err)
+    if args.command == "moves":
+        return _moves(args, out, err)
+    if args.command == "analyse":
+        return _analyse(args, out, err)
     return _check(args, out, err)
 
 
@@ -267,6 +278,182 @@ def check_word(
     if normal not in lexicon:
         return f"not in the {rules.lexicon} word list"
     return "playable" if normal == word.upper() else f"playable (as {normal})"
+
+
+# -- moves and analyse: the move generator (rules.movegen, rules.analysis) ---------------
+
+
+def _add_movegen_parsers(sub: Any) -> None:
+    moves = sub.add_parser("moves", help="list every play for a rack in a game's position")
+    moves.add_argument("file")
+    moves.add_argument("--rack", required=True, help="the tiles, ? for a blank")
+    moves.add_argument(
+        "--after", type=int, help="position after this many moves (default: all of them)"
+    )
+    moves.add_argument("--top", type=int, help="only the best K plays")
+    moves.add_argument(
+        "--exchanges", action="store_true", help="also list every distinct exchange allowed"
+    )
+    analyse = sub.add_parser("analyse", help="best play and points missed per turn")
+    analyse.add_argument("file")
+    for parser in (moves, analyse):
+        parser.add_argument("--rules", choices=sorted(RULE_SETS), help="default: from the file")
+        parser.add_argument(
+            "--word-list",
+            help="plain text word list to generate from (default: the rule set's own list)",
+        )
+        parser.add_argument("--json", action="store_true", help="print one JSON document")
+
+
+def _movegen_setup(args: argparse.Namespace, err: TextIO) -> tuple[gcg.GCGGame, Any] | None:
+    """The replayed record and a move generator, or None after printing why not."""
+    from rules.dawg import Dawg, build
+    from rules.lexicon import Lexicon, UnknownLexiconKind
+    from rules.movegen import MoveGenerator
+
+    rules: RuleSet | None = rule_set(args.rules) if args.rules else None
+    try:
+        data = open(args.file, "rb").read()  # noqa: SIM115 - read whole file at once
+    except OSError as exc:
+        print(f"{args.file}: {exc.strerror}", file=err)
+        return None
+    try:
+        record = gcg.read(data, rules=rules)
+    except GCGError as exc:
+        print(f"{args.file}:{exc.line}: {exc.params.get('reason', exc)}", file=err)
+        return None
+    kind = record.game.rules.lexicon
+    if args.word_list:
+        try:
+            dawg = build(Lexicon.from_file(args.word_list).iterkeys())
+        except (OSError, UnicodeError) as exc:
+            print(f"{args.word_list}: {exc}", file=err)
+            return None
+    else:
+        try:
+            dawg = Dawg.default(kind)
+        except UnknownLexiconKind:
+            print(
+                f"no {kind} word list ships with Bordpunt; give one with --word-list FILE",
+                file=err,
+            )
+            return None
+    return record, MoveGenerator(dawg)
+
+
+def _moves(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from rules.movegen import exchanges
+
+    setup = _movegen_setup(args, err)
+    if setup is None:
+        return 2
+    record, generator = setup
+    game = record.game
+    count = len(game.history)
+    after = count if args.after is None else args.after
+    if not 0 <= after <= count:
+        print(f"--after must be 0 to {count} (the moves in the file)", file=err)
+        return 2
+    if args.top is not None and args.top < 1:
+        print("--top must be at least 1", file=err)
+        return 2
+    while len(game.history) > after:
+        game.pop()
+    if game.to_move is None:
+        print(f"the game is over after move {after}: no plays", file=err)
+        return 2
+    try:
+        plays = generator.plays(game, args.rack)
+        swaps = exchanges(game, args.rack)
+    except RulesError as exc:
+        print(f"--rack {args.rack}: {exc}", file=err)
+        return 2
+    shown = plays if args.top is None else plays[: args.top]
+    rack = "".join(sorted(args.rack.upper(), key=lambda t: (t == "?", t)))
+    if args.json:
+        document = {
+            "after": after,
+            "player": game.players[game.to_move],
+            "rack": rack,
+            "rules": game.rules.name,
+            "count": len(plays),
+            "plays": [
+                {
+                    "notation": play.notation,
+                    "score": play.score,
+                    "words": [w.upper() for w, _ in game.preview(play.play).words],
+                    "bingo": play.bingo,
+                    "tiles": play.tiles_used,
+                }
+                for play in shown
+            ],
+            "exchange_allowed": bool(swaps),
+        }
+        if args.exchanges:
+            document["exchanges"] = [swap.notation() for swap in swaps]
+        json.dump(document, out, indent=2, ensure_ascii=False)
+        out.write("\n")
+        return 0
+    out.write(
+        f"{game.players[game.to_move]} to move after move {after}, rack {rack}: "
+        f"{len(plays)} plays\n"
+    )
+    for play in shown:
+        words = ", ".join(f"{w} {s}" for w, s in game.preview(play.play).words)
+        bingo = f", bingo {game.rules.bingo_bonus}" if play.bingo and game.rules.bingo_bonus else ""
+        out.write(f"{play.score:5d}  {play.notation:<20} {words}{bingo}\n")
+    if swaps:
+        out.write(f"exchange allowed: {len(swaps)} distinct exchanges\n")
+        if args.exchanges:
+            out.write(" ".join(swap.notation() for swap in swaps) + "\n")
+    else:
+        out.write("exchange not allowed now\n")
+    return 0
+
+
+def _analyse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from rules.analysis import analyse
+
+    setup = _movegen_setup(args, err)
+    if setup is None:
+        return 2
+    record, generator = setup
+    game = record.game
+    report = analyse(game, generator)
+    if args.json:
+        document = {
+            "players": list(game.players),
+            "rules": game.rules.name,
+            "turns": [
+                {
+                    "move": turn.index + 1,
+                    "player": game.players[turn.player],
+                    "rack": turn.rack,
+                    "played": turn.played,
+                    "played_score": turn.played_score,
+                    "best": None if turn.best is None else turn.best.notation,
+                    "best_word": turn.best_word,
+                    "best_score": turn.best_score,
+                    "missed": turn.missed,
+                }
+                for turn in report.turns
+            ],
+            "missed": dict(zip(game.players, report.missed, strict=True)),
+        }
+        json.dump(document, out, indent=2, ensure_ascii=False)
+        out.write("\n")
+        return 0
+    width = max(len(p) for p in game.players)
+    for turn in report.turns:
+        best = "(no play)" if turn.best is None else f"{turn.best.notation} {turn.best_score}"
+        out.write(
+            f"{turn.index + 1:3d}  {game.players[turn.player]:<{width}}  {turn.rack:<8} "
+            f"{turn.played:<18} {turn.played_score:4d}  best {best:<24} "
+            f"missed {turn.missed}\n"
+        )
+    for player, missed in zip(game.players, report.missed, strict=True):
+        out.write(f"{player}: {missed} points left on the table\n")
+    return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

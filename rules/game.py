@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from rules.board import (
     CENTRE,
@@ -37,6 +37,7 @@ from rules.board import (
 )
 from rules.errors import MESSAGES, IllegalMoveError
 from rules.move import (
+    TURN_MOVES,
     Annul,
     BlankSwap,
     Challenge,
@@ -147,9 +148,28 @@ class GameResult:
     pending_end_racks: tuple[int, ...] = ()
 
 
-# Indices of the mutable scalar state, saved whole before every move (a few small
-# tuples) so pop() restores it without recomputing anything.
 _ACROSS = Direction.ACROSS
+
+
+class _Snapshot(NamedTuple):
+    """The mutable scalar state, saved whole before every move (a few small tuples) so
+    pop() restores it without recomputing anything, and an upheld challenge can put
+    back what the challenged play changed."""
+
+    rack_count: tuple[int, ...]
+    bag: int
+    scores: tuple[int, ...]
+    turns: tuple[int, ...]
+    scoreless: int
+    to_move: int
+    placed_last: tuple[bool, ...]
+    rack_after: tuple[str | None, ...]
+    end_racks: tuple[str | None, ...]
+    flag_fallen: int | None
+    annulled: bool
+
+
+_new_snapshot = tuple.__new__  # skips NamedTuple's Python-level __new__ on the hot path
 
 
 class Game:
@@ -209,7 +229,7 @@ class Game:
         self._flag_fallen: int | None = None
         self._annulled = False
         self._history: list[MoveResult] = []
-        self._undo: list[tuple[tuple[Any, ...], list[tuple[int, str]]]] = []
+        self._undo: list[tuple[_Snapshot, list[tuple[int, str]]]] = []
 
     # ------------------------------------------------------------------ state
 
@@ -537,8 +557,8 @@ class Game:
 
     # --------------------------------------------------------------- internals
 
-    def _snapshot(self) -> tuple[Any, ...]:
-        return (
+    def _snapshot(self) -> _Snapshot:
+        state = (
             tuple(self._rack_count),
             self._bag,
             tuple(self._scores),
@@ -551,8 +571,9 @@ class Game:
             self._flag_fallen,
             self._annulled,
         )
+        return _new_snapshot(_Snapshot, state)
 
-    def _restore(self, snap: tuple[Any, ...]) -> None:
+    def _restore(self, snap: _Snapshot) -> None:
         (
             racks,
             self._bag,
@@ -601,8 +622,7 @@ class Game:
                 raise IllegalMoveError(
                     "wrong_player", expected=self._name(mover), player=self._name(player)
                 )
-        kind = type(move)
-        if kind is Play or kind is Exchange or kind is Pass or kind is BlankSwap:
+        if isinstance(move, TURN_MOVES):
             ending = self.ending
             if ending is not None:
                 if ending == "turn_limit":
@@ -612,23 +632,25 @@ class Game:
                 raise IllegalMoveError("game_over")
             if rack is not None:
                 rack = self._check_rack(rack, mover)
-            if kind is Play:
-                return self._play(move, rack, mover, changes)  # type: ignore[arg-type]
-            if kind is Exchange:
-                return self._exchange(move, rack, mover)  # type: ignore[arg-type]
-            if kind is Pass:
-                return self._pass(move, rack, mover)  # type: ignore[arg-type]
-            return self._blank_swap(move, rack, mover, changes)  # type: ignore[arg-type]
-        if kind is Challenge:
-            return self._challenge(move, changes)  # type: ignore[arg-type]
-        if kind is TimePenalty:
-            return self._time_penalty(move)  # type: ignore[arg-type]
-        if kind is FlagFall:
-            return self._flag_fall(move)  # type: ignore[arg-type]
-        if kind is Annul:
-            return self._annul(move)  # type: ignore[arg-type]
-        if kind is EndRack:
-            return self._end_rack(move)  # type: ignore[arg-type]
+        match move:
+            case Play():
+                return self._play(move, rack, mover, changes)
+            case Exchange():
+                return self._exchange(move, rack, mover)
+            case Pass():
+                return self._pass(move, rack, mover)
+            case BlankSwap():
+                return self._blank_swap(move, rack, mover, changes)
+            case Challenge():
+                return self._challenge(move, changes)
+            case TimePenalty():
+                return self._time_penalty(move)
+            case FlagFall():
+                return self._flag_fall(move)
+            case Annul():
+                return self._annul(move)
+            case EndRack():
+                return self._end_rack(move)
         raise TypeError(f"not a move: {move!r}")
 
     def _check_rack(self, rack: str, player: int) -> str:
@@ -685,10 +707,47 @@ class Game:
             self._bag -= draw
         return max(draw, 0)
 
-    # The hot path: kept in one function with locals, since replay speed depends on it.
+    # The hot path of replaying: three steps (check the placement, score it, commit it),
+    # each working on locals; benchmarks/rules.py measures it.
     def _play(
         self, move: Play, rack: str | None, p: int, changes: list[tuple[int, str]]
     ) -> MoveResult:
+        start, step = self._check_placement(move, p)
+        rack_left = None
+        if rack is not None:
+            rack_left = self._take_from_rack(
+                rack, [BLANK if letter.islower() else letter for _, letter in move.placed]
+            )
+        new = dict(move.placed)
+        words, total = self._score_play(move, start, step, new)
+        n_placed = len(move.placed)
+        bingo = n_placed == self.rules.rack_size
+        if bingo:
+            total += self.rules.bingo_bonus
+        warnings: tuple[MoveWarning, ...] = ()
+        lexicon = self.lexicon
+        if lexicon is not None:
+            bad = [w for w, _ in words if w.upper() not in lexicon]
+            if bad:
+                warnings = tuple(MoveWarning("not_in_lexicon", (("word", w),)) for w in bad)
+        placed_out = self._commit_play(move, start, step, p, rack_left, total, changes)
+        notation = move.position + " " + "".join(new.get(off, ".") for off in range(move.length))
+        return MoveResult(
+            move,
+            p,
+            total,
+            self._scores[p],
+            tuple(words),
+            warnings,
+            placed_out,
+            rack,
+            bingo,
+            True,
+            notation,
+        )
+
+    def _check_placement(self, move: Play, p: int) -> tuple[int, int]:
+        """Raise the reason ``move`` cannot be placed now; else its start index and step."""
         cells = self._cells
         values = self._values
         row, col, length = move.row, move.col, move.length
@@ -729,8 +788,9 @@ class Game:
             raise IllegalMoveError("word_extends", square=index_name(end + step))
         on_board = self._on_board
         tiles = self.tiles
+        counts = tiles._counts  # the dict itself: a method call per letter shows in replay speed
         for key, n in needed.items():
-            if on_board.get(key, 0) + n > tiles.count(key):
+            if on_board.get(key, 0) + n > counts.get(key, 0):
                 raise IllegalMoveError(
                     "too_many_tiles",
                     tiles=tiles.name,
@@ -743,38 +803,43 @@ class Game:
                 raise IllegalMoveError("first_not_centre")
             if n_placed < 2:
                 raise IllegalMoveError("first_too_short")
-        elif not move.through:
-            connected = False
-            for off, _ in placed:
-                r, c = (row, col + off) if across else (row + off, col)
-                if across:
-                    if (r > 0 and cells[(r - 1) * SIZE + c]) or (
-                        r < SIZE - 1 and cells[(r + 1) * SIZE + c]
-                    ):
-                        connected = True
-                        break
-                elif (c > 0 and cells[r * SIZE + c - 1]) or (
-                    c < SIZE - 1 and cells[r * SIZE + c + 1]
-                ):
-                    connected = True
-                    break
-            if not connected:
-                raise IllegalMoveError("not_connected")
+        elif not move.through and not self._touches_a_tile(move):
+            raise IllegalMoveError("not_connected")
         if n_placed > self._rack_count[p]:
             raise IllegalMoveError(
                 "not_enough_tiles", player=self._name(p), count=self._rack_count[p]
             )
-        rack_left = None
-        if rack is not None:
-            rack_left = self._take_from_rack(
-                rack, [BLANK if letter.islower() else letter for _, letter in placed]
-            )
+        return start, step
 
-        # Scoring: the main word, then one cross-word per new tile.
-        new = dict(placed)
+    def _touches_a_tile(self, move: Play) -> bool:
+        """Whether a new tile of ``move`` (which plays through none) has a neighbour
+        beside its line; the squares at its ends were checked empty already."""
+        cells = self._cells
+        row, col = move.row, move.col
+        if move.direction is _ACROSS:
+            for off, _ in move.placed:
+                idx = row * SIZE + col + off
+                if (row > 0 and cells[idx - SIZE]) or (row < SIZE - 1 and cells[idx + SIZE]):
+                    return True
+        else:
+            for off, _ in move.placed:
+                idx = (row + off) * SIZE + col
+                if (col > 0 and cells[idx - 1]) or (col < SIZE - 1 and cells[idx + 1]):
+                    return True
+        return False
+
+    def _score_play(
+        self, move: Play, start: int, step: int, new: dict[int, str]
+    ) -> tuple[list[tuple[str, int]], int]:
+        """Every new word with its score (main word first, then one cross-word per new
+        tile) and their total, bingo bonus not included. Premiums count on new tiles;
+        ``new`` maps their offsets to their letters."""
+        cells = self._cells
+        values = self._values
         letters = []
         main_sum = 0
         word_mult = 1
+        length = move.length
         for off in range(length):
             idx = start + off * step
             letter = new.get(off)
@@ -791,8 +856,9 @@ class Game:
             main_score = main_sum * word_mult
             words.append(("".join(letters), main_score))
             total = main_score
+        across = step == 1
         cross = SIZE if across else 1  # step across the main word
-        for off, letter in placed:
+        for off, letter in move.placed:
             idx = start + off * step
             r, c = divmod(idx, SIZE)
             pos = r if across else c  # coordinate along the cross-word
@@ -825,26 +891,31 @@ class Game:
             total += score
         if not words:  # defensive: connection and the first-move rule already ensure a word
             raise IllegalMoveError("no_word")
-        bingo = n_placed == self.rules.rack_size
-        if bingo:
-            total += self.rules.bingo_bonus
+        return words, total
 
-        warnings: tuple[MoveWarning, ...] = ()
-        lexicon = self.lexicon
-        if lexicon is not None:
-            bad = [w for w, _ in words if w.upper() not in lexicon]
-            if bad:
-                warnings = tuple(MoveWarning("not_in_lexicon", (("word", w),)) for w in bad)
-
-        # Commit.
+    def _commit_play(
+        self,
+        move: Play,
+        start: int,
+        step: int,
+        p: int,
+        rack_left: str | None,
+        total: int,
+        changes: list[tuple[int, str]],
+    ) -> tuple[tuple[int, int, str], ...]:
+        """Put the tiles down, draw, score and pass the turn; the new tiles as
+        ``(row, col, letter)``."""
+        cells = self._cells
+        on_board = self._on_board
         placed_out = []
-        for off, letter in placed:
+        for off, letter in move.placed:
             idx = start + off * step
             changes.append((idx, ""))
             cells[idx] = letter
             key = BLANK if letter.islower() else letter
             on_board[key] = on_board.get(key, 0) + 1
-            placed_out.append(((idx // SIZE), (idx % SIZE), letter))
+            placed_out.append((idx // SIZE, idx % SIZE, letter))
+        n_placed = len(move.placed)
         self._n_on_board += n_placed
         self._rack_count[p] -= n_placed
         drew = self._draw(p)
@@ -852,20 +923,7 @@ class Game:
         self._placed_last[p] = True
         self._scores[p] += total
         self._advance(p, scoreless=total == 0, is_pass=False)
-        notation = move.position + " " + "".join(new.get(off, ".") for off in range(length))
-        return MoveResult(
-            move,
-            p,
-            total,
-            self._scores[p],
-            tuple(words),
-            warnings,
-            tuple(placed_out),
-            rack,
-            bingo,
-            True,
-            notation,
-        )
+        return tuple(placed_out)
 
     def _exchange_problem(self, p: int, count: int) -> IllegalMoveError | None:
         rules = self.rules
@@ -987,14 +1045,14 @@ class Game:
             play_snapshot = self._undo[-1][0]
             for r, c, _ in last.placed:
                 self._set(r * SIZE + c, "", changes)
-            self._rack_count[x] = play_snapshot[0][x]
-            self._bag = play_snapshot[1]
+            self._rack_count[x] = play_snapshot.rack_count[x]
+            self._bag = play_snapshot.bag
             if rules.end_scoreless_kind == "scoreless":
-                self._scoreless = play_snapshot[4] + 1
+                self._scoreless = play_snapshot.scoreless + 1
             self._placed_last[x] = False
             self._rack_after[x] = (
                 last.rack
-                if last.rack is not None and len(last.rack) == play_snapshot[0][x]
+                if last.rack is not None and len(last.rack) == play_snapshot.rack_count[x]
                 else None
             )
             score = -last.score - rules.invalid_word_penalty

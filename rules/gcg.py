@@ -42,11 +42,13 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from rules.board import parse_square, square_name
 from rules.errors import GCGError, RulesError, RuleSetError
 from rules.game import Game, MoveResult, WordList
 from rules.move import (
+    TURN_MOVES,
     Annul,
     BlankSwap,
     Challenge,
@@ -287,9 +289,9 @@ _HEADER_PRAGMAS = frozenset(
 )
 
 
-def _json(text: str) -> object:
-    """JSON from a pragma; anything that is not JSON, or nests deeper than a rule set
-    or tile set ever does, is a :class:`RuleSetError` (one error for the caller)."""
+def _json(text: str) -> dict[str, Any]:
+    """A JSON object from a pragma; anything that is not one, or nests deeper than a rule
+    set or tile set ever does, is a :class:`RuleSetError` (one error for the caller)."""
     depth = deepest = 0
     for char in text:  # brackets inside strings count too: harmless for real files
         if char in "[{":
@@ -300,9 +302,12 @@ def _json(text: str) -> object:
     if deepest > _JSON_DEPTH:
         raise RuleSetError(reason=f"nested more than {_JSON_DEPTH} deep")
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except ValueError as exc:
         raise RuleSetError(reason=f"not JSON ({exc})") from None
+    if not isinstance(value, dict):
+        raise RuleSetError(reason="not a JSON object")
+    return value
 
 
 _JSON_DEPTH = 8
@@ -323,8 +328,8 @@ def _read_line(
             if not _SQUARES.match(squares):
                 raise GCGError("gcg_bad_squares", line=number, squares=squares[:40])
             rack = tokens[0] if len(tokens) == 2 else None
-            move = BlankSwap(tuple(parse_square(s) for s in squares.split(",")))
-            _push(record, move, rack, player, score, total, number)
+            swap = BlankSwap(tuple(parse_square(s) for s in squares.split(",")))
+            _push(record, swap, rack, player, score, total, number)
         elif name == "bordpunt-flagfall":
             match = _NICK.match(value)
             if not match or match.group(1) not in nicks:
@@ -423,7 +428,7 @@ def _push(
     number: int,
 ) -> MoveResult:
     game = record.game
-    turn = isinstance(move, (Play, Exchange, Pass, BlankSwap))
+    turn = isinstance(move, TURN_MOVES)
     result = game.push(move, rack=rack or None, player=player if turn else None)
     record.lines.append(number)
     if player is not None and result.player != player:

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from rules.dawg import SUFFIX as DAWG_SUFFIX
+from rules.dawg import build as build_dawg
 from rules.lexicon import (
     DATA_DIR,
     KINDS,
@@ -131,6 +133,15 @@ def build_default(
         path = output_dir / f"{kind}{SUFFIX}"
         Lexicon.from_words(sorted(kind_words)).save(path)
         files[kind] = {"file": path.name, "words": len(kind_words), "bytes": path.stat().st_size}
+        # The move generator's structure, from the same words (see rules/dawg.py).
+        dawg_path = output_dir / f"{kind}{DAWG_SUFFIX}"
+        dawg = build_dawg(kind_words, name=kind)
+        dawg.save(dawg_path)
+        files[kind]["dawg"] = {
+            "file": dawg_path.name,
+            "nodes": len(dawg.masks),
+            "bytes": dawg_path.stat().st_size,
+        }
     manifest = {
         "source": "OpenTaal Dutch word list, Debian package wdutch (/usr/share/dict/dutch)",
         "source_file": source.name,
@@ -154,7 +165,8 @@ def build_default(
     for kind, info in files.items():
         print(
             f"{kind}: {stats.kept_entries[kind]} entries -> {info['words']} words, "
-            f"{output_dir / info['file']} ({info['bytes']} bytes)",
+            f"{output_dir / info['file']} ({info['bytes']} bytes), "
+            f"{output_dir / info['dawg']['file']} ({info['dawg']['bytes']} bytes)",
             file=out,
         )
     return stats

@@ -1,0 +1,123 @@
+"""A game's analysis for players: per turn with a known rack, the best play and what the
+played move left on the table; per player the total ("punten laten liggen").
+
+The rules engine does the work (rules.analysis, over the move generator); this module
+turns the game's Move rows into its input and caches the result. The cache (Django's
+cache framework) is keyed by the game and a hash of everything the result depends on:
+the rule set and every move's side, notation and rack. A corrected move changes the
+key, so a stale analysis is never shown, and nothing needs a migration or a write: the
+analysis is derived data, recomputed on demand in a second or so. A cache, not a model
+field, because it may be dropped at any time (locmem per process by default; a shared
+cache in production simply shares it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.cache import cache
+
+from games.engine import SIDES, Replay
+from games.models import Game, Move
+from rules.analysis import analyse
+
+#: Bump when the cached shape or the generator's results change.
+VERSION = 1
+TIMEOUT = 60 * 60 * 24 * 7
+
+
+@dataclass(frozen=True)
+class TurnReview:
+    number: int
+    side: str
+    player_name: str
+    rack: str
+    played: str
+    played_score: int
+    best: str
+    best_word: str
+    best_score: int
+    missed: int
+    #: The best play's new tiles as ``(row, col, letter)`` (lowercase = blank).
+    placed: tuple[tuple[int, int, str], ...]
+
+
+@dataclass(frozen=True)
+class GameReview:
+    turns: tuple[TurnReview, ...]
+    #: Points left on the table, per side (a, b).
+    missed: tuple[int, int]
+    names: tuple[str, str]
+
+    def turn(self, number: int) -> TurnReview | None:
+        return next((t for t in self.turns if t.number == number), None)
+
+    @property
+    def totals(self) -> list[tuple[str, int]]:
+        return list(zip(self.names, self.missed, strict=True))
+
+
+def cache_key(game: Game, moves: Sequence[Move]) -> str:
+    digest = hashlib.sha256(
+        json.dumps(
+            [game.rules, game.starter, [(m.side, m.notation, m.rack) for m in moves]],
+            sort_keys=True,
+        ).encode()
+    ).hexdigest()
+    return f"games:analysis:v{VERSION}:{game.pk}:{digest}"
+
+
+def game_review(game: Game, moves: Sequence[Move], replayed: Replay) -> GameReview:
+    """The analysis of the moves the engine accepted (``replayed``), cached."""
+    key = cache_key(game, moves)
+    data = cache.get(key)
+    if data is None:
+        data = _compute(moves, replayed)
+        cache.set(key, data, TIMEOUT)
+    names = (game.player_a.name, game.player_b.name if game.player_b else "")
+    turns = tuple(
+        TurnReview(**{**turn, "placed": tuple(tuple(p) for p in turn["placed"])})
+        for turn in data["turns"]
+    )
+    missed_a, missed_b = data["missed"]
+    return GameReview(turns=turns, missed=(missed_a, missed_b), names=names)
+
+
+def _compute(moves: Sequence[Move], replayed: Replay) -> dict[str, Any]:
+    engine = replayed.engine
+    # The engine's history holds the rows it accepted, in order.
+    rows = [row for row, result in zip(moves, replayed.results, strict=False) if result]
+    report = analyse(engine)
+    turns = []
+    for turn in report.turns:
+        row = rows[turn.index]
+        best = turn.best
+        placed: list[list[Any]] = []
+        if best is not None:
+            for i, ch in enumerate(best.word):
+                if ch != ".":
+                    r, c = (best.row + i, best.col) if best.down else (best.row, best.col + i)
+                    placed.append([r, c, ch])
+        turns.append(
+            {
+                "number": row.number,
+                "side": row.side,
+                "player_name": engine.players[turn.player],
+                "rack": turn.rack,
+                "played": turn.played,
+                "played_score": turn.played_score,
+                "best": best.notation if best is not None else "",
+                "best_word": turn.best_word,
+                "best_score": turn.best_score,
+                "missed": turn.missed,
+                "placed": placed,
+            }
+        )
+    missed = [0, 0]
+    for turn in turns:
+        missed[SIDES.index(turn["side"])] += turn["missed"]
+    return {"turns": turns, "missed": missed}

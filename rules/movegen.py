@@ -1,0 +1,617 @@
+"""Every legal play for a rack: Appel and Jacobson's move generator over a DAWG.
+
+Pure Python: this module imports nothing from Django. Algorithm: A. W. Appel and
+G. J. Jacobson, "The World's Fastest Scrabble Program", CACM 31(5), 1988:
+
+1. Per direction, precompute for every empty square its **cross-check set** (the
+   letters that make a valid word with the tiles above and below it, as a 26-bit
+   mask) and its **cross score** (the value of those tiles). Squares without such
+   tiles allow every letter and form no cross-word.
+2. **Anchors** are the empty squares next to a tile (on an empty board: the centre).
+   Every play covers at least one anchor; it is generated from its leftmost one.
+3. Per anchor, build the **left part** from the rack on the empty, non-anchor squares
+   to its left (they have no neighbours, so any DAWG prefix fits), or take the tiles
+   already there; then **extend right** through the anchor, placing rack tiles where
+   the cross-check allows and following tiles on the board, recording a play wherever
+   a word ends on an empty square or the edge.
+
+Down plays are across plays on the transposed board. A one-tile play that forms a
+word both ways is reported once, across (as :meth:`rules.Game.make_play` names it).
+Scores follow the engine exactly (letter and word premiums on new tiles only, every
+cross-word, the rule set's bingo bonus for a play of ``rack_size`` tiles); the tests
+check every generated play against :meth:`rules.Game.preview` and against a slow
+reference generator. Plays are only generated from the rack: a rack that the bag and
+board could not have produced is refused (``rack_impossible``), so every play respects
+the tile set's counts.
+
+Speed: the board state is ints in flat lists, rack and cross-checks are bitmasks, and
+the search passes its state as arguments (no object per node or per play until asked):
+see ``benchmarks/movegen.py``.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections import Counter
+from itertools import combinations
+from typing import NamedTuple
+
+from rules.board import LETTER_MULT, SIZE, WORD_MULT, Direction, format_position
+from rules.dawg import ALL_LETTERS, TERMINAL, Dawg
+from rules.errors import IllegalMoveError
+from rules.game import Game
+from rules.move import Exchange, Play
+from rules.tiles import BLANK, parse_rack
+
+__all__ = ["GeneratedPlay", "MoveGenerator", "exchanges", "generate_plays"]
+
+_TRANSPOSE = tuple((i % SIZE) * SIZE + i // SIZE for i in range(SIZE * SIZE))
+_LM_DOWN = tuple(LETTER_MULT[_TRANSPOSE[i]] for i in range(SIZE * SIZE))
+_WM_DOWN = tuple(WORD_MULT[_TRANSPOSE[i]] for i in range(SIZE * SIZE))
+_CENTRE_ROW = SIZE // 2
+_LOWER = tuple(chr(97 + i) for i in range(26))
+_UPPER = tuple(chr(65 + i) for i in range(26))
+
+
+class GeneratedPlay(NamedTuple):
+    """One legal play: where, what, and its score under the game's rule set.
+
+    ``word`` is the main word in the engine's notation: new tiles as letters (lowercase
+    = blank), tiles already on the board as ``.``; ``score`` includes the bingo bonus.
+    A named tuple, since a rack with blanks has tens of thousands of plays.
+    """
+
+    score: int
+    row: int
+    col: int
+    down: bool
+    word: str
+    tiles_used: int
+    bingo: bool
+
+    @property
+    def direction(self) -> Direction:
+        return Direction.DOWN if self.down else Direction.ACROSS
+
+    @property
+    def notation(self) -> str:
+        """GCG-style, e.g. ``8H JAVE..N``."""
+        return f"{format_position(self.row, self.col, self.direction)} {self.word}"
+
+    @property
+    def play(self) -> Play:
+        """The play as a move for :meth:`rules.Game.push`."""
+        return Play(self.row, self.col, self.direction, self.word)
+
+    def main_word(self, game: Game) -> str:
+        """The main word spelled out (through-letters filled in from ``game``'s board)."""
+        cells = game._cells
+        step = SIZE if self.down else 1
+        start = self.row * SIZE + self.col
+        return "".join(
+            ch.upper() if ch != "." else cells[start + i * step].upper()
+            for i, ch in enumerate(self.word)
+        )
+
+
+class MoveGenerator:
+    """Generates plays with one DAWG; reuse it for many positions of one word list."""
+
+    def __init__(self, dawg: Dawg) -> None:
+        self.dawg = dawg
+
+    @classmethod
+    def for_game(cls, game: Game) -> MoveGenerator:
+        """A generator over the shipped DAWG of the game's rule set (loaded once)."""
+        return cls(Dawg.default(game.rules.lexicon))
+
+    def plays(self, game: Game, rack: str) -> list[GeneratedPlay]:
+        """Every legal play from ``rack`` (``?`` = blank) in ``game``'s position, best
+        first (score descending, then notation). Raises :class:`IllegalMoveError` for
+        a rack of unknown letters or one the unseen tiles cannot hold."""
+        return self._generate(game, rack, best_only=False)
+
+    def best(self, game: Game, rack: str) -> GeneratedPlay | None:
+        """The first play :meth:`plays` would list, or None; quicker, since it keeps
+        only plays that reach the best score so far."""
+        plays = self._generate(game, rack, best_only=True)
+        return plays[0] if plays else None
+
+    def _generate(self, game: Game, rack: str, *, best_only: bool) -> list[GeneratedPlay]:
+        rack = _checked_rack(game, rack)
+        tiles = game.tiles
+        values = [tiles.value(ch) for ch in _UPPER]
+        counts = [0] * 26
+        blanks = 0
+        for ch in rack:
+            if ch == BLANK:
+                blanks += 1
+            else:
+                counts[ord(ch) - 65] += 1
+        cells = game._cells
+        grid = [(ord(t.upper()) - 65) if t else -1 for t in cells]
+        gval = [values[g] if g >= 0 and not cells[i].islower() else 0 for i, g in enumerate(grid)]
+        rules = game.rules
+        empty_board = game._n_on_board == 0
+        rack_total = len(rack)
+        rack_mask = 0
+        for i, n in enumerate(counts):
+            if n:
+                rack_mask |= 1 << i
+        out: list[GeneratedPlay] = []
+        if rack_total == 0:
+            return out
+        left_parts, bounds = _left_parts(self.dawg, counts, blanks, rack_total - 1)
+        floor = [0 if best_only else -1]
+        for down in (False, True):
+            if down:
+                g = [grid[_TRANSPOSE[i]] for i in range(SIZE * SIZE)]
+                v = [gval[_TRANSPOSE[i]] for i in range(SIZE * SIZE)]
+                lm, wm = _LM_DOWN, _WM_DOWN
+            else:
+                g, v, lm, wm = grid, gval, LETTER_MULT, WORD_MULT
+            _search(
+                self.dawg,
+                g,
+                v,
+                lm,
+                wm,
+                values,
+                list(counts),
+                rules.rack_size,
+                rules.bingo_bonus,
+                down,
+                empty_board,
+                left_parts,
+                bounds,
+                rack_total,
+                rack_mask,
+                blanks,
+                out,
+                floor,
+            )
+        out.sort(key=_sort_key)
+        return out
+
+
+def _sort_key(play: GeneratedPlay) -> tuple[int, bool, int, int, str]:
+    return (-play[0], play[3], play[1], play[2], play[4])
+
+
+def generate_plays(game: Game, rack: str, dawg: Dawg | None = None) -> list[GeneratedPlay]:
+    """Every legal play from ``rack`` in ``game``'s position, best first.
+
+    ``dawg`` defaults to the shipped one for the rule set's word list.
+    """
+    generator = MoveGenerator(dawg) if dawg is not None else MoveGenerator.for_game(game)
+    return generator.plays(game, rack)
+
+
+def exchanges(game: Game, rack: str) -> list[Exchange]:
+    """The distinct exchanges the player to move may make from ``rack`` now (empty when
+    the rule set or the bag does not allow one), fewest tiles first."""
+    rack = _checked_rack(game, rack)
+    player = game.to_move
+    if player is None:
+        return []
+    out: list[Exchange] = []
+    for count in range(1, len(rack) + 1):
+        if game._exchange_problem(player, count) is not None:
+            continue
+        seen = set()
+        for combo in combinations(rack, count):
+            if combo not in seen:
+                seen.add(combo)
+                out.append(Exchange(tiles="".join(combo)))
+    return out
+
+
+def _checked_rack(game: Game, rack: str) -> str:
+    rack = parse_rack(rack, game.tiles)
+    missing = Counter(rack) - game._unseen()
+    if missing:
+        raise IllegalMoveError(
+            "rack_impossible", rack=rack, missing="".join(sorted(missing.elements()))
+        )
+    return rack
+
+
+def _left_parts(
+    dawg: Dawg, counts: list[int], blanks: int, max_len: int
+) -> tuple[list[_LeftPart], list[int]]:
+    """Every DAWG prefix of up to ``max_len`` letters that the rack can spell (the empty
+    one included), shortest first, and per length ``k`` how many have at most ``k``
+    letters. Left parts go on squares without neighbours, so they do not depend on the
+    board: they are enumerated once per rack, not once per anchor."""
+    masks, bases, targets = dawg.masks, dawg.bases, dawg.targets
+    found: list[_LeftPart] = []
+    letters: list[str] = []
+    tile_values: list[int] = []
+
+    def visit(node: int, rack_mask: int, blanks: int) -> None:
+        mask = masks[node]
+        follow = mask & (ALL_LETTERS if blanks else rack_mask)
+        if follow:
+            found.append(
+                (
+                    len(letters),
+                    node,
+                    follow,
+                    "".join(letters),
+                    tuple(tile_values),
+                    tuple(counts),
+                    rack_mask,
+                    blanks,
+                )
+            )
+        if len(letters) == max_len:
+            return
+        allowed = follow
+        base = bases[node]
+        while allowed:
+            low = allowed & -allowed
+            allowed ^= low
+            letter = low.bit_length() - 1
+            child = targets[base + (mask & (low - 1)).bit_count()]
+            have = counts[letter]
+            if have:
+                counts[letter] = have - 1
+                letters.append(_UPPER[letter])
+                tile_values.append(1)
+                visit(child, rack_mask if have > 1 else rack_mask ^ low, blanks)
+                tile_values.pop()
+                letters.pop()
+                counts[letter] = have
+            if blanks:
+                letters.append(_LOWER[letter])
+                tile_values.append(-1)
+                visit(child, rack_mask, blanks - 1)
+                tile_values.pop()
+                letters.pop()
+
+    rack_mask = 0
+    for i, n in enumerate(counts):
+        if n:
+            rack_mask |= 1 << i
+    visit(0, rack_mask, blanks)
+    found.sort(key=lambda part: part[0])
+    bounds = [0] * (max_len + 1)
+    for part in found:
+        for k in range(part[0], max_len + 1):
+            bounds[k] += 1
+    return found, bounds
+
+
+#: (length, DAWG node, letters that may follow from the rack, letters (lowercase =
+#: blank), 1 per real tile / -1 per blank, rack counts after, rack mask after, blanks
+#: after).
+_LeftPart = tuple[int, int, int, str, tuple[int, ...], tuple[int, ...], int, int]
+
+
+def _search(
+    dawg: Dawg,
+    grid: list[int],
+    gval: list[int],
+    lm: tuple[int, ...],
+    wm: tuple[int, ...],
+    values: list[int],
+    counts: list[int],
+    rack_size: int,
+    bingo_bonus: int,
+    down: bool,
+    empty_board: bool,
+    left_parts: list[_LeftPart],
+    bounds: list[int],
+    rack_total: int,
+    rack_mask0: int,
+    blanks0: int,
+    out: list[GeneratedPlay],
+    floor: list[int],
+) -> None:
+    """The across search on one (possibly transposed) board; appends to ``out``."""
+    masks, bases, targets = dawg.masks, dawg.bases, dawg.targets
+    n_squares = SIZE * SIZE
+    if empty_board:
+        cross = [ALL_LETTERS] * n_squares
+        cscore = [-1] * n_squares
+        anchors = {_CENTRE_ROW * SIZE + _CENTRE_ROW}
+    else:
+        cross, cscore = _cross_checks(dawg, grid, gval)
+        anchors = set()
+        for idx in range(n_squares):
+            if grid[idx] >= 0:
+                continue
+            r, c = divmod(idx, SIZE)
+            if (
+                (c > 0 and grid[idx - 1] >= 0)
+                or (c < SIZE - 1 and grid[idx + 1] >= 0)
+                or (r > 0 and grid[idx - SIZE] >= 0)
+                or (r < SIZE - 1 and grid[idx + SIZE] >= 0)
+            ):
+                anchors.add(idx)
+    new_play = tuple.__new__
+    # With best_only, only plays scoring at least the best so far are kept.
+    best_only = floor[0] >= 0
+    full_rack = tuple(counts)
+    word: list[str] = []
+    row = base = anchor = start = 0
+
+    def extend(
+        node: int,
+        col: int,
+        main_sum: int,
+        word_mult: int,
+        cross_sum: int,
+        placed: int,
+        rack_mask: int,
+        blanks: int,
+    ) -> None:
+        # Follow the tiles already on the board (a loop, not a call per tile).
+        through = 0
+        while col < SIZE:
+            tile = grid[base + col]
+            if tile < 0:
+                break
+            mask = masks[node]
+            bit = 1 << tile
+            if not mask & bit:
+                if through:
+                    del word[-through:]
+                return
+            node = targets[bases[node] + (mask & (bit - 1)).bit_count()]
+            main_sum += gval[base + col]
+            word.append(".")
+            through += 1
+            col += 1
+        mask = masks[node]
+        if mask & TERMINAL and col > anchor:
+            score = main_sum * word_mult + cross_sum
+            bingo = placed == rack_size
+            if bingo:
+                score += bingo_bonus
+            if score >= floor[0]:
+                text = "".join(word)
+                if not down:
+                    out.append(
+                        new_play(GeneratedPlay, (score, row, start, False, text, placed, bingo))
+                    )
+                    if best_only:
+                        floor[0] = score
+                elif placed > 1 or not _single_tile_across(word, cscore, base + start):
+                    out.append(
+                        new_play(GeneratedPlay, (score, start, row, True, text, placed, bingo))
+                    )
+                    if best_only:
+                        floor[0] = score
+        if col < SIZE:
+            sq = base + col
+            allowed = mask & cross[sq]
+            if not blanks:
+                allowed &= rack_mask
+            if allowed:
+                cbase = bases[node]
+                lmul = lm[sq]
+                wmul = wm[sq]
+                cross_base = cscore[sq]
+                new_mult = word_mult * wmul
+                # A child that can neither end a word here nor go on to the next square
+                # is not visited: most calls would be such dead ends.
+                nxt = col + 1
+                if nxt == SIZE:
+                    after, open_next = TERMINAL, False
+                elif grid[sq + 1] >= 0:
+                    after, open_next = 1 << grid[sq + 1], False
+                else:
+                    after, open_next = cross[sq + 1], True
+                while allowed:
+                    low = allowed & -allowed
+                    allowed ^= low
+                    letter = low.bit_length() - 1
+                    child = targets[cbase + (mask & (low - 1)).bit_count()]
+                    child_mask = masks[child]
+                    if open_next:
+                        if child_mask & TERMINAL:
+                            go_real = go_blank = True
+                        else:
+                            reach = child_mask & after
+                            if not reach:
+                                continue
+                            go_real = True
+                            go_blank = bool(blanks)
+                            if blanks <= 1:
+                                # With no blank left, the next tile must come from the rack.
+                                go_blank = blanks == 1 and bool(reach & rack_mask)
+                    elif child_mask & after:
+                        go_real = go_blank = True
+                    else:
+                        continue
+                    have = counts[letter]
+                    if have:
+                        left = rack_mask if have > 1 else rack_mask ^ low
+                        if (
+                            not open_next
+                            or blanks
+                            or child_mask & TERMINAL
+                            or child_mask & after & left
+                        ) and go_real:
+                            value = values[letter] * lmul
+                            counts[letter] = have - 1
+                            word.append(_UPPER[letter])
+                            extend(
+                                child,
+                                nxt,
+                                main_sum + value,
+                                new_mult,
+                                cross_sum
+                                if cross_base < 0
+                                else cross_sum + (cross_base + value) * wmul,
+                                placed + 1,
+                                left,
+                                blanks,
+                            )
+                            word.pop()
+                            counts[letter] = have
+                    if blanks and go_blank:
+                        word.append(_LOWER[letter])
+                        extend(
+                            child,
+                            nxt,
+                            main_sum,
+                            new_mult,
+                            cross_sum if cross_base < 0 else cross_sum + cross_base * wmul,
+                            placed + 1,
+                            rack_mask,
+                            blanks - 1,
+                        )
+                        word.pop()
+        if through:
+            del word[-through:]
+
+    for row in range(SIZE):
+        base = row * SIZE
+        for anchor in range(SIZE):
+            if base + anchor not in anchors:
+                continue
+            if anchor > 0 and grid[base + anchor - 1] >= 0:
+                start = anchor - 1
+                while start > 0 and grid[base + start - 1] >= 0:
+                    start -= 1
+                node = 0
+                main_sum = 0
+                for c in range(start, anchor):
+                    tile = grid[base + c]
+                    mask = masks[node]
+                    bit = 1 << tile
+                    if not mask & bit:
+                        node = -1
+                        break
+                    node = targets[bases[node] + (mask & (bit - 1)).bit_count()]
+                    main_sum += gval[base + c]
+                if node < 0:
+                    continue
+                word[:] = ["."] * (anchor - start)
+                counts[:] = full_rack
+                extend(node, anchor, main_sum, 1, 0, 0, rack_mask0, blanks0)
+                continue
+            limit = 0
+            c = anchor - 1
+            while c >= 0 and grid[base + c] < 0 and (base + c) not in anchors:
+                limit += 1
+                c -= 1
+            limit = min(limit, rack_total - 1, len(bounds) - 1)
+            here = cross[base + anchor]
+            parts = [p for p in left_parts[: bounds[limit]] if p[2] & here]
+            if anchor + 1 < SIZE and grid[base + anchor + 1] >= 0 and parts:
+                # A tile right after the anchor: keep the left parts that can reach it
+                # through some anchor letter (asked once per DAWG node and letter set).
+                parts = _reaching(parts, here, 1 << grid[base + anchor + 1], masks, bases, targets)
+            for part in parts:
+                length, node, _, letters, tile_values, after, rack_mask, blanks = part
+                start = anchor - length
+                main_sum = 0
+                word_mult = 1
+                sq = base + start
+                for i, ch in enumerate(letters):
+                    if tile_values[i] > 0:
+                        main_sum += values[ord(ch) - 65] * lm[sq + i]
+                    word_mult *= wm[sq + i]
+                word[:] = letters
+                counts[:] = after
+                extend(node, anchor, main_sum, word_mult, 0, length, rack_mask, blanks)
+
+
+def _reaching(
+    parts: list[_LeftPart],
+    here: int,
+    need: int,
+    masks: array[int],
+    bases: array[int],
+    targets: array[int],
+) -> list[_LeftPart]:
+    """The left parts with an anchor letter (in ``here``) after which ``need`` follows."""
+    memo: dict[tuple[int, int], bool] = {}
+    kept = []
+    for part in parts:
+        letters = part[2] & here
+        key = (part[1], letters)
+        ok = memo.get(key)
+        if ok is None:
+            node = part[1]
+            mask = masks[node]
+            base = bases[node]
+            ok = False
+            while letters:
+                low = letters & -letters
+                letters ^= low
+                if masks[targets[base + (mask & (low - 1)).bit_count()]] & need:
+                    ok = True
+                    break
+            memo[key] = ok
+        if ok:
+            kept.append(part)
+    return kept
+
+
+def _single_tile_across(word: list[str], cscore: list[int], first: int) -> bool:
+    """Whether a down play's one new tile also has across neighbours (then the across
+    pass reports it)."""
+    for i, ch in enumerate(word):
+        if ch != ".":
+            return cscore[first + i] >= 0
+    return False
+
+
+def _cross_checks(dawg: Dawg, grid: list[int], gval: list[int]) -> tuple[list[int], list[int]]:
+    """Per square: the letters allowed there (mask) and the value of the tiles above and
+    below it, or -1 when there are none (then every letter fits and no word forms)."""
+    masks, bases, targets = dawg.masks, dawg.bases, dawg.targets
+    n = SIZE * SIZE
+    cross = [ALL_LETTERS] * n
+    cscore = [-1] * n
+    for idx in range(n):
+        if grid[idx] >= 0:
+            continue
+        above = idx - SIZE >= 0 and grid[idx - SIZE] >= 0
+        below = idx + SIZE < n and grid[idx + SIZE] >= 0
+        if not above and not below:
+            continue
+        top = idx
+        while top - SIZE >= 0 and grid[top - SIZE] >= 0:
+            top -= SIZE
+        bottom = idx
+        while bottom + SIZE < n and grid[bottom + SIZE] >= 0:
+            bottom += SIZE
+        score = 0
+        node = 0
+        j = top
+        while j < idx:
+            score += gval[j]
+            mask = masks[node]
+            bit = 1 << grid[j]
+            if node >= 0:
+                node = targets[bases[node] + (mask & (bit - 1)).bit_count()] if mask & bit else -1
+            j += SIZE
+        j = idx + SIZE
+        while j <= bottom:
+            score += gval[j]
+            j += SIZE
+        allowed = 0
+        if node >= 0:
+            mask = masks[node]
+            letters = mask & ALL_LETTERS
+            base = bases[node]
+            while letters:
+                low = letters & -letters
+                letters ^= low
+                sub = targets[base + (mask & (low - 1)).bit_count()]
+                j = idx + SIZE
+                while j <= bottom and sub >= 0:
+                    m = masks[sub]
+                    bit = 1 << grid[j]
+                    sub = targets[bases[sub] + (m & (bit - 1)).bit_count()] if m & bit else -1
+                    j += SIZE
+                if sub >= 0 and masks[sub] & TERMINAL:
+                    allowed |= low
+        cross[idx] = allowed
+        cscore[idx] = score
+    return cross, cscore
