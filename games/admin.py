@@ -6,7 +6,7 @@ from games.models import Game, Move, ResultChange, Seat
 class ResultChangeInline(admin.TabularInline):
     model = ResultChange
     extra = 0
-    readonly_fields = ["changed_by", "changed_at", "reason", "before", "after"]
+    readonly_fields = ["changed_by", "changed_at", "reason_code", "reason", "before", "after"]
     can_delete = False
 
 
@@ -30,7 +30,7 @@ class SeatAdmin(admin.ModelAdmin):
 
 @admin.register(ResultChange)
 class ResultChangeAdmin(admin.ModelAdmin):
-    list_display = ["game", "changed_by", "changed_at", "reason"]
+    list_display = ["game", "changed_by", "changed_at", "reason_code", "reason"]
     list_filter = ["changed_at"]
     search_fields = ["reason", "game__player_a__name", "game__player_b__name"]
     raw_id_fields = ["game", "changed_by"]

@@ -9,11 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from django.utils.translation import gettext_lazy as _
-
 import rules
 from games.models import Game, Move, Side
-from games.rule_messages import error_message
+from games.rule_messages import coded, coded_error
 from rules.lexicon import Lexicon
 
 SIDES = (Side.A, Side.B)
@@ -45,7 +43,8 @@ class Replay:
 
     engine: rules.Game
     results: list[rules.MoveResult | None] = field(default_factory=list)
-    problems: dict[int, str] = field(default_factory=dict)
+    #: Refused moves by number: ``{"code": ..., "params": ...}`` (games.rule_messages).
+    problems: dict[int, dict] = field(default_factory=dict)
 
 
 def replay(game: Game, moves: Sequence[Move]) -> Replay:
@@ -58,16 +57,14 @@ def replay(game: Game, moves: Sequence[Move]) -> Replay:
     for row in moves:
         if refused is not None:
             outcome.results.append(None)
-            outcome.problems[row.number] = str(
-                _("Not scored until move %(number)s is corrected.") % {"number": refused}
-            )
+            outcome.problems[row.number] = coded("not_scored_until", {"number": refused})
             continue
         try:
             move = parse(row.notation, row.side)
             result = engine.push(move, rack=row.rack or None, player=mover(move, row.side))
         except rules.RulesError as error:
             outcome.results.append(None)
-            outcome.problems[row.number] = error_message(error)
+            outcome.problems[row.number] = coded_error(error)
             refused = row.number
         else:
             outcome.results.append(result)

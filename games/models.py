@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Player
 from clubs.permissions import can_manage_club, clubs_managed_by
+from games.rule_messages import describe, describe_stored
 
 
 class RoundStatus(models.TextChoices):
@@ -225,8 +226,20 @@ class Seat(models.Model):
         return f"{self.player} @ {self.game}"
 
 
+class ChangeReason(models.TextChoices):
+    """Why a service changed a result by itself; what a person typed stays in `reason`."""
+
+    FROM_MOVES = "from_moves", _("from the moves")
+    CSV_IMPORT = "csv_import", _("imported from CSV")
+    TSH_IMPORT = "tsh_import", _("imported from TSH")
+
+
 class ResultChange(models.Model):
-    """Audit trail: every result entered or corrected, with what it was before and why."""
+    """Audit trail: every result entered or corrected, with what it was before and why.
+
+    An automatic change stores its `reason_code` (shown in the reader's language); the
+    `reason` is the text a person typed, kept as they wrote it.
+    """
 
     game = models.ForeignKey(
         Game, on_delete=models.CASCADE, related_name="changes", verbose_name=_("game")
@@ -240,7 +253,10 @@ class ResultChange(models.Model):
         verbose_name=_("changed by"),
     )
     changed_at = models.DateTimeField(_("changed at"))
-    reason = models.TextField(_("reason"), blank=True)
+    reason_code = models.CharField(
+        _("automatic reason"), max_length=20, choices=ChangeReason, blank=True
+    )
+    reason = models.TextField(_("reason"), blank=True, help_text=_("As the person typed it."))
     before = models.JSONField(_("before"))
     after = models.JSONField(_("after"))
 
@@ -252,12 +268,20 @@ class ResultChange(models.Model):
     def __str__(self) -> str:
         return f"{self.game} @ {self.changed_at:%Y-%m-%d %H:%M}"
 
+    @property
+    def reason_text(self) -> str:
+        """The reason in the reader's language: the automatic one, then what was typed."""
+        parts = [str(self.get_reason_code_display()) if self.reason_code else "", self.reason]
+        return " · ".join(part for part in parts if part)
+
 
 class Move(models.Model):
     """One entry of a game's scoresheet, in the rules engine's notation.
 
     The notation (and the rack, when known) is what was played; score, total, words and
     warnings are what the engine computed from it, kept so pages need no replay.
+    Warnings and the problem are codes with parameters (games.rule_messages), shown in the
+    reader's language.
     """
 
     game = models.ForeignKey(
@@ -270,13 +294,19 @@ class Move(models.Model):
     score = models.IntegerField(_("score"), default=0)
     total = models.IntegerField(_("total"), default=0)
     words = models.JSONField(_("words"), default=list, blank=True)
-    warnings = models.JSONField(_("warnings"), default=list, blank=True)
-    problem = models.CharField(
+    warnings = models.JSONField(
+        _("warnings"),
+        default=list,
+        blank=True,
+        help_text=_('A list of {"code": …, "params": {…}} from the rules engine.'),
+    )
+    problem_code = models.CharField(
         _("problem"),
-        max_length=300,
+        max_length=40,
         blank=True,
         help_text=_("Why the engine refuses this move after an earlier move was corrected."),
     )
+    problem_params = models.JSONField(_("problem details"), default=dict, blank=True)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -297,3 +327,12 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.number}. {self.notation}"
+
+    @property
+    def warning_texts(self) -> list[str]:
+        return [describe_stored(warning) for warning in self.warnings]
+
+    @property
+    def problem(self) -> str:
+        """Why the engine refuses this move, in the reader's language; empty when it does not."""
+        return describe(self.problem_code, self.problem_params) if self.problem_code else ""

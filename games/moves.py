@@ -18,8 +18,17 @@ from django.utils.translation import gettext_lazy as _
 
 import rules
 from games import engine
-from games.models import Game, Move, Outcome, ResultChange, Side, Winner, winner_by_score
-from games.rule_messages import error_message, message
+from games.models import (
+    ChangeReason,
+    Game,
+    Move,
+    Outcome,
+    ResultChange,
+    Side,
+    Winner,
+    winner_by_score,
+)
+from games.rule_messages import coded, describe_stored, error_message, message
 from games.signals import game_changed
 from rules import gcg
 
@@ -251,13 +260,18 @@ def _rescore(game: Game, *, by: AbstractBaseUser | None) -> dict[int, str]:
         if result is None:
             # Not scored: the player's total stays what it was before this move.
             row.score, row.total, row.words, row.warnings = 0, totals[row.side], [], []
-            row.problem = replayed.problems[row.number]
+            problem = replayed.problems[row.number]
+            row.problem_code, row.problem_params = problem["code"], problem["params"]
         else:
             _store(row, result)
             totals[row.side] = row.total
-    Move.objects.bulk_update(rows, ["score", "total", "words", "warnings", "problem", "side"])
+    Move.objects.bulk_update(
+        rows,
+        ["score", "total", "words", "warnings", "problem_code", "problem_params", "side"],
+    )
     _finish(game, replayed.engine, by=by, now=None)
-    return replayed.problems
+    # For the person at the board, in their language (the rows keep the codes).
+    return {number: describe_stored(problem) for number, problem in replayed.problems.items()}
 
 
 def _store(row: Move, result: rules.MoveResult) -> None:
@@ -265,8 +279,8 @@ def _store(row: Move, result: rules.MoveResult) -> None:
     row.score = result.score
     row.total = result.total
     row.words = [[word, score] for word, score in result.words]
-    row.warnings = [message(w.code, w.params) for w in result.warnings]
-    row.problem = ""
+    row.warnings = [coded(w.code, w.params) for w in result.warnings]
+    row.problem_code, row.problem_params = "", {}
 
 
 def result_from_engine(current: rules.Game) -> dict[str, Any] | None:
@@ -320,7 +334,7 @@ def _finish(
             game=game,
             changed_by=game.entered_by,
             changed_at=game.entered_at,
-            reason=str(_("from the moves")),
+            reason_code=ChangeReason.FROM_MOVES,
             before=before,
             after=fields,
         )

@@ -3,8 +3,13 @@
 The engine speaks English with a stable code per message (rules.errors.MESSAGES); this
 table holds the translatable texts the pages show. A test checks every code the engine
 and the GCG reader can raise is here (``gcg_move`` excepted: it shows its cause's text).
+
+The database stores codes, never sentences: a move's warnings and problem are
+``{"code": ..., "params": {...}}`` (see `coded`), rendered by `describe` in the reader's
+language when a page is shown.
 """
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
@@ -95,26 +100,87 @@ MESSAGES = {
     "gcg_end_total": _("The recorded total is {offset} off the running total."),
     "gcg_end_not_recorded": _("The end-of-game score {score} for {player} is not recorded."),
     "not_in_lexicon": _("{word} is not in the word list."),
+    # Bordpunt's own (a move that waits for an earlier one to be corrected)
+    "not_scored_until": _("Not scored until move {number} is corrected."),
 }
+
+#: Why the engine cannot read a notation (``bad_notation``'s ``detail``), so that the
+#: engine's English ``reason`` never appears inside a Dutch sentence.
+NOTATION_DETAILS = {
+    "unexpected_character": _("“{character}” does not belong in a word"),
+    "not_a_to_z": _("“{letter}” is not a letter A–Z"),
+    "empty_word": _("the word is empty"),
+    "start_off_board": _("the start square is off the board"),
+    "exchange_letters": _("the tiles to exchange must be letters or ?"),
+    "exchange_count": _("exchange at least one tile"),
+    "swap_squares": _("a blank swap names one or two squares"),
+    "rack_letters": _("a rack must be letters or ?"),
+    "exchange_form": _("an exchange is written -TILES or -NUMBER"),
+    "swap_no_squares": _("name the squares of the blanks"),
+    "play_form": _("a play is written POSITION WORD, e.g. 8H WORD"),
+    "bad_position": _("“{position}” is not a position such as 8H or H8"),
+}
+
+#: A sentence stored before codes were: shown as it is, in the language it was saved in.
+TEXT = "text"
 
 
 def message(code: str, params: dict[str, Any] | tuple[tuple[str, Any], ...]) -> str:
     """The translated text for an engine code; the engine's English when unknown."""
     params = dict(params)
-    template = MESSAGES.get(code) or rules.MESSAGES.get(code, code)
+    return _format(MESSAGES.get(code) or rules.MESSAGES.get(code, code), params)
+
+
+def describe(code: str, params: Mapping[str, Any] | None = None) -> str:
+    """A stored code with its parameters as text in the reader's (the active) language."""
+    params = dict(params or {})
+    if code == TEXT:
+        return str(params.get("text", ""))
+    if code == "bad_notation" and params.get("detail") in NOTATION_DETAILS:
+        params["reason"] = _format(NOTATION_DETAILS[params["detail"]], params)
+    return message(code, params)
+
+
+def _format(template: Any, params: Mapping[str, Any]) -> str:
     try:
         return str(template).format(**params)
     except (KeyError, IndexError, ValueError):
         return str(template)
 
 
+def coded(code: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """What the database keeps of a message: its code and JSON-safe parameters."""
+    return {"code": code, "params": _json_safe(dict(params or {}))}
+
+
+def coded_error(error: rules.RulesError) -> dict[str, Any]:
+    return coded(error.code, error.params)
+
+
+def _json_safe(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(key): _json_safe(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_safe(item) for item in value]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)
+
+
+def describe_stored(stored: Any) -> str:
+    """One stored ``{"code", "params"}`` as text; a bare string (older rows) as it is."""
+    if isinstance(stored, Mapping):
+        return describe(str(stored.get("code", "")), stored.get("params") or {})
+    return str(stored)
+
+
 def error_message(error: rules.RulesError) -> str:
     """The error in the reader's language; a GCG error starts with its line number."""
     if not isinstance(error, rules.GCGError) or error.code == "gcg":
-        return message(error.code, error.params)
+        return describe(error.code, error.params)
     params = error.params
     if error.code == "gcg_move":
-        reason = message(params.get("cause", ""), params.get("cause_params", {}))
+        reason = describe(params.get("cause", ""), params.get("cause_params", {}))
     else:
-        reason = message(error.code, params)
+        reason = describe(error.code, params)
     return _("Line %(line)s: %(reason)s") % {"line": error.line, "reason": reason}

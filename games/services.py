@@ -150,8 +150,12 @@ def _apply(
     by: AbstractBaseUser | None,
     reason: str,
     now: datetime,
+    reason_code: str = "",
 ) -> bool:
-    """Write one result onto a locked game row; False when nothing changed."""
+    """Write one result onto a locked game row; False when nothing changed.
+
+    `reason` is what a person typed; `reason_code` (a ChangeReason) is why a service did.
+    """
     before = _snapshot(game)
     if before == fields:
         return False
@@ -161,7 +165,7 @@ def _apply(
         raise ResultError(
             _("This game is entered move by move: its result follows from the moves.")
         )
-    if game.has_result and not reason.strip():
+    if game.has_result and not reason.strip() and not reason_code:
         raise ResultError(_("This game already has a result: give a reason for the correction."))
     for name, value in fields.items():
         setattr(game, name, value)
@@ -175,6 +179,7 @@ def _apply(
         game=game,
         changed_by=game.entered_by,
         changed_at=now,
+        reason_code=reason_code,
         reason=reason.strip(),
         before=before,
         after=fields,
@@ -189,17 +194,19 @@ def game_record_result(
     result: ResultInput,
     by: AbstractBaseUser | None,
     reason: str = "",
+    reason_code: str = "",
     expected_version: int | None = None,
     now: datetime | None = None,
 ) -> Game:
-    """Enter or correct one game's result. A correction of an existing result needs a reason."""
+    """Enter or correct one game's result. A correction of an existing result needs a reason
+    (typed by a person, or a ChangeReason code when a service such as an import writes it)."""
     fields = result_fields(result)
     locked = Game.objects.select_for_update().get(pk=game.pk)
     if expected_version is not None and locked.version != expected_version:
         raise ResultError(
             _("Someone else changed this result in the meantime. Check it and try again.")
         )
-    _apply(locked, fields, by=by, reason=reason, now=now or timezone.now())
+    _apply(locked, fields, by=by, reason=reason, reason_code=reason_code, now=now or timezone.now())
     return locked
 
 

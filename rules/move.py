@@ -64,7 +64,10 @@ class Play:
             match = _WORD_TOKEN.match(text, pos)
             if match is None:
                 raise InvalidMoveError(
-                    notation=text, reason=f"unexpected {text[pos]!r} in the word"
+                    notation=text,
+                    reason=f"unexpected {text[pos]!r} in the word",
+                    detail="unexpected_character",
+                    character=text[pos],
                 )
             inside, letter, _dot = match.groups()
             if inside:
@@ -73,7 +76,12 @@ class Play:
                     offset += 1
             elif letter:
                 if not letter.isascii():
-                    raise InvalidMoveError(notation=text, reason=f"{letter!r} is not A-Z")
+                    raise InvalidMoveError(
+                        notation=text,
+                        reason=f"{letter!r} is not A-Z",
+                        detail="not_a_to_z",
+                        letter=letter,
+                    )
                 placed.append((offset, letter))
                 offset += 1
             else:
@@ -81,9 +89,13 @@ class Play:
                 offset += 1
             pos = match.end()
         if offset == 0:
-            raise InvalidMoveError(notation=text, reason="the word is empty")
+            raise InvalidMoveError(notation=text, reason="the word is empty", detail="empty_word")
         if not (0 <= self.row < 15 and 0 <= self.col < 15):
-            raise InvalidMoveError(notation=text, reason="the start square is off the board")
+            raise InvalidMoveError(
+                notation=text,
+                reason="the start square is off the board",
+                detail="start_off_board",
+            )
         object.__setattr__(self, "placed", tuple(placed))
         object.__setattr__(self, "through", tuple(through))
         object.__setattr__(self, "length", offset)
@@ -118,12 +130,18 @@ class Exchange:
             tiles = self.tiles.upper()
             if not re.fullmatch(r"[A-Z?]+", tiles):
                 raise InvalidMoveError(
-                    notation=f"-{self.tiles}", reason="exchange tiles must be letters or ?"
+                    notation=f"-{self.tiles}",
+                    reason="exchange tiles must be letters or ?",
+                    detail="exchange_letters",
                 )
             object.__setattr__(self, "tiles", "".join(sorted(tiles, key=_rack_order)))
             object.__setattr__(self, "count", len(tiles))
         elif self.count < 1:
-            raise InvalidMoveError(notation=f"-{self.count}", reason="exchange at least 1 tile")
+            raise InvalidMoveError(
+                notation=f"-{self.count}",
+                reason="exchange at least 1 tile",
+                detail="exchange_count",
+            )
 
     def notation(self) -> str:
         return f"-{self.tiles}" if self.tiles is not None else f"-{self.count}"
@@ -146,7 +164,9 @@ class BlankSwap:
     def __post_init__(self) -> None:
         if not 1 <= len(self.squares) <= 2:
             raise InvalidMoveError(
-                notation=self.notation(), reason="a blank swap names one or two squares"
+                notation=self.notation(),
+                reason="a blank swap names one or two squares",
+                detail="swap_squares",
             )
         object.__setattr__(self, "squares", tuple(tuple(sq) for sq in self.squares))
 
@@ -208,7 +228,11 @@ class EndRack:
     def __post_init__(self) -> None:
         tiles = self.tiles.upper()
         if not re.fullmatch(r"[A-Z?]*", tiles):
-            raise InvalidMoveError(notation=f"({self.tiles})", reason="rack must be letters or ?")
+            raise InvalidMoveError(
+                notation=f"({self.tiles})",
+                reason="rack must be letters or ?",
+                detail="rack_letters",
+            )
         object.__setattr__(self, "tiles", "".join(sorted(tiles, key=_rack_order)))
 
     def notation(self) -> str:
@@ -269,19 +293,34 @@ def parse_move(text: str, *, player: int = 0) -> Move:
             return Exchange(count=int(rest))
         if re.fullmatch(r"[A-Za-z?]+", rest):
             return Exchange(tiles=rest)
-        raise InvalidMoveError(notation=text, reason="an exchange is -TILES or -COUNT")
+        raise InvalidMoveError(
+            notation=text,
+            reason="an exchange is -TILES or -COUNT",
+            detail="exchange_form",
+        )
     parts = text.split(" ")
     if parts[0].lower() == "swap":
         if len(parts) < 2:
-            raise InvalidMoveError(notation=text, reason="name the squares of the blanks")
+            raise InvalidMoveError(
+                notation=text,
+                reason="name the squares of the blanks",
+                detail="swap_no_squares",
+            )
         squares = [parse_square(p) for part in parts[1:] for p in part.split(",") if p]
         return BlankSwap(tuple(squares))
     if len(parts) != 2:
-        raise InvalidMoveError(notation=text, reason="a play is POSITION WORD, e.g. 8H WORD")
+        raise InvalidMoveError(
+            notation=text,
+            reason="a play is POSITION WORD, e.g. 8H WORD",
+            detail="play_form",
+        )
     try:
         row, col, direction = parse_position(parts[0])
     except InvalidMoveError:
         raise InvalidMoveError(
-            notation=text, reason=f"{parts[0]!r} is not a position like 8H or H8"
+            notation=text,
+            reason=f"{parts[0]!r} is not a position like 8H or H8",
+            detail="bad_position",
+            position=parts[0],
         ) from None
     return Play(row, col, direction, _canonical_word(parts[1]))

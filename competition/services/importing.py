@@ -37,7 +37,7 @@ from competition.models import Competition, Entrant, Round
 from competition.rulesets import ruleset_for
 from competition.services import CompetitionError, club_lock
 from competition.versioning import competition_touched
-from games.models import Game, Outcome
+from games.models import ChangeReason, Game, Outcome
 from games.services import (
     MAX_SCORE,
     MIN_SCORE,
@@ -815,7 +815,6 @@ def _write(
         )
     games = Game.objects.in_bulk([game.game_id for game in plan.games if game.game_id])
     rules = ruleset_for(competition).to_dict()
-    reason = str(_("imported from CSV"))
     for planned in plan.games:
         if planned.action == Action.SAME:
             continue
@@ -834,7 +833,7 @@ def _write(
                     game=game,
                     result=planned.result,
                     by=by,
-                    reason=reason,
+                    reason_code=ChangeReason.CSV_IMPORT,
                     expected_version=expected,
                     now=now,
                 )

@@ -23,7 +23,7 @@ from competition.models import Competition, Entrant, Round
 from competition.rulesets import ruleset_for
 from competition.services import CompetitionError
 from competition.services.entrants import player_get_or_create_in_club
-from games.models import Game, Outcome, Winner
+from games.models import ChangeReason, Game, Outcome, Winner
 from games.services import (
     PairingSpec,
     ResultError,
@@ -290,7 +290,11 @@ def _game_import(
         result = _result(game)
         if result is not None:
             game_record_result(
-                game=created, result=result, by=by, now=now, reason=str(_("imported from TSH"))
+                game=created,
+                result=result,
+                by=by,
+                now=now,
+                reason_code=ChangeReason.TSH_IMPORT,
             )
     except IntegrityError:
         raise CompetitionError(

@@ -11,6 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import translation
 
 from clubs.models import Player
 from competition.forms import question_field_name
@@ -100,7 +101,10 @@ def test_the_preview_writes_nothing_and_confirming_writes_it(
     }
     change = ResultChange.objects.get(game__player_a__name="Anke de Vries")
     assert change.changed_by == secretary
-    assert "imported-from" not in change.reason and change.reason
+    # An automatic reason is a code, shown in the reader's language.
+    assert (change.reason_code, change.reason) == ("csv_import", "")
+    with translation.override("en"):
+        assert change.reason_text == "imported from CSV"
     page = secretary_client.get(response.url).content.decode()
     assert "Imported 3 games in 1 rounds (0 results replaced); 2 new players." in page
     # The stored upload is gone: a second confirmation finds nothing to confirm.

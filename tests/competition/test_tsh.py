@@ -149,8 +149,10 @@ def test_the_hand_written_file_imports_with_its_standings(club, secretary):
     # Every result has its history entry: who, when, why.
     changes = ResultChange.objects.filter(game__round__competition=competition)
     assert changes.count() == 6
-    reasons = set(changes.values_list("changed_by", "reason"))
-    assert reasons == {(secretary.pk, "geïmporteerd uit TSH")}
+    reasons = set(changes.values_list("changed_by", "reason_code", "reason"))
+    assert reasons == {(secretary.pk, "tsh_import", "")}
+    with translation.override("nl"):
+        assert changes.first().reason_text == "geïmporteerd uit TSH"
     seeds = Entrant.objects.filter(competition=competition).order_by("seed")
     assert seeds.values_list("player__name", flat=True).first() == "Chew, John"
 
