@@ -20,7 +20,7 @@ from rules import gcg
 from tests.games.test_gcg_upload_errors import raised_codes
 
 RULES_DIR = Path(rules.__file__).parent
-migration = importlib.import_module("games.migrations.0003_h7_codes_not_sentences")
+migration = importlib.import_module("games.migrations.0003_codes_not_sentences")
 
 
 def sample_params(template: str) -> dict:
