@@ -26,6 +26,7 @@ from uuid import UUID
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
 from django.db import DatabaseError, connection, models, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -429,6 +430,14 @@ def _players(restorer: _Restorer, rows: list[Any], report: RestoreReport) -> Non
 
 def restore_club(*, data: bytes, slug: str | None = None) -> RestoreReport:
     """Restore an archive as a new club (under `slug` when given): all of it, or nothing."""
+    if slug is not None:
+        try:
+            validate_slug(slug)
+        except ValidationError:
+            raise BackupError(
+                _("“%(slug)s” is not a valid short name: use letters, digits and hyphens.")
+                % {"slug": slug[:60]}
+            ) from None
     document, history = read_archive(data)
     try:
         with transaction.atomic():

@@ -5,6 +5,7 @@ import tempfile
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
 
 from clubs.models import Club
 from competition.services.backup import club_archive
@@ -20,7 +21,7 @@ class Command(BaseCommand):
     def handle(self, *args, club: str, output: Path, **options):
         club_obj = Club.objects.filter(slug=club).first()
         if club_obj is None:
-            raise CommandError(f"No club “{club}”. Use its short name (slug).")
+            raise CommandError(_("No club “%(club)s”. Use its short name.") % {"club": club})
         data = club_archive(club=club_obj)
         # Write beside the target and rename: a nightly backup never leaves half a file.
         target = output.resolve()
@@ -32,4 +33,6 @@ class Command(BaseCommand):
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
-        self.stderr.write(f"Wrote {output} ({len(data)} bytes).")
+        self.stderr.write(
+            _("Wrote %(file)s (%(size)s bytes).") % {"file": output, "size": len(data)}
+        )

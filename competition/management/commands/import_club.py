@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
 
 from competition.services.backup import BackupError, restore_club
 
@@ -18,21 +19,31 @@ class Command(BaseCommand):
         try:
             data = archive.read_bytes()
         except OSError as error:
-            raise CommandError(f"Cannot read {archive}: {error.strerror}.") from None
+            raise CommandError(
+                _("Cannot read %(file)s: %(error)s.") % {"file": archive, "error": error.strerror}
+            ) from None
         try:
             report = restore_club(data=data, slug=slug)
         except BackupError as error:
             raise CommandError(str(error.message)) from None
         counts = ", ".join(f"{label}: {count}" for label, count in report.rows.items())
-        self.stdout.write(f"Restored club “{report.club.slug}” ({counts}).")
+        self.stdout.write(
+            _("Restored club “%(club)s” (%(counts)s).")
+            % {"club": report.club.slug, "counts": counts}
+        )
         if report.shared_players:
             self.stdout.write(
-                f"{report.shared_players} players with a federation number were already here "
-                "and are shared with their other clubs."
+                _(
+                    "%(count)s players with a federation number were already here; "
+                    "the restored club shares them."
+                )
+                % {"count": report.shared_players}
             )
         if report.unknown_users:
-            names = ", ".join(sorted(report.unknown_users))
             self.stdout.write(
-                f"No account here for: {names}. Their entries keep no author; "
-                "create the accounts (or link them in /admin/) to manage the club."
+                _(
+                    "No account here for: %(names)s. Their entries are restored without "
+                    "an author; no accounts were created."
+                )
+                % {"names": ", ".join(sorted(report.unknown_users))}
             )
