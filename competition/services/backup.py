@@ -350,8 +350,15 @@ class _Restorer:
                 except (ValidationError, TypeError, ValueError):
                     raise self._invalid(label, row["id"], name) from None
         obj = model(**values)
+        # Check lengths, ranges and choices as a form would; the database has the last word
+        # on empty values (it held them), and on relations (they point at rows made here).
+        unchecked = relations + [
+            f.name
+            for f in fields.values()
+            if _is_user(f) or getattr(obj, f.attname) in f.empty_values
+        ]
         try:
-            obj.clean_fields(exclude=relations + [f.name for f in fields.values() if _is_user(f)])
+            obj.clean_fields(exclude=unchecked)
         except ValidationError as error:
             raise self._invalid(label, row["id"], next(iter(error.message_dict))) from None
         return row["id"], obj

@@ -13,6 +13,8 @@ import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -505,3 +507,36 @@ def test_every_model_of_the_project_is_backed_up_or_deliberately_left_out():
         for model in apps.get_app_config(app).get_models()
     }
     assert ours == set(backup.CLUB_MODELS) | set(backup.HISTORY_MODELS)
+
+
+def _queries(callable_) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        callable_()
+    return len(captured)
+
+
+def test_export_and_restore_need_the_same_queries_for_a_long_competition_as_a_short_one(db):
+    short = competition_with_results(entrants=8, rounds=2).competition.club
+    long = competition_with_results(entrants=20, rounds=9).competition.club
+    for club in (short, long):
+        ResultChange.objects.create(
+            game=Game.objects.filter(round__competition__club=club).first(),
+            changed_at=timezone.now(),
+            before={},
+            after={},
+        )
+
+    assert _queries(lambda: club_archive(club=short)) == _queries(lambda: club_archive(club=long))
+    # Restoring writes in batches (SQLite takes fewer rows per statement than PostgreSQL):
+    # a few queries per table, however long the competition.
+    long_data = club_archive(club=long)
+    rows = sum(
+        len(rows) for rows in json.loads(_zip_member(long_data, "club.json"))["data"].values()
+    )
+    assert rows > 300
+    assert _queries(lambda: restore_club(data=long_data, slug="lang")) < 40
+
+
+def _zip_member(data: bytes, name: str) -> bytes:
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return archive.read(name)
