@@ -406,14 +406,19 @@ class _Restorer:
 
 def _players(restorer: _Restorer, rows: list[Any], report: RestoreReport) -> None:
     """Players known here by their federation number are the same people: reuse them."""
+    numbers = {
+        row.get("federation_number")
+        for row in rows
+        if isinstance(row, dict) and isinstance(row.get("federation_number"), str)
+    }
+    known = dict(
+        Player.objects.filter(federation_number__in=numbers - {""}).values_list(
+            "federation_number", "pk"
+        )
+    )
     new_rows, mapped = [], {}
     for row in rows:
-        number = row.get("federation_number") if isinstance(row, dict) else None
-        existing = (
-            Player.objects.filter(federation_number=number).values_list("pk", flat=True).first()
-            if isinstance(number, str) and number
-            else None
-        )
+        existing = known.get(row.get("federation_number")) if isinstance(row, dict) else None
         if existing is not None and type(row.get("id")) is int:
             mapped[row["id"]] = existing
         else:
@@ -455,6 +460,12 @@ def restore_club(*, data: bytes, slug: str | None = None) -> RestoreReport:
 
 def _restore(document: dict[str, Any], history: list[Any], *, slug: str | None) -> RestoreReport:
     data = document["data"]
+    unknown = set(data) - {_label(model) for model in CLUB_MODELS}
+    if unknown:
+        raise _damaged(
+            _("it holds tables this Bordpunt does not know: %(tables)s")
+            % {"tables": ", ".join(sorted(str(label)[:40] for label in unknown))[:200]}
+        )
     tables: dict[type[models.Model], list[Any]] = {}
     for model in CLUB_MODELS:
         rows = data.get(_label(model), [])

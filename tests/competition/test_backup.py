@@ -397,6 +397,10 @@ def _inconsistent_result(document):
     game["winner"] = "b" if game["score_a"] > game["score_b"] else "a"
 
 
+def _unknown_table(document):
+    document["data"]["clubs.nickname"] = []
+
+
 def _not_a_list(document):
     document["data"]["games.move"] = {"1": "H8 WOORD"}
 
@@ -410,6 +414,7 @@ def _not_a_list(document):
         (_huge_number, "score_a"),
         (_inconsistent_result, "database"),
         (_not_a_list, "games.move"),
+        (_unknown_table, "clubs.nickname"),
     ],
 )
 def test_a_damaged_archive_is_refused_clearly_and_nothing_is_written(full_club, edit, message):
