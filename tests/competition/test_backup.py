@@ -397,6 +397,14 @@ def _inconsistent_result(document):
     game["winner"] = "b" if game["score_a"] > game["score_b"] else "a"
 
 
+def _nul_in_a_name(document):
+    document["data"]["clubs.player"][0]["name"] = "Anna\x00"
+
+
+def _text_for_a_number(document):
+    document["data"]["games.game"][0]["score_a"] = "veel"
+
+
 def _unknown_table(document):
     document["data"]["clubs.nickname"] = []
 
@@ -415,6 +423,8 @@ def _not_a_list(document):
         (_inconsistent_result, "database"),
         (_not_a_list, "games.move"),
         (_unknown_table, "clubs.nickname"),
+        (_nul_in_a_name, "clubs.player"),
+        (_text_for_a_number, "score_a"),
     ],
 )
 def test_a_damaged_archive_is_refused_clearly_and_nothing_is_written(full_club, edit, message):
