@@ -10,6 +10,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from clubs.models import Club
@@ -74,6 +75,7 @@ def competition_create(request, club: str):
     return render(request, "competition/competition_form.html", {"form": form, "club": club_obj})
 
 
+@never_cache
 @login_required
 def club_backup(request, club: str):
     """The whole club as the archive `manage.py export_club` writes: for its secretaries."""
