@@ -15,6 +15,7 @@ urlpatterns = [
         secretary.competition_create,
         name="competition_create",
     ),
+    path("<slug:club>/beheer/backup.zip", secretary.club_backup, name="club_backup"),
     path("<slug:club>/beheer/tsh-importeren/", tsh.tsh_import_view, name="tsh_import"),
     path(competition, conditional_page(public.standings_page), name="standings"),
     path(

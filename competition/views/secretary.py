@@ -6,8 +6,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from clubs.models import Club
@@ -29,6 +32,7 @@ from competition.forms import (
 )
 from competition.models import Competition
 from competition.services import CompetitionError
+from competition.services.backup import club_archive
 from competition.services.entrants import (
     entrant_add,
     entrant_reinstate,
@@ -69,6 +73,19 @@ def competition_create(request, club: str):
         messages.success(request, _("Competition created."))
         return redirect("entrants", **form.instance.url_kwargs)
     return render(request, "competition/competition_form.html", {"form": form, "club": club_obj})
+
+
+@never_cache
+@login_required
+def club_backup(request, club: str):
+    """The whole club as the archive `manage.py export_club` writes: for its secretaries."""
+    club_obj = get_object_or_404(Club, slug=club)
+    if not can_manage_club(request.user, club_obj):
+        raise PermissionDenied
+    response = HttpResponse(club_archive(club=club_obj), content_type="application/zip")
+    stamp = timezone.localtime().strftime("%Y-%m-%d")
+    response["Content-Disposition"] = f'attachment; filename="{club_obj.slug}-{stamp}.zip"'
+    return response
 
 
 def _saved(form: CompetitionForm) -> bool:

@@ -23,6 +23,7 @@ SECRETARY_VIEWS = {
     "round_pairing": ("get", {"number": 1}),
     "game_correct": ("get", {"game_id": None}),
     "results_import": ("get", {}),
+    "club_backup": ("get", {}),
 }
 
 
@@ -44,7 +45,7 @@ def game(competition):
 
 def view_url(name: str, competition, game) -> str:
     _method, extra = SECRETARY_VIEWS[name]
-    if name == "competition_create":
+    if name in {"competition_create", "club_backup"}:
         return reverse(name, kwargs={"club": competition.club.slug})
     kwargs = {**competition.url_kwargs, **extra}
     if "game_id" in kwargs:

@@ -1,0 +1,71 @@
+"""Backup and restore of a big club: 300 entrants, 30 rounds (4,500 games), some of them
+entered move by move.
+
+Prints the time to write the club's archive, its size, and the time to restore it under
+another short name (SQLite in a temporary file, or the database DATABASE_URL names).
+
+    .venv/bin/python benchmarks/backup.py [--entrants 300] [--rounds 30] [--with-moves 40]
+"""
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--entrants", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--with-moves", type=int, default=40, help="games given a GCG record")
+    args = parser.parse_args()
+
+    database = Path(tempfile.mkdtemp()) / "bench.sqlite3"
+    os.environ.setdefault("DATABASE_URL", f"sqlite:///{database}")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("DJANGO_DEBUG", "false")
+    os.environ.setdefault("DJANGO_SECRET_KEY", "benchmark-only")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    from benchmarks.standings import build
+    from competition.services.backup import club_archive, restore_club
+    from games.models import Game, Outcome, Winner
+    from games.moves import moves_import_gcg
+
+    call_command("migrate", verbosity=0)
+    start = time.perf_counter()
+    competition = build(args.entrants, args.rounds)
+    records = sorted((ROOT / "games" / "demo").glob("*.gcg"))
+    games = Game.objects.filter(round__competition=competition).order_by("pk")[: args.with_moves]
+    for index, game in enumerate(games):
+        Game.objects.filter(pk=game.pk).update(
+            outcome=Outcome.PENDING, winner=Winner.UNDECIDED, score_a=None, score_b=None
+        )
+        game.refresh_from_db()
+        data = records[index % len(records)].read_bytes()
+        moves_import_gcg(game=game, data=data, by=None)
+    database_kind = os.environ["DATABASE_URL"].split(":")[0]
+    print(
+        f"built {args.entrants} entrants x {args.rounds} rounds in "
+        f"{time.perf_counter() - start:.1f} s ({database_kind})"
+    )
+
+    start = time.perf_counter()
+    archive = club_archive(club=competition.club)
+    print(f"export_club  {time.perf_counter() - start:8.2f} s  {len(archive) / 1024:8.0f} KiB")
+    start = time.perf_counter()
+    report = restore_club(data=archive, slug="bench-kopie")
+    rows = sum(report.rows.values())
+    print(f"import_club  {time.perf_counter() - start:8.2f} s  {rows:8d} rows")
+
+
+if __name__ == "__main__":
+    main()
