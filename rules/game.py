@@ -731,7 +731,7 @@ class Game:
             if bad:
                 warnings = tuple(MoveWarning("not_in_lexicon", (("word", w),)) for w in bad)
         placed_out = self._commit_play(move, start, step, p, rack_left, total, changes)
-        notation = move.position + " " + "".join(new.get(off, ".") for off in range(move.length))
+        notation = move.position + " " + "".join([new.get(off, ".") for off in range(move.length)])
         return MoveResult(
             move,
             p,
@@ -858,10 +858,11 @@ class Game:
             total = main_score
         across = step == 1
         cross = SIZE if across else 1  # step across the main word
+        # Where each new tile stands along its cross-word: the main word's row (across) or
+        # column (down), the same for every tile.
+        pos = move.row if across else move.col
         for off, letter in move.placed:
             idx = start + off * step
-            r, c = divmod(idx, SIZE)
-            pos = r if across else c  # coordinate along the cross-word
             lo = idx
             k = pos
             while k > 0 and cells[lo - cross]:
@@ -908,13 +909,15 @@ class Game:
         cells = self._cells
         on_board = self._on_board
         placed_out = []
+        row, col = move.row, move.col
+        across = step == 1
         for off, letter in move.placed:
             idx = start + off * step
             changes.append((idx, ""))
             cells[idx] = letter
             key = BLANK if letter.islower() else letter
             on_board[key] = on_board.get(key, 0) + 1
-            placed_out.append((idx // SIZE, idx % SIZE, letter))
+            placed_out.append((row, col + off, letter) if across else (row + off, col, letter))
         n_placed = len(move.placed)
         self._n_on_board += n_placed
         self._rack_count[p] -= n_placed
