@@ -120,13 +120,15 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+if DATABASES["default"]["ENGINE"] in {"django.db.backends.sqlite3", "config.sqlite"}:
     # A club evening is many devices writing at once (docs/architecture.md, "Concurrency").
     # WAL: readers never wait for the writer. IMMEDIATE: a transaction takes the write lock
     # at BEGIN, so two writers queue (up to `timeout` seconds) instead of one failing with
     # "database is locked" when it upgrades from reading to writing. synchronous=NORMAL is
     # safe with WAL: a crash of the app loses nothing committed, a power cut at most the last
     # moments, never the file.
+    # config.sqlite: the threads of one server process queue for the write lock in order.
+    DATABASES["default"]["ENGINE"] = "config.sqlite"
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
