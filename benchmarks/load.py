@@ -170,7 +170,7 @@ def request(
 
 
 def measure(
-    name: str, seconds: float, threads: int, one: Callable[[], int], expected: int
+    name: str, seconds: float, threads: int, one: Callable[[], int | None], expected: int
 ) -> float:
     """Requests per second of `one` from `threads` threads during `seconds`."""
     counts = [0] * threads
@@ -180,6 +180,8 @@ def measure(
     def loop(index: int) -> None:
         while time.monotonic() < stop_at:
             status = one()
+            if status is None:  # nothing left to do: the measurement ends here
+                return
             if status != expected:
                 wrong.append(status)
                 return
@@ -245,11 +247,11 @@ def main() -> None:
         for game_id, version in games:
             pending.put([game_id, version, 0])
 
-        def move() -> int:
+        def move() -> int | None:
             try:
                 game = pending.get_nowait()
             except queue.Empty:
-                return 0  # out of games: the measurement ends with an error
+                return None  # every game has all its turns: the measurement ends
             body = urllib.parse.urlencode({"kind": "pass", "version": game[1]})
             status, _h, _b = request(
                 port,
