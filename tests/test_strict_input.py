@@ -13,9 +13,8 @@ from django.urls import reverse
 
 from clubs.inputs import BIGINT_MAX, SMALLINT_MAX, capped
 from competition.models import Competition, Entrant, Group, Round
-from competition.services.rounds import round_create, round_record_results, round_set_pairings
+from competition.services.rounds import round_create
 from games.models import Game, ResultChange
-from games.services import PairingSpec, ResultEntry, ResultInput
 from tests.competition.test_results_entry import post_data, results_url, round_games  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -24,26 +23,8 @@ OTHER_DIGITS = ["²", "①", "٣", "߃", "𝟗", "-1", "1.0", " 1", "0x1", "9999
 
 
 @pytest.fixture
-def played(competition, four_entrants):
-    """Round 1 finished (Anna–Bert 300-290, Cor–Dirk 200-450); round 2 Anna–Cor 260-250."""
-    anna, bert, cor, dirk = four_entrants
-    for pairs, scores in (
-        ([(anna, bert), (cor, dirk)], [(300, 290), (200, 450)]),
-        ([(anna, cor), (bert, dirk)], [(260, 250), (500, 300)]),
-    ):
-        round_obj = round_create(competition=competition)
-        games = round_set_pairings(
-            round=round_obj,
-            pairings=[PairingSpec(a.pk, b.pk, table) for table, (a, b) in enumerate(pairs, 1)],
-        )
-        round_record_results(
-            round=round_obj,
-            entries=[
-                ResultEntry(game.pk, ResultInput("normal", *score))
-                for game, score in zip(games, scores, strict=True)
-            ],
-            by=None,
-        )
+def played(competition, two_rounds):
+    """Two rounds with results (tests/conftest.py `two_rounds`)."""
     return competition
 
 

@@ -7,40 +7,12 @@ import re
 import pytest
 from django.urls import reverse
 
-from competition.services.rounds import round_create, round_record_results, round_set_pairings
+from competition.services.rounds import round_create, round_set_pairings
 from games.models import Game
-from games.services import PairingSpec, ResultEntry, ResultInput, game_record_result
+from games.services import PairingSpec, ResultInput, game_record_result
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def two_rounds(competition, four_entrants):
-    """Round 1: Anna–Bert 300-290, Cor–Dirk 200-450. Round 2: Anna–Cor 260-250, Bert–Dirk 500-300.
-
-    After round 2: Anna 4 MP 560 BP; Bert 2 MP 790 BP (spread +190); Dirk 2 MP 750 BP
-    (spread +50); Cor 0 MP 450 BP. After round 1: Dirk, Anna, Bert, Cor.
-    """
-    anna, bert, cor, dirk = four_entrants
-    for pairs, scores in (
-        ([(anna, bert), (cor, dirk)], [(300, 290), (200, 450)]),
-        ([(anna, cor), (bert, dirk)], [(260, 250), (500, 300)]),
-    ):
-        round_obj = round_create(competition=competition)
-        games = round_set_pairings(
-            round=round_obj,
-            pairings=[PairingSpec(a.pk, b.pk, table) for table, (a, b) in enumerate(pairs, 1)],
-        )
-        round_record_results(
-            round=round_obj,
-            entries=[
-                ResultEntry(game.pk, ResultInput("normal", *score))
-                for game, score in zip(games, scores, strict=True)
-            ],
-            by=None,
-        )
-    return four_entrants
 
 
 def url(name, competition, **kwargs):
