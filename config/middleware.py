@@ -1,11 +1,16 @@
 """Dutch unless the visitor chose English: the language switch's cookie decides, not the
 browser's Accept-Language (a club's members all read Dutch; their browsers may say English)."""
 
+import logging
+
 from django.conf import settings
+from django.db import OperationalError
 from django.shortcuts import render
 from django.utils import translation
 
 from clubs.inputs import file_size_text
+
+logger = logging.getLogger(__name__)
 
 
 def chosen_language(request) -> str:
@@ -58,3 +63,40 @@ class UploadSizeLimitMiddleware:
                 status=413,
             )
         return self.get_response(request)
+
+
+# PostgreSQL's answers when a write could not get its turn: serialization failure,
+# deadlock, lock timeout. (SQLite says "database is locked".)
+BUSY_SQLSTATES = {"40001", "40P01", "55P03"}
+
+
+def database_busy(error: BaseException) -> bool:
+    """Whether `error` means "the database was busy with other writers", not a fault."""
+    if not isinstance(error, OperationalError):
+        return False
+    if getattr(error.__cause__, "sqlstate", None) in BUSY_SQLSTATES:
+        return True
+    return "database is locked" in str(error) or "database table is locked" in str(error)
+
+
+class DatabaseBusyMiddleware:
+    """A write that waited longer than the database allows gets "try again", not a 500.
+
+    On a club evening a long import or backup can hold SQLite's write lock while a board
+    saves a move; past the busy timeout SQLite gives up. Nothing was written (the
+    transaction rolled back), so the honest answer is 503 with Retry-After, in Dutch.
+    """
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not database_busy(exception):
+            return None
+        logger.warning("Database busy on %s %s: %s", request.method, request.path, exception)
+        response = render(request, "busy.html", status=503)
+        response["Retry-After"] = "5"
+        return response

@@ -78,6 +78,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "config.middleware.ChosenLanguageMiddleware",
     "config.middleware.UploadSizeLimitMiddleware",
+    "config.middleware.DatabaseBusyMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
