@@ -130,8 +130,8 @@ def parse(text: str) -> list[TshPlayer]:
         scores = tuple(_int(w, number) for w in rest[0].split()) if rest else ()
         fields = []
         for part in rest[1:]:
-            key, *values = part.split()
-            if key:
+            key, *values = part.split() or [""]
+            if key:  # an empty field (";;", or ";" at the end) says nothing
                 fields.append((key, tuple(values)))
         players.append(
             TshPlayer(name, max(rating, 0), tuple(opponents), scores, tuple(fields), number)
@@ -292,7 +292,7 @@ def to_tournament(players: Sequence[TshPlayer]) -> Tournament:
     unmatched: list[tuple[int, int]] = []
     for i, p in enumerate(players):
         for r in range(rounds):
-            token = tokens[i][r]
+            token = tokens[i][r] if r < len(tokens[i]) else None  # a shorter line
             opp = p.opponents[r] - 1 if r < len(p.opponents) else -1
             score = p.scores[r] if r < len(p.scores) else None
             game = _game(players, tokens, i, r, token, opp, score, unmatched)
