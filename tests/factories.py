@@ -298,3 +298,25 @@ def competition_with_results(
             seats.append(Seat(game_id=game_id, round_id=round_id, player_id=player_b, side=Side.B))
     Seat.objects.bulk_create(seats)
     return PlayedCompetition(competition=competition, players=players, rounds=round_objs)
+
+
+def competition_form_data(**changes) -> dict:
+    """What the competition settings form posts for a plain Gouds 8 club competition."""
+    return {
+        "name": "Zomercompetitie",
+        "slug": "zomer",
+        "kind": "club",
+        "rules": "gouds8",
+        "custom_rules": "{}",
+        "pairing_system": "swiss",
+        "starters": "by_lot",
+        "bye_match_points": 2,
+        "bye_board_points": "fixed",
+        "bye_board_points_fixed": 0,
+        "forfeit_win_match_points": 2,
+        "forfeit_win_board_points": 0,
+        "ranking": "totals",
+        "min_games": 0,
+        "tiebreak_1": "spread",
+        **changes,
+    }

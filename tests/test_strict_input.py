@@ -16,6 +16,7 @@ from competition.models import Competition, Entrant, Group, Round
 from competition.services.rounds import round_create
 from games.models import Game, ResultChange
 from tests.competition.test_results_entry import post_data, results_url, round_games  # noqa: F401
+from tests.factories import competition_form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -83,23 +84,7 @@ def test_secretary_path_numbers_out_of_range_are_404(secretary_client, played):
         assert secretary_client.get(address).status_code == 404, address
 
 
-COMPETITION = {
-    "name": "Zomercompetitie",
-    "slug": "zomer",
-    "kind": "club",
-    "rules": "gouds8",
-    "custom_rules": "{}",
-    "pairing_system": "swiss",
-    "starters": "by_lot",
-    "bye_match_points": 2,
-    "bye_board_points": "fixed",
-    "bye_board_points_fixed": 0,
-    "forfeit_win_match_points": 2,
-    "forfeit_win_board_points": 0,
-    "ranking": "totals",
-    "min_games": 0,
-    "tiebreak_1": "spread",
-}
+COMPETITION = competition_form_data()
 
 
 def field_errors(response, field: str) -> list[str]:

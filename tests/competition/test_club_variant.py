@@ -12,23 +12,9 @@ from competition.rulesets import ruleset_for
 from competition.services.rounds import round_create, round_set_pairings
 from games.engine import ruleset_of
 from games.services import PairingSpec
+from tests.factories import competition_form_data
 
-FORM = {
-    "name": "Gouds 10",
-    "slug": "gouds10",
-    "kind": "club",
-    "rules": "custom",
-    "pairing_system": "swiss",
-    "starters": "by_lot",
-    "bye_match_points": 2,
-    "bye_board_points": "fixed",
-    "bye_board_points_fixed": 0,
-    "forfeit_win_match_points": 2,
-    "forfeit_win_board_points": 0,
-    "ranking": "totals",
-    "min_games": 0,
-    "tiebreak_1": "spread",
-}
+FORM = competition_form_data(name="Gouds 10", slug="gouds10", rules="custom")
 
 
 def test_a_club_variant_is_checked_by_the_engine(secretary_client, club):

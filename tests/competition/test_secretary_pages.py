@@ -5,27 +5,18 @@ from django.urls import reverse
 
 from competition.models import Absence, Competition, Entrant, Round
 from games.models import Game
-from tests.factories import EntrantFactory, GameFactory, MembershipFactory, PlayerFactory
+from tests.factories import (
+    EntrantFactory,
+    GameFactory,
+    MembershipFactory,
+    PlayerFactory,
+    competition_form_data,
+)
 
 pytestmark = pytest.mark.django_db
 
 
-COMPETITION_FIELDS = {
-    "kind": "club",
-    "rules": "gouds8",
-    "custom_rules": "{}",
-    "pairing_system": "swiss",
-    "starters": "by_lot",
-    "bye_match_points": 2,
-    "bye_board_points": "fixed",
-    "bye_board_points_fixed": 0,
-    "forfeit_win_match_points": 2,
-    "forfeit_win_board_points": 0,
-    "ranking": "totals",
-    "min_games": 0,
-    "tiebreak_1": "wins",
-    "tiebreak_2": "spread",
-}
+COMPETITION_FIELDS = competition_form_data(tiebreak_1="wins", tiebreak_2="spread")
 
 
 def test_create_and_edit_a_competition(secretary_client, club):
