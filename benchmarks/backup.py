@@ -10,12 +10,13 @@ another short name (SQLite in a temporary file, or the database DATABASE_URL nam
 import argparse
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from benchmarks.fresh_database import django_on_a_fresh_database  # noqa: E402
 
 
 def main() -> None:
@@ -25,22 +26,13 @@ def main() -> None:
     parser.add_argument("--with-moves", type=int, default=40, help="games given a GCG record")
     args = parser.parse_args()
 
-    database = Path(tempfile.mkdtemp()) / "bench.sqlite3"
-    os.environ.setdefault("DATABASE_URL", f"sqlite:///{database}")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ.setdefault("DJANGO_DEBUG", "false")
-    os.environ.setdefault("DJANGO_SECRET_KEY", "benchmark-only")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    django_on_a_fresh_database()
 
     from benchmarks.standings import build
     from competition.services.backup import club_archive, restore_club
     from games.models import Game, Outcome, Winner
     from games.moves import moves_import_gcg
 
-    call_command("migrate", verbosity=0)
     start = time.perf_counter()
     competition = build(args.entrants, args.rounds)
     records = sorted((ROOT / "games" / "demo").glob("*.gcg"))

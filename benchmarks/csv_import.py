@@ -12,12 +12,13 @@ import argparse
 import os
 import random
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from benchmarks.fresh_database import django_on_a_fresh_database  # noqa: E402
 
 HEADER = "round;table;player;opponent;score;opponent_score;outcome\n"
 
@@ -49,15 +50,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=30)
     args = parser.parse_args()
 
-    database = Path(tempfile.mkdtemp()) / "bench.sqlite3"
-    os.environ.setdefault("DATABASE_URL", f"sqlite:///{database}")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ.setdefault("DJANGO_DEBUG", "false")
-    os.environ.setdefault("DJANGO_SECRET_KEY", "benchmark-only")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    django_on_a_fresh_database()
 
     from clubs.models import Club, Membership, Player
     from competition.models import Competition, Entrant
@@ -69,7 +62,6 @@ def main() -> None:
         results_import_read,
     )
 
-    call_command("migrate", verbosity=0)
     club = Club.objects.create(name="Benchmarkclub", slug="bench")
     competition = Competition.objects.create(club=club, name="Benchmark", slug="benchmark")
     players = Player.objects.bulk_create(

@@ -12,12 +12,13 @@ import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from benchmarks.fresh_database import django_on_a_fresh_database  # noqa: E402
 
 
 def median_ms(function, repeat: int) -> float:
@@ -87,16 +88,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
 
-    database = Path(tempfile.mkdtemp()) / "bench.sqlite3"
-    os.environ.setdefault("DATABASE_URL", f"sqlite:///{database}")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    # Measure what production runs: no debug query log, compiled templates cached.
-    os.environ.setdefault("DJANGO_DEBUG", "false")
-    os.environ.setdefault("DJANGO_SECRET_KEY", "benchmark-only")
-    os.environ.setdefault("DJANGO_STATIC_ROOT", str(database.parent / "static"))
-    import django
-
-    django.setup()
+    django_on_a_fresh_database()
     from django.core.management import call_command
     from django.test import Client
     from django.test.utils import setup_test_environment
@@ -105,7 +97,6 @@ def main() -> None:
     from competition import selectors, standings
 
     setup_test_environment()
-    call_command("migrate", verbosity=0)
     call_command("collectstatic", verbosity=0, interactive=False)
     start = time.perf_counter()
     competition = build(args.entrants, args.rounds)
