@@ -20,12 +20,13 @@ from competition.models import TIEBREAK_CHOICES, Competition, Entrant, Group
 from competition.rulesets import custom_rules_error
 from competition.services.importing import MAX_FILE_BYTES, UNDECIDED, NameQuestion
 from games.models import Game
-from games.services import ResultKind, result_kind_of
+from games.services import MAX_SCORE, MIN_SCORE, ResultKind, result_kind_of
 
 TIEBREAK_SLOTS = len(TIEBREAK_CHOICES)
 
-# Board points of one player in one game: far beyond any real game, both ways (penalties).
-SCORE_MIN, SCORE_MAX = -9_999, 9_999
+# Board points of one player in one game: the results service's own range, so the form
+# and the service never disagree about a score.
+SCORE_MIN, SCORE_MAX = MIN_SCORE, MAX_SCORE
 MAX_ROUNDS = 1_000
 
 # The ranges of a competition's numbers.
@@ -256,7 +257,7 @@ class RoundCreateForm(forms.Form):
         label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
     # The round the page offered to add; without it the next round is added.
-    number = forms.IntegerField(min_value=1, max_value=32767, required=False)
+    number = bounded(StrictIntegerField(required=False), minimum=1, maximum=MAX_ROUNDS)
 
 
 class ImportForm(forms.Form):
