@@ -6,11 +6,12 @@ from datetime import date
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Q
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from competition.models import Absence, Competition, Entrant, Round
 from competition.rulesets import ruleset_for
+from competition.selectors import next_round_number
 from competition.services import CompetitionError, club_lock
 from competition.versioning import competition_touched
 from games.models import Game, Outcome
@@ -32,18 +33,18 @@ def round_create(
         existing = Round.objects.filter(competition=competition, number=number).first()
         if existing is not None:
             return existing
-    last = competition.rounds.aggregate(last=Max("number"))["last"] or 0
-    if number is not None and number != last + 1:
+    following = next_round_number(competition)
+    if number is not None and number != following:
         raise CompetitionError(
             _("Round %(number)s cannot be added: the next round is %(next)s.")
-            % {"number": number, "next": last + 1}
+            % {"number": number, "next": following}
         )
-    if competition.number_of_rounds and last >= competition.number_of_rounds:
+    if competition.number_of_rounds and following > competition.number_of_rounds:
         raise CompetitionError(
             _("This tournament has all its %(count)s rounds already.")
             % {"count": competition.number_of_rounds}
         )
-    created = Round.objects.create(competition=competition, number=last + 1, date=date)
+    created = Round.objects.create(competition=competition, number=following, date=date)
     competition_touched(competition_id=competition.pk)
     return created
 
