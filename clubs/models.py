@@ -1,10 +1,14 @@
 """Clubs, their players and who is secretary where. Knows nothing of competitions."""
 
+from typing import Any
+
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from clubs.history import FIELD_LABELS, HistoryAction, HistoryReason
 from clubs.inputs import validate_plain_text
 
 
@@ -75,3 +79,95 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} ({self.get_role_display()}, {self.club})"
+
+
+class HistoryQuerySet(models.QuerySet):
+    """History is kept: a query can read it but not change or delete it."""
+
+    def update(self, **kwargs):
+        raise PermissionError("History entries are never changed.")
+
+    def delete(self):
+        raise PermissionError("History entries are never deleted.")
+
+
+class HistoryEntry(models.Model):
+    """One change a person made (or a service made for them): who, when, before, after, why.
+
+    Written only by `clubs.history.history_record`; never changed, never deleted.
+    """
+
+    club = models.ForeignKey(
+        Club, on_delete=models.PROTECT, related_name="history", verbose_name=_("club")
+    )
+    at = models.DateTimeField(_("when"), db_index=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    by_name = models.CharField(
+        _("by (name)"),
+        max_length=150,
+        blank=True,
+        help_text=_("The account name at the time, kept when the account goes."),
+    )
+    action = models.CharField(_("what"), max_length=40, choices=HistoryAction)
+    object_type = models.CharField(_("object type"), max_length=20)
+    object_id = models.PositiveBigIntegerField(_("object id"), null=True, blank=True)
+    object_label = models.CharField(_("object"), max_length=200, blank=True)
+    competition_id = models.PositiveBigIntegerField(
+        _("competition id"), null=True, blank=True, db_index=True
+    )
+    round_number = models.PositiveIntegerField(_("round"), null=True, blank=True)
+    game_id = models.PositiveBigIntegerField(_("game id"), null=True, blank=True, db_index=True)
+    before = models.JSONField(_("before"), null=True, blank=True, encoder=DjangoJSONEncoder)
+    after = models.JSONField(_("after"), null=True, blank=True, encoder=DjangoJSONEncoder)
+    reason_code = models.CharField(
+        _("automatic reason"), max_length=20, choices=HistoryReason, blank=True
+    )
+    reason = models.TextField(_("reason"), blank=True, help_text=_("As the person typed it."))
+
+    objects = HistoryQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name = _("history entry")
+        verbose_name_plural = _("history")
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.object_label}"
+
+    def save(self, *args, **kwargs) -> None:
+        if self.pk is not None and not kwargs.get("force_insert"):
+            raise PermissionError("History entries are never changed.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise PermissionError("History entries are never deleted.")
+
+    @property
+    def reason_text(self) -> str:
+        """The reason in the reader's language: the automatic one, then what was typed."""
+        parts = [str(self.get_reason_code_display()) if self.reason_code else "", self.reason]
+        return " · ".join(part for part in parts if part)
+
+    @property
+    def author(self) -> str:
+        """Who did it: the account's name, or the one kept when the account is gone."""
+        return self.by.get_username() if self.by is not None else self.by_name
+
+    @property
+    def changes(self) -> list[tuple[Any, Any, Any]]:
+        """(label, before, after) for every key of `before`/`after` whose value differs."""
+        before = self.before if isinstance(self.before, dict) else {}
+        after = self.after if isinstance(self.after, dict) else {}
+        rows = []
+        for key in dict.fromkeys([*before, *after]):
+            old, new = before.get(key), after.get(key)
+            if old != new:
+                rows.append((FIELD_LABELS.get(key, key), old, new))
+        return rows

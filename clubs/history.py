@@ -1,0 +1,128 @@
+"""One history for the whole club: who changed what, when, what it was before and after, why.
+
+Only services write here, through `history_record`, inside the transaction of the change
+they record, so a change and its history entry are saved together or not at all. Rows are
+never changed or deleted (`HistoryEntry` refuses both). An entry stores codes and values,
+never sentences: the page renders them in the reader's language.
+
+`clubs` knows nothing of competitions or games, so those are referred to by plain ids and
+a label (the names as they were): the entry outlives whatever it describes.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class HistoryAction(models.TextChoices):
+    """What was done. The code is stored; the label is shown."""
+
+    RESULT_ENTER = "result.enter", _("result entered")
+    RESULT_CORRECT = "result.correct", _("result corrected")
+    MOVE_ADD = "move.add", _("move entered")
+    MOVE_CORRECT = "move.correct", _("move corrected")
+    MOVE_UNDO = "move.undo", _("move taken back")
+    MOVES_IMPORT = "moves.import", _("moves read from a GCG file")
+    GAME_STARTER = "game.starter", _("starting player chosen")
+    PAIRING_GENERATE = "pairing.generate", _("pairing made")
+    PAIRING_SWAP = "pairing.swap", _("players swapped")
+    PAIRING_PUBLISH = "pairing.publish", _("pairing published")
+    PAIRING_CLEAR = "pairing.clear", _("pairing cleared")
+    PAIRING_UNDO = "pairing.undo", _("pairing withdrawn")
+    ROUND_CREATE = "round.create", _("round added")
+    ROUND_STATUS = "round.status", _("round status changed")
+    ROUND_ATTENDANCE = "round.attendance", _("attendance changed")
+    ROUND_DELETE = "round.delete", _("round deleted")
+    ENTRANT_ADD = "entrant.add", _("player entered")
+    ENTRANT_WITHDRAW = "entrant.withdraw", _("player withdrawn")
+    ENTRANT_REINSTATE = "entrant.reinstate", _("player reinstated")
+    ENTRANT_GROUP = "entrant.group", _("group changed")
+    GROUP_CREATE = "group.create", _("group added")
+    COMPETITION_CREATE = "competition.create", _("competition created")
+    COMPETITION_SETTINGS = "competition.settings", _("settings changed")
+    COMPETITION_ARCHIVE = "competition.archive", _("competition archived")
+    CLUB_RESTORE = "club.restore", _("club restored from a backup")
+
+
+class HistoryReason(models.TextChoices):
+    """Why a service changed something by itself; what a person typed stays in `reason`."""
+
+    FROM_MOVES = "from_moves", _("from the moves")
+    CSV_IMPORT = "csv_import", _("imported from CSV")
+    TSH_IMPORT = "tsh_import", _("imported from TSH")
+
+
+#: The labels of the keys that `before` and `after` use, for the history pages.
+FIELD_LABELS: dict[str, Any] = {
+    "outcome": _("outcome"),
+    "winner": _("winner"),
+    "score_a": _("score player 1"),
+    "score_b": _("score player 2"),
+    "status": _("status"),
+    "notation": _("move"),
+    "rack": _("rack"),
+    "moves": _("moves"),
+    "starter": _("starts"),
+    "pairings": _("pairing"),
+    "present": _("present"),
+    "absent": _("absent"),
+    "group": _("group"),
+    "withdrawn_after_round": _("withdrawn after round"),
+    "name": _("name"),
+}
+
+
+def _who(by: Any) -> tuple[Any, str]:
+    if by is None or not getattr(by, "is_authenticated", False):
+        return None, ""
+    return by, by.get_username()
+
+
+def history_record(
+    *,
+    club_id: int,
+    by: Any,
+    action: str,
+    object_type: str,
+    object_id: int | None = None,
+    label: str = "",
+    before: Any = None,
+    after: Any = None,
+    reason: str = "",
+    reason_code: str = "",
+    competition_id: int | None = None,
+    round_number: int | None = None,
+    game_id: int | None = None,
+    at: datetime | None = None,
+):
+    """Write one history entry; call it inside the transaction of the change it records.
+
+    `before` and `after` are JSON values (usually dicts of what changed); `label` names the
+    object as it is now ("Ronde 3, tafel 2: An – Bert"), so the entry reads well after the
+    object is gone. `reason` is what a person typed; `reason_code` a `HistoryReason`.
+    """
+    from clubs.models import HistoryEntry
+
+    user, name = _who(by)
+    return HistoryEntry.objects.create(
+        club_id=club_id,
+        at=at or timezone.now(),
+        by=user,
+        by_name=name,
+        action=action,
+        object_type=object_type,
+        object_id=object_id,
+        object_label=label[:200],
+        competition_id=competition_id,
+        round_number=round_number,
+        game_id=game_id,
+        before=before,
+        after=after,
+        reason=reason.strip(),
+        reason_code=reason_code,
+    )
