@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from clubs.models import Club, Membership, Player
+from clubs.models import Club, HistoryEntry, Membership, Player
 
 
 class MembershipInline(admin.TabularInline):
@@ -31,3 +31,22 @@ class MembershipAdmin(admin.ModelAdmin):
     list_filter = ["club", "role"]
     search_fields = ["player__name", "club__name"]
     autocomplete_fields = ["player", "club"]
+
+
+@admin.register(HistoryEntry)
+class HistoryEntryAdmin(admin.ModelAdmin):
+    """The history is read here, never written: no one adds, changes or deletes an entry."""
+
+    list_display = ["at", "club", "author", "action", "object_label", "round_number", "reason"]
+    list_filter = ["club", "action", "at"]
+    search_fields = ["object_label", "by_name", "reason"]
+    list_select_related = ["club", "by"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

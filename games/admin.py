@@ -1,13 +1,6 @@
 from django.contrib import admin
 
-from games.models import Game, Move, ResultChange, Seat
-
-
-class ResultChangeInline(admin.TabularInline):
-    model = ResultChange
-    extra = 0
-    readonly_fields = ["changed_by", "changed_at", "reason_code", "reason", "before", "after"]
-    can_delete = False
+from games.models import Game, Move, Seat
 
 
 @admin.register(Game)
@@ -17,7 +10,6 @@ class GameAdmin(admin.ModelAdmin):
     search_fields = ["player_a__name", "player_b__name", "round__competition__name"]
     list_select_related = ["player_a", "player_b", "round__competition"]
     raw_id_fields = ["round", "player_a", "player_b", "entered_by"]
-    inlines = [ResultChangeInline]
 
 
 @admin.register(Seat)
@@ -26,14 +18,6 @@ class SeatAdmin(admin.ModelAdmin):
     list_filter = ["round__competition"]
     search_fields = ["player__name"]
     raw_id_fields = ["game", "round", "player"]
-
-
-@admin.register(ResultChange)
-class ResultChangeAdmin(admin.ModelAdmin):
-    list_display = ["game", "changed_by", "changed_at", "reason_code", "reason"]
-    list_filter = ["changed_at"]
-    search_fields = ["reason", "game__player_a__name", "game__player_b__name"]
-    raw_id_fields = ["game", "changed_by"]
 
 
 @admin.register(Move)

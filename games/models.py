@@ -226,55 +226,6 @@ class Seat(models.Model):
         return f"{self.player} @ {self.game}"
 
 
-class ChangeReason(models.TextChoices):
-    """Why a service changed a result by itself; what a person typed stays in `reason`."""
-
-    FROM_MOVES = "from_moves", _("from the moves")
-    CSV_IMPORT = "csv_import", _("imported from CSV")
-    TSH_IMPORT = "tsh_import", _("imported from TSH")
-
-
-class ResultChange(models.Model):
-    """Audit trail: every result entered or corrected, with what it was before and why.
-
-    An automatic change stores its `reason_code` (shown in the reader's language); the
-    `reason` is the text a person typed, kept as they wrote it.
-    """
-
-    game = models.ForeignKey(
-        Game, on_delete=models.CASCADE, related_name="changes", verbose_name=_("game")
-    )
-    changed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("changed by"),
-    )
-    changed_at = models.DateTimeField(_("changed at"))
-    reason_code = models.CharField(
-        _("automatic reason"), max_length=20, choices=ChangeReason, blank=True
-    )
-    reason = models.TextField(_("reason"), blank=True, help_text=_("As the person typed it."))
-    before = models.JSONField(_("before"))
-    after = models.JSONField(_("after"))
-
-    class Meta:
-        ordering = ["-changed_at", "-pk"]
-        verbose_name = _("result change")
-        verbose_name_plural = _("result changes")
-
-    def __str__(self) -> str:
-        return f"{self.game} @ {self.changed_at:%Y-%m-%d %H:%M}"
-
-    @property
-    def reason_text(self) -> str:
-        """The reason in the reader's language: the automatic one, then what was typed."""
-        parts = [str(self.get_reason_code_display()) if self.reason_code else "", self.reason]
-        return " · ".join(part for part in parts if part)
-
-
 class Move(models.Model):
     """One entry of a game's scoresheet, in the rules engine's notation.
 

@@ -17,17 +17,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 import rules
+from clubs.history import HistoryAction, HistoryReason
 from games import engine
-from games.models import (
-    ChangeReason,
-    Game,
-    Move,
-    Outcome,
-    ResultChange,
-    Side,
-    Winner,
-    winner_by_score,
-)
+from games.history import game_contexts, record_game_change
+from games.models import Game, Move, Outcome, Side, Winner, winner_by_score
 from games.rule_messages import coded, describe_stored, error_message, message
 from games.signals import game_changed
 from rules import gcg
@@ -130,7 +123,11 @@ def move_add(
     )
     _store(row, result)
     row.save()
-    _finish(locked, current, by=by, now=now)
+    context = game_contexts([locked.pk])[locked.pk]
+    record_game_change(
+        context, by=by, action=HistoryAction.MOVE_ADD, before=None, after=_entry(row), at=now
+    )
+    _finish(locked, current, by=by, now=now, context=context)
     return row
 
 
@@ -143,8 +140,12 @@ def move_undo(
     last = Move.objects.filter(game=locked).order_by("-number").first()
     if last is None:
         raise MoveError(_("There is no move to undo."))
+    context = game_contexts([locked.pk])[locked.pk]
+    record_game_change(
+        context, by=by, action=HistoryAction.MOVE_UNDO, before=_entry(last), after=None
+    )
     last.delete()
-    _rescore(locked, by=by)
+    _rescore(locked, by=by, context=context)
 
 
 @transaction.atomic
@@ -170,23 +171,43 @@ def move_correct(
         engine.parse(notation, row.side)
     except rules.RulesError as error:
         raise MoveError(error_message(error)) from None
+    before = _entry(row)
     row.notation = " ".join(notation.split())
     row.rack = rack.upper()
     row.save(update_fields=["notation", "rack"])
-    problems = _rescore(locked, by=by)
+    context = game_contexts([locked.pk])[locked.pk]
+    if _entry(row) != before:
+        record_game_change(
+            context, by=by, action=HistoryAction.MOVE_CORRECT, before=before, after=_entry(row)
+        )
+    problems = _rescore(locked, by=by, context=context)
     if number in problems:
         raise MoveError(problems[number])
     return problems
 
 
 @transaction.atomic
-def game_set_starter(*, game: Game, starter: str, expected_version: int | None = None) -> Game:
+def game_set_starter(
+    *,
+    game: Game,
+    starter: str,
+    by: AbstractBaseUser | None = None,
+    expected_version: int | None = None,
+) -> Game:
     """Record who starts (drawn by lot at the table) before the first move."""
     locked = _locked(game, expected_version)
     if starter not in (Side.A, Side.B):
         raise MoveError(_("Choose who starts."))
     if Move.objects.filter(game=locked).exists():
         raise MoveError(_("Who started cannot change once moves are entered; undo them first."))
+    if locked.starter != starter:
+        record_game_change(
+            game_contexts([locked.pk])[locked.pk],
+            by=by,
+            action=HistoryAction.GAME_STARTER,
+            before={"starter": locked.starter},
+            after={"starter": starter},
+        )
     locked.starter = starter
     locked.version += 1
     locked.save(update_fields=["starter", "version"])
@@ -217,6 +238,8 @@ def moves_import_gcg(
     if len(record.game.players) != len(engine.SIDES):
         raise MoveError(_not_one_against_one(len(record.game.players)))
     history = record.game.history
+    old_moves = [_entry(row) for row in moves_of(locked)]
+    old_starter = locked.starter
     Move.objects.filter(game=locked).delete()
     locked.starter = Side.B if record.game.first_player == 1 else Side.A
     locked.save(update_fields=["starter"])
@@ -233,7 +256,17 @@ def moves_import_gcg(
         )
         for index, result in enumerate(history, 1)
     )
-    problems = _rescore(locked, by=by)
+    context = game_contexts([locked.pk])[locked.pk]
+    # The moves it replaces are kept here, whole: a GCG upload can be undone by hand.
+    record_game_change(
+        context,
+        by=by,
+        action=HistoryAction.MOVES_IMPORT,
+        before={"starter": old_starter, "moves": old_moves},
+        after={"starter": locked.starter, "moves": [_entry(row) for row in moves_of(locked)]},
+        at=moment,
+    )
+    problems = _rescore(locked, by=by, context=context)
     if problems:
         number, reason = next(iter(problems.items()))
         raise MoveError(_("Move %(number)s: %(reason)s") % {"number": number, "reason": reason})
@@ -252,7 +285,12 @@ def game_to_gcg(game: Game) -> str:
     return gcg.write(replayed.engine)
 
 
-def _rescore(game: Game, *, by: AbstractBaseUser | None) -> dict[int, str]:
+def _entry(row: Move) -> dict[str, Any]:
+    """A move as its history entry keeps it: what was written on the scoresheet."""
+    return {"number": row.number, "side": row.side, "notation": row.notation, "rack": row.rack}
+
+
+def _rescore(game: Game, *, by: AbstractBaseUser | None, context: dict[str, Any]) -> dict[int, str]:
     rows = moves_of(game)
     replayed = engine.replay(game, rows)
     totals = {side: 0 for side in engine.SIDES}
@@ -269,7 +307,7 @@ def _rescore(game: Game, *, by: AbstractBaseUser | None) -> dict[int, str]:
         rows,
         ["score", "total", "words", "warnings", "problem_code", "problem_params", "side"],
     )
-    _finish(game, replayed.engine, by=by, now=None)
+    _finish(game, replayed.engine, by=by, now=None, context=context)
     # For the person at the board, in their language (the rows keep the codes).
     return {number: describe_stored(problem) for number, problem in replayed.problems.items()}
 
@@ -314,6 +352,7 @@ def _finish(
     *,
     by: AbstractBaseUser | None,
     now: datetime | None,
+    context: dict[str, Any],
 ) -> None:
     """Write the result that follows from the moves (or reopen the game), and the version."""
     fields = result_from_engine(current)
@@ -330,13 +369,15 @@ def _finish(
             setattr(game, name, value)
         game.entered_by = _user(by)
         game.entered_at = now or timezone.now()
-        ResultChange.objects.create(
-            game=game,
-            changed_by=game.entered_by,
-            changed_at=game.entered_at,
-            reason_code=ChangeReason.FROM_MOVES,
+        had_result = before["outcome"] != Outcome.PENDING
+        record_game_change(
+            context,
+            by=by,
+            action=HistoryAction.RESULT_CORRECT if had_result else HistoryAction.RESULT_ENTER,
+            reason_code=HistoryReason.FROM_MOVES,
             before=before,
             after=fields,
+            at=game.entered_at,
         )
     game.version += 1
     game.save()

@@ -16,7 +16,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game, Outcome, ResultChange, Seat, Side, Winner, winner_by_score
+from clubs.history import HistoryAction
+from games.history import game_contexts, record_game_change
+from games.models import Game, Outcome, Seat, Side, Winner, winner_by_score
 from games.signals import game_changed
 
 MIN_SCORE = -999
@@ -150,11 +152,13 @@ def _apply(
     by: AbstractBaseUser | None,
     reason: str,
     now: datetime,
+    context: dict[str, Any],
     reason_code: str = "",
 ) -> bool:
     """Write one result onto a locked game row; False when nothing changed.
 
-    `reason` is what a person typed; `reason_code` (a ChangeReason) is why a service did.
+    `reason` is what a person typed; `reason_code` (a HistoryReason) is why a service did;
+    `context` is the game's history context (`games.history.game_contexts`).
     """
     before = _snapshot(game)
     if before == fields:
@@ -165,7 +169,8 @@ def _apply(
         raise ResultError(
             _("This game is entered move by move: its result follows from the moves.")
         )
-    if game.has_result and not reason.strip() and not reason_code:
+    had_result = game.has_result
+    if had_result and not reason.strip() and not reason_code:
         raise ResultError(_("This game already has a result: give a reason for the correction."))
     for name, value in fields.items():
         setattr(game, name, value)
@@ -175,14 +180,15 @@ def _apply(
     game.full_clean(exclude=["round", "player_a", "player_b"], validate_unique=False)
     game.save()
     game_changed.send(sender=Game, round_id=game.round_id)
-    ResultChange.objects.create(
-        game=game,
-        changed_by=game.entered_by,
-        changed_at=now,
-        reason_code=reason_code,
-        reason=reason.strip(),
+    record_game_change(
+        context,
+        by=by,
+        action=HistoryAction.RESULT_CORRECT if had_result else HistoryAction.RESULT_ENTER,
         before=before,
         after=fields,
+        reason=reason,
+        reason_code=reason_code,
+        at=now,
     )
     return True
 
@@ -199,14 +205,22 @@ def game_record_result(
     now: datetime | None = None,
 ) -> Game:
     """Enter or correct one game's result. A correction of an existing result needs a reason
-    (typed by a person, or a ChangeReason code when a service such as an import writes it)."""
+    (typed by a person, or a HistoryReason code when a service such as an import writes it)."""
     fields = result_fields(result)
     locked = Game.objects.select_for_update().get(pk=game.pk)
     if expected_version is not None and locked.version != expected_version:
         raise ResultError(
             _("Someone else changed this result in the meantime. Check it and try again.")
         )
-    _apply(locked, fields, by=by, reason=reason, reason_code=reason_code, now=now or timezone.now())
+    _apply(
+        locked,
+        fields,
+        by=by,
+        reason=reason,
+        reason_code=reason_code,
+        now=now or timezone.now(),
+        context=game_contexts([locked.pk])[locked.pk],
+    )
     return locked
 
 
@@ -240,6 +254,7 @@ def games_record_results(
         .order_by("pk")
         .in_bulk([entry.game_id for entry in entries])
     )
+    contexts = game_contexts(games)
     errors: dict[int, Any] = {}
     changed = 0
     for entry in entries:
@@ -256,7 +271,12 @@ def games_record_results(
             continue
         try:
             changed += _apply(
-                game, result_fields(entry.result), by=by, reason=entry.reason, now=now
+                game,
+                result_fields(entry.result),
+                by=by,
+                reason=entry.reason,
+                now=now,
+                context=contexts[game.pk],
             )
         except ResultError as error:
             errors[entry.game_id] = error.message

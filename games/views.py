@@ -192,6 +192,7 @@ def starter(request, game: Game):
         game_set_starter(
             game=game,
             starter=form.cleaned_data["starter"],
+            by=request.user,
             expected_version=form.cleaned_data["version"],
         )
     except MoveError as error:

@@ -7,17 +7,19 @@ A created `Game` gets its `Seat` rows, as `games.services.games_create` would ma
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import factory
 from django.contrib.auth import get_user_model
-from django.db.models import Max
+from django.db.models import Max, QuerySet
 from django.utils import timezone
 from django.utils.text import slugify
 from factory.django import DjangoModelFactory, Password
 
-from clubs.models import Club, Membership, Player
+from clubs.history import HistoryAction
+from clubs.models import Club, HistoryEntry, Membership, Player
 from competition.models import Absence, Competition, Entrant, Group, Round
-from games.models import Game, Move, Outcome, ResultChange, Seat, Side, Winner
+from games.models import Game, Move, Outcome, Seat, Side, Winner
 
 PASSWORD = "bordpunt-test"
 
@@ -177,13 +179,29 @@ class SeatFactory(DjangoModelFactory):
     side = Side.A
 
 
-class ResultChangeFactory(DjangoModelFactory):
-    class Meta:
-        model = ResultChange
+def result_changes(**filters: Any) -> QuerySet[HistoryEntry]:
+    """The history entries of results (entered or corrected), filtered."""
+    return HistoryEntry.objects.filter(action__startswith="result.", **filters)
 
-    game = factory.SubFactory(GameFactory, played=True)
-    changed_by = None
-    changed_at = factory.LazyFunction(timezone.now)
+
+class HistoryEntryFactory(DjangoModelFactory):
+    """A result correction of a played game, as games.services would record it."""
+
+    class Meta:
+        model = HistoryEntry
+
+    class Params:
+        game = factory.SubFactory(GameFactory, played=True)
+
+    club = factory.LazyAttribute(lambda entry: entry.game.round.competition.club)
+    competition_id = factory.LazyAttribute(lambda entry: entry.game.round.competition_id)
+    round_number = factory.LazyAttribute(lambda entry: entry.game.round.number)
+    game_id = factory.LazyAttribute(lambda entry: entry.game.pk)
+    object_id = factory.LazyAttribute(lambda entry: entry.game.pk)
+    object_type = "game"
+    action = HistoryAction.RESULT_CORRECT
+    by = None
+    at = factory.LazyFunction(timezone.now)
     reason = ""
     before = factory.LazyFunction(
         lambda: {"outcome": "", "winner": "", "score_a": None, "score_b": None}

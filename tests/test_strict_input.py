@@ -12,9 +12,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from clubs.inputs import BIGINT_MAX, SMALLINT_MAX, capped
+from clubs.models import HistoryEntry
 from competition.models import Competition, Entrant, Group, Round
 from competition.services.rounds import round_create
-from games.models import Game, ResultChange
+from games.models import Game
 from tests.competition.test_results_entry import post_data, results_url, round_games  # noqa: F401
 from tests.factories import competition_form_data
 
@@ -200,7 +201,7 @@ def test_results_page_refuses_out_of_range_scores(secretary_client, round_games,
     (error_line,) = re.findall(r'class="text-danger small row-error">(.*?)</td>', html, re.S)
     assert label.casefold() in error_line.casefold()
     assert list(Game.objects.values_list("pk", "score_a", "score_b", "version")) == before
-    assert not ResultChange.objects.exists()
+    assert not HistoryEntry.objects.exists()
 
 
 def test_results_page_refuses_a_game_id_out_of_range(secretary_client, round_games):  # noqa: F811
@@ -209,7 +210,7 @@ def test_results_page_refuses_a_game_id_out_of_range(secretary_client, round_gam
     data["form-0-game"] = "9" * 30
     response = secretary_client.post(results_url(round_obj), data)
     assert response.status_code == 200
-    assert not ResultChange.objects.exists()
+    assert not HistoryEntry.objects.exists()
 
 
 def test_pairing_form_refuses_huge_numbers(secretary_client, competition, four_entrants):

@@ -32,10 +32,10 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Club, Membership, Player
+from clubs.models import Club, HistoryEntry, Membership, Player
 from competition.models import Absence, Competition, Entrant, Group, Round
 from competition.services import CompetitionError
-from games.models import Game, Move, ResultChange, Seat
+from games.models import Game, Move, Seat
 from games.moves import game_to_gcg
 
 FORMAT = "bordpunt-club"
@@ -56,7 +56,20 @@ CLUB_MODELS: tuple[type[models.Model], ...] = (
     Move,
 )
 #: The history, written to history.json and restored after the rows it refers to.
-HISTORY_MODELS: tuple[type[models.Model], ...] = (ResultChange,)
+HISTORY_MODELS: tuple[type[models.Model], ...] = (HistoryEntry,)
+#: What a history entry's plain ids (`object_type`/`object_id`, `competition_id`, `game_id`)
+#: refer to, to renumber them on restore. An id whose row is gone (a cleared pairing's game)
+#: becomes empty; the entry's label still names it.
+_HISTORY_OBJECTS: dict[str, type[models.Model]] = {
+    "club": Club,
+    "player": Player,
+    "membership": Membership,
+    "competition": Competition,
+    "group": Group,
+    "entrant": Entrant,
+    "round": Round,
+    "game": Game,
+}
 
 #: How each model's rows of one club are found (Player is the exception: see `_rows_of`).
 _CLUB_PATHS = {
@@ -70,7 +83,7 @@ _CLUB_PATHS = {
     Game: "round__competition__club",
     Seat: "round__competition__club",
     Move: "game__round__competition__club",
-    ResultChange: "game__round__competition__club",
+    HistoryEntry: "club",
 }
 
 # Limits on what an archive may hold: far above a real club's, far below a zip bomb's.
@@ -144,17 +157,25 @@ def _rows_of(model: type[models.Model], club: Club) -> models.QuerySet:
     return model._default_manager.filter(**{path: value}).order_by("pk")
 
 
-def _history_entry(row: dict[str, Any], change: ResultChange) -> dict[str, Any]:
+def _history_entry(row: dict[str, Any], entry: HistoryEntry) -> dict[str, Any]:
     """The readable summary every history entry has, and the row itself to restore."""
     return {
-        "at": row["changed_at"],
-        "by": row["changed_by"],
-        "action": "result",
-        "object": {"model": _label(Game), "id": change.game_id},
-        "before": change.before,
-        "after": change.after,
-        "reason": change.reason,
-        "model": _label(ResultChange),
+        "at": row["at"],
+        "by": row["by"] or entry.by_name or None,
+        "action": entry.action,
+        "object": {
+            "type": entry.object_type,
+            "id": entry.object_id,
+            "label": entry.object_label,
+            "competition": entry.competition_id,
+            "round": entry.round_number,
+            "game": entry.game_id,
+        },
+        "before": entry.before,
+        "after": entry.after,
+        "reason": entry.reason,
+        "reason_code": entry.reason_code,
+        "model": _label(HistoryEntry),
         "row": row,
     }
 
@@ -440,6 +461,23 @@ def _players(restorer: _Restorer, rows: list[Any], report: RestoreReport) -> Non
     report.rows[_label(Player)] = len(rows)
 
 
+def _renumbered_history(restorer: _Restorer, row: Any) -> Any:
+    """A history row with its plain ids pointing at the restored rows (see _HISTORY_OBJECTS)."""
+    if not isinstance(row, dict):
+        return row
+    row = dict(row)
+
+    def new(model: type[models.Model], value: Any) -> int | None:
+        return restorer.ids.get(model, {}).get(value) if type(value) is int else None
+
+    row["competition_id"] = new(Competition, row.get("competition_id"))
+    row["game_id"] = new(Game, row.get("game_id"))
+    kind = row.get("object_type")
+    target = _HISTORY_OBJECTS.get(kind) if isinstance(kind, str) else None
+    row["object_id"] = new(target, row.get("object_id")) if target is not None else None
+    return row
+
+
 def restore_club(*, data: bytes, slug: str | None = None) -> RestoreReport:
     """Restore an archive as a new club (under `slug` when given): all of it, or nothing."""
     if slug is not None:
@@ -502,7 +540,9 @@ def _restore(document: dict[str, Any], history: list[Any], *, slug: str | None) 
             raise _damaged(_("history.json holds an entry of an unknown kind."))
         history_rows[model].append(entry.get("row"))
     for model, rows in history_rows.items():
-        report.rows[_label(model)] = restorer.create(model, rows)
+        report.rows[_label(model)] = restorer.create(
+            model, [_renumbered_history(restorer, row) for row in rows]
+        )
     report.club = Club.objects.get(pk=restorer.ids[Club][tables[Club][0]["id"]])
     report.unknown_users = restorer.unknown_users
     return report

@@ -9,7 +9,7 @@ same game is accepted when it agrees). Three steps, so nothing changes by surpri
    results to enter or to replace (old → new), names that are not entrants with the closest
    club players suggested, rounds to create or publish. It writes nothing.
 3. `results_import_apply` plans again under a lock and writes the plan through the games
-   services (every result leaves a `ResultChange`). It refuses when the plan differs from
+   services (every result leaves a history entry). It refuses when the plan differs from
    the one the user confirmed (`expected_fingerprint`), when a name is undecided, or when a
    result would be replaced without `replace`.
 """
@@ -31,13 +31,14 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from clubs.history import HistoryReason
 from clubs.inputs import capped
 from clubs.models import Membership, Player
 from competition.models import Competition, Entrant, Round
 from competition.rulesets import ruleset_for
 from competition.services import CompetitionError, club_lock
 from competition.versioning import competition_touched
-from games.models import ChangeReason, Game, Outcome
+from games.models import Game, Outcome
 from games.services import (
     MAX_SCORE,
     MIN_SCORE,
@@ -833,7 +834,7 @@ def _write(
                     game=game,
                     result=planned.result,
                     by=by,
-                    reason_code=ChangeReason.CSV_IMPORT,
+                    reason_code=HistoryReason.CSV_IMPORT,
                     expected_version=expected,
                     now=now,
                 )

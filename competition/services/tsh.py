@@ -17,13 +17,14 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
+from clubs.history import HistoryReason
 from clubs.models import Club, Player
 from competition import tsh
 from competition.models import Competition, Entrant, Round
 from competition.rulesets import ruleset_for
 from competition.services import CompetitionError
 from competition.services.entrants import player_get_or_create_in_club
-from games.models import ChangeReason, Game, Outcome, Winner
+from games.models import Game, Outcome, Winner
 from games.services import (
     PairingSpec,
     ResultError,
@@ -294,7 +295,7 @@ def _game_import(
                 result=result,
                 by=by,
                 now=now,
-                reason_code=ChangeReason.TSH_IMPORT,
+                reason_code=HistoryReason.TSH_IMPORT,
             )
     except IntegrityError:
         raise CompetitionError(

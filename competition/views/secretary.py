@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from clubs.models import Club
+from clubs.models import Club, HistoryEntry
 from clubs.permissions import can_manage_club
 from competition import selectors
 from competition.forms import (
@@ -319,7 +319,9 @@ def game_correct(request, competition: Competition, game_id: int):
             "competition": competition,
             "game": game,
             "form": form,
-            "changes": game.changes.select_related("changed_by"),
+            "changes": HistoryEntry.objects.filter(
+                game_id=game.pk, action__startswith="result."
+            ).select_related("by"),
         },
     )
 

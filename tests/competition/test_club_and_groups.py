@@ -45,6 +45,7 @@ ADMIN_MODELS = [
     ("clubs", "club"),
     ("clubs", "player"),
     ("clubs", "membership"),
+    ("clubs", "historyentry"),
     ("competition", "competition"),
     ("competition", "group"),
     ("competition", "entrant"),
@@ -52,7 +53,6 @@ ADMIN_MODELS = [
     ("competition", "absence"),
     ("games", "game"),
     ("games", "seat"),
-    ("games", "resultchange"),
     ("games", "move"),
 ]
 

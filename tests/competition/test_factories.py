@@ -3,9 +3,9 @@
 import pytest
 from django.contrib.auth import get_user_model
 
-from clubs.models import Club, Membership, Player
+from clubs.models import Club, HistoryEntry, Membership, Player
 from competition.models import Absence, Competition, Entrant, Group, Round
-from games.models import Game, Move, Outcome, ResultChange, Seat, Side, Winner
+from games.models import Game, Move, Outcome, Seat, Side, Winner
 from tests.factories import (
     AbsenceFactory,
     ClubFactory,
@@ -13,10 +13,10 @@ from tests.factories import (
     EntrantFactory,
     GameFactory,
     GroupFactory,
+    HistoryEntryFactory,
     MembershipFactory,
     MoveFactory,
     PlayerFactory,
-    ResultChangeFactory,
     RoundFactory,
     SeatFactory,
     UserFactory,
@@ -35,7 +35,7 @@ FACTORIES = [
     (AbsenceFactory, Absence),
     (GameFactory, Game),
     (SeatFactory, Seat),
-    (ResultChangeFactory, ResultChange),
+    (HistoryEntryFactory, HistoryEntry),
     (MoveFactory, Move),
 ]
 

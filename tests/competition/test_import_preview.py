@@ -23,10 +23,10 @@ from competition.services.importing import (
     results_import_read,
 )
 from competition.services.rounds import round_create, round_set_pairings
-from games.models import Game, ResultChange
+from games.models import Game
 from games.services import PairingSpec, ResultInput, game_record_result
 from tests.competition.test_importing import HEADER, counts
-from tests.factories import EntrantFactory, MembershipFactory, PlayerFactory
+from tests.factories import EntrantFactory, MembershipFactory, PlayerFactory, result_changes
 
 pytestmark = pytest.mark.django_db
 
@@ -99,8 +99,8 @@ def test_the_preview_writes_nothing_and_confirming_writes_it(
         "Dirk",
         "Eva",
     }
-    change = ResultChange.objects.get(game__player_a__name="Anke de Vries")
-    assert change.changed_by == secretary
+    change = result_changes(game_id=Game.objects.get(player_a__name="Anke de Vries").pk).get()
+    assert change.by == secretary
     # An automatic reason is a code, shown in the reader's language.
     assert (change.reason_code, change.reason) == ("csv_import", "")
     with translation.override("en"):

@@ -12,8 +12,14 @@ from competition.services.importing import (
     results_import_plan,
     results_import_read,
 )
-from games.models import Game, ResultChange
-from tests.factories import ClubFactory, CompetitionFactory, EntrantFactory, PlayerFactory
+from games.models import Game
+from tests.factories import (
+    ClubFactory,
+    CompetitionFactory,
+    EntrantFactory,
+    PlayerFactory,
+    result_changes,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -55,4 +61,4 @@ def test_parallel_confirmations_import_once():
         thread.join()
     assert sorted(outcomes) == ["ImportPlanChanged"] * 3 + ["imported"]
     assert Game.objects.filter(round__competition=competition).count() == 2
-    assert ResultChange.objects.count() == 2
+    assert result_changes().count() == 2

@@ -12,7 +12,7 @@ from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clubs.models import Membership, Player
+from clubs.models import HistoryEntry, Membership, Player
 from competition.models import Entrant, Round
 from competition.services import CompetitionError
 from competition.services.entrants import entrant_add
@@ -29,7 +29,7 @@ from competition.services.importing import (
     results_import_read,
 )
 from competition.services.rounds import round_create, round_set_pairings
-from games.models import Game, Outcome, ResultChange, Seat, Winner
+from games.models import Game, Outcome, Seat, Winner
 from games.moves import game_set_starter, move_add
 from games.services import PairingSpec, ResultInput, game_record_result
 from tests.factories import EntrantFactory, MembershipFactory, PlayerFactory
@@ -52,7 +52,7 @@ GOOD = HEADER + (
     "3,3,Eva,Dirk2,,,forfeit:both\n"
 )
 
-MODELS = (Player, Membership, Entrant, Round, Game, Seat, ResultChange)
+MODELS = (Player, Membership, Entrant, Round, Game, Seat, HistoryEntry)
 
 
 def results_import(*, competition, data: bytes, by=None, create=True, replace=False):
@@ -132,8 +132,8 @@ def test_good_file_with_every_outcome(competition, known_players):
     summary = results_import(competition=competition, data=GOOD.encode(), by=None)
     assert (summary.rounds, summary.games, summary.new_players) == (3, 9, 5)
     assert_good_file_imported(competition, anna, other_bert)
-    reasons = set(ResultChange.objects.values_list("reason", flat=True))
-    assert len(reasons) == 1  # "imported from CSV", in the active language
+    reasons = set(HistoryEntry.objects.values_list("reason_code", "reason"))
+    assert reasons == {("csv_import", "")}  # shown as "imported from CSV", in Dutch
 
 
 def test_semicolon_separated_with_bom_and_spaces(competition, known_players):
@@ -529,9 +529,9 @@ def test_a_reimport_changes_nothing_and_a_changed_result_needs_replace(
     call_command("import_results", competition.slug, str(path), "--replace")
     assert "(1 results replaced)" in capsys.readouterr().out
     assert result_of(competition, 1, "anna", "Bert") == (Outcome.NORMAL, Winner.A, 300, 290)
-    change = ResultChange.objects.latest("pk")
+    change = HistoryEntry.objects.latest("pk")
     assert (change.before["score_a"], change.after["score_a"]) == (320, 300)
-    assert counts() == before | {"ResultChange": before["ResultChange"] + 1}
+    assert counts() == before | {"HistoryEntry": before["HistoryEntry"] + 1}
 
 
 def test_an_empty_draft_round_is_finished_by_the_import(

@@ -14,9 +14,9 @@ from django.urls import reverse
 from clubs.models import Membership, Player
 from competition.models import Entrant, Round
 from competition.services.rounds import round_set_pairings
-from games.models import Game, ResultChange, Seat
+from games.models import Game, Seat
 from games.services import PairingSpec
-from tests.factories import PASSWORD
+from tests.factories import PASSWORD, result_changes
 from tests.live import at_once, logged_in_devices
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -79,7 +79,7 @@ def test_twenty_devices_save_the_same_rounds_results_at_once(live_server, club_e
     assert all(b"intussen gewijzigd" in reply.body for reply in refused)
     stored = {(game.score_a, game.score_b) for game in Game.objects.filter(round=club_evening)}
     assert stored == {(300 + winners[0], 200 + index) for index in range(4)}
-    assert ResultChange.objects.count() == 4
+    assert result_changes().count() == 4
 
 
 def test_ten_clicks_on_add_round_at_once_add_one_round(live_server, club_evening):
@@ -142,7 +142,7 @@ def test_ten_devices_confirm_the_same_import_at_once(live_server, club_evening):
     assert Entrant.objects.filter(player__name__in=names).count() == 4
     assert Game.objects.filter(round__competition=club_evening.competition).count() == 4
     assert Seat.objects.count() == 8
-    assert ResultChange.objects.count() == 4
+    assert result_changes().count() == 4
 
 
 def form_values(html: bytes, form_id: str) -> dict[str, str]:

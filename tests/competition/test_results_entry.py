@@ -10,9 +10,9 @@ from django.urls import reverse
 
 from competition.models import Round
 from competition.services.rounds import round_create, round_record_results, round_set_pairings
-from games.models import Game, Outcome, ResultChange, Winner
+from games.models import Game, Outcome, Winner
 from games.services import PairingSpec, ResultEntry, ResultInput
-from tests.factories import EntrantFactory, PlayerFactory
+from tests.factories import EntrantFactory, PlayerFactory, result_changes
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +61,9 @@ def state(round_obj) -> list[tuple]:
     games = Game.objects.filter(round=round_obj).order_by("table", "player_a__name")
     return [
         *games.values_list("pk", "outcome", "winner", "score_a", "score_b", "version"),
-        ResultChange.objects.filter(game__round=round_obj).count(),
+        result_changes(
+            competition_id=round_obj.competition_id, round_number=round_obj.number
+        ).count(),
         Round.objects.get(pk=round_obj.pk).status,
     ]
 
@@ -176,7 +178,7 @@ def test_correction_without_reason_saves_nothing(secretary_client, round_games):
     data["form-1-reason"] = "tafelbriefje nagekeken"
     assert secretary_client.post(results_url(round_obj), data).status_code == 302
     reasons = set(
-        ResultChange.objects.filter(game__round=round_obj)
+        result_changes(competition_id=round_obj.competition_id, round_number=round_obj.number)
         .exclude(reason="")
         .values_list("game_id", "reason")
     )
@@ -242,8 +244,8 @@ def test_game_correct_keeps_the_reason(secretary_client, secretary, round_games)
     assert response.status_code == 302
     game.refresh_from_db()
     assert (game.score_b, game.winner) == (320, Winner.B)
-    change = ResultChange.objects.get(game=game, reason="bordpunten van An verkeerd opgeteld")
-    assert change.changed_by == secretary
+    change = result_changes(game_id=game.pk, reason="bordpunten van An verkeerd opgeteld").get()
+    assert change.by == secretary
     assert change.before["score_b"] == 200
     assert change.after["score_b"] == 320
     # The history is shown on the page.

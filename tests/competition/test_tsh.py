@@ -20,9 +20,9 @@ from competition.selectors import standings_get
 from competition.services import CompetitionError
 from competition.services.rounds import round_create, round_set_pairings, round_set_status
 from competition.services.tsh import tsh_export, tsh_import
-from games.models import Game, ResultChange
+from games.models import Game
 from games.services import PairingSpec, ResultInput, ResultKind, game_record_result
-from tests.factories import EntrantFactory, MembershipFactory, PlayerFactory
+from tests.factories import EntrantFactory, MembershipFactory, PlayerFactory, result_changes
 
 HAND_WRITTEN = Path(__file__).parent / "fixtures" / "tsh_hand_written.t"
 
@@ -147,9 +147,9 @@ def test_the_hand_written_file_imports_with_its_standings(club, secretary):
         388,
     )
     # Every result has its history entry: who, when, why.
-    changes = ResultChange.objects.filter(game__round__competition=competition)
+    changes = result_changes(competition_id=competition.pk)
     assert changes.count() == 6
-    reasons = set(changes.values_list("changed_by", "reason_code", "reason"))
+    reasons = set(changes.values_list("by", "reason_code", "reason"))
     assert reasons == {(secretary.pk, "tsh_import", "")}
     with translation.override("nl"):
         assert changes.first().reason_text == "geïmporteerd uit TSH"

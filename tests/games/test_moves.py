@@ -6,7 +6,7 @@ from django.utils import translation
 
 import rules
 from competition.selectors import standings_get
-from games.models import Game, Move, Outcome, ResultChange, Side, Winner
+from games.models import Game, Move, Outcome, Side, Winner
 from games.moves import (
     MoveError,
     game_set_starter,
@@ -18,6 +18,7 @@ from games.moves import (
 )
 from games.rule_messages import message
 from games.services import ResultError, ResultInput, game_record_result
+from tests.factories import result_changes
 
 pytestmark = pytest.mark.django_db
 
@@ -154,10 +155,10 @@ def test_undo_reopens_a_game_whose_result_came_from_the_moves(game, play, secret
     move_undo(game=game, by=secretary, expected_version=game.version)
 
     assert result_of(game) == (Outcome.PENDING, Winner.UNDECIDED, None, None)
-    change = ResultChange.objects.filter(game=game).first()  # newest first
+    change = result_changes(game_id=game.pk).first()  # newest first
     assert change.before["outcome"] == Outcome.FLAG_FALL
     assert change.after["outcome"] == Outcome.PENDING
-    assert change.changed_by == secretary
+    assert change.by == secretary
     assert standings_by_name(game)["Bert"] == (0, 0)
     # The game runs on: Anna is to move again.
     assert move_add(game=game, notation="H8 .AAS", by=None).side == Side.A
@@ -288,7 +289,7 @@ def test_gouds8_ends_after_eight_turns_each_and_the_higher_score_wins(game, play
     assert result_of(game) == (Outcome.NORMAL, Winner.A, 14, 7)
     assert game.entered_by == secretary and game.entered_at is not None
     assert standings_by_name(game) == {"Anna": (2, 14), "Bert": (0, 7)}
-    change = ResultChange.objects.get(game=game)
+    change = result_changes(game_id=game.pk).get()
     assert change.after == {"outcome": "normal", "winner": "a", "score_a": 14, "score_b": 7}
     with pytest.raises(MoveError) as refused:
         move_add(game=game, notation="-", by=None)

@@ -6,7 +6,7 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import translation
 
-from games.models import Game, Outcome, ResultChange, Seat, Winner
+from games.models import Game, Outcome, Seat, Winner
 from games.services import (
     PairingSpec,
     ResultEntry,
@@ -19,7 +19,7 @@ from games.services import (
     result_fields,
     result_kind_of,
 )
-from tests.factories import GameFactory, PlayerFactory, RoundFactory, UserFactory
+from tests.factories import GameFactory, PlayerFactory, RoundFactory, UserFactory, result_changes
 
 PENDING = {"outcome": Outcome.PENDING, "winner": Winner.UNDECIDED, "score_a": None, "score_b": None}
 NOW = datetime(2026, 10, 6, 21, 30, tzinfo=UTC)
@@ -146,10 +146,10 @@ def test_first_entry_needs_no_reason_and_is_audited():
     saved = game_record_result(game=game, result=ResultInput("normal", 350, 300), by=user, now=NOW)
     assert snapshot(game) == {**fields(Outcome.NORMAL, Winner.A, 350, 300), "version": 1}
     assert (saved.entered_by, saved.entered_at) == (user, NOW)
-    change = ResultChange.objects.get(game=game)
+    change = result_changes(game_id=game.pk).get()
     assert change.before == PENDING
     assert change.after == fields("normal", "a", 350, 300)
-    assert (change.changed_by, change.changed_at, change.reason) == (user, NOW, "")
+    assert (change.by, change.at, change.reason) == (user, NOW, "")
 
 
 @pytest.mark.django_db
@@ -163,7 +163,7 @@ def test_correction_without_reason_is_refused(reason):
             game=game, result=ResultInput("normal", 300, 350), by=None, reason=reason
         )
     assert snapshot(game) == before
-    assert ResultChange.objects.filter(game=game).count() == 1
+    assert result_changes(game_id=game.pk).count() == 1
 
 
 @pytest.mark.django_db
@@ -179,12 +179,12 @@ def test_correction_with_reason_keeps_before_and_after():
         now=NOW,
     )
     assert snapshot(game) == {**fields(Outcome.FLAG_FALL, Winner.A, 350, 300), "version": 2}
-    assert ResultChange.objects.filter(game=game).count() == 2
-    change = ResultChange.objects.get(game=game, changed_at=NOW)
+    assert result_changes(game_id=game.pk).count() == 2
+    change = result_changes(game_id=game.pk, at=NOW).get()
     assert change.reason == "vlag van Bert viel, niet van Anna"
     assert change.before == fields("normal", "a", 350, 300)
     assert change.after == fields("flag_fall", "a", 350, 300)
-    assert change.changed_by == user
+    assert change.by == user
 
 
 @pytest.mark.django_db
@@ -193,7 +193,7 @@ def test_the_same_result_again_changes_nothing():
     game_record_result(game=game, result=ResultInput("normal", 350, 300), by=None)
     game_record_result(game=game, result=ResultInput("normal", 350, 300), by=None)
     assert snapshot(game)["version"] == 1
-    assert ResultChange.objects.filter(game=game).count() == 1
+    assert result_changes(game_id=game.pk).count() == 1
 
 
 @pytest.mark.django_db
@@ -263,7 +263,7 @@ def test_batch_is_all_or_nothing(three_games):
     first, second, third = three_games
     game_record_result(game=third, result=ResultInput("normal", 300, 200), by=None)
     before = [snapshot(game) for game in three_games]
-    changes_before = ResultChange.objects.count()
+    changes_before = result_changes().count()
     with pytest.raises(ResultError) as caught:
         games_record_results(
             entries=[
@@ -278,7 +278,7 @@ def test_batch_is_all_or_nothing(three_games):
         assert str(caught.value.errors[second.pk]) == "Enter the board points of both players."
         assert "reason" in str(caught.value.errors[third.pk])
     assert [snapshot(game) for game in three_games] == before
-    assert ResultChange.objects.count() == changes_before
+    assert result_changes().count() == changes_before
 
 
 @pytest.mark.django_db

@@ -12,11 +12,13 @@ from django.urls import reverse
 from django.utils import translation
 
 import rules
+from clubs.history import HistoryReason as ChangeReason
 from competition.services.tsh import MESSAGES as TSH_MESSAGES
 from games import rule_messages
-from games.models import ChangeReason, Move, ResultChange
+from games.models import Move
 from games.moves import move_add, move_correct
 from rules import gcg
+from tests.factories import result_changes
 from tests.games.test_gcg_upload_errors import raised_codes
 
 RULES_DIR = Path(rules.__file__).parent
@@ -150,7 +152,7 @@ def test_the_board_shows_warnings_and_problems_in_the_readers_language(
 def test_an_automatic_reason_is_a_code_shown_in_the_readers_language(client, secretary, game, play):
     with translation.override("nl"):
         play(game, "8H WOORD", "(annulled)")
-    change = ResultChange.objects.get(game=game)
+    change = result_changes(game_id=game.pk).get()
     assert (change.reason_code, change.reason) == (ChangeReason.FROM_MOVES, "")
     client.force_login(secretary)
     url = reverse("game_correct", kwargs={**game.round.competition.url_kwargs, "game_id": game.pk})

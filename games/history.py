@@ -1,0 +1,72 @@
+"""A game's entries in the club history: results and moves, with the game's names kept.
+
+The services of games/ call `record_game_change` inside their transaction. The context of
+an entry (club, competition, round, the two names) is read in one query for many games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from clubs.history import history_record
+from games.models import Game
+
+GAME = "game"
+
+
+def game_contexts(game_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
+    """Club, competition, round and names of each game, as a history entry needs them."""
+    rows = Game.objects.filter(pk__in=list(game_ids)).values(
+        "pk",
+        "table",
+        "round__number",
+        "round__competition_id",
+        "round__competition__club_id",
+        "player_a__name",
+        "player_b__name",
+    )
+    return {
+        row["pk"]: {
+            "club_id": row["round__competition__club_id"],
+            "competition_id": row["round__competition_id"],
+            "round_number": row["round__number"],
+            "game_id": row["pk"],
+            "object_id": row["pk"],
+            "label": " – ".join(
+                name for name in (row["player_a__name"], row["player_b__name"]) if name
+            ),
+        }
+        for row in rows
+    }
+
+
+def record_game_change(
+    context: dict[str, Any],
+    *,
+    by: Any,
+    action: str,
+    before: Any,
+    after: Any,
+    reason: str = "",
+    reason_code: str = "",
+    at: datetime | None = None,
+) -> None:
+    """One history entry about one game, with the context from `game_contexts`."""
+    history_record(
+        by=by,
+        action=action,
+        object_type=GAME,
+        before=before,
+        after=after,
+        reason=reason,
+        reason_code=reason_code,
+        at=at,
+        **context,
+    )
+
+
+def record_for_game(game: Game, **entry: Any) -> None:
+    """`record_game_change` for a single game (one query for its context)."""
+    record_game_change(game_contexts([game.pk])[game.pk], **entry)
