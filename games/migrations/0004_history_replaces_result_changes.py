@@ -15,7 +15,7 @@ def to_history(apps, schema_editor):
     for change in changes.iterator():
         game = change.game
         names = [p.name for p in (game.player_a, game.player_b) if p is not None]
-        had_result = (change.before or {}).get("outcome") not in (None, "pending")
+        had_result = (change.before or {}).get("outcome") not in (None, "")  # "": pending
         entries.append(
             HistoryEntry(
                 club_id=game.round.competition.club_id,
