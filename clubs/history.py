@@ -46,6 +46,8 @@ class HistoryAction(models.TextChoices):
     COMPETITION_CREATE = "competition.create", _("competition created")
     COMPETITION_SETTINGS = "competition.settings", _("settings changed")
     COMPETITION_ARCHIVE = "competition.archive", _("competition archived")
+    RESULTS_IMPORT = "import.csv", _("results imported from CSV")
+    TSH_IMPORT = "import.tsh", _("competition imported from TSH")
     CLUB_RESTORE = "club.restore", _("club restored from a backup")
 
 
@@ -74,6 +76,16 @@ FIELD_LABELS: dict[str, Any] = {
     "group": _("group"),
     "withdrawn_after_round": _("withdrawn after round"),
     "name": _("name"),
+    "players_created": _("new players"),
+    "entrants_added": _("entered"),
+    "rounds_created": _("new rounds"),
+    "rounds_finished": _("rounds finished"),
+    "rounds_published": _("rounds published"),
+    "games_added": _("games added"),
+    "results": _("results"),
+    "games": _("games"),
+    "rounds": _("rounds"),
+    "players": _("players"),
 }
 
 

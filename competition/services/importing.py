@@ -31,7 +31,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from clubs.history import HistoryReason
+from clubs.history import HistoryAction, HistoryReason, history_record
 from clubs.inputs import capped
 from clubs.models import Membership, Player
 from competition.models import Competition, Entrant, Round
@@ -803,11 +803,12 @@ def _write(
             if key is not None:
                 first_round.setdefault(players[key].pk, game.round)
     entrants = set(competition.entrants.values_list("player_id", flat=True))
-    Entrant.objects.bulk_create(
+    added = [
         Entrant(competition=competition, player_id=player_id, joined_round=number)
         for player_id, number in first_round.items()
         if player_id not in entrants
-    )
+    ]
+    Entrant.objects.bulk_create(added)
     numbers = {game.round for game in plan.games}
     rounds = {r.number: r for r in competition.rounds.filter(number__in=numbers)}
     for number in plan.rounds_created:
@@ -842,7 +843,8 @@ def _write(
             raise CompetitionError(
                 _("Line %(line)s: %(reason)s") % {"line": planned.line, "reason": error.message}
             ) from None
-    for number in numbers:
+    statuses: dict[str, list[int]] = {}
+    for number in sorted(numbers):
         round_obj = rounds[number]
         if not round_obj.games.filter(outcome=Outcome.PENDING).exists():
             status = Round.Status.FINISHED
@@ -850,7 +852,31 @@ def _write(
             status = Round.Status.PUBLISHED
         else:
             continue
+        if status != round_obj.status:
+            statuses.setdefault(status, []).append(number)
         Round.objects.filter(pk=round_obj.pk).update(status=status)
+    # Each result has its own entry (games.services); this one says what else came with it.
+    names = {player.pk: player.name for player in players.values()}
+    imported = {
+        "players_created": list(plan.new_players),
+        "entrants_added": sorted(names[entrant.player_id] for entrant in added),
+        "rounds_created": sorted(plan.rounds_created),
+        "rounds_finished": statuses.get(Round.Status.FINISHED, []),
+        "rounds_published": statuses.get(Round.Status.PUBLISHED, []),
+        "games": plan.changes,
+    }
+    if any(imported.values()):  # a file imported again changes nothing, and says nothing
+        history_record(
+            club_id=competition.club_id,
+            by=by,
+            action=HistoryAction.RESULTS_IMPORT,
+            object_type="competition",
+            object_id=competition.pk,
+            label=competition.name,
+            competition_id=competition.pk,
+            after=imported,
+            at=now,
+        )
     competition_touched(competition_id=competition.pk)
 
 

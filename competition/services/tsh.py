@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
-from clubs.history import HistoryReason
+from clubs.history import HistoryAction, HistoryReason, history_record
 from clubs.models import Club, Player
 from competition import tsh
 from competition.models import Competition, Entrant, Round
@@ -234,6 +234,23 @@ def tsh_import(
         for game in games:
             count += _game_import(game, round_obj, player_ids, players, ruleset, by=by, now=now)
     unmatched = tuple((players[i].name, r) for i, r in tournament.unmatched_forfeits)
+    # Each result has its own entry (games.services); this one records the competition.
+    history_record(
+        club_id=club.pk,
+        by=by,
+        action=HistoryAction.TSH_IMPORT,
+        object_type="competition",
+        object_id=competition.pk,
+        label=competition.name,
+        competition_id=competition.pk,
+        after={
+            "name": competition.name,
+            "players": [p.name for p in players],
+            "rounds": tournament.rounds,
+            "games": count,
+        },
+        at=now,
+    )
     return TshImportSummary(
         competition, len(players), new_players, tournament.rounds, count, unmatched
     )

@@ -132,8 +132,12 @@ def test_good_file_with_every_outcome(competition, known_players):
     summary = results_import(competition=competition, data=GOOD.encode(), by=None)
     assert (summary.rounds, summary.games, summary.new_players) == (3, 9, 5)
     assert_good_file_imported(competition, anna, other_bert)
-    reasons = set(HistoryEntry.objects.values_list("reason_code", "reason"))
-    assert reasons == {("csv_import", "")}  # shown as "imported from CSV", in Dutch
+    results = HistoryEntry.objects.filter(action__startswith="result.")
+    assert set(results.values_list("reason_code", "reason")) == {("csv_import", "")}
+    (summary,) = HistoryEntry.objects.filter(action="import.csv")
+    assert summary.after["rounds_created"] == [1, 2, 3]
+    assert (summary.after["games"], results.count()) == (9, 7)  # two byes: no result
+    assert len(summary.after["players_created"]) == 5
 
 
 def test_semicolon_separated_with_bom_and_spaces(competition, known_players):
@@ -529,9 +533,10 @@ def test_a_reimport_changes_nothing_and_a_changed_result_needs_replace(
     call_command("import_results", competition.slug, str(path), "--replace")
     assert "(1 results replaced)" in capsys.readouterr().out
     assert result_of(competition, 1, "anna", "Bert") == (Outcome.NORMAL, Winner.A, 300, 290)
-    change = HistoryEntry.objects.latest("pk")
+    change = HistoryEntry.objects.filter(action="result.correct").latest("pk")
     assert (change.before["score_a"], change.after["score_a"]) == (320, 300)
-    assert counts() == before | {"HistoryEntry": before["HistoryEntry"] + 1}
+    assert HistoryEntry.objects.latest("pk").action == "import.csv"
+    assert counts() == before | {"HistoryEntry": before["HistoryEntry"] + 2}
 
 
 def test_an_empty_draft_round_is_finished_by_the_import(

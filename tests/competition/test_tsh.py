@@ -14,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
+from clubs.models import HistoryEntry
 from competition import tsh
 from competition.models import Competition, Entrant, Round
 from competition.selectors import standings_get
@@ -153,6 +154,12 @@ def test_the_hand_written_file_imports_with_its_standings(club, secretary):
     assert reasons == {(secretary.pk, "tsh_import", "")}
     with translation.override("nl"):
         assert changes.first().reason_text == "geïmporteerd uit TSH"
+    (imported,) = HistoryEntry.objects.filter(competition_id=competition.pk, action="import.tsh")
+    assert imported.by == secretary and imported.object_label == competition.name
+    assert (len(imported.after["players"]), imported.after["games"]) == (
+        competition.entrants.count(),
+        Game.objects.filter(round__competition=competition).count(),
+    )
     seeds = Entrant.objects.filter(competition=competition).order_by("seed")
     assert seeds.values_list("player__name", flat=True).first() == "Chew, John"
 
