@@ -37,7 +37,15 @@ class MembershipAdmin(admin.ModelAdmin):
 class HistoryEntryAdmin(admin.ModelAdmin):
     """The history is read here, never written: no one adds, changes or deletes an entry."""
 
-    list_display = ["at", "club", "author", "action", "object_label", "round_number", "reason"]
+    list_display = [
+        "at",
+        "club",
+        "author",
+        "action_label",
+        "object_label",
+        "round_number",
+        "reason",
+    ]
     list_filter = ["club", "action", "at"]
     search_fields = ["object_label", "by_name", "reason"]
     list_select_related = ["club", "by"]

@@ -48,7 +48,6 @@ class HistoryAction(models.TextChoices):
     COMPETITION_ARCHIVE = "competition.archive", _("competition archived")
     RESULTS_IMPORT = "import.csv", _("results imported from CSV")
     TSH_IMPORT = "import.tsh", _("competition imported from TSH")
-    CLUB_RESTORE = "club.restore", _("club restored from a backup")
 
 
 class HistoryReason(models.TextChoices):

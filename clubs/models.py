@@ -115,7 +115,8 @@ class HistoryEntry(models.Model):
         blank=True,
         help_text=_("The account name at the time, kept when the account goes."),
     )
-    action = models.CharField(_("what"), max_length=40, choices=HistoryAction)
+    # A code of HistoryAction, without `choices`: a new action needs no migration.
+    action = models.CharField(_("what"), max_length=40)
     object_type = models.CharField(_("object type"), max_length=20)
     object_id = models.PositiveBigIntegerField(_("object id"), null=True, blank=True)
     object_label = models.CharField(_("object"), max_length=200, blank=True)
@@ -154,6 +155,14 @@ class HistoryEntry(models.Model):
         """The reason in the reader's language: the automatic one, then what was typed."""
         parts = [str(self.get_reason_code_display()) if self.reason_code else "", self.reason]
         return " · ".join(part for part in parts if part)
+
+    @property
+    def action_label(self) -> str:
+        """What was done, in the reader's language (the code itself if it is unknown)."""
+        try:
+            return str(HistoryAction(self.action).label)
+        except ValueError:
+            return self.action
 
     @property
     def author(self) -> str:

@@ -3,6 +3,7 @@ outlives what it describes."""
 
 import pytest
 from django.db.models.deletion import ProtectedError
+from django.utils import translation
 
 from clubs.history import HistoryAction, history_record
 from clubs.models import HistoryEntry
@@ -29,6 +30,8 @@ def test_an_entry_keeps_who_when_what_before_after_and_why(club):
     entry = HistoryEntry.objects.get(pk=entry.pk)
     assert (entry.by, entry.by_name, entry.author) == (user, "an", "an")
     assert entry.reason == "tafel 3 te laat"
+    with translation.override("nl"):
+        assert entry.action_label == "status van de ronde gewijzigd"
     assert [(str(label), old, new) for label, old, new in entry.changes] == [
         ("status", "draft", "published")
     ]
