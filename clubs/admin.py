@@ -1,6 +1,56 @@
-from django.contrib import admin
+"""The admin of clubs and players, the history (read only), and the rules every admin of
+the project follows: what holds results is changed through the app's services, never here.
+"""
 
-from clubs.models import Club, Membership, Player
+from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club, HistoryEntry, Membership, Player
+
+
+class ViewOnlyAdmin(admin.ModelAdmin):
+    """Shown, never added, changed or deleted here (superusers included): the pages of the
+    app change these rows through the services, which keep the history."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class KeepsResultsAdmin(admin.ModelAdmin):
+    """A row that has results is never deleted: not one by one, not in bulk.
+
+    `results_exist(obj)` says which rows; `kept_message` why, shown on the row's page and
+    on the bulk delete page instead of the list of what would go.
+    """
+
+    kept_message = _("“%(object)s” has results: it is kept and cannot be deleted.")
+
+    def results_exist(self, obj) -> bool:
+        raise NotImplementedError
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        if obj is not None and self.results_exist(obj):
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def get_deleted_objects(self, objs, request):
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        kept = [self.kept_message % {"object": obj} for obj in objs if self.results_exist(obj)]
+        if kept:
+            perms_needed.discard(self.opts.verbose_name)
+        return deleted, counts, perms_needed, [*kept, *protected]
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        obj = self.get_object(request, object_id)
+        if obj is not None and request.method == "GET" and self.results_exist(obj):
+            messages.info(request, self.kept_message % {"object": obj})
+        return super().change_view(request, object_id, form_url, extra_context)
 
 
 class MembershipInline(admin.TabularInline):
@@ -31,3 +81,19 @@ class MembershipAdmin(admin.ModelAdmin):
     list_filter = ["club", "role"]
     search_fields = ["player__name", "club__name"]
     autocomplete_fields = ["player", "club"]
+
+
+@admin.register(HistoryEntry)
+class HistoryEntryAdmin(ViewOnlyAdmin):
+    """The history, to read: rows are never changed or deleted, by anyone."""
+
+    list_display = ["at", "club", "author", "action", "object_label", "round_number", "reason"]
+    list_filter = ["club", "action", ("at", admin.DateFieldListFilter)]
+    search_fields = ["object_label", "by_name", "reason"]
+    date_hierarchy = "at"
+    list_select_related = ["club", "by"]
+    actions = None
+
+    @admin.display(description=_("by"))
+    def author(self, entry: HistoryEntry) -> str:
+        return entry.author

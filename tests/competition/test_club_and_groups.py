@@ -45,6 +45,7 @@ ADMIN_MODELS = [
     ("clubs", "club"),
     ("clubs", "player"),
     ("clubs", "membership"),
+    ("clubs", "historyentry"),
     ("competition", "competition"),
     ("competition", "group"),
     ("competition", "entrant"),
