@@ -43,7 +43,8 @@ class KeepsResultsAdmin(admin.ModelAdmin):
         deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
         kept = [self.kept_message % {"object": obj} for obj in objs if self.results_exist(obj)]
         if kept:
-            perms_needed.discard(self.opts.verbose_name)
+            # Refused anyway (the list below is not empty): say why, not which permission.
+            perms_needed = set()
         return deleted, counts, perms_needed, [*kept, *protected]
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
