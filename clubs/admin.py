@@ -1,6 +1,58 @@
-from django.contrib import admin
+"""The admin of clubs and players, the history (read only), and the rules every admin of
+the project follows: what holds results is changed through the app's services, never here.
+"""
 
+from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy as _
+
+from clubs.history import HistoryAction
 from clubs.models import Club, HistoryEntry, Membership, Player
+
+
+class ViewOnlyAdmin(admin.ModelAdmin):
+    """Shown, never added, changed or deleted here (superusers included): the pages of the
+    app change these rows through the services, which keep the history."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class KeepsResultsAdmin(admin.ModelAdmin):
+    """A row that has results is never deleted: not one by one, not in bulk.
+
+    `results_exist(obj)` says which rows; `kept_message` why, shown on the row's page and
+    on the bulk delete page instead of the list of what would go.
+    """
+
+    kept_message = _("“%(object)s” has results: it is kept and cannot be deleted.")
+
+    def results_exist(self, obj) -> bool:
+        raise NotImplementedError
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        if obj is not None and self.results_exist(obj):
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def get_deleted_objects(self, objs, request):
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        kept = [self.kept_message % {"object": obj} for obj in objs if self.results_exist(obj)]
+        if kept:
+            # Refused anyway (the list below is not empty): say why, not which permission.
+            perms_needed = set()
+        return deleted, counts, perms_needed, [*kept, *protected]
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        obj = self.get_object(request, object_id)
+        if obj is not None and request.method == "GET" and self.results_exist(obj):
+            messages.info(request, self.kept_message % {"object": obj})
+        return super().change_view(request, object_id, form_url, extra_context)
 
 
 class MembershipInline(admin.TabularInline):
@@ -33,9 +85,22 @@ class MembershipAdmin(admin.ModelAdmin):
     autocomplete_fields = ["player", "club"]
 
 
+class ActionFilter(admin.SimpleListFilter):
+    """Every kind of change by its label (the field stores codes without `choices`)."""
+
+    title = _("what")
+    parameter_name = "action__exact"
+
+    def lookups(self, request, model_admin):
+        return HistoryAction.choices
+
+    def queryset(self, request, queryset):
+        return queryset.filter(action=self.value()) if self.value() else queryset
+
+
 @admin.register(HistoryEntry)
-class HistoryEntryAdmin(admin.ModelAdmin):
-    """The history is read here, never written: no one adds, changes or deletes an entry."""
+class HistoryEntryAdmin(ViewOnlyAdmin):
+    """The history, to read: rows are never changed or deleted, by anyone."""
 
     list_display = [
         "at",
@@ -46,15 +111,12 @@ class HistoryEntryAdmin(admin.ModelAdmin):
         "round_number",
         "reason",
     ]
-    list_filter = ["club", "action", "at"]
+    list_filter = ["club", ActionFilter, ("at", admin.DateFieldListFilter)]
     search_fields = ["object_label", "by_name", "reason"]
+    date_hierarchy = "at"
     list_select_related = ["club", "by"]
+    actions = None
 
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
+    @admin.display(description=_("by"))
+    def author(self, entry: HistoryEntry) -> str:
+        return entry.author

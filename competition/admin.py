@@ -1,40 +1,77 @@
+"""The admin of competitions: settings go through the services (so the history keeps them);
+rounds, entrants and groups are shown, and changed on the secretary's pages.
+
+Nothing with results is deleted: a competition with rounds is protected by the database
+(`Round.competition` is PROTECT), and these admins refuse it with a message of their own.
+"""
+
 from django.contrib import admin
 
+from clubs import admin as clubs_admin
+from clubs.admin import KeepsResultsAdmin, ViewOnlyAdmin
+from clubs.models import Player
 from competition.models import Absence, Competition, Entrant, Group, Round
+from competition.services import competitions
+from competition.services.competitions import SETTINGS_FIELDS
+from games.models import Game, Outcome, Seat
 
 
-class GroupInline(admin.TabularInline):
-    model = Group
-    extra = 0
+def _games_with_results(**where) -> bool:
+    return Game.objects.filter(**where).exclude(outcome=Outcome.PENDING).exists()
 
 
 @admin.register(Competition)
-class CompetitionAdmin(admin.ModelAdmin):
-    list_display = ["name", "club", "kind", "rules", "start_date"]
-    list_filter = ["kind", "rules", "club"]
+class CompetitionAdmin(KeepsResultsAdmin):
+    list_display = ["name", "club", "kind", "rules", "start_date", "archived_at"]
+    list_filter = ["kind", "rules", "club", ("archived_at", admin.EmptyFieldListFilter)]
     search_fields = ["name", "slug", "club__name"]
     prepopulated_fields = {"slug": ["name"]}
-    inlines = [GroupInline]
+    readonly_fields = ["archived_at", "created_at", "changed_at"]
+
+    def results_exist(self, obj: Competition) -> bool:
+        return _games_with_results(round__competition=obj)
+
+    def get_readonly_fields(self, request, obj=None):
+        # A competition stays in its club; its archive date is set by archiving.
+        return [*self.readonly_fields, "club"] if obj else self.readonly_fields
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        if obj is not None and obj.is_archived:
+            return False
+        return super().has_change_permission(request, obj)
+
+    def save_model(self, request, obj: Competition, form, change: bool) -> None:
+        settings = {name: getattr(obj, name) for name in SETTINGS_FIELDS}
+        if change:
+            saved = competitions.competition_update(
+                competition=obj, settings=settings, by=request.user
+            )
+        else:
+            saved = competitions.competition_create(
+                club=obj.club, settings=settings, by=request.user
+            )
+        obj.pk = saved.pk
+        obj.changed_at = saved.changed_at
+        obj._state.adding = False
 
 
 @admin.register(Group)
-class GroupAdmin(admin.ModelAdmin):
+class GroupAdmin(ViewOnlyAdmin):
     list_display = ["name", "competition", "order"]
     list_filter = ["competition"]
     search_fields = ["name", "competition__name"]
 
 
 @admin.register(Entrant)
-class EntrantAdmin(admin.ModelAdmin):
+class EntrantAdmin(ViewOnlyAdmin):
     list_display = ["player", "competition", "group", "joined_round", "withdrawn_from_round"]
     list_filter = ["competition", "group"]
     search_fields = ["player__name", "competition__name"]
-    autocomplete_fields = ["player"]
     list_select_related = ["player", "competition", "group"]
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(ViewOnlyAdmin):
     list_display = ["competition", "number", "date", "status"]
     list_filter = ["status", "competition"]
     search_fields = ["competition__name"]
@@ -42,8 +79,19 @@ class RoundAdmin(admin.ModelAdmin):
 
 
 @admin.register(Absence)
-class AbsenceAdmin(admin.ModelAdmin):
+class AbsenceAdmin(ViewOnlyAdmin):
     list_display = ["player", "round"]
     list_filter = ["round__competition"]
     search_fields = ["player__name"]
     list_select_related = ["player", "round__competition"]
+
+
+admin.site.unregister(Player)
+
+
+@admin.register(Player)
+class PlayerAdmin(KeepsResultsAdmin, clubs_admin.PlayerAdmin):
+    """The clubs app's player admin; a player with results is never deleted."""
+
+    def results_exist(self, obj: Player) -> bool:
+        return Seat.objects.filter(player=obj).exclude(game__outcome=Outcome.PENDING).exists()

@@ -11,3 +11,25 @@ class CompetitionConfig(AppConfig):
         from games.signals import game_changed
 
         game_changed.connect(on_game_changed, dispatch_uid="competition-version")
+        _register_history_labels()
+
+
+def _register_history_labels() -> None:
+    """Name the settings and entrant fields the history entries of competitions hold."""
+    from clubs.history_display import register
+    from competition.models import TIEBREAK_CHOICES, Competition, Entrant
+    from competition.services.competitions import SETTINGS_FIELDS
+
+    fields = [Competition._meta.get_field(name) for name in SETTINGS_FIELDS]
+    register(
+        labels={
+            **{field.name: field.verbose_name for field in fields},
+            "joined_round": Entrant._meta.get_field("joined_round").verbose_name,
+            "withdrawn_from_round": Entrant._meta.get_field("withdrawn_from_round").verbose_name,
+            "archived": _("archived"),
+        },
+        choices={
+            **{field.name: field.choices for field in fields if field.choices},
+            "tiebreaks": TIEBREAK_CHOICES,
+        },
+    )

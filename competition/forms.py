@@ -18,6 +18,7 @@ from clubs.inputs import (
 from clubs.models import Player
 from competition.models import TIEBREAK_CHOICES, Competition, Entrant, Group
 from competition.rulesets import custom_rules_error
+from competition.services.competitions import SETTINGS_FIELDS
 from competition.services.importing import MAX_FILE_BYTES, UNDECIDED, NameQuestion
 from games.models import Game
 from games.services import MAX_SCORE, MIN_SCORE, ResultKind, result_kind_of
@@ -80,24 +81,7 @@ class CompetitionForm(forms.ModelForm):
 
     class Meta:
         model = Competition
-        fields = [
-            "name",
-            "slug",
-            "kind",
-            "rules",
-            "custom_rules",
-            "start_date",
-            "number_of_rounds",
-            "pairing_system",
-            "starters",
-            "bye_match_points",
-            "bye_board_points",
-            "bye_board_points_fixed",
-            "forfeit_win_match_points",
-            "forfeit_win_board_points",
-            "ranking",
-            "min_games",
-        ]
+        fields = [name for name in SETTINGS_FIELDS if name != "tiebreaks"]
         widgets = {"start_date": forms.DateInput(attrs={"type": "date"})}
         field_classes = {
             "custom_rules": RulesJSONField,
@@ -146,9 +130,28 @@ class CompetitionForm(forms.ModelForm):
             self.add_error("number_of_rounds", _("A tournament has a fixed number of rounds."))
         return cleaned
 
-    def save(self, commit: bool = True) -> Competition:
-        self.instance.tiebreaks = self.cleaned_data["tiebreaks"]
-        return super().save(commit=commit)
+    def settings(self) -> dict:
+        """The chosen settings, for `competition_create` and `competition_update`."""
+        return {name: self.cleaned_data[name] for name in SETTINGS_FIELDS}
+
+
+class ArchiveForm(forms.Form):
+    confirm = forms.BooleanField(
+        label=_(
+            "Archive this competition: it stays readable, but nothing can be changed any more."
+        ),
+    )
+    reason = forms.CharField(label=_("Reason"), max_length=500, required=False)
+
+
+class EntrantGroupForm(forms.Form):
+    entrant = forms.ModelChoiceField(queryset=Entrant.objects.none(), widget=forms.HiddenInput)
+    group = forms.ModelChoiceField(label=_("Group"), queryset=Group.objects.none(), required=False)
+
+    def __init__(self, *args, competition: Competition, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["entrant"].queryset = competition.entrants.select_related("player")
+        self.fields["group"].queryset = competition.groups.all()
 
 
 class EntrantAddForm(forms.Form):

@@ -116,6 +116,8 @@ class Competition(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     #: The last change to anything the competition's pages show (competition/versioning.py).
     changed_at = models.DateTimeField(_("last changed"), auto_now=True)
+    #: Set once, by `competition_archive`: the competition stays readable and takes no changes.
+    archived_at = models.DateTimeField(_("archived"), null=True, blank=True)
 
     class Meta:
         ordering = ["-start_date", "name"]
@@ -130,6 +132,10 @@ class Competition(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("standings", kwargs=self.url_kwargs)
+
+    @property
+    def is_archived(self) -> bool:
+        return self.archived_at is not None
 
     @property
     def url_kwargs(self) -> dict[str, str]:
@@ -221,8 +227,9 @@ class RoundQuerySet(models.QuerySet):
 class Round(models.Model):
     Status = RoundStatus
 
+    # PROTECT: a competition that has rounds (and so maybe results) is archived, not deleted.
     competition = models.ForeignKey(
-        Competition, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("competition")
+        Competition, on_delete=models.PROTECT, related_name="rounds", verbose_name=_("competition")
     )
     number = models.PositiveSmallIntegerField(_("number"))
     date = models.DateField(_("date"), null=True, blank=True)

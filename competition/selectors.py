@@ -13,7 +13,7 @@ from django.db.models import Count, Max, Prefetch, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from clubs.models import Player
+from clubs.models import HistoryEntry, Player
 from competition import standings
 from competition.models import Competition, Entrant, Round, round_visible_to
 from games.models import Game, Outcome
@@ -187,3 +187,8 @@ def competitions_of_club(club_id: int) -> QuerySet[Competition]:
     return Competition.objects.filter(club_id=club_id).prefetch_related(
         Prefetch("rounds", queryset=Round.objects.order_by("number"))
     )
+
+
+def competition_history(competition: Competition) -> QuerySet[HistoryEntry]:
+    """The competition's history, newest first, with who did it."""
+    return HistoryEntry.objects.filter(competition_id=competition.pk).select_related("by")

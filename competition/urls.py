@@ -43,12 +43,23 @@ urlpatterns = [
     path(
         f"{competition}speler/<id:player_id>/", conditional_page(public.player_page), name="player"
     ),
+    path(f"{competition}geschiedenis/", secretary.competition_history, name="competition_history"),
     path(f"{competition}beheer/", secretary.competition_edit, name="competition_edit"),
+    path(
+        f"{competition}beheer/archiveren/",
+        secretary.competition_archive_view,
+        name="competition_archive",
+    ),
     path(f"{competition}beheer/deelnemers/", secretary.entrants, name="entrants"),
     path(
         f"{competition}beheer/deelnemers/terugtrekken/",
         secretary.entrant_withdraw_view,
         name="entrant_withdraw",
+    ),
+    path(
+        f"{competition}beheer/deelnemers/groep/",
+        secretary.entrant_group_view,
+        name="entrant_group",
     ),
     path(f"{competition}beheer/ronde/nieuw/", secretary.round_create_view, name="round_create"),
     path(

@@ -10,6 +10,10 @@ every write to the competition's data, so a repeat visit to a public page costs 
 
 It runs inside the writer's transaction: a failed write leaves the timestamp as it was.
 Readers take the timestamp before the data, so a page is never keyed newer than it is.
+
+Being the one place every write passes, it is also where an archived competition refuses
+a write that got this far (`CompetitionArchived`, which rolls the transaction back): the
+same query, limited to competitions that are not archived, tells.
 """
 
 from django.utils import timezone
@@ -18,8 +22,19 @@ from competition.models import Competition
 
 
 def competition_touched(*, competition_id: int) -> None:
-    Competition.objects.filter(pk=competition_id).update(changed_at=timezone.now())
+    open_ones = Competition.objects.filter(pk=competition_id, archived_at__isnull=True)
+    if not open_ones.update(changed_at=timezone.now()):
+        _refuse_if_archived(Competition.objects.filter(pk=competition_id))
 
 
 def on_game_changed(sender, *, round_id: int, **kwargs) -> None:
-    Competition.objects.filter(rounds__id=round_id).update(changed_at=timezone.now())
+    open_ones = Competition.objects.filter(rounds__id=round_id, archived_at__isnull=True)
+    if not open_ones.update(changed_at=timezone.now()):
+        _refuse_if_archived(Competition.objects.filter(rounds__id=round_id))
+
+
+def _refuse_if_archived(competitions) -> None:
+    from competition.services import CompetitionArchived
+
+    if competitions.filter(archived_at__isnull=False).exists():
+        raise CompetitionArchived

@@ -36,6 +36,7 @@ from games.moves import (
     moves_of,
 )
 from games.rule_messages import message
+from games.selectors import game_history
 
 
 def _game(pk: int, *, user) -> Game:
@@ -246,6 +247,7 @@ def replay(request, game_id: int):
     wanted = query_int(request, "zet")
     upto = len(moves) if wanted is None else min(wanted, len(moves))
     view = board_view(game, moves, engine.replay(game, moves), upto=upto)
+    can_manage = can_manage_club(request.user, game.round.competition.club)
     return render(
         request,
         "games/replay.html",
@@ -256,7 +258,9 @@ def replay(request, game_id: int):
             "upto": upto,
             "count": len(moves),
             "current": moves[upto - 1] if upto else None,
-            "can_manage": can_manage_club(request.user, game.round.competition.club),
+            "can_manage": can_manage,
+            # The game's history is the secretary's: who entered and corrected what.
+            "history": game_history(game.pk) if can_manage else None,
         },
     )
 

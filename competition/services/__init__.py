@@ -6,7 +6,11 @@ translatable message when the operation cannot be done; nothing is half written.
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from clubs.models import Club
+from games.moves import MoveError
+from games.services import ResultError
 
 
 class CompetitionError(Exception):
@@ -26,3 +30,24 @@ def club_lock(club_id: int) -> None:
     (`transaction_mode` IMMEDIATE in config/settings.py), and this is a plain read.
     """
     list(Club.objects.select_for_update().filter(pk=club_id).values_list("pk", flat=True))
+
+
+class CompetitionArchived(CompetitionError, ResultError, MoveError):
+    """A write to an archived competition: refused, whichever service it went through.
+
+    It is each app's domain error at once, so every page that shows a refused result,
+    move or competition change shows this message too, without a case of its own.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(
+            _("This competition is archived: it can be read, but no longer be changed.")
+        )
+
+
+def competition_check_open(competition_id: int) -> None:
+    """Refuse any change to an archived competition (`CompetitionArchived`)."""
+    from competition.models import Competition
+
+    if Competition.objects.filter(pk=competition_id, archived_at__isnull=False).exists():
+        raise CompetitionArchived

@@ -1,11 +1,18 @@
-"""Entering players into a competition, late entry and withdrawal."""
+"""Entering players into a competition, late entry, withdrawal and groups.
+
+Every change is kept in the history (who, before, after) with the competition's id; an
+archived competition refuses them all.
+"""
+
+from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from clubs.history import HistoryAction, history_record
 from clubs.models import Club, Membership, Player
 from competition.models import Competition, Entrant, Group
-from competition.services import CompetitionError, club_lock
+from competition.services import CompetitionError, club_lock, competition_check_open
 from competition.versioning import competition_touched
 from games.models import Seat
 
@@ -37,9 +44,11 @@ def entrant_add(
     joined_round: int = 1,
     group: Group | None = None,
     seed: int | None = None,
+    by: Any = None,
 ) -> Entrant:
     """Enter a player; a late entrant plays from `joined_round` on."""
     club_lock(competition.club_id)
+    competition_check_open(competition.pk)
     if Entrant.objects.filter(competition=competition, player=player).exists():
         raise CompetitionError(
             _("%(player)s already takes part in this competition.") % {"player": player}
@@ -52,13 +61,20 @@ def entrant_add(
     )
     entrant.full_clean()
     entrant.save()
+    _record(
+        entrant,
+        HistoryAction.ENTRANT_ADD,
+        by=by,
+        after={"joined_round": joined_round, "group": group.name if group else None},
+    )
     competition_touched(competition_id=competition.pk)
     return entrant
 
 
 @transaction.atomic
-def entrant_withdraw(*, entrant: Entrant, from_round: int) -> Entrant:
+def entrant_withdraw(*, entrant: Entrant, from_round: int, by: Any = None) -> Entrant:
     """Withdraw a player from `from_round` on; earlier results stay in the standings."""
+    competition_check_open(entrant.competition_id)
     if from_round <= entrant.joined_round:
         raise CompetitionError(
             _("A player can only withdraw after the round they joined (round %(round)s).")
@@ -74,31 +90,104 @@ def entrant_withdraw(*, entrant: Entrant, from_round: int) -> Entrant:
             _("%(player)s already has a result in round %(round)s or later.")
             % {"player": entrant.player, "round": from_round}
         )
+    before = _withdrawn_from(entrant)
     entrant.withdrawn_from_round = from_round
     entrant.save(update_fields=["withdrawn_from_round"])
+    if before != from_round:
+        _record(
+            entrant,
+            HistoryAction.ENTRANT_WITHDRAW,
+            by=by,
+            before={"withdrawn_from_round": before},
+            after={"withdrawn_from_round": from_round},
+        )
     competition_touched(competition_id=entrant.competition_id)
     return entrant
 
 
 @transaction.atomic
-def entrant_reinstate(*, entrant: Entrant) -> Entrant:
+def entrant_reinstate(*, entrant: Entrant, by: Any = None) -> Entrant:
+    competition_check_open(entrant.competition_id)
+    before = _withdrawn_from(entrant)
     entrant.withdrawn_from_round = None
     entrant.save(update_fields=["withdrawn_from_round"])
+    if before is not None:
+        _record(
+            entrant,
+            HistoryAction.ENTRANT_REINSTATE,
+            by=by,
+            before={"withdrawn_from_round": before},
+            after={"withdrawn_from_round": None},
+        )
     competition_touched(competition_id=entrant.competition_id)
     return entrant
 
 
 @transaction.atomic
-def group_create(*, competition: Competition, name: str) -> Group:
+def entrant_set_group(*, entrant: Entrant, group: Group | None, by: Any = None) -> Entrant:
+    """Move a player to another group (or to none); the standings follow at once."""
+    competition_check_open(entrant.competition_id)
+    if group is not None and group.competition_id != entrant.competition_id:
+        raise CompetitionError(_("That group belongs to another competition."))
+    before = Entrant.objects.filter(pk=entrant.pk).values_list("group__name", flat=True).get()
+    entrant.group = group
+    entrant.save(update_fields=["group"])
+    after = group.name if group else None
+    if before != after:
+        _record(
+            entrant,
+            HistoryAction.ENTRANT_GROUP,
+            by=by,
+            before={"group": before},
+            after={"group": after},
+        )
+    competition_touched(competition_id=entrant.competition_id)
+    return entrant
+
+
+@transaction.atomic
+def group_create(*, competition: Competition, name: str, by: Any = None) -> Group:
     """Add a group (division); entrants are then placed in it one by one."""
     name = " ".join(name.split())
     if not name:
         raise CompetitionError(_("A group needs a name."))
     club_lock(competition.club_id)
+    competition_check_open(competition.pk)
     if competition.groups.filter(name__iexact=name).exists():
         raise CompetitionError(_("There is already a group “%(name)s”.") % {"name": name})
     group = Group.objects.create(
         competition=competition, name=name, order=competition.groups.count() + 1
     )
+    history_record(
+        club_id=competition.club_id,
+        by=by,
+        action=HistoryAction.GROUP_CREATE,
+        object_type="group",
+        object_id=group.pk,
+        label=name,
+        after={"name": name},
+        competition_id=competition.pk,
+    )
     competition_touched(competition_id=competition.pk)
     return group
+
+
+def _withdrawn_from(entrant: Entrant) -> int | None:
+    """As stored, not as the caller's copy says (it may be stale)."""
+    return (
+        Entrant.objects.filter(pk=entrant.pk).values_list("withdrawn_from_round", flat=True).get()
+    )
+
+
+def _record(entrant: Entrant, action: str, *, by: Any, before=None, after=None) -> None:
+    history_record(
+        club_id=entrant.competition.club_id,
+        by=by,
+        action=action,
+        object_type="entrant",
+        object_id=entrant.pk,
+        label=entrant.player.name,
+        before=before,
+        after=after,
+        competition_id=entrant.competition_id,
+    )

@@ -36,13 +36,15 @@ def club_detail(request, club: str):
             entrant_count=Count("entrants", distinct=True),
         ),
     )
+    listed = list(competitions.qs)
     return render(
         request,
         "competition/club.html",
         {
             "club": club_obj,
             "filter": competitions,
-            "competitions": competitions.qs,
+            "competitions": [c for c in listed if not c.is_archived],
+            "archived": [c for c in listed if c.is_archived],
             "can_manage": can_manage,
         },
     )

@@ -5,7 +5,8 @@ import hashlib
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db import IntegrityError, transaction
+from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -13,14 +14,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from clubs.models import Club, HistoryEntry
+from clubs.models import Club
 from clubs.permissions import can_manage_club
 from competition import selectors
+from competition.filters import HistoryFilter
 from competition.forms import (
+    ArchiveForm,
     AttendanceForm,
     CompetitionForm,
     CorrectionForm,
     EntrantAddForm,
+    EntrantGroupForm,
     GroupForm,
     ImportConfirmForm,
     ImportForm,
@@ -31,11 +35,13 @@ from competition.forms import (
     question_field_name,
 )
 from competition.models import Competition
-from competition.services import CompetitionError
+from competition.services import CompetitionError, competitions
 from competition.services.backup import club_archive
+from competition.services.competitions import SlugTaken
 from competition.services.entrants import (
     entrant_add,
     entrant_reinstate,
+    entrant_set_group,
     entrant_withdraw,
     group_create,
     player_get_or_create_in_club,
@@ -60,6 +66,7 @@ from competition.services.rounds import (
 )
 from competition.views.access import secretary_required
 from games.models import Game
+from games.selectors import game_history
 from games.services import ResultEntry, ResultError, ResultInput, game_record_result
 
 
@@ -69,9 +76,16 @@ def competition_create(request, club: str):
     if not can_manage_club(request.user, club_obj):
         raise PermissionDenied
     form = CompetitionForm(request.POST or None, instance=Competition(club=club_obj))
-    if request.method == "POST" and form.is_valid() and _saved(form):
-        messages.success(request, _("Competition created."))
-        return redirect("entrants", **form.instance.url_kwargs)
+    if request.method == "POST" and form.is_valid():
+        try:
+            created = competitions.competition_create(
+                club=club_obj, settings=form.settings(), by=request.user
+            )
+        except CompetitionError as error:
+            _form_error(form, error)
+        else:
+            messages.success(request, _("Competition created."))
+            return redirect("entrants", **created.url_kwargs)
     return render(request, "competition/competition_form.html", {"form": form, "club": club_obj})
 
 
@@ -88,28 +102,69 @@ def club_backup(request, club: str):
     return response
 
 
-def _saved(form: CompetitionForm) -> bool:
-    """Save the competition; a short name taken meanwhile (two clicks at once, or two
-    secretaries) becomes a form error, as the database refuses it."""
-    try:
-        with transaction.atomic():
-            form.save()
-    except IntegrityError:
-        form.add_error("slug", _("The club already has a competition with this short name."))
-        return False
-    return True
+def _form_error(form: CompetitionForm, error: CompetitionError) -> None:
+    form.add_error("slug" if isinstance(error, SlugTaken) else None, error.message)
 
 
 @secretary_required
 def competition_edit(request, competition: Competition):
     form = CompetitionForm(request.POST or None, instance=competition)
-    if request.method == "POST" and form.is_valid() and _saved(form):
-        messages.success(request, _("Settings saved."))
-        return redirect(competition)
+    if request.method == "POST" and form.is_valid():
+        try:
+            competitions.competition_update(
+                competition=competition, settings=form.settings(), by=request.user
+            )
+        except CompetitionError as error:
+            _form_error(form, error)
+        else:
+            messages.success(request, _("Settings saved."))
+            return redirect(competition)
     return render(
         request,
         "competition/competition_form.html",
-        {"form": form, "club": competition.club, "competition": competition},
+        {
+            "form": form,
+            "club": competition.club,
+            "competition": competition,
+            "archive_form": ArchiveForm(),
+        },
+    )
+
+
+@require_POST
+@secretary_required
+def competition_archive_view(request, competition: Competition):
+    form = ArchiveForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Tick the box to confirm the archiving."))
+        return redirect("competition_edit", **competition.url_kwargs)
+    competitions.competition_archive(
+        competition=competition, by=request.user, reason=form.cleaned_data["reason"]
+    )
+    messages.success(
+        request, _("Competition archived: it stays readable and takes no more changes.")
+    )
+    return redirect(competition)
+
+
+@secretary_required
+def competition_history(request, competition: Competition):
+    """Everything that changed in the competition, newest first, filtered and paged."""
+    history = HistoryFilter(
+        request.GET, queryset=selectors.competition_history(competition), competition=competition
+    )
+    page = Paginator(history.qs, HISTORY_PAGE_SIZE).get_page(request.GET.get("pagina"))
+    query = request.GET.copy()
+    query.pop("pagina", None)
+    return render(
+        request,
+        "competition/history.html",
+        {
+            "competition": competition,
+            "filter": history,
+            "page": page,
+            "query": query.urlencode(),
+        },
     )
 
 
@@ -119,7 +174,9 @@ def entrants(request, competition: Competition):
     if group_form.is_bound:
         if group_form.is_valid():
             try:
-                group_create(competition=competition, name=group_form.cleaned_data["name"])
+                group_create(
+                    competition=competition, name=group_form.cleaned_data["name"], by=request.user
+                )
             except CompetitionError as error:
                 group_form.add_error("name", error.message)
             else:
@@ -141,6 +198,7 @@ def entrants(request, competition: Competition):
                     player=player,
                     joined_round=form.cleaned_data["joined_round"],
                     group=form.cleaned_data.get("group"),
+                    by=request.user,
                 )
         except CompetitionError as error:
             form.add_error(None, error.message)
@@ -155,6 +213,7 @@ def entrants(request, competition: Competition):
             "form": form,
             "group_form": group_form,
             "entrants": selectors.entrants_with_players(competition),
+            "groups": list(competition.groups.all()),
         },
     )
 
@@ -167,15 +226,37 @@ def entrant_withdraw_view(request, competition: Competition):
         entrant = form.cleaned_data["entrant"]
         try:
             if request.POST.get("reinstate"):
-                entrant_reinstate(entrant=entrant)
+                entrant_reinstate(entrant=entrant, by=request.user)
             else:
-                entrant_withdraw(entrant=entrant, from_round=form.cleaned_data["from_round"])
+                entrant_withdraw(
+                    entrant=entrant, from_round=form.cleaned_data["from_round"], by=request.user
+                )
         except CompetitionError as error:
             messages.error(request, error.message)
         else:
             messages.success(request, _("Saved."))
     else:
         messages.error(request, _("Give the round from which the player withdraws (2 or later)."))
+    return redirect("entrants", **competition.url_kwargs)
+
+
+@require_POST
+@secretary_required
+def entrant_group_view(request, competition: Competition):
+    form = EntrantGroupForm(request.POST, competition=competition)
+    if form.is_valid():
+        try:
+            entrant_set_group(
+                entrant=form.cleaned_data["entrant"],
+                group=form.cleaned_data["group"],
+                by=request.user,
+            )
+        except CompetitionError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, _("Saved."))
+    else:
+        messages.error(request, _("Reload the page and try again."))
     return redirect("entrants", **competition.url_kwargs)
 
 
@@ -319,11 +400,12 @@ def game_correct(request, competition: Competition, game_id: int):
             "competition": competition,
             "game": game,
             "form": form,
-            "changes": HistoryEntry.objects.filter(
-                game_id=game.pk, action__startswith="result."
-            ).select_related("by"),
+            "history": game_history(game.pk),
         },
     )
+
+
+HISTORY_PAGE_SIZE = 50
 
 
 def _import_session_key(competition: Competition) -> str:

@@ -15,8 +15,11 @@ pytestmark = pytest.mark.django_db
 SECRETARY_VIEWS = {
     "competition_create": ("get", {}),
     "competition_edit": ("get", {}),
+    "competition_archive": ("post", {}),
+    "competition_history": ("get", {}),
     "entrants": ("get", {}),
     "entrant_withdraw": ("post", {}),
+    "entrant_group": ("post", {}),
     "round_create": ("post", {}),
     "attendance": ("get", {"number": 1}),
     "round_results": ("get", {"number": 1}),
@@ -75,7 +78,9 @@ def test_access(client, request, competition, game, name, who):
         assert response.status_code == (302 if method == "post" else 200)
 
 
-@pytest.mark.parametrize("name", ["entrant_withdraw", "round_create"])
+@pytest.mark.parametrize(
+    "name", ["entrant_withdraw", "entrant_group", "round_create", "competition_archive"]
+)
 def test_post_only_views_refuse_get(secretary_client, competition, game, name):
     assert secretary_client.get(view_url(name, competition, game)).status_code == 405
 

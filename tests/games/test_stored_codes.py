@@ -154,11 +154,8 @@ def test_an_automatic_reason_is_a_code_shown_in_the_readers_language(client, sec
         play(game, "8H WOORD", "(annulled)")
     change = result_changes(game_id=game.pk).get()
     assert (change.reason_code, change.reason) == (ChangeReason.FROM_MOVES, "")
-    client.force_login(secretary)
-    url = reverse("game_correct", kwargs={**game.round.competition.url_kwargs, "game_id": game.pk})
-    assert "<em>uit de zetten</em>" in client.get(url).content.decode()
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    assert "<em>from the moves</em>" in client.get(url).content.decode()
+    # The game's page shows its HistoryEntry rows, the reason code in the reader's
+    # language: tests/competition/test_history_pages.py.
 
 
 # --- the data migration ----------------------------------------------------------------

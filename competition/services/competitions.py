@@ -1,0 +1,159 @@
+"""Creating a competition, changing its settings, and archiving it; each kept in the history.
+
+A settings change records only the fields that changed, as they were and as they became.
+An archived competition stays readable and takes no more changes, here or anywhere
+(`competition_check_open`, `competition.versioning.competition_touched`).
+"""
+
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from clubs.history import HistoryAction, history_record
+from clubs.models import Club
+from competition.models import Competition
+from competition.services import CompetitionArchived, CompetitionError
+
+#: The settings a secretary chooses; the history records each of them that changes.
+SETTINGS_FIELDS = (
+    "name",
+    "slug",
+    "kind",
+    "rules",
+    "custom_rules",
+    "start_date",
+    "number_of_rounds",
+    "pairing_system",
+    "starters",
+    "bye_match_points",
+    "bye_board_points",
+    "bye_board_points_fixed",
+    "forfeit_win_match_points",
+    "forfeit_win_board_points",
+    "ranking",
+    "min_games",
+    "tiebreaks",
+)
+
+
+class SlugTaken(CompetitionError):
+    """The club already has a competition with this short name."""
+
+    def __init__(self) -> None:
+        super().__init__(_("The club already has a competition with this short name."))
+
+
+def competition_settings(competition: Competition) -> dict[str, Any]:
+    """The settings as JSON values, as the history stores them."""
+    values = {name: getattr(competition, name) for name in SETTINGS_FIELDS}
+    return {
+        name: value.isoformat() if isinstance(value, date) else value
+        for name, value in values.items()
+    }
+
+
+@transaction.atomic
+def competition_create(*, club: Club, settings: Mapping[str, Any], by: Any = None) -> Competition:
+    competition = Competition(club=club)
+    _apply(competition, settings)
+    _save(competition)
+    history_record(
+        club_id=club.pk,
+        by=by,
+        action=HistoryAction.COMPETITION_CREATE,
+        object_type="competition",
+        object_id=competition.pk,
+        label=competition.name,
+        after=competition_settings(competition),
+        competition_id=competition.pk,
+    )
+    return competition
+
+
+@transaction.atomic
+def competition_update(
+    *, competition: Competition, settings: Mapping[str, Any], by: Any = None, reason: str = ""
+) -> Competition:
+    """Change the settings given in `settings` (others stay); refused when archived.
+
+    The settings before are read from the database, not from `competition`: a form that
+    validated it has already changed its attributes.
+    """
+    current = Competition.objects.select_for_update().get(pk=competition.pk)
+    if current.is_archived:
+        raise CompetitionArchived
+    before = competition_settings(current)
+    _apply(current, settings)
+    _save(current)
+    after = competition_settings(current)
+    changed = [name for name in SETTINGS_FIELDS if before[name] != after[name]]
+    if changed:
+        history_record(
+            club_id=current.club_id,
+            by=by,
+            action=HistoryAction.COMPETITION_SETTINGS,
+            object_type="competition",
+            object_id=current.pk,
+            label=current.name,
+            before={name: before[name] for name in changed},
+            after={name: after[name] for name in changed},
+            reason=reason,
+            competition_id=current.pk,
+        )
+    return current
+
+
+@transaction.atomic
+def competition_archive(
+    *, competition: Competition, by: Any = None, reason: str = ""
+) -> Competition:
+    """Archive: the pages stay, every later change is refused. Archiving twice is once."""
+    current = Competition.objects.select_for_update().get(pk=competition.pk)
+    if current.is_archived:
+        return current
+    current.archived_at = timezone.now()
+    current.save(update_fields=["archived_at", "changed_at"])
+    history_record(
+        club_id=current.club_id,
+        by=by,
+        action=HistoryAction.COMPETITION_ARCHIVE,
+        object_type="competition",
+        object_id=current.pk,
+        label=current.name,
+        before={"archived": False},
+        after={"archived": True},
+        reason=reason,
+        competition_id=current.pk,
+    )
+    return current
+
+
+def _apply(competition: Competition, settings: Mapping[str, Any]) -> None:
+    unknown = set(settings) - set(SETTINGS_FIELDS)
+    if unknown:
+        raise ValueError(f"Not a competition setting: {', '.join(sorted(unknown))}")
+    for name, value in settings.items():
+        setattr(competition, name, value)
+    if isinstance(competition.name, str):
+        competition.name = " ".join(competition.name.split())
+
+
+def _save(competition: Competition) -> None:
+    """Check and save; a short name taken (also by a click at the same moment) is refused."""
+    taken = Competition.objects.filter(club=competition.club_id, slug=competition.slug)
+    if taken.exclude(pk=competition.pk).exists():
+        raise SlugTaken
+    try:
+        competition.full_clean(validate_constraints=False)
+    except ValidationError as error:
+        raise CompetitionError(" ".join(error.messages)) from None
+    try:
+        with transaction.atomic():
+            competition.save()
+    except IntegrityError:
+        raise SlugTaken from None
