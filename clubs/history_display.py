@@ -61,11 +61,10 @@ class ChangeRow:
 
 def entry_changes(entry: HistoryEntry) -> list[ChangeRow]:
     """The fields an entry changed, as text; a value that is not a dict is one row."""
-    rows = [
+    return [
         ChangeRow(str(label), value_text(key, old), value_text(key, new))
         for key, label, old, new in _changed_keys(entry)
     ]
-    return rows
 
 
 def _changed_keys(entry: HistoryEntry) -> list[tuple[str, Any, Any, Any]]:
