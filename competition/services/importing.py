@@ -36,8 +36,9 @@ from clubs.models import Membership, Player
 from competition.models import Competition, Entrant, Round
 from competition.rulesets import ruleset_for
 from competition.services import CompetitionError, club_lock
+from competition.services.rounds import round_update_status
 from competition.versioning import competition_touched
-from games.models import ChangeReason, Game, Outcome
+from games.models import ChangeReason, Game
 from games.services import (
     MAX_SCORE,
     MIN_SCORE,
@@ -841,15 +842,8 @@ def _write(
             raise CompetitionError(
                 _("Line %(line)s: %(reason)s") % {"line": planned.line, "reason": error.message}
             ) from None
-    for number in numbers:
-        round_obj = rounds[number]
-        if not round_obj.games.filter(outcome=Outcome.PENDING).exists():
-            status = Round.Status.FINISHED
-        elif round_obj.status == Round.Status.DRAFT:
-            status = Round.Status.PUBLISHED
-        else:
-            continue
-        Round.objects.filter(pk=round_obj.pk).update(status=status)
+    for number in sorted(numbers):
+        round_update_status(round=rounds[number], by=by)
     competition_touched(competition_id=competition.pk)
 
 
