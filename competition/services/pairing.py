@@ -55,24 +55,17 @@ class RoundPairing:
     criteria: tuple[pairing.CriterionTotal, ...] = ()
 
 
-def games_without_result_before(round: Round) -> int:
-    """How many games of the previous round still have no result: while there are any,
-    the Swiss pairing of this round uses the standings of the round before that."""
-    if round.number <= 1:
-        return 0
-    return Game.objects.filter(
-        round__competition=round.competition_id,
-        round__number=round.number - 1,
-        outcome=Outcome.PENDING,
-    ).count()
+def default_standings_round(round: Round, *, open_games: int | None = None) -> int | None:
+    """Pair round N from the standings after N-1, or after N-2 when N-1 is still being played.
 
-
-def default_standings_round(round: Round) -> int | None:
-    """Pair round N from the standings after N-1, or after N-2 when N-1 is still being played."""
+    `open_games`: `selectors.games_without_result_before(round)`, when the caller has it.
+    """
     previous = round.number - 1
     if previous < 1:
         return None
-    if not games_without_result_before(round):
+    if open_games is None:
+        open_games = selectors.games_without_result_before(round)
+    if not open_games:
         return previous
     return previous - 1 if previous > 1 else None
 
