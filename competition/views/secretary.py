@@ -259,7 +259,8 @@ def attendance(request, competition: Competition, number: int):
         return redirect(round_obj)
     elif action == "late":
         messages.error(
-            request, _("The pairing was changed in the meantime; check it and try again.")
+            request,
+            _("The pairing or the attendance changed in the meantime: choose the place again."),
         )
         return redirect(f"{request.path}#late")
     return render(
