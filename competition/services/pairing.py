@@ -222,6 +222,7 @@ def round_pair(
         expected_pairing=expected_pairing,
         by=by,
         system=result.system,
+        to_draft=True,
     )
     return result
 

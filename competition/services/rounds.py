@@ -267,29 +267,30 @@ def round_set_pairings(
     expected_pairing: str | None = None,
     by: AbstractBaseUser | None = None,
     system: str = "",
+    to_draft: bool = False,
 ) -> list[Game]:
-    """Replace the pairings of a round that has no results yet; the round goes back to a
-    draft the director reviews and publishes.
+    """Replace the pairings of a round that has no results yet.
 
     `expected_pairing`: the `pairing_version` the page showed; refused when it changed.
     `system`: the pairing system that made them, for the history ("" when set by hand).
+    `to_draft`: the round goes back to a draft, for the director to review and publish
+    (a generated or cleared pairing); otherwise its status stays.
     """
     locked = round_lock(round)
     check_pairing_version(locked, expected_pairing)
-    before = round_pairing_snapshot(locked)
+    before = {"pairings": round_pairing_snapshot(locked), "status": locked.status}
     games = _replace_pairings(locked, pairings)
-    after = round_pairing_snapshot(locked)
-    action = HistoryAction.PAIRING_GENERATE if pairings else HistoryAction.PAIRING_CLEAR
+    if to_draft:
+        _status_write(locked, Round.Status.DRAFT)
+        round.status = locked.status
     round_history(
         locked,
         by=by,
-        action=action,
-        before={"pairings": before, "status": locked.status},
-        after={"pairings": after, "status": Round.Status.DRAFT}
+        action=HistoryAction.PAIRING_GENERATE if pairings else HistoryAction.PAIRING_CLEAR,
+        before=before,
+        after={"pairings": round_pairing_snapshot(locked), "status": locked.status}
         | ({"system": system} if system else {}),
     )
-    _status_write(locked, Round.Status.DRAFT)
-    round.status = locked.status
     competition_touched(competition_id=locked.competition_id)
     return games
 
@@ -299,7 +300,9 @@ def round_clear_pairings(
     *, round: Round, expected_pairing: str | None = None, by: AbstractBaseUser | None = None
 ) -> None:
     """Undo a round's pairing (before any result): the round is a draft without games."""
-    round_set_pairings(round=round, pairings=[], expected_pairing=expected_pairing, by=by)
+    round_set_pairings(
+        round=round, pairings=[], expected_pairing=expected_pairing, by=by, to_draft=True
+    )
 
 
 def _status_write(locked: Round, status: str) -> bool:
