@@ -221,9 +221,16 @@ def round_set_attendance(
     competition_touched(competition_id=round.competition_id)
 
 
+def _lock_games(locked: Round) -> None:
+    """Lock the round's games before looking at their results and moves, so that a move
+    entered on the board at the same moment is seen (or waits) before the games go."""
+    list(locked.games.select_for_update(of=("self",)).order_by("pk").values_list("pk", flat=True))
+
+
 def _replace_pairings(locked: Round, pairings: Sequence[PairingSpec]) -> list[Game]:
     """Replace the games of a locked round that has no results yet (no history: the
     callers write the entry that says why)."""
+    _lock_games(locked)
     if locked.games.exclude(outcome__in=[Outcome.PENDING, Outcome.BYE]).exists():
         raise CompetitionError(
             _("Round %(number)s already has results; its pairings can no longer change.")
@@ -375,12 +382,12 @@ def status_from_games(*, current: str, played: int, pending: int) -> str:
     - some results: at least published (results were entered, so the pairing was played);
     - every game has its result: finished.
 
-    >>> status_from_games(current="published", played=5, pending=0)
-    'finished'
-    >>> status_from_games(current="finished", played=4, pending=1)
-    'published'
-    >>> status_from_games(current="draft", played=0, pending=6)
-    'draft'
+    >>> status_from_games(current="published", played=5, pending=0) == "finished"
+    True
+    >>> status_from_games(current="finished", played=4, pending=1) == "published"
+    True
+    >>> status_from_games(current="draft", played=0, pending=6) == "draft"
+    True
     """
     if played and not pending:
         return Round.Status.FINISHED
@@ -490,6 +497,7 @@ def round_delete(*, round: Round, by: AbstractBaseUser | None = None) -> None:
             _("Only the last round can be deleted; round %(number)s is not the last.")
             % {"number": locked.number}
         )
+    _lock_games(locked)
     if _has_results(locked) or Move.objects.filter(game__round=locked).exists():
         raise CompetitionError(
             _("Round %(number)s has results; a round with results is never deleted.")
