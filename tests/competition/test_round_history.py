@@ -27,7 +27,7 @@ from competition.services.rounds import (
     status_from_games,
 )
 from games.models import Game, Outcome
-from games.moves import moves_import_gcg
+from games.moves import move_undo, moves_import_gcg
 from games.services import PairingSpec, ResultEntry, ResultInput
 from tests.factories import EntrantFactory, PlayerFactory
 
@@ -206,6 +206,24 @@ def test_the_last_game_finished_on_the_board_finishes_the_round(
     assert Round.objects.get(pk=published.pk).status == Round.Status.FINISHED
     (finished,) = entries(published, HistoryAction.ROUND_STATUS)
     assert finished.reason_code == HistoryReason.FROM_RESULTS
+
+
+def test_taking_back_the_last_move_on_the_board_opens_the_round_again(
+    published, django_capture_on_commit_callbacks
+):
+    results(published, [(300, 200)])
+    board_game = published.games.get(table=2)
+    board_game.rules = rules.GOUDS_8.to_dict()
+    board_game.save(update_fields=["rules"])
+    with django_capture_on_commit_callbacks(execute=True):
+        moves_import_gcg(game=board_game, data=(DEMO / "demo-1.gcg").read_bytes(), by=None)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        move_undo(game=board_game, by=None)
+    assert callbacks  # the receiver scheduled the status check
+    assert not Game.objects.get(pk=board_game.pk).has_result
+    assert Round.objects.get(pk=published.pk).status == Round.Status.PUBLISHED
+    statuses = [entry.after["status"] for entry in entries(published, HistoryAction.ROUND_STATUS)]
+    assert statuses == ["finished", "published"]
 
 
 def test_status_cannot_be_set_finished_by_hand(published):
