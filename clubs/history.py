@@ -34,8 +34,10 @@ class HistoryAction(models.TextChoices):
     PAIRING_PUBLISH = "pairing.publish", _("pairing published")
     PAIRING_CLEAR = "pairing.clear", _("pairing cleared")
     PAIRING_UNDO = "pairing.undo", _("pairing withdrawn")
+    PAIRING_LATE = "pairing.late", _("late player added to the pairing")
     ROUND_CREATE = "round.create", _("round added")
     ROUND_STATUS = "round.status", _("round status changed")
+    ROUND_REOPEN = "round.reopen", _("round reopened")
     ROUND_ATTENDANCE = "round.attendance", _("attendance changed")
     ROUND_DELETE = "round.delete", _("round deleted")
     ENTRANT_ADD = "entrant.add", _("player entered")
@@ -56,6 +58,7 @@ class HistoryReason(models.TextChoices):
     FROM_MOVES = "from_moves", _("from the moves")
     CSV_IMPORT = "csv_import", _("imported from CSV")
     TSH_IMPORT = "tsh_import", _("imported from TSH")
+    FROM_RESULTS = "from_results", _("follows from the results")
 
 
 #: The labels of the keys that `before` and `after` use, for the history pages.
@@ -85,6 +88,9 @@ FIELD_LABELS: dict[str, Any] = {
     "games": _("games"),
     "rounds": _("rounds"),
     "players": _("players"),
+    "number": _("number"),
+    "date": _("date"),
+    "system": _("pairing system"),
 }
 
 

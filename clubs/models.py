@@ -127,9 +127,8 @@ class HistoryEntry(models.Model):
     game_id = models.PositiveBigIntegerField(_("game id"), null=True, blank=True, db_index=True)
     before = models.JSONField(_("before"), null=True, blank=True, encoder=DjangoJSONEncoder)
     after = models.JSONField(_("after"), null=True, blank=True, encoder=DjangoJSONEncoder)
-    reason_code = models.CharField(
-        _("automatic reason"), max_length=20, choices=HistoryReason, blank=True
-    )
+    # A code of HistoryReason, without `choices` like `action`.
+    reason_code = models.CharField(_("automatic reason"), max_length=20, blank=True)
     reason = models.TextField(_("reason"), blank=True, help_text=_("As the person typed it."))
 
     objects = HistoryQuerySet.as_manager()
@@ -153,7 +152,13 @@ class HistoryEntry(models.Model):
     @property
     def reason_text(self) -> str:
         """The reason in the reader's language: the automatic one, then what was typed."""
-        parts = [str(self.get_reason_code_display()) if self.reason_code else "", self.reason]
+        automatic = ""
+        if self.reason_code:
+            try:
+                automatic = str(HistoryReason(self.reason_code).label)
+            except ValueError:
+                automatic = self.reason_code
+        parts = [automatic, self.reason]
         return " · ".join(part for part in parts if part)
 
     @property

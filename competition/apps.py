@@ -7,10 +7,12 @@ class CompetitionConfig(AppConfig):
     verbose_name = _("Competitions")
 
     def ready(self) -> None:
+        from competition.services.rounds import on_game_changed_status
         from competition.versioning import on_game_changed
         from games.signals import game_changed
 
         game_changed.connect(on_game_changed, dispatch_uid="competition-version")
+        game_changed.connect(on_game_changed_status, dispatch_uid="competition-round-status")
         _register_history_labels()
 
 

@@ -18,6 +18,7 @@ from clubs.inputs import (
 from clubs.models import Player
 from competition.models import TIEBREAK_CHOICES, Competition, Entrant, Group
 from competition.rulesets import custom_rules_error
+from competition.selectors import current_round_number
 from competition.services.competitions import SETTINGS_FIELDS
 from competition.services.importing import MAX_FILE_BYTES, UNDECIDED, NameQuestion
 from games.models import Game
@@ -177,9 +178,7 @@ class EntrantAddForm(forms.Form):
         self.fields["group"].queryset = competition.groups.all()
         if not competition.groups.exists():
             del self.fields["group"]
-        self.fields["joined_round"].initial = (
-            competition.rounds.filter(games__isnull=False).distinct().count() + 1
-        )
+        self.fields["joined_round"].initial = current_round_number(competition)
 
     def clean(self) -> dict:
         cleaned = super().clean()
@@ -253,6 +252,56 @@ class AttendanceForm(forms.Form):
     def __init__(self, *args, entrants: list[Entrant], **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["present"].choices = [(e.player_id, e.player.name) for e in entrants]
+
+
+BYE_CHOICE = "bye"
+
+
+class LateArrivalForm(forms.Form):
+    """A late arrival's place in a paired round: against the bye, against another late
+    arrival at a new table, or a bye. The choices are the round's as the page showed it."""
+
+    player = forms.ChoiceField(
+        label=_("Late arrival"), widget=forms.Select(attrs={"class": "form-select"})
+    )
+    opponent = forms.ChoiceField(
+        label=_("Plays"), widget=forms.Select(attrs={"class": "form-select"})
+    )
+    pairing = forms.CharField(widget=forms.HiddenInput, max_length=40)
+
+    def __init__(
+        self,
+        *args,
+        unplaced: list[tuple[int, str]],
+        bye_players: list[tuple[int, str]],
+        **kwargs,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = unplaced
+        opponents = [
+            (str(player_id), _("against %(name)s, who has the bye") % {"name": name})
+            for player_id, name in bye_players
+        ]
+        opponents += [
+            (str(player_id), _("at a new table against %(name)s") % {"name": name})
+            for player_id, name in unplaced
+        ]
+        opponents.append((BYE_CHOICE, _("a bye")))
+        self.fields["opponent"].choices = opponents
+
+    def opponent_id(self) -> int | None:
+        value = self.cleaned_data["opponent"]
+        return None if value == BYE_CHOICE else int(value)
+
+
+class RoundReopenForm(forms.Form):
+    reason = forms.CharField(
+        label=_("Reason for reopening"), max_length=500, validators=[validate_plain_text]
+    )
+
+
+class RoundDeleteForm(forms.Form):
+    confirm = forms.BooleanField(label=_("Yes, delete this round and its pairing"))
 
 
 class RoundCreateForm(forms.Form):

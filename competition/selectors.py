@@ -108,6 +108,27 @@ def next_round_number(competition: Competition) -> int:
     return (last or 0) + 1
 
 
+def current_round_number(competition: Competition) -> int:
+    """Tonight's round: the last round while it is not finished, else the one to add next.
+    A player entered tonight plays from this round on."""
+    last = competition.rounds.order_by("-number").values("number", "status").first()
+    if last is None:
+        return 1
+    return last["number"] + (last["status"] == Round.Status.FINISHED)
+
+
+def games_without_result_before(round: Round) -> int:
+    """How many games of the previous round still have no result: while there are any,
+    the Swiss pairing of this round uses the standings of the round before that."""
+    if round.number <= 1:
+        return 0
+    return Game.objects.filter(
+        round__competition=round.competition_id,
+        round__number=round.number - 1,
+        outcome=Outcome.PENDING,
+    ).count()
+
+
 def round_get(competition: Competition, number: int) -> Round:
     """Any round, drafts included: for the secretary's pages."""
     return get_object_or_404(

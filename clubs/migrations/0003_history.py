@@ -29,7 +29,7 @@ class Migration(migrations.Migration):
                 ('game_id', models.PositiveBigIntegerField(blank=True, db_index=True, null=True, verbose_name='game id')),
                 ('before', models.JSONField(blank=True, encoder=django.core.serializers.json.DjangoJSONEncoder, null=True, verbose_name='before')),
                 ('after', models.JSONField(blank=True, encoder=django.core.serializers.json.DjangoJSONEncoder, null=True, verbose_name='after')),
-                ('reason_code', models.CharField(blank=True, choices=[('from_moves', 'from the moves'), ('csv_import', 'imported from CSV'), ('tsh_import', 'imported from TSH')], max_length=20, verbose_name='automatic reason')),
+                ('reason_code', models.CharField(blank=True, max_length=20, verbose_name='automatic reason')),
                 ('reason', models.TextField(blank=True, help_text='As the person typed it.', verbose_name='reason')),
                 ('by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='by')),
                 ('club', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='history', to='clubs.club', verbose_name='club')),

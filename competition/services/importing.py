@@ -37,8 +37,9 @@ from clubs.models import Membership, Player
 from competition.models import Competition, Entrant, Round
 from competition.rulesets import ruleset_for
 from competition.services import CompetitionError, club_lock
+from competition.services.rounds import round_update_status
 from competition.versioning import competition_touched
-from games.models import Game, Outcome
+from games.models import Game
 from games.services import (
     MAX_SCORE,
     MIN_SCORE,
@@ -843,26 +844,14 @@ def _write(
             raise CompetitionError(
                 _("Line %(line)s: %(reason)s") % {"line": planned.line, "reason": error.message}
             ) from None
-    statuses: dict[str, list[int]] = {}
     for number in sorted(numbers):
-        round_obj = rounds[number]
-        if not round_obj.games.filter(outcome=Outcome.PENDING).exists():
-            status = Round.Status.FINISHED
-        elif round_obj.status == Round.Status.DRAFT:
-            status = Round.Status.PUBLISHED
-        else:
-            continue
-        if status != round_obj.status:
-            statuses.setdefault(status, []).append(number)
-        Round.objects.filter(pk=round_obj.pk).update(status=status)
+        round_update_status(round=rounds[number], by=by)
     # Each result has its own entry (games.services); this one says what else came with it.
     names = {player.pk: player.name for player in players.values()}
     imported = {
         "players_created": list(plan.new_players),
         "entrants_added": sorted(names[entrant.player_id] for entrant in added),
         "rounds_created": sorted(plan.rounds_created),
-        "rounds_finished": statuses.get(Round.Status.FINISHED, []),
-        "rounds_published": statuses.get(Round.Status.PUBLISHED, []),
         "games": plan.changes,
     }
     if any(imported.values()):  # a file imported again changes nothing, and says nothing

@@ -1,22 +1,37 @@
 """Pairing a round: the adapter between the ORM and the pure engines in competition.pairing.
 
 `round_pairing_preview` computes a pairing without writing; `round_pair` writes it as the
-round's games (a draft the director reviews, may swap, and then publishes).
+round's games (a draft the director reviews, may swap, and then publishes);
+`round_add_late_player` seats a late arrival in a pairing already made.
 """
 
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
-from django.db import transaction
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils.translation import gettext_lazy as _
 
+from clubs.history import HistoryAction
 from competition import pairing, selectors, standings
-from competition.models import Competition, Round
+from competition.models import Competition, Entrant, Round
+from competition.rulesets import ruleset_for
 from competition.services import CompetitionError
-from competition.services.rounds import entrants_present_in, round_set_pairings
+from competition.services.rounds import (
+    check_pairing_version,
+    entrants_active_in,
+    entrants_present_in,
+    pairing_snapshot,
+    round_history,
+    round_lock,
+    round_set_pairings,
+    round_update_status,
+    seated_player_ids,
+)
 from competition.versioning import competition_touched
 from games.models import Game, Outcome, Side
-from games.services import PairingSpec
+from games.services import PairingSpec, games_create
 
 SYSTEM_NAMES = {"swiss": "swiss", "rr": "round_robin", "koth": "king_of_the_hill"}
 
@@ -40,17 +55,17 @@ class RoundPairing:
     criteria: tuple[pairing.CriterionTotal, ...] = ()
 
 
-def default_standings_round(round: Round) -> int | None:
-    """Pair round N from the standings after N-1, or after N-2 when N-1 is still being played."""
+def default_standings_round(round: Round, *, open_games: int | None = None) -> int | None:
+    """Pair round N from the standings after N-1, or after N-2 when N-1 is still being played.
+
+    `open_games`: `selectors.games_without_result_before(round)`, when the caller has it.
+    """
     previous = round.number - 1
     if previous < 1:
         return None
-    unfinished = Game.objects.filter(
-        round__competition=round.competition_id,
-        round__number=previous,
-        outcome=Outcome.PENDING,
-    ).exists()
-    if not unfinished:
+    if open_games is None:
+        open_games = selectors.games_without_result_before(round)
+    if not open_games:
         return previous
     return previous - 1 if previous > 1 else None
 
@@ -194,6 +209,7 @@ def round_pair(
     standings_round: int | None = None,
     seed: int | None = None,
     expected_pairing: str | None = None,
+    by: AbstractBaseUser | None = None,
 ) -> RoundPairing:
     """Generate and store a round's pairing as a draft; refused once the round has results,
     and when the pairing is no longer the one the page showed (`expected_pairing`)."""
@@ -201,11 +217,142 @@ def round_pair(
         round=round, system=system, standings_round=standings_round, seed=seed
     )
     round_set_pairings(
-        round=round, pairings=pairing_specs(result), expected_pairing=expected_pairing
+        round=round,
+        pairings=pairing_specs(result),
+        expected_pairing=expected_pairing,
+        by=by,
+        system=result.system,
+        to_draft=True,
     )
-    Round.objects.filter(pk=round.pk).update(status=Round.Status.DRAFT)
-    competition_touched(competition_id=round.competition_id)
     return result
+
+
+#: `round_add_late_player`'s opponent for a late arrival who gets the bye.
+BYE = None
+
+
+@transaction.atomic
+def round_add_late_player(
+    *,
+    round: Round,
+    player_id: int,
+    opponent_id: int | None = BYE,
+    by: AbstractBaseUser | None = None,
+    expected_pairing: str | None = None,
+) -> Game:
+    """Seat a late arrival in a round already paired, without re-pairing anyone else.
+
+    `opponent_id` is the player who has the bye (the bye becomes a real game at a new
+    table), another late arrival without a place (a new table for the two), or `BYE` (the
+    late arrival gets a bye). The late arrival is marked present. Refused in a finished
+    round (reopen it first) and once the pairing changed since the page (`expected_pairing`).
+    """
+    locked = round_lock(round)
+    check_pairing_version(locked, expected_pairing)
+    number = locked.number
+    if locked.status == Round.Status.FINISHED:
+        raise CompetitionError(
+            _("Round %(number)s is finished; reopen it first to add a player.") % {"number": number}
+        )
+    seated = seated_player_ids(locked)
+    if not seated:
+        raise CompetitionError(
+            _("Round %(number)s has no pairing yet: mark the player present and pair the round.")
+            % {"number": number}
+        )
+    active = {entrant.player_id: entrant for entrant in entrants_active_in(locked)}
+    late = _late_entrant(active, player_id, number)
+    if late.player_id in seated:
+        raise CompetitionError(
+            _("%(player)s already has a place in round %(number)s.")
+            % {"player": late.player.name, "number": number}
+        )
+    bye_game = None
+    if opponent_id is not BYE:
+        opponent = _late_entrant(active, opponent_id, number)
+        if opponent.player_id == late.player_id:
+            raise CompetitionError(_("Choose two different players."))
+        if opponent.group_id != late.group_id:
+            raise CompetitionError(
+                _("%(player)s and %(opponent)s play in different groups.")
+                % {"player": late.player.name, "opponent": opponent.player.name}
+            )
+        if opponent.player_id in seated:
+            bye_game = (
+                locked.games.select_for_update(of=("self",))
+                .filter(player_a_id=opponent.player_id, outcome=Outcome.BYE)
+                .first()
+            )
+            if bye_game is None:
+                raise CompetitionError(
+                    _(
+                        "%(player)s already plays in round %(number)s; choose the player "
+                        "with the bye or another late arrival."
+                    )
+                    % {"player": opponent.player.name, "number": number}
+                )
+    absences = locked.absences.filter(player_id__in=[player_id, opponent_id])
+    made_present = sorted(absences.values_list("player__name", flat=True))
+    absences.delete()
+    before = pairing_snapshot(
+        Game.objects.select_related("player_a", "player_b").filter(pk=bye_game.pk)
+        if bye_game
+        else []
+    )
+    if bye_game is not None:
+        bye_game.delete()
+    spec = _late_spec(locked, late.player_id, opponent_id)
+    try:
+        with transaction.atomic():
+            (game,) = games_create(round_id=locked.pk, pairings=[spec])
+    except IntegrityError as error:  # seated meanwhile: the constraint, not the check above
+        raise CompetitionError(
+            _("A player appears twice in round %(number)s.") % {"number": number}
+        ) from error
+    game = Game.objects.select_related("player_a", "player_b").get(pk=game.pk)
+    round_history(
+        locked,
+        by=by,
+        action=HistoryAction.PAIRING_LATE,
+        before={"pairings": before},
+        after={"pairings": pairing_snapshot([game]), "present": made_present},
+        game_id=game.pk,
+    )
+    round_update_status(round=locked, by=by)
+    competition_touched(competition_id=locked.competition_id)
+    return game
+
+
+def _late_entrant(active: dict[int, Entrant], player_id: int, number: int) -> Entrant:
+    entrant = active.get(player_id)
+    if entrant is None:
+        raise CompetitionError(
+            _("That player does not take part in round %(number)s; enter them first.")
+            % {"number": number}
+        )
+    return entrant
+
+
+def _late_spec(round: Round, player_id: int, opponent_id: int | None) -> PairingSpec:
+    """The late game: at the next free table, the starter chosen as the pairing would."""
+    rules = ruleset_for(round.competition).to_dict()
+    if opponent_id is BYE:
+        return PairingSpec(player_id, None, rules=rules)
+    last_table = round.games.aggregate(last=Max("table"))["last"] or 0
+    starter = ""
+    if round.competition.starters == Competition.Starters.ASSIGNED:
+        records = {
+            entrant.id: entrant
+            for group in pairing_input(round, standings_round=None).groups.values()
+            for entrant in group
+        }
+        (first,) = pairing.assign_starters(
+            [(opponent_id, player_id)],
+            [records[opponent_id], records[player_id]],
+            starters="assigned",
+        )
+        starter = Side.A if first == opponent_id else Side.B
+    return PairingSpec(opponent_id, player_id, table=last_table + 1, starter=starter, rules=rules)
 
 
 @dataclass(frozen=True)

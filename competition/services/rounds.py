@@ -1,26 +1,92 @@
-"""Rounds: creating them, attendance, pairings and their results."""
+"""Rounds: creating and deleting them, attendance, pairings, their results and status.
+
+Every change here writes its entry in the club history (`clubs.history.history_record`)
+inside its own transaction; a round's status is set in one place, `_status_write`, and
+decided from its games by `round_update_status`.
+"""
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from datetime import date
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from clubs.history import HistoryAction, HistoryReason, history_record
 from competition.models import Absence, Competition, Entrant, Round
 from competition.rulesets import ruleset_for
 from competition.selectors import next_round_number
 from competition.services import CompetitionError, club_lock
 from competition.versioning import competition_touched
-from games.models import Game, Outcome
-from games.services import PairingSpec, ResultEntry, games_create, games_record_results
+from games.models import Game, Move, Outcome, Seat
+from games.services import (
+    PairingSpec,
+    ResultEntry,
+    ResultInput,
+    game_record_result,
+    games_create,
+    games_record_results,
+)
+
+ROUND = "round"
+
+
+def round_history(
+    round: Round,
+    *,
+    by: AbstractBaseUser | None,
+    action: str,
+    before: Any = None,
+    after: Any = None,
+    reason: str = "",
+    reason_code: str = "",
+    game_id: int | None = None,
+) -> None:
+    """One history entry about a round (its pairing, attendance, status), filed under its
+    competition and number so the history pages can filter on them."""
+    competition = round.competition
+    history_record(
+        club_id=competition.club_id,
+        by=by,
+        action=action,
+        object_type=ROUND,
+        object_id=round.pk,
+        label=f"{competition.name} · {round.number}",
+        before=before,
+        after=after,
+        reason=reason,
+        reason_code=reason_code,
+        competition_id=competition.pk,
+        round_number=round.number,
+        game_id=game_id,
+    )
+
+
+def pairing_snapshot(games: Iterable[Game]) -> list[list[Any]]:
+    """Games as the history keeps them: `[table, [player, opponent], starter]` with names
+    as they are now (the opponent None for a bye, the starter None when not decided)."""
+    rows = []
+    for game in sorted(games, key=lambda game: (game.table is None, game.table or 0, game.pk)):
+        names = [game.player_a.name, game.player_b.name if game.player_b_id else None]
+        starter = {"a": names[0], "b": names[1]}.get(game.starter)
+        rows.append([game.table, names, starter])
+    return rows
+
+
+def round_pairing_snapshot(round: Round) -> list[list[Any]]:
+    return pairing_snapshot(round.games.select_related("player_a", "player_b"))
 
 
 @transaction.atomic
 def round_create(
-    *, competition: Competition, date: date | None = None, number: int | None = None
+    *,
+    competition: Competition,
+    date: date | None = None,
+    number: int | None = None,
+    by: AbstractBaseUser | None = None,
 ) -> Round:
     """Add the next round of a competition.
 
@@ -45,11 +111,17 @@ def round_create(
             % {"count": competition.number_of_rounds}
         )
     created = Round.objects.create(competition=competition, number=following, date=date)
+    round_history(
+        created,
+        by=by,
+        action=HistoryAction.ROUND_CREATE,
+        after={"number": following, "date": date, "status": created.status},
+    )
     competition_touched(competition_id=competition.pk)
     return created
 
 
-def _locked(round: Round) -> Round:
+def round_lock(round: Round) -> Round:
     """The round's row, locked until the transaction ends: changes to one round's
     attendance, pairing, status and results run one at a time.
 
@@ -70,7 +142,7 @@ def pairing_version(game_ids: Iterable[int]) -> str:
     return f"{len(ids)}-{ids[-1] if ids else 0}"
 
 
-def _check_pairing_version(round: Round, expected: str | None) -> None:
+def check_pairing_version(round: Round, expected: str | None) -> None:
     """Refuse a change based on a pairing that is no longer there (a second click, or a
     second device): the director acts on what the page showed, or not at all."""
     if expected is None:
@@ -99,41 +171,77 @@ def entrants_present_in(round: Round) -> list[Entrant]:
     return [entrant for entrant in entrants_active_in(round) if entrant.player_id not in absent]
 
 
+def seated_player_ids(round: Round) -> set[int]:
+    """The players with a place in the round's pairing (a game or the bye)."""
+    return set(Seat.objects.filter(round=round).values_list("player_id", flat=True))
+
+
+def entrants_unpaired_in(round: Round) -> list[Entrant]:
+    """Present entrants without a place in the round's pairing (empty while it has none):
+    the late arrivals the director still has to seat."""
+    seated = seated_player_ids(round) if round.pk else set()
+    if not seated:
+        return []
+    return [entrant for entrant in entrants_present_in(round) if entrant.player_id not in seated]
+
+
+def _absent_names(round: Round) -> list[str]:
+    return sorted(round.absences.values_list("player__name", flat=True), key=str.casefold)
+
+
 @transaction.atomic
-def round_set_attendance(*, round: Round, present_player_ids: Iterable[int]) -> None:
+def round_set_attendance(
+    *, round: Round, present_player_ids: Iterable[int], by: AbstractBaseUser | None = None
+) -> None:
     """Record who is there tonight; everyone else active in the round is absent."""
     present = set(present_player_ids)
-    round = _locked(round)
+    round = round_lock(round)
     if round.games.exists():
-        seated = set(round.games.values_list("player_a_id", flat=True)) | set(
-            round.games.exclude(player_b=None).values_list("player_b_id", flat=True)
-        )
+        seated = seated_player_ids(round)
         if seated - present:
             raise CompetitionError(
                 _("Players with a game in this round cannot be marked absent; undo the pairing.")
             )
+    before = _absent_names(round)
     round.absences.all().delete()
     Absence.objects.bulk_create(
         Absence(round=round, player_id=entrant.player_id)
         for entrant in entrants_active_in(round)
         if entrant.player_id not in present
     )
+    after = _absent_names(round)
+    if before != after:
+        round_history(
+            round,
+            by=by,
+            action=HistoryAction.ROUND_ATTENDANCE,
+            before={"absent": before},
+            after={"absent": after},
+        )
     competition_touched(competition_id=round.competition_id)
 
 
-@transaction.atomic
-def round_set_pairings(
-    *, round: Round, pairings: Sequence[PairingSpec], expected_pairing: str | None = None
-) -> list[Game]:
-    """Replace the pairings of a round that has no results yet.
+def _lock_games(locked: Round) -> None:
+    """Lock the round's games before looking at their results and moves, so that a move
+    entered on the board at the same moment is seen (or waits) before the games go."""
+    list(locked.games.select_for_update(of=("self",)).order_by("pk").values_list("pk", flat=True))
 
-    `expected_pairing`: the `pairing_version` the page showed; refused when it changed.
-    """
-    locked = _locked(round)
-    _check_pairing_version(locked, expected_pairing)
+
+def _replace_pairings(locked: Round, pairings: Sequence[PairingSpec]) -> list[Game]:
+    """Replace the games of a locked round that has no results yet (no history: the
+    callers write the entry that says why)."""
+    _lock_games(locked)
     if locked.games.exclude(outcome__in=[Outcome.PENDING, Outcome.BYE]).exists():
         raise CompetitionError(
             _("Round %(number)s already has results; its pairings can no longer change.")
+            % {"number": locked.number}
+        )
+    if Move.objects.filter(game__round=locked).exists():
+        raise CompetitionError(
+            _(
+                "Round %(number)s has games with moves on the board; its pairings can no "
+                "longer change."
+            )
             % {"number": locked.number}
         )
     active = {entrant.player_id for entrant in entrants_active_in(locked)}
@@ -148,7 +256,7 @@ def round_set_pairings(
     ruleset = ruleset_for(locked.competition).to_dict()
     try:
         with transaction.atomic():
-            games = games_create(
+            return games_create(
                 round_id=locked.pk,
                 pairings=[replace(spec, rules=spec.rules or ruleset) for spec in pairings],
             )
@@ -156,34 +264,259 @@ def round_set_pairings(
         raise CompetitionError(
             _("A player appears twice in round %(number)s.") % {"number": locked.number}
         ) from error
+
+
+@transaction.atomic
+def round_set_pairings(
+    *,
+    round: Round,
+    pairings: Sequence[PairingSpec],
+    expected_pairing: str | None = None,
+    by: AbstractBaseUser | None = None,
+    system: str = "",
+    to_draft: bool = False,
+) -> list[Game]:
+    """Replace the pairings of a round that has no results yet.
+
+    `expected_pairing`: the `pairing_version` the page showed; refused when it changed.
+    `system`: the pairing system that made them, for the history ("" when set by hand).
+    `to_draft`: the round goes back to a draft, for the director to review and publish
+    (a generated or cleared pairing); otherwise its status stays.
+    """
+    locked = round_lock(round)
+    check_pairing_version(locked, expected_pairing)
+    before = {"pairings": round_pairing_snapshot(locked), "status": locked.status}
+    games = _replace_pairings(locked, pairings)
+    if to_draft:
+        _status_write(locked, Round.Status.DRAFT)
+        round.status = locked.status
+    round_history(
+        locked,
+        by=by,
+        action=HistoryAction.PAIRING_GENERATE if pairings else HistoryAction.PAIRING_CLEAR,
+        before=before,
+        after={"pairings": round_pairing_snapshot(locked), "status": locked.status}
+        | ({"system": system} if system else {}),
+    )
     competition_touched(competition_id=locked.competition_id)
     return games
 
 
 @transaction.atomic
-def round_clear_pairings(*, round: Round, expected_pairing: str | None = None) -> None:
-    round_set_pairings(round=round, pairings=[], expected_pairing=expected_pairing)
-    Round.objects.filter(pk=round.pk).update(status=Round.Status.DRAFT)
-    competition_touched(competition_id=round.competition_id)
+def round_clear_pairings(
+    *, round: Round, expected_pairing: str | None = None, by: AbstractBaseUser | None = None
+) -> None:
+    """Undo a round's pairing (before any result): the round is a draft without games."""
+    round_set_pairings(
+        round=round, pairings=[], expected_pairing=expected_pairing, by=by, to_draft=True
+    )
 
 
-@transaction.atomic
-def round_set_status(*, round: Round, status: str, expected_pairing: str | None = None) -> Round:
-    """Publish a reviewed pairing, or mark a round finished.
-
-    Publishing twice is publishing once; publishing a pairing other than the one the page
-    showed (`expected_pairing`) is refused.
-    """
-    locked = _locked(round)
-    _check_pairing_version(locked, expected_pairing)
-    if status != Round.Status.DRAFT and not locked.games.exists():
-        raise CompetitionError(_("Pair the round before publishing it."))
+def _status_write(locked: Round, status: str) -> bool:
+    """The one place a round's status is written; False when it already was `status`."""
+    if locked.status == status:
+        return False
     locked.status = status
     locked.full_clean()
     locked.save(update_fields=["status"])
+    return True
+
+
+@transaction.atomic
+def round_set_status(
+    *,
+    round: Round,
+    status: str,
+    expected_pairing: str | None = None,
+    by: AbstractBaseUser | None = None,
+) -> Round:
+    """Publish a reviewed pairing, or withdraw a published one (back to a draft).
+
+    Publishing twice is publishing once; publishing a pairing other than the one the page
+    showed (`expected_pairing`) is refused. Whether a round is finished follows from its
+    games (`round_update_status`); a finished round is reopened with `round_reopen`.
+    """
+    locked = round_lock(round)
+    check_pairing_version(locked, expected_pairing)
+    if status not in (Round.Status.DRAFT, Round.Status.PUBLISHED):
+        raise CompetitionError(
+            _("A round is finished when all its results are in; it cannot be set so by hand.")
+        )
+    if status == Round.Status.PUBLISHED and not locked.games.exists():
+        raise CompetitionError(_("Pair the round before publishing it."))
+    if locked.status == Round.Status.FINISHED:
+        raise CompetitionError(
+            _("Round %(number)s is finished; reopen it first.") % {"number": locked.number}
+        )
+    if status == Round.Status.DRAFT and _has_results(locked):
+        raise CompetitionError(
+            _("Round %(number)s already has results; its pairing stays published.")
+            % {"number": locked.number}
+        )
+    before = locked.status
+    if _status_write(locked, status):
+        round_history(
+            locked,
+            by=by,
+            action=HistoryAction.PAIRING_PUBLISH
+            if status == Round.Status.PUBLISHED
+            else HistoryAction.PAIRING_UNDO,
+            before={"status": before},
+            after={"status": status, "pairings": round_pairing_snapshot(locked)},
+        )
     round.status = status
     competition_touched(competition_id=round.competition_id)
     return locked
+
+
+def _has_results(round: Round) -> bool:
+    return round.games.exclude(outcome__in=[Outcome.PENDING, Outcome.BYE]).exists()
+
+
+def status_from_games(*, current: str, played: int, pending: int) -> str:
+    """The status a round should have, from its games: `played` with a result (byes not
+    counted), `pending` without one.
+
+    - no result yet: a draft stays a draft, a published round stays published (a finished
+      one whose last result was taken back is published again);
+    - some results: at least published (results were entered, so the pairing was played);
+    - every game has its result: finished.
+
+    >>> status_from_games(current="published", played=5, pending=0) == "finished"
+    True
+    >>> status_from_games(current="finished", played=4, pending=1) == "published"
+    True
+    >>> status_from_games(current="draft", played=0, pending=6) == "draft"
+    True
+    """
+    if played and not pending:
+        return Round.Status.FINISHED
+    if played or current == Round.Status.FINISHED:
+        return Round.Status.PUBLISHED
+    return current
+
+
+def _game_counts(round: Round) -> tuple[int, int]:
+    played = pending = 0
+    for outcome in round.games.values_list("outcome", flat=True):
+        if outcome == Outcome.PENDING:
+            pending += 1
+        elif outcome != Outcome.BYE:
+            played += 1
+    return played, pending
+
+
+@transaction.atomic
+def round_update_status(*, round: Round, by: AbstractBaseUser | None = None) -> Round:
+    """Set a round's status from its games: the one service that decides it.
+
+    A round is finished once its last game has a result, however the result came in (the
+    results page, a correction, the board, a CSV or TSH import); it is published again
+    when a result is taken back. The competition's services call it inside their own
+    transaction, after their games' writes; for results written by games/ on their own
+    (moves on the board), `on_game_changed_status` below calls it after they commit.
+    """
+    locked = round_lock(round)
+    played, pending = _game_counts(locked)
+    before = locked.status
+    status = status_from_games(current=before, played=played, pending=pending)
+    if _status_write(locked, status):
+        round_history(
+            locked,
+            by=by,
+            action=HistoryAction.ROUND_STATUS,
+            before={"status": before},
+            after={"status": status},
+            reason_code=HistoryReason.FROM_RESULTS,
+        )
+        competition_touched(competition_id=locked.competition_id)
+    round.status = status
+    return locked
+
+
+def round_status_after_commit(*, round_id: int) -> None:
+    """`round_update_status` for a round whose game changed in games/ (the board).
+
+    Runs after the games' transaction has committed, in a transaction of its own. Not in
+    the same one: a move's service holds its game row locked, and locking the round after
+    the game would reverse the order club, round, games in which every competition service
+    locks (two such writers could deadlock on PostgreSQL). The status follows from the
+    games, so should this ever not run (the process stopping right after the commit), the
+    next change of the round sets it right. A cheap read first: most moves change nothing.
+    """
+    round = Round.objects.select_related("competition").filter(pk=round_id).first()
+    if round is None:
+        return
+    played, pending = _game_counts(round)
+    if status_from_games(current=round.status, played=played, pending=pending) != round.status:
+        round_update_status(round=round)
+
+
+def on_game_changed_status(sender, *, round_id: int, **kwargs) -> None:
+    """Receiver of `games.signals.game_changed`: only schedules `round_status_after_commit`
+    (games/ may not import competition, and sends the signal before some of its writes)."""
+    transaction.on_commit(lambda: round_status_after_commit(round_id=round_id), robust=True)
+
+
+@transaction.atomic
+def round_reopen(*, round: Round, reason: str, by: AbstractBaseUser | None = None) -> Round:
+    """Open a finished round again (published), with the reason the director typed: for
+    a late game or a change of attendance. It is finished again when its results next
+    change and all are in."""
+    if not reason or not reason.strip():
+        raise CompetitionError(_("Give a reason for reopening the round."))
+    locked = round_lock(round)
+    if locked.status != Round.Status.FINISHED:
+        raise CompetitionError(
+            _("Round %(number)s is not finished; there is nothing to reopen.")
+            % {"number": locked.number}
+        )
+    _status_write(locked, Round.Status.PUBLISHED)
+    round_history(
+        locked,
+        by=by,
+        action=HistoryAction.ROUND_REOPEN,
+        before={"status": Round.Status.FINISHED},
+        after={"status": Round.Status.PUBLISHED},
+        reason=reason,
+    )
+    round.status = locked.status
+    competition_touched(competition_id=locked.competition_id)
+    return locked
+
+
+@transaction.atomic
+def round_delete(*, round: Round, by: AbstractBaseUser | None = None) -> None:
+    """Delete the last round of a competition, added by mistake, with its pairing and
+    attendance; refused once any of its games has a result or a move. The history keeps
+    what it was."""
+    locked = round_lock(round)
+    last = locked.competition.rounds.order_by("-number").values_list("number", flat=True)[0]
+    if locked.number != last:
+        raise CompetitionError(
+            _("Only the last round can be deleted; round %(number)s is not the last.")
+            % {"number": locked.number}
+        )
+    _lock_games(locked)
+    if _has_results(locked) or Move.objects.filter(game__round=locked).exists():
+        raise CompetitionError(
+            _("Round %(number)s has results; a round with results is never deleted.")
+            % {"number": locked.number}
+        )
+    round_history(
+        locked,
+        by=by,
+        action=HistoryAction.ROUND_DELETE,
+        before={
+            "number": locked.number,
+            "date": locked.date,
+            "status": locked.status,
+            "pairings": round_pairing_snapshot(locked),
+            "absent": _absent_names(locked),
+        },
+    )
+    locked.delete()
+    competition_touched(competition_id=locked.competition_id)
 
 
 @transaction.atomic
@@ -191,35 +524,60 @@ def round_record_results(
     *, round: Round, entries: Sequence[ResultEntry], by: AbstractBaseUser | None
 ) -> int:
     """Record a whole round's results in one go; the round is finished once all are in."""
-    round = _locked(round)
+    round = round_lock(round)
     own_games = set(round.games.values_list("pk", flat=True))
     if any(entry.game_id not in own_games for entry in entries):
         raise CompetitionError(_("A result belongs to a game of another round."))
     changed = games_record_results(entries=entries, by=by)
-    if not round.games.filter(outcome=Outcome.PENDING).exists() and round.games.exists():
-        Round.objects.filter(pk=round.pk).update(status=Round.Status.FINISHED)
-    elif round.status == Round.Status.DRAFT and changed:
-        Round.objects.filter(pk=round.pk).update(status=Round.Status.PUBLISHED)
+    round_update_status(round=round, by=by)
     competition_touched(competition_id=round.competition_id)
     return changed
 
 
 @transaction.atomic
+def round_correct_result(
+    *,
+    game: Game,
+    result: ResultInput,
+    by: AbstractBaseUser | None,
+    reason: str = "",
+    expected_version: int | None = None,
+) -> Game:
+    """Correct one game's result (games' `game_record_result`), and the round's status
+    with it, in one transaction; locks the round before the game, as everywhere."""
+    round = round_lock(game.round)
+    corrected = game_record_result(
+        game=game, result=result, by=by, reason=reason, expected_version=expected_version
+    )
+    round_update_status(round=round, by=by)
+    return corrected
+
+
+@transaction.atomic
 def round_swap_players(
-    *, round: Round, player_x: int, player_y: int, expected_pairing: str | None = None
+    *,
+    round: Round,
+    player_x: int,
+    player_y: int,
+    expected_pairing: str | None = None,
+    by: AbstractBaseUser | None = None,
 ) -> None:
     """Swap two players' places in a round's pairing (or between a game and the bye)."""
     if player_x == player_y:
         raise CompetitionError(_("Choose two different players to swap."))
-    round = _locked(round)
-    _check_pairing_version(round, expected_pairing)
+    round = round_lock(round)
+    check_pairing_version(round, expected_pairing)
     games = list(
-        round.games.select_for_update(of=("self",)).filter(
-            Q(player_a_id__in=[player_x, player_y]) | Q(player_b_id__in=[player_x, player_y])
-        )
+        round.games.select_for_update(of=("self",))
+        .select_related("player_a", "player_b")
+        .filter(Q(player_a_id__in=[player_x, player_y]) | Q(player_b_id__in=[player_x, player_y]))
     )
     if any(game.outcome not in (Outcome.PENDING, Outcome.BYE) for game in games):
         raise CompetitionError(_("A game with a result cannot be changed; correct it instead."))
+    if Move.objects.filter(game__in=games).exists():
+        raise CompetitionError(
+            _("A game with moves on the board cannot be changed; undo the moves first.")
+        )
     places = {}
     for game in games:
         for side in ("a", "b"):
@@ -231,6 +589,7 @@ def round_swap_players(
     (game_x, side_x), (game_y, side_y) = places[player_x], places[player_y]
     if game_x.pk == game_y.pk:
         raise CompetitionError(_("These two players already play each other."))
+    before = pairing_snapshot(games)
     specs = []
     for game in {game.pk: game for game in games}.values():
         ids = {"a": game.player_a_id, "b": game.player_b_id}
@@ -246,9 +605,22 @@ def round_swap_players(
     round.games.filter(pk__in=[game.pk for game in games]).delete()
     try:
         with transaction.atomic():
-            games_create(round_id=round.pk, pairings=specs)
+            created = games_create(round_id=round.pk, pairings=specs)
     except IntegrityError as error:
         raise CompetitionError(
             _("A player appears twice in round %(number)s.") % {"number": round.number}
         ) from error
+    round_history(
+        round,
+        by=by,
+        action=HistoryAction.PAIRING_SWAP,
+        before={"pairings": before},
+        after={
+            "pairings": pairing_snapshot(
+                Game.objects.select_related("player_a", "player_b").filter(
+                    pk__in=[game.pk for game in created]
+                )
+            )
+        },
+    )
     competition_touched(competition_id=round.competition_id)

@@ -24,6 +24,7 @@ from competition.models import Competition, Entrant, Round
 from competition.rulesets import ruleset_for
 from competition.services import CompetitionError
 from competition.services.entrants import player_get_or_create_in_club
+from competition.services.rounds import round_update_status
 from games.models import Game, Outcome, Winner
 from games.services import (
     PairingSpec,
@@ -225,14 +226,12 @@ def tsh_import(
     count = 0
     for number in range(1, tournament.rounds + 1):
         games = by_round.get(number, [])
-        finished = all(_result(g) is not None or g.outcome == Outcome.BYE for g in games)
         round_obj = Round.objects.create(
-            competition=competition,
-            number=number,
-            status=Round.Status.FINISHED if finished else Round.Status.PUBLISHED,
+            competition=competition, number=number, status=Round.Status.PUBLISHED
         )
         for game in games:
             count += _game_import(game, round_obj, player_ids, players, ruleset, by=by, now=now)
+        round_update_status(round=round_obj, by=by)
     unmatched = tuple((players[i].name, r) for i, r in tournament.unmatched_forfeits)
     # Each result has its own entry (games.services); this one records the competition.
     history_record(

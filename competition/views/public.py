@@ -13,6 +13,7 @@ from competition import selectors, standings
 from competition.filters import CompetitionFilter
 from competition.models import Competition, Round
 from competition.tables import StandingsTable
+from competition.views.warnings import open_games_warning
 
 
 def after_round_param(request) -> int | None:
@@ -70,6 +71,7 @@ def standings_page(request, club: str, competition: str):
             "rounds": selectors.rounds_of(competition_obj, with_drafts=can_manage),
         }
 
+    next_round_number = selectors.next_round_number(competition_obj) if can_manage else None
     return render(
         request,
         "competition/standings.html",
@@ -77,11 +79,19 @@ def standings_page(request, club: str, competition: str):
             "competition": competition_obj,
             "standings": SimpleLazyObject(standings_content),
             "can_manage": can_manage,
-            "next_round_number": selectors.next_round_number(competition_obj)
+            "next_round_number": next_round_number,
+            "add_round_warning": _add_round_warning(competition_obj, next_round_number)
             if can_manage
-            else None,
+            else "",
         },
     )
+
+
+def _add_round_warning(competition: Competition, number: int) -> str:
+    """Said beside "Add round" while the last round still has games without a result."""
+    upcoming = Round(competition=competition, number=number)
+    open_games = selectors.games_without_result_before(upcoming)
+    return open_games_warning(upcoming, open_games) if open_games else ""
 
 
 def round_page(request, club: str, competition: str, number: int):
@@ -170,5 +180,11 @@ def round_print(request, club: str, competition: str, number: int):
     return render(
         request,
         "competition/round_print.html",
-        {"competition": competition_obj, "round": round_obj, "games": games, "by_name": by_name},
+        {
+            "competition": competition_obj,
+            "round": round_obj,
+            "games": games,
+            "by_name": by_name,
+            "has_starters": any(game.starter for game in games),
+        },
     )

@@ -11,6 +11,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -28,13 +29,14 @@ from competition.forms import (
     GroupForm,
     ImportConfirmForm,
     ImportForm,
+    LateArrivalForm,
     ResultFormSet,
     ResultRowForm,
     RoundCreateForm,
     WithdrawForm,
     question_field_name,
 )
-from competition.models import Competition
+from competition.models import Competition, Round
 from competition.services import CompetitionError, competitions
 from competition.services.backup import club_archive
 from competition.services.competitions import SlugTaken
@@ -58,16 +60,21 @@ from competition.services.importing import (
     results_import_plan,
     results_import_read,
 )
+from competition.services.pairing import round_add_late_player
 from competition.services.rounds import (
     entrants_active_in,
+    entrants_unpaired_in,
+    pairing_version,
+    round_correct_result,
     round_create,
     round_record_results,
     round_set_attendance,
 )
 from competition.views.access import secretary_required
+from competition.views.warnings import open_games_warning
 from games.models import Game
 from games.selectors import game_history
-from games.services import ResultEntry, ResultError, ResultInput, game_record_result
+from games.services import ResultEntry, ResultError, ResultInput
 
 
 @login_required
@@ -187,19 +194,7 @@ def entrants(request, competition: Competition):
         form = EntrantAddForm(request.POST or None, competition=competition)
     if request.method == "POST" and form.is_bound and form.is_valid():
         try:
-            with transaction.atomic():
-                player = form.cleaned_data["player"]
-                if player is None:
-                    player, _created = player_get_or_create_in_club(
-                        club=competition.club, name=form.cleaned_data["new_player_name"]
-                    )
-                entrant_add(
-                    competition=competition,
-                    player=player,
-                    joined_round=form.cleaned_data["joined_round"],
-                    group=form.cleaned_data.get("group"),
-                    by=request.user,
-                )
+            player = _enter_player(competition, form.cleaned_data, by=request.user)
         except CompetitionError as error:
             form.add_error(None, error.message)
         else:
@@ -270,11 +265,15 @@ def round_create_view(request, competition: Competition):
                 competition=competition,
                 date=form.cleaned_data["date"],
                 number=form.cleaned_data["number"],
+                by=request.user,
             )
         except CompetitionError as error:
             messages.error(request, error.message)
         else:
             messages.success(request, _("Round %(number)s added.") % {"number": new_round.number})
+            open_games = selectors.games_without_result_before(new_round)
+            if open_games:
+                messages.warning(request, open_games_warning(new_round, open_games))
             return redirect("attendance", **competition.url_kwargs, number=new_round.number)
     else:
         messages.error(request, _("Reload the page and try again."))
@@ -283,29 +282,147 @@ def round_create_view(request, competition: Competition):
 
 @secretary_required
 def attendance(request, competition: Competition, number: int):
+    """Who is there tonight, a player entered tonight, and a late arrival's place in a
+    pairing already made (without pairing anyone else again)."""
     round_obj = selectors.round_get(competition, number)
+    action = request.POST.get("action", "attendance") if request.method == "POST" else None
     active = entrants_active_in(round_obj)
     absent = set(round_obj.absences.values_list("player_id", flat=True))
     form = AttendanceForm(
-        request.POST or None,
+        request.POST if action == "attendance" else None,
         entrants=active,
         initial={"present": [e.player_id for e in active if e.player_id not in absent]},
     )
-    if request.method == "POST" and form.is_valid():
+    enter_form = EntrantAddForm(
+        request.POST if action == "enter" else None,
+        competition=competition,
+        initial={"joined_round": round_obj.number},
+        prefix="enter",
+    )
+    late_form = _late_arrival_form(round_obj, active, request.POST if action == "late" else None)
+    if action == "attendance" and form.is_valid():
         try:
             round_set_attendance(
-                round=round_obj, present_player_ids=map(int, form.cleaned_data["present"])
+                round=round_obj,
+                present_player_ids=map(int, form.cleaned_data["present"]),
+                by=request.user,
             )
         except CompetitionError as error:
             form.add_error(None, error.message)
         else:
             messages.success(request, _("Attendance saved."))
+            if _warn_unpaired(request, round_obj):
+                return redirect(f"{request.path}#late")
             return redirect(round_obj)
+    elif action == "enter" and enter_form.is_valid():
+        try:
+            player = _enter_player(competition, enter_form.cleaned_data, by=request.user)
+        except CompetitionError as error:
+            enter_form.add_error(None, error.message)
+        else:
+            messages.success(request, _("%(player)s entered.") % {"player": player})
+            _warn_unpaired(request, round_obj)
+            return redirect(request.path)
+    elif action == "late" and late_form is not None and late_form.is_valid():
+        try:
+            game = round_add_late_player(
+                round=round_obj,
+                player_id=int(late_form.cleaned_data["player"]),
+                opponent_id=late_form.opponent_id(),
+                expected_pairing=late_form.cleaned_data["pairing"],
+                by=request.user,
+            )
+        except CompetitionError as error:
+            messages.error(request, error.message)
+            return redirect(f"{request.path}#late")
+        messages.success(request, _late_added_message(game))
+        return redirect(round_obj)
+    elif action == "late":
+        messages.error(
+            request,
+            _("The pairing or the attendance changed in the meantime: choose the place again."),
+        )
+        return redirect(f"{request.path}#late")
     return render(
         request,
         "competition/attendance.html",
-        {"competition": competition, "round": round_obj, "form": form},
+        {
+            "competition": competition,
+            "round": round_obj,
+            "form": form,
+            "enter_form": enter_form,
+            "late_form": late_form,
+            "unpaired": entrants_unpaired_in(round_obj),
+        },
     )
+
+
+def _late_arrival_form(round_obj, active, data) -> LateArrivalForm | None:
+    """The late-arrival form of a round that is paired and not finished; else None."""
+    if round_obj.status == Round.Status.FINISHED:
+        return None
+    games = list(round_obj.games.select_related("player_a"))
+    if not games:
+        return None
+    seated = {game.player_a_id for game in games} | {game.player_b_id for game in games}
+    unplaced = [(e.player_id, e.player.name) for e in active if e.player_id not in seated]
+    bye_players = [(game.player_a_id, game.player_a.name) for game in games if game.is_bye]
+    if not unplaced:
+        return None
+    return LateArrivalForm(
+        data,
+        unplaced=unplaced,
+        bye_players=bye_players,
+        initial={"pairing": pairing_version(game.pk for game in games)},
+    )
+
+
+def _warn_unpaired(request, round_obj) -> bool:
+    unpaired = entrants_unpaired_in(round_obj)
+    if unpaired:
+        messages.warning(
+            request,
+            ngettext(
+                "%(names)s is present but has no place in the pairing of round %(number)s: "
+                "add them below as a late arrival.",
+                "%(names)s are present but have no place in the pairing of round %(number)s: "
+                "add them below as late arrivals.",
+                len(unpaired),
+            )
+            % {
+                "names": ", ".join(entrant.player.name for entrant in unpaired),
+                "number": round_obj.number,
+            },
+        )
+    return bool(unpaired)
+
+
+def _late_added_message(game: Game) -> str:
+    if game.player_b is None:
+        return _("%(player)s has a bye in this round.") % {"player": game.player_a.name}
+    return _("%(player)s plays %(opponent)s at table %(table)s.") % {
+        "player": game.player_b.name,
+        "opponent": game.player_a.name,
+        "table": game.table,
+    }
+
+
+def _enter_player(competition: Competition, data: dict, *, by):
+    """A club member or a new player, entered from the round in `data["joined_round"]`."""
+    with transaction.atomic():
+        player = data["player"]
+        if player is None:
+            player, _created = player_get_or_create_in_club(
+                club=competition.club, name=data["new_player_name"]
+            )
+        entrant_add(
+            competition=competition,
+            player=player,
+            joined_round=data["joined_round"],
+            group=data.get("group"),
+            by=by,
+        )
+    return player
 
 
 @secretary_required
@@ -379,7 +496,7 @@ def game_correct(request, competition: Competition, game_id: int):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            game_record_result(
+            round_correct_result(
                 game=game,
                 result=ResultInput(
                     kind=data["kind"], score_a=data["score_a"], score_b=data["score_b"]
