@@ -2,7 +2,8 @@
 // and the reason are out of the Tab order, so that a plain score costs no extra key:
 // - `*` in a score jumps to that table's outcome (pick with a letter or the arrows; Tab
 //   goes on to the next table, Enter saves);
-// - a table that already has a result gets its reason into the Tab order once it changes.
+// - a table that already has a result gets its reason into the Tab order once it changes;
+// - the form is sent once, however often Enter is pressed.
 // Without this script the page still works with the mouse and the server checks all.
 (function () {
   "use strict";
@@ -44,6 +45,12 @@
     var reason = row.querySelector("input[name$='-reason']");
     if (reason && changed(row)) reason.removeAttribute("tabindex");
   }
+  // A second Enter or click while the page is saving would only be refused as out of date.
+  form.addEventListener("submit", function (event) {
+    if (form.dataset.saving) event.preventDefault();
+    form.dataset.saving = "yes";
+  });
+
   form.addEventListener("input", reasonInOrder);
   form.addEventListener("change", reasonInOrder);
 })();
