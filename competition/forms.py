@@ -247,7 +247,7 @@ class ResultRowForm(forms.Form):
     )
     # The scores the user confirmed, as `confirmation_token` wrote them: a confirmation is
     # for those scores only, not for whatever is typed next.
-    confirm = forms.CharField(required=False, max_length=40)
+    confirm = forms.CharField(label=_("score is right"), required=False, max_length=40)
 
     # The order in which the page's fields are visited: the first marked one gets the focus.
     FOCUS_ORDER = ("score_a", "score_b", "confirm", "kind", "reason")
