@@ -305,6 +305,9 @@ class ResultRowForm(forms.Form):
             return
         if self.cleaned_data.get("confirm") == self.confirmation_token:
             return
+        game = self.game_obj
+        if game is not None and (game.score_a, game.score_b) == tuple(scores.values()):
+            return  # confirmed when it was saved
         for side, score in scores.items():
             if score < 0:
                 message = _(

@@ -178,6 +178,12 @@ def test_gouds_8_asks_to_confirm_a_score_above_500(secretary_client, round_games
         Winner.A,
     )
 
+    # Saved once confirmed, it is not asked again when the page is saved later.
+    data = post_data(
+        games, [{"score_a": 612, "score_b": 300}, {"score_a": 350, "score_b": 340}, {}]
+    )
+    assert secretary_client.post(results_url(round_obj), data).status_code == 302
+
 
 def test_a_confirmed_row_stays_confirmed_when_another_row_is_refused(secretary_client, round_games):
     round_obj, games = round_games
