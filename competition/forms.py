@@ -22,7 +22,15 @@ from competition.selectors import current_round_number
 from competition.services.competitions import SETTINGS_FIELDS
 from competition.services.importing import MAX_FILE_BYTES, UNDECIDED, NameQuestion
 from games.models import Game
-from games.services import MAX_SCORE, MIN_SCORE, ResultKind, result_kind_of
+from games.services import (
+    MAX_SCORE,
+    MIN_SCORE,
+    ResultError,
+    ResultInput,
+    ResultKind,
+    result_fields,
+    result_kind_of,
+)
 
 TIEBREAK_SLOTS = len(TIEBREAK_CHOICES)
 
@@ -42,13 +50,26 @@ COMPETITION_LIMITS = {
 }
 
 
+# The outcomes that come with both players' board points.
+SCORED_KINDS = frozenset({ResultKind.NORMAL, ResultKind.FLAG_A, ResultKind.FLAG_B})
+
+
 def score_field(label) -> forms.IntegerField:
+    """Board points in ASCII digits. A text input, not type=number: a browser blanks what a
+    number input cannot read ("25e"), and the user would not know what was refused."""
     field = StrictIntegerField(
         label=label,
         required=False,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "form-control score"}),
+        error_messages={
+            "invalid": _("Type the digits 0 to 9 only (a minus sign before a negative score).")
+        },
+        widget=forms.TextInput(
+            attrs={"inputmode": "numeric", "autocomplete": "off", "class": "form-control score"}
+        ),
     )
-    return bounded(field, minimum=SCORE_MIN, maximum=SCORE_MAX)
+    bounded(field, minimum=SCORE_MIN, maximum=SCORE_MAX)
+    del field.widget.attrs["min"], field.widget.attrs["max"]
+    return field
 
 
 def hidden_number(maximum: int) -> forms.IntegerField:
@@ -199,13 +220,20 @@ class WithdrawForm(forms.Form):
 
 
 class ResultRowForm(forms.Form):
-    """One table of the round's results page. Scores come first: tab from score to score."""
+    """One table of the round's results page.
+
+    Knows its game, so that what it refuses is said at the right field, in words that name
+    the player: a score that is not a plain number, a missing score, scores on a forfeit, a
+    correction without a reason, and a score that needs a confirmation (negative, or above
+    what the rule set plausibly gives: `competition.rulesets.plausible_score_max`).
+    """
 
     game = hidden_number(BIGINT_MAX)
     version = hidden_number(INTEGER_MAX)
     score_a = score_field(_("Board points first player"))
     score_b = score_field(_("Board points second player"))
     kind = forms.ChoiceField(
+        label=_("Outcome"),
         choices=ResultKind.choices,
         initial=ResultKind.NORMAL,
         widget=forms.Select(attrs={"class": "form-select form-select-sm"}),
@@ -219,6 +247,25 @@ class ResultRowForm(forms.Form):
             attrs={"class": "form-control form-control-sm", "placeholder": _("reason")}
         ),
     )
+    # The scores the user confirmed, as `confirmation_token` wrote them: a confirmation is
+    # for those scores only, not for whatever is typed next.
+    confirm = forms.CharField(label=_("score is right"), required=False, max_length=40)
+
+    # The order in which the page's fields are visited: the first marked one gets the focus.
+    FOCUS_ORDER = ("score_a", "score_b", "confirm", "kind", "reason")
+
+    def __init__(
+        self, *args, game: Game | None = None, score_max: int = SCORE_MAX, rules_name="", **kwargs
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.game_obj = game
+        self.score_max = score_max
+        self.rules_name = rules_name
+        if game is not None:
+            for side, player in (("a", game.player_a), ("b", game.player_b)):
+                self.fields[f"score_{side}"].label = _("Board points of %(name)s") % {
+                    "name": player.name
+                }
 
     @staticmethod
     def initial_for(game: Game) -> dict:
@@ -230,8 +277,178 @@ class ResultRowForm(forms.Form):
             "kind": result_kind_of(game) or ResultKind.NORMAL,
         }
 
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        kind = cleaned.get("kind")
+        scores = {side: cleaned.get(side) for side in ("score_a", "score_b")}
+        valid = {side: side not in self.errors for side in scores}
+        if kind in SCORED_KINDS:
+            typed = [side for side, score in scores.items() if score is not None]
+            if len(typed) == 1 or (not typed and kind != ResultKind.NORMAL):
+                for side in scores:
+                    if scores[side] is None and valid[side]:
+                        self.add_error(side, _("Enter the board points of both players."))
+            self._check_plausible(scores)
+        elif kind:
+            for side, score in scores.items():
+                if score is not None:
+                    self.add_error(
+                        side,
+                        _("A forfeited or annulled game has no board points; leave them empty."),
+                    )
+        if not self.errors and self._is_correction(cleaned) and not cleaned.get("reason"):
+            self.add_error(
+                "reason", _("This game already has a result: give a reason for the correction.")
+            )
+        return cleaned
 
-ResultFormSet = forms.formset_factory(ResultRowForm, extra=0)
+    def _check_plausible(self, scores: dict) -> None:
+        if any(score is None for score in scores.values()) or self.errors:
+            return
+        if self.cleaned_data.get("confirm") == self.confirmation_token:
+            return
+        game = self.game_obj
+        if game is not None and (game.score_a, game.score_b) == tuple(scores.values()):
+            return  # confirmed when it was saved
+        for side, score in scores.items():
+            if score < 0:
+                message = _(
+                    "%(score)s is a negative score. If it is right, tick “score is right” and "
+                    "save again."
+                )
+            elif score > self.score_max:
+                message = _(
+                    "%(score)s is higher than usual for %(rules)s (up to %(max)s). If it is "
+                    "right, tick “score is right” and save again."
+                )
+            else:
+                continue
+            self.add_error(
+                side,
+                forms.ValidationError(
+                    message,
+                    code="implausible",
+                    params={"score": score, "rules": self.rules_name, "max": self.score_max},
+                ),
+            )
+
+    def _is_correction(self, cleaned: dict) -> bool:
+        """A change of a result the game already has (which needs a reason)."""
+        game = self.game_obj
+        if game is None or not game.has_result or not cleaned.get("kind"):
+            return False
+        if cleaned.get("version") != game.version:
+            return False  # a stale page: the service says so
+        emptied = cleaned.get("score_a") is None and cleaned.get("score_b") is None
+        if emptied and cleaned["kind"] in SCORED_KINDS:
+            return False  # an emptied row records nothing
+        try:
+            fields = result_fields(
+                ResultInput(cleaned["kind"], cleaned.get("score_a"), cleaned.get("score_b"))
+            )
+        except ResultError:
+            return False  # the service says what is wrong
+        stored = {name: getattr(game, name) for name in fields}
+        return fields != stored
+
+    @property
+    def confirmation_token(self) -> str:
+        """The typed scores, as the confirmation checkbox carries them."""
+        data = self.data if self.is_bound else {}
+        return "/".join(
+            str(data.get(self.add_prefix(side), "")).strip()[:15] for side in ("score_a", "score_b")
+        )
+
+    @property
+    def needs_confirmation(self) -> bool:
+        """Whether the row shows the “right” checkbox: it was asked for, or ticked."""
+        if not self.is_bound:
+            return False
+        asked = any(
+            error.code == "implausible"
+            for side in ("score_a", "score_b")
+            for error in self.errors.as_data().get(side, [])
+        )
+        return asked or self.is_confirmed
+
+    @property
+    def is_confirmed(self) -> bool:
+        ticked = self.data.get(self.add_prefix("confirm"), "") if self.is_bound else ""
+        return bool(ticked) and ticked == self.confirmation_token
+
+    @property
+    def only_asks_confirmation(self) -> bool:
+        errors = self.errors.as_data()
+        codes = {error.code for field_errors in errors.values() for error in field_errors}
+        return codes == {"implausible"}
+
+    def first_marked_field(self) -> str | None:
+        """The field the cursor should go to after a refused save, or None when all is well."""
+        if not self.errors:
+            return None
+        for name in self.FOCUS_ORDER:
+            if name in self.errors:
+                return name
+        if self.data.get(self.add_prefix("kind")) not in SCORED_KINDS:
+            return "kind"
+        return "score_a"
+
+    def prepare_widgets(self, *, autofocus: str | None = None) -> None:
+        """The page's keyboard route. Tab goes score, score, next table's score: the
+        outcome and the reason are out of the Tab order (the outcome is reached with `*`
+        from a score, see static/js/results.js), except a reason that is marked or filled.
+        The error line describes the row's inputs for a screen reader."""
+        errors_id = self.add_prefix("errors")
+        table = self.game_obj.table if self.game_obj is not None else None
+        self.fields["kind"].widget.attrs.update(
+            {
+                "tabindex": "-1",
+                "data-outcome": "",
+                "aria-keyshortcuts": "*",
+                "aria-label": _("Outcome of table %(table)s") % {"table": table}
+                if table
+                else _("Outcome"),
+            }
+        )
+        reason = self.fields["reason"].widget.attrs
+        if "reason" not in self.errors and not self["reason"].value():
+            reason["tabindex"] = "-1"
+        reason["aria-label"] = _("Reason for correction")
+        for name in ("score_a", "score_b"):
+            self.fields[name].widget.attrs["aria-label"] = self.fields[name].label
+        for name in self.FOCUS_ORDER:
+            if self.errors or self.needs_confirmation:
+                self.fields[name].widget.attrs["aria-describedby"] = errors_id
+        if autofocus:
+            self.fields[autofocus].widget.attrs["autofocus"] = True
+
+    def first_empty_score(self) -> str | None:
+        """The first score field still to fill in on a game without a result."""
+        if self.game_obj is None or self.game_obj.has_result:
+            return None
+        for side in ("score_a", "score_b"):
+            if self[side].value() in (None, ""):
+                return side
+        return None
+
+
+class BaseResultFormSet(forms.BaseFormSet):
+    """The rows of a round's results page, each knowing its game and the plausible range."""
+
+    def __init__(self, *args, games: Sequence[Game] = (), score_max: int = SCORE_MAX, **kwargs):
+        self.games = list(games)
+        self.score_max = score_max
+        self.rules_name = kwargs.pop("rules_name", "")
+        super().__init__(*args, **kwargs)
+
+    def get_form_kwargs(self, index):
+        kwargs = super().get_form_kwargs(index)
+        if index is not None and index < len(self.games):
+            kwargs["game"] = self.games[index]
+        return {**kwargs, "score_max": self.score_max, "rules_name": self.rules_name}
+
+
+ResultFormSet = forms.formset_factory(ResultRowForm, formset=BaseResultFormSet, extra=0)
 
 
 class CorrectionForm(forms.Form):

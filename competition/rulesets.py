@@ -28,3 +28,36 @@ def custom_rules_error(data: Any) -> str | None:
     except (ValueError, TypeError) as error:
         return str(error)
     return None
+
+
+# The highest final score a secretary is likely to type for a rule set. A score above it is
+# possible, but a typo (4120 for 412) is far likelier, so the results page asks to confirm
+# it; nothing refuses it. The one place these bounds are chosen:
+# - a game with a turn limit (Gouds 8: 8 turns of 8 tiles, no bingo bonus): 500 per 8
+#   turns; club games end between 150 and 400;
+# - any other game (standard and SBNL rules, 7 tiles, bingo bonus): 800; tournament
+#   scores above 700 are rare records.
+PLAUSIBLE_POINTS_PER_8_TURNS = 500
+PLAUSIBLE_SCORE_WITHOUT_TURN_LIMIT = 800
+
+
+def plausible_score_max(rule_set: Any) -> int:
+    """The highest final score that needs no confirmation under `rule_set` (a rules.RuleSet).
+
+    >>> plausible_score_max(rules.GOUDS_8), plausible_score_max(rules.STANDARD)
+    (500, 800)
+    >>> plausible_score_max(rules.RuleSet(name="snel", turn_limit=4))
+    250
+    """
+    if rule_set.turn_limit:
+        return PLAUSIBLE_POINTS_PER_8_TURNS * rule_set.turn_limit // 8
+    return PLAUSIBLE_SCORE_WITHOUT_TURN_LIMIT
+
+
+def competition_score_max(competition: Competition) -> int:
+    """`plausible_score_max` of the competition's rule set (the standard bound when a club
+    variant cannot be read)."""
+    try:
+        return plausible_score_max(ruleset_for(competition))
+    except (rules.RulesError, ValueError, TypeError):
+        return PLAUSIBLE_SCORE_WITHOUT_TURN_LIMIT

@@ -15,6 +15,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from clubs.inputs import query_int
@@ -217,7 +218,15 @@ def gcg_upload(request, game: Game):
         except MoveError as error:
             form.add_error("file", error.message)
         else:
-            messages.success(request, _("%(count)s moves read from the file.") % {"count": count})
+            messages.success(
+                request,
+                ngettext(
+                    "%(count)s move read from the file.",
+                    "%(count)s moves read from the file.",
+                    count,
+                )
+                % {"count": count},
+            )
             return redirect("board", game_id=game.pk)
     return render(
         request,

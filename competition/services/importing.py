@@ -30,6 +30,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from clubs.history import HistoryAction, HistoryReason, history_record
 from clubs.inputs import capped
@@ -425,7 +426,11 @@ def results_import_plan(
     rounds = {r.number: r for r in competition.rounds.filter(number__in=numbers)}
     if competition.number_of_rounds:
         errors.extend(
-            _("Line %(line)s: this tournament has %(count)s rounds.")
+            ngettext_lazy(
+                "Line %(line)s: this tournament has %(count)s round.",
+                "Line %(line)s: this tournament has %(count)s rounds.",
+                competition.number_of_rounds,
+            )
             % {"line": row.line, "count": competition.number_of_rounds}
             for row in rows
             if row.round > competition.number_of_rounds

@@ -37,6 +37,7 @@ from competition.forms import (
     question_field_name,
 )
 from competition.models import Competition, Round
+from competition.rulesets import competition_score_max
 from competition.services import CompetitionError, competitions
 from competition.services.backup import club_archive
 from competition.services.competitions import SlugTaken
@@ -427,14 +428,22 @@ def _enter_player(competition: Competition, data: dict, *, by):
 
 @secretary_required
 def round_results(request, competition: Competition, number: int):
-    """Every table of the round on one screen; one save; nothing saved when a row is wrong."""
+    """Every table of the round on one screen; one save; nothing saved when a row is wrong.
+
+    The cursor starts in the first empty score and, after a refused save, in the first
+    marked field; a score out of the ordinary is saved only once its row confirms it.
+    """
     round_obj = selectors.round_get(competition, number)
     all_games = [game for game in selectors.round_games(round_obj) if not game.is_bye]
     # A game entered move by move gets its result from the moves, not from this page.
     by_moves = [game for game in all_games if game.move_count]
     games = [game for game in all_games if not game.move_count]
     formset = ResultFormSet(
-        request.POST or None, initial=[ResultRowForm.initial_for(game) for game in games]
+        request.POST or None,
+        initial=[ResultRowForm.initial_for(game) for game in games],
+        games=games,
+        score_max=competition_score_max(competition),
+        rules_name=competition.get_rules_display(),
     )
     rows = list(zip(games, formset.forms, strict=True)) if len(formset.forms) == len(games) else []
     if request.method == "POST" and formset.is_valid() and rows:
@@ -449,10 +458,24 @@ def round_results(request, competition: Competition, number: int):
         except CompetitionError as error:
             messages.error(request, error.message)
         else:
-            messages.success(request, _("%(count)s results saved.") % {"count": changed})
+            if changed:
+                messages.success(
+                    request,
+                    ngettext("%(count)s result saved.", "%(count)s results saved.", changed)
+                    % {"count": changed},
+                )
+            else:
+                messages.info(request, _("Nothing changed: no result was saved."))
             return redirect(round_obj)
     elif request.method == "POST":
-        messages.error(request, _("Nothing was saved: correct the marked rows."))
+        marked = [form for _game, form in rows if form.errors]
+        if marked and all(form.only_asks_confirmation for form in marked):
+            messages.warning(
+                request, _("Nothing was saved yet: confirm or correct the marked scores.")
+            )
+        else:
+            messages.error(request, _("Nothing was saved: correct the marked rows."))
+    _place_focus([form for _game, form in rows])
     return render(
         request,
         "competition/round_results.html",
@@ -462,9 +485,24 @@ def round_results(request, competition: Competition, number: int):
             "formset": formset,
             "rows": rows,
             "by_moves": by_moves,
-            "save_tabindex": 2 * len(rows) + 1,
         },
     )
+
+
+def _place_focus(forms: list) -> None:
+    """Open the page in the first marked field after a refused save, else in the first
+    empty score."""
+    focus = next(
+        (
+            (form, name)
+            for find in (ResultRowForm.first_marked_field, ResultRowForm.first_empty_score)
+            for form in forms
+            if (name := find(form))
+        ),
+        (None, None),
+    )
+    for form in forms:
+        form.prepare_widgets(autofocus=focus[1] if form is focus[0] else None)
 
 
 def _entry_from(data: dict) -> ResultEntry:
@@ -614,15 +652,20 @@ def _results_import_confirm(request, competition: Competition, stored: dict):
             request.session.pop(_import_session_key(competition), None)
             messages.success(
                 request,
-                _(
-                    "Imported %(games)s games in %(rounds)s rounds (%(replaced)s results "
-                    "replaced); %(players)s new players."
-                )
+                _("Imported %(games)s in %(rounds)s (%(replaced)s); %(players)s.")
                 % {
-                    "games": summary.games,
-                    "rounds": summary.rounds,
-                    "replaced": summary.replaced,
-                    "players": summary.new_players,
+                    "games": ngettext("%(count)s game", "%(count)s games", summary.games)
+                    % {"count": summary.games},
+                    "rounds": ngettext("%(count)s round", "%(count)s rounds", summary.rounds)
+                    % {"count": summary.rounds},
+                    "replaced": ngettext(
+                        "%(count)s result replaced", "%(count)s results replaced", summary.replaced
+                    )
+                    % {"count": summary.replaced},
+                    "players": ngettext(
+                        "%(count)s new player", "%(count)s new players", summary.new_players
+                    )
+                    % {"count": summary.new_players},
                 },
             )
             return redirect(competition)

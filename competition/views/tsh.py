@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from clubs.models import Club
 from clubs.permissions import can_manage_club
@@ -57,12 +58,15 @@ def tsh_import_view(request, club: str):
         else:
             messages.success(
                 request,
-                _("%(name)s created: %(players)s players, %(rounds)s rounds, %(games)s games.")
+                _("%(name)s created: %(players)s, %(rounds)s, %(games)s.")
                 % {
                     "name": summary.competition.name,
-                    "players": summary.players,
-                    "rounds": summary.rounds,
-                    "games": summary.games,
+                    "players": ngettext("%(count)s player", "%(count)s players", summary.players)
+                    % {"count": summary.players},
+                    "rounds": ngettext("%(count)s round", "%(count)s rounds", summary.rounds)
+                    % {"count": summary.rounds},
+                    "games": ngettext("%(count)s game", "%(count)s games", summary.games)
+                    % {"count": summary.games},
                 },
             )
             for player, number in summary.unmatched_forfeits:

@@ -106,7 +106,7 @@ def test_the_preview_writes_nothing_and_confirming_writes_it(
     with translation.override("en"):
         assert change.reason_text == "imported from CSV"
     page = secretary_client.get(response.url).content.decode()
-    assert "Imported 3 games in 1 rounds (0 results replaced); 2 new players." in page
+    assert "Imported 3 games in 1 round (0 results replaced); 2 new players." in page
     # The stored upload is gone: a second confirmation finds nothing to confirm.
     again = answer(secretary_client, competition, html, "confirm")
     assert again.status_code == 302

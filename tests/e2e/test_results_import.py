@@ -73,7 +73,7 @@ def test_import_with_preview_and_a_misspelt_name(page: Page, live_server, compet
     _screenshot(page, "import-preview-settled")
     page.locator("button[name=confirm]").click()
 
-    expect(page.locator(".alert-success")).to_contain_text("2 partijen in 1 ronden geïmporteerd")
+    expect(page.locator(".alert-success")).to_contain_text("2 partijen in 1 ronde geïmporteerd")
     expect(page.locator("body")).to_contain_text("Anke de Vries")
     assert not Player.objects.filter(name="Anke de Vreis").exists()
     assert Player.objects.filter(name='Jan "de Rots" Bos').count() == 1

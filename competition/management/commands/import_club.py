@@ -4,6 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from competition.services.backup import BackupError, restore_club
 
@@ -33,9 +34,12 @@ class Command(BaseCommand):
         )
         if report.shared_players:
             self.stdout.write(
-                _(
+                ngettext(
+                    "%(count)s player with a federation number was already here; "
+                    "the restored club shares them.",
                     "%(count)s players with a federation number were already here; "
-                    "the restored club shares them."
+                    "the restored club shares them.",
+                    report.shared_players,
                 )
                 % {"count": report.shared_players}
             )
