@@ -97,6 +97,7 @@ class CompetitionForm(forms.ModelForm):
             "forfeit_win_board_points",
             "ranking",
             "min_games",
+            "only_confirmed_results",
         ]
         widgets = {"start_date": forms.DateInput(attrs={"type": "date"})}
         field_classes = {
