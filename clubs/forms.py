@@ -4,6 +4,8 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
+from clubs.inputs import BIGINT_MAX, StrictIntegerField, bounded
+
 
 class InviteCodeForm(forms.Form):
     code = forms.CharField(
@@ -26,4 +28,4 @@ class AccountForm(UserCreationForm):
 class InviteForm(forms.Form):
     """The secretary's button: which member to invite."""
 
-    player = forms.IntegerField(min_value=1, max_value=2**63 - 1, widget=forms.HiddenInput)
+    player = bounded(StrictIntegerField(widget=forms.HiddenInput), minimum=1, maximum=BIGINT_MAX)
