@@ -24,6 +24,9 @@ class HistoryAction(models.TextChoices):
 
     RESULT_ENTER = "result.enter", _("result entered")
     RESULT_CORRECT = "result.correct", _("result corrected")
+    RESULT_CONFIRM = "result.confirm", _("result confirmed")
+    RESULT_DISPUTE = "result.dispute", _("result disputed")
+    RESULT_OVERRIDE = "result.override", _("result decided by the secretary")
     MOVE_ADD = "move.add", _("move entered")
     MOVE_CORRECT = "move.correct", _("move corrected")
     MOVE_UNDO = "move.undo", _("move taken back")
@@ -50,6 +53,8 @@ class HistoryAction(models.TextChoices):
     COMPETITION_ARCHIVE = "competition.archive", _("competition archived")
     RESULTS_IMPORT = "import.csv", _("results imported from CSV")
     TSH_IMPORT = "import.tsh", _("competition imported from TSH")
+    PLAYER_INVITE = "player.invite", _("player invited to make an account")
+    ACCOUNT_CREATE = "account.create", _("account made from an invitation")
 
 
 class HistoryReason(models.TextChoices):
@@ -91,6 +96,10 @@ FIELD_LABELS: dict[str, Any] = {
     "number": _("number"),
     "date": _("date"),
     "system": _("pairing system"),
+    "confirmation": _("confirmation"),
+    "entered_by_player": _("entered by"),
+    "username": _("account"),
+    "valid_until": _("valid until"),
 }
 
 

@@ -46,6 +46,14 @@ class Player(models.Model):
         _("federation number"), max_length=20, blank=True, null=True, unique=True
     )
     rating = models.PositiveIntegerField(_("rating"), null=True, blank=True)
+    # One open invitation to make an account (clubs/accounts.py): only a keyed hash of its
+    # code is kept, so the database (or a backup) does not give the code away.
+    invite_code_hash = models.CharField(
+        _("invitation code (hashed)"), max_length=64, blank=True, db_index=True, editable=False
+    )
+    invite_expires_at = models.DateTimeField(
+        _("invitation valid until"), null=True, blank=True, editable=False
+    )
 
     class Meta:
         ordering = ["name"]

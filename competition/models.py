@@ -113,6 +113,14 @@ class Competition(models.Model):
     tiebreaks = models.JSONField(
         _("tiebreaks"), default=default_tiebreaks, blank=True, validators=[validate_tiebreaks]
     )
+    only_confirmed_results = models.BooleanField(
+        _("only confirmed results count"),
+        default=False,
+        help_text=_(
+            "A result a player enters counts once the opponent confirmed it. Without this, "
+            "it counts at once, marked as provisional."
+        ),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     #: The last change to anything the competition's pages show (competition/versioning.py).
     changed_at = models.DateTimeField(_("last changed"), auto_now=True)

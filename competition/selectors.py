@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404
 from clubs.models import HistoryEntry, Player
 from competition import standings
 from competition.models import Competition, Entrant, Round, round_visible_to
-from games.models import Game, Outcome
+from games.models import Confirmation, Game, Outcome
 
 
 def competition_get(*, club_slug: str, competition_slug: str) -> Competition:
@@ -56,17 +56,38 @@ def game_records(competition: Competition) -> list[standings.GameRecord]:
     """Every game with a result in a published round, as standings records (one query).
 
     A draft round's games do not count, not even for its secretaries: the standings are
-    the same for everyone, and a result counts once its round is published.
+    the same for everyone, and a result counts once its round is published. A result a
+    player entered and the opponent has not confirmed counts too, unless the competition
+    counts only confirmed results.
     """
+    return _game_records(competition)[0]
+
+
+def _game_records(competition: Competition) -> tuple[list[standings.GameRecord], int]:
+    """The records that count, and how many results await confirmation (counted or not)."""
     rows = (
         Game.objects.published()
         .filter(round__competition=competition)
         .exclude(outcome=Outcome.PENDING)
         .values_list(
-            "round__number", "player_a_id", "player_b_id", "score_a", "score_b", "outcome", "winner"
+            "round__number",
+            "player_a_id",
+            "player_b_id",
+            "score_a",
+            "score_b",
+            "outcome",
+            "winner",
+            "confirmation",
         )
     )
-    return [standings.GameRecord(*row) for row in rows]
+    records, provisional = [], 0
+    for *fields, confirmation in rows:
+        if confirmation != Confirmation.CONFIRMED:
+            provisional += 1
+            if competition.only_confirmed_results:
+                continue
+        records.append(standings.GameRecord(*fields))
+    return records, provisional
 
 
 @dataclass(frozen=True)
@@ -76,11 +97,14 @@ class StandingsView:
     groups: dict[str, list[standings.StandingRow]]
     after_round: int | None
     last_round: int
+    #: Results entered by a player and not (yet) confirmed: counted and marked as
+    #: provisional, or left out when the competition counts only confirmed results.
+    provisional_results: int = 0
 
 
 def standings_get(competition: Competition, *, after_round: int | None = None) -> StandingsView:
     entrants = entrant_records(competition)
-    games = game_records(competition)
+    games, provisional = _game_records(competition)
     last_round = max((game.round_number for game in games), default=0)
     if after_round is not None and after_round >= last_round:
         after_round = None
@@ -89,7 +113,12 @@ def standings_get(competition: Competition, *, after_round: int | None = None) -
         groups = standings.compute_by_group(entrants, games, settings, after_round=after_round)
     else:
         groups = {"": standings.compute(entrants, games, settings, after_round=after_round)}
-    return StandingsView(groups=groups, after_round=after_round, last_round=last_round)
+    return StandingsView(
+        groups=groups,
+        after_round=after_round,
+        last_round=last_round,
+        provisional_results=provisional,
+    )
 
 
 def rounds_of(competition: Competition, *, with_drafts: bool) -> QuerySet[Round]:

@@ -68,6 +68,7 @@ urlpatterns = [
     path("favicon.ico", favicon),
     path("admin/", admin.site.urls),
     path("accounts/", include(accounts)),
+    path("", include("clubs.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("games.urls")),
     path("", include("competition.urls")),

@@ -9,7 +9,9 @@ from clubs.inputs import (
     SMALLINT_MAX,
     StrictIntegerField,
     bounded,
+    validate_plain_text,
 )
+from games.services import MAX_SCORE, MIN_SCORE, ResultKind
 
 SQUARE_PATTERN = r"[A-Oa-o](1[0-5]|[1-9])"
 
@@ -132,3 +134,36 @@ class GcgUploadForm(VersionForm):
                 params={"size": self.MAX_BYTES // 1024},
             )
         return upload
+
+
+def _score_field(label) -> forms.IntegerField:
+    field = StrictIntegerField(
+        label=label,
+        required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "score"}),
+    )
+    return bounded(field, minimum=MIN_SCORE, maximum=MAX_SCORE)
+
+
+class GameResultForm(VersionForm):
+    """A game's result as one of its players (or the secretary) enters it.
+
+    The score labels are the players' names, so nobody has to know who is "first".
+    """
+
+    score_a = _score_field(_("Board points first player"))
+    score_b = _score_field(_("Board points second player"))
+    kind = forms.ChoiceField(label=_("Outcome"), choices=ResultKind.choices, initial="normal")
+    reason = forms.CharField(
+        label=_("Reason"),
+        required=False,
+        max_length=500,
+        validators=[validate_plain_text],
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+    def __init__(self, *args, game=None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if game is not None:
+            self.fields["score_a"].label = game.player_a.name
+            self.fields["score_b"].label = game.player_b.name

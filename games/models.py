@@ -83,6 +83,29 @@ class Side(models.TextChoices):
     B = "b", _("second player")
 
 
+class Confirmation(models.TextChoices):
+    """Whether both players stand behind the stored result (games/confirmation.py).
+
+    A result a player enters is provisional until the opponent confirms it; when the
+    opponent enters other scores it is disputed, for the secretary to decide. A result the
+    secretary enters (or an import) is confirmed at once. An open game is "confirmed" too:
+    there is nothing to confirm; `Game.result_state` tells the four states apart.
+    """
+
+    CONFIRMED = "confirmed", _("confirmed")
+    PROVISIONAL = "provisional", _("provisional")
+    DISPUTED = "disputed", _("disputed")
+
+
+class ResultState(models.TextChoices):
+    """What the secretary's round page shows per table."""
+
+    NOT_ENTERED = "not_entered", _("not entered")
+    AWAITING = "awaiting", _("awaiting confirmation")
+    CONFIRMED = "confirmed", _("confirmed")
+    DISPUTED = "disputed", _("disputed")
+
+
 def _scores(*, present: bool) -> Q:
     return Q(score_a__isnull=not present, score_b__isnull=not present)
 
@@ -145,6 +168,22 @@ class Game(models.Model):
         verbose_name=_("entered by"),
     )
     entered_at = models.DateTimeField(_("entered at"), null=True, blank=True)
+    confirmation = models.CharField(
+        _("confirmation"), max_length=12, choices=Confirmation, default=Confirmation.CONFIRMED
+    )
+    claimed_by = models.CharField(
+        _("entered by player"),
+        max_length=1,
+        choices=Side,
+        blank=True,
+        help_text=_("The player whose entry awaits the opponent's confirmation."),
+    )
+    counter_result = models.JSONField(
+        _("opponent's result"),
+        default=dict,
+        blank=True,
+        help_text=_("The other result the opponent entered, while the game is disputed."),
+    )
     version = models.PositiveIntegerField(
         _("version"), default=0, help_text=_("Raised by every change, to refuse stale saves.")
     )
@@ -176,6 +215,11 @@ class Game(models.Model):
                 condition=Q(table__isnull=False),
                 name="game_table_once_per_round",
             ),
+            models.CheckConstraint(
+                condition=Q(confirmation=Confirmation.CONFIRMED)
+                | ~Q(outcome=Outcome.PENDING) & ~Q(claimed_by=""),
+                name="game_claim_has_result_and_player",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -190,6 +234,36 @@ class Game(models.Model):
     @property
     def has_result(self) -> bool:
         return self.outcome != Outcome.PENDING
+
+    @property
+    def result_state(self) -> str | None:
+        """Not entered, awaiting confirmation, confirmed or disputed; None for a bye."""
+        if self.is_bye:
+            return None
+        if self.confirmation == Confirmation.DISPUTED:
+            return ResultState.DISPUTED
+        if self.confirmation == Confirmation.PROVISIONAL:
+            return ResultState.AWAITING
+        return ResultState.CONFIRMED if self.has_result else ResultState.NOT_ENTERED
+
+    @property
+    def is_provisional(self) -> bool:
+        """Entered by a player and not (yet) confirmed: provisional or disputed."""
+        return self.confirmation != Confirmation.CONFIRMED
+
+    def get_result_state_display(self) -> str:
+        state = self.result_state
+        return str(ResultState(state).label) if state else ""
+
+    def side_of(self, user) -> str | None:
+        """The side `user` plays on in this game, or None (needs player_a/player_b loaded)."""
+        if user is None or not user.is_authenticated:
+            return None
+        if self.player_a.user_id == user.pk:
+            return Side.A
+        if self.player_b is not None and self.player_b.user_id == user.pk:
+            return Side.B
+        return None
 
     @property
     def starting_player(self) -> Player | None:

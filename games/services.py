@@ -18,7 +18,15 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction
 from games.history import game_contexts, record_game_change
-from games.models import Game, Outcome, Seat, Side, Winner, winner_by_score
+from games.models import (
+    Confirmation,
+    Game,
+    Outcome,
+    Seat,
+    Side,
+    Winner,
+    winner_by_score,
+)
 from games.signals import game_changed
 
 MIN_SCORE = -999
@@ -174,6 +182,9 @@ def _apply(
         raise ResultError(_("This game already has a result: give a reason for the correction."))
     for name, value in fields.items():
         setattr(game, name, value)
+    # A result written here is the secretary's (or an import's): confirmed at once. A
+    # player's entry is marked provisional afterwards by games.confirmation.
+    game.confirmation, game.claimed_by, game.counter_result = Confirmation.CONFIRMED, "", {}
     game.entered_by = by if by is not None and by.is_authenticated else None
     game.entered_at = now
     game.version += 1

@@ -1,8 +1,10 @@
 from django.urls import path
 
-from games import views
+from games import player_views, views
 
 urlpatterns = [
+    path("mijn-partijen/", player_views.my_games_page, name="my_games"),
+    path("partij/<id:game_id>/uitslag/", player_views.game_result, name="game_result"),
     path("partij/<id:game_id>/", views.replay, name="replay"),
     path("partij/<id:game_id>.gcg", views.gcg_download, name="gcg_download"),
     path("partij/<id:game_id>/analyse/", views.analysis, name="game_analysis"),

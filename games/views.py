@@ -23,6 +23,7 @@ from clubs.permissions import can_manage_club
 from games import engine
 from games.analysis import game_review
 from games.board import board_view, squares
+from games.confirmation import game_moves_write, role_in_game
 from games.forms import CorrectMoveForm, GcgUploadForm, MoveForm, StarterForm, VersionForm
 from games.models import Game, game_visible_to
 from games.moves import (
@@ -54,14 +55,17 @@ def _game(pk: int, *, user) -> Game:
 
 
 def board_manager_required(view):
-    """The game's club secretaries and staff only; anonymous visitors log in first."""
+    """The game's two players and its club's secretaries and staff; anonymous visitors log
+    in first, everyone else gets 403. What a player may still change (their own game, in
+    a published round, before the result is confirmed) the services decide
+    (games.confirmation.game_moves_write)."""
 
     @wraps(view)
     def wrapper(request, game_id: int, **kwargs):
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         game = _game(game_id, user=request.user)
-        if not can_manage_club(request.user, game.round.competition.club):
+        if role_in_game(game, request.user) is None:
             raise PermissionDenied
         return view(request, game, **kwargs)
 
@@ -92,12 +96,16 @@ def board(request, game: Game):
     form = MoveForm(request.POST)
     if form.is_valid():
         try:
-            move_add(
+            game_moves_write(
                 game=game,
-                notation=form.cleaned_data["notation_text"],
-                rack=form.cleaned_data.get("rack") or "",
                 by=request.user,
-                expected_version=form.cleaned_data["version"],
+                write=lambda locked: move_add(
+                    game=locked,
+                    notation=form.cleaned_data["notation_text"],
+                    rack=form.cleaned_data.get("rack") or "",
+                    by=request.user,
+                    expected_version=form.cleaned_data["version"],
+                ),
             )
         except MoveError as error:
             messages.error(request, error.message)
@@ -148,7 +156,13 @@ def undo(request, game: Game):
     try:
         if not form.is_valid():
             raise MoveError(_("Reload the page and try again."))
-        move_undo(game=game, by=request.user, expected_version=form.cleaned_data["version"])
+        game_moves_write(
+            game=game,
+            by=request.user,
+            write=lambda locked: move_undo(
+                game=locked, by=request.user, expected_version=form.cleaned_data["version"]
+            ),
+        )
     except MoveError as error:
         messages.error(request, error.message)
     else:
@@ -163,13 +177,17 @@ def correct(request, game: Game):
     try:
         if not form.is_valid():
             raise MoveError(_("Type the corrected move."))
-        problems = move_correct(
+        problems = game_moves_write(
             game=game,
-            number=form.cleaned_data["number"],
-            notation=form.cleaned_data["notation"],
-            rack=form.cleaned_data.get("rack") or "",
             by=request.user,
-            expected_version=form.cleaned_data["version"],
+            write=lambda locked: move_correct(
+                game=locked,
+                number=form.cleaned_data["number"],
+                notation=form.cleaned_data["notation"],
+                rack=form.cleaned_data.get("rack") or "",
+                by=request.user,
+                expected_version=form.cleaned_data["version"],
+            ),
         )
     except MoveError as error:
         messages.error(request, error.message)
@@ -191,11 +209,15 @@ def starter(request, game: Game):
     try:
         if not form.is_valid():
             raise MoveError(_("Choose who starts."))
-        game_set_starter(
+        game_moves_write(
             game=game,
-            starter=form.cleaned_data["starter"],
             by=request.user,
-            expected_version=form.cleaned_data["version"],
+            write=lambda locked: game_set_starter(
+                game=locked,
+                starter=form.cleaned_data["starter"],
+                by=request.user,
+                expected_version=form.cleaned_data["version"],
+            ),
         )
     except MoveError as error:
         messages.error(request, error.message)
@@ -209,11 +231,15 @@ def gcg_upload(request, game: Game):
     )
     if request.method == "POST" and form.is_valid():
         try:
-            count = moves_import_gcg(
+            count = game_moves_write(
                 game=game,
-                data=form.cleaned_data["file"].read(),
                 by=request.user,
-                expected_version=form.cleaned_data["version"],
+                write=lambda locked: moves_import_gcg(
+                    game=locked,
+                    data=form.cleaned_data["file"].read(),
+                    by=request.user,
+                    expected_version=form.cleaned_data["version"],
+                ),
             )
         except MoveError as error:
             form.add_error("file", error.message)
@@ -267,7 +293,7 @@ def replay(request, game_id: int):
             "upto": upto,
             "count": len(moves),
             "current": moves[upto - 1] if upto else None,
-            "can_manage": can_manage,
+            "can_manage": can_manage or role_in_game(game, request.user) is not None,
             # The game's history is the secretary's: who entered and corrected what.
             "history": game_history(game.pk) if can_manage else None,
         },

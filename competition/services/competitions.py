@@ -37,6 +37,7 @@ SETTINGS_FIELDS = (
     "forfeit_win_board_points",
     "ranking",
     "min_games",
+    "only_confirmed_results",
     "tiebreaks",
 )
 

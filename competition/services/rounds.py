@@ -21,7 +21,7 @@ from competition.rulesets import ruleset_for
 from competition.selectors import next_round_number
 from competition.services import CompetitionError, club_lock
 from competition.versioning import competition_touched
-from games.models import Game, Move, Outcome, Seat
+from games.models import Confirmation, Game, Move, Outcome, Seat
 from games.services import (
     PairingSpec,
     ResultEntry,
@@ -397,11 +397,15 @@ def status_from_games(*, current: str, played: int, pending: int) -> str:
 
 
 def _game_counts(round: Round) -> tuple[int, int]:
+    """Games settled and games still open. A result a player entered counts as open until
+    the opponent confirms it (or the secretary decides): the round is still being played."""
     played = pending = 0
-    for outcome in round.games.values_list("outcome", flat=True):
-        if outcome == Outcome.PENDING:
+    for outcome, confirmation in round.games.values_list("outcome", "confirmation"):
+        if outcome == Outcome.BYE:
+            continue
+        if outcome == Outcome.PENDING or confirmation != Confirmation.CONFIRMED:
             pending += 1
-        elif outcome != Outcome.BYE:
+        else:
             played += 1
     return played, pending
 
@@ -410,7 +414,8 @@ def _game_counts(round: Round) -> tuple[int, int]:
 def round_update_status(*, round: Round, by: AbstractBaseUser | None = None) -> Round:
     """Set a round's status from its games: the one service that decides it.
 
-    A round is finished once its last game has a result, however the result came in (the
+    A round is finished once its last game has a settled result (a player's entry waits for
+    the opponent's confirmation), however the result came in (the
     results page, a correction, the board, a CSV or TSH import); it is published again
     when a result is taken back. The competition's services call it inside their own
     transaction, after their games' writes; for results written by games/ on their own

@@ -1,0 +1,168 @@
+"""Player accounts: a secretary invites a club member, the member makes an account.
+
+An invitation is a short code (8 characters without look-alikes such as 0/O and 1/I/L,
+shown on screen and printable) and a link that carries it. It is valid for two weeks and
+once: only a keyed hash of the code is stored, so neither the database nor a backup gives
+it away, and a new invitation replaces the previous one. Wrong codes are throttled by the
+views with django-axes, like wrong passwords. Knows nothing of competitions or games.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.crypto import salted_hmac
+from django.utils.translation import gettext_lazy as _
+
+from clubs.history import HistoryAction, history_record
+from clubs.models import Club, Membership, Player
+from clubs.permissions import can_manage_club
+
+#: No 0/O, 1/I/L: the code is read from paper and typed on a phone.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 8
+INVITE_VALID_FOR = timedelta(days=14)
+
+
+class AccountError(Exception):
+    """An invitation or account that cannot be made; the message is for the person."""
+
+    def __init__(self, message: Any, *, forbidden: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.forbidden = forbidden
+
+
+@dataclass(frozen=True)
+class Invitation:
+    """What the secretary hands over: shown once, never stored as it is."""
+
+    player: Player
+    code: str
+    expires_at: datetime
+
+    @property
+    def display_code(self) -> str:
+        """ABCD-EFGH: easier to read aloud and to copy."""
+        return f"{self.code[:4]}-{self.code[4:]}"
+
+
+def code_normalized(text: str) -> str | None:
+    """The code as stored, from what was typed (case, spaces and hyphens ignored);
+    None when it cannot be a code at all.
+
+    >>> code_normalized(" abcd-efgh ")
+    'ABCDEFGH'
+    >>> code_normalized("ABCD-EFG0") is None
+    True
+    """
+    if not isinstance(text, str) or len(text) > 40:
+        return None
+    code = "".join(text.split()).replace("-", "").upper()
+    if len(code) != CODE_LENGTH or any(char not in CODE_ALPHABET for char in code):
+        return None
+    return code
+
+
+def code_hash(code: str) -> str:
+    """Keyed with the site's secret: a stolen backup does not reveal which codes are open."""
+    return salted_hmac("bordpunt.clubs.invite", code, algorithm="sha256").hexdigest()
+
+
+def _new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+@transaction.atomic
+def player_invite(
+    *, club: Club, player: Player, by: AbstractBaseUser | None, now: datetime | None = None
+) -> Invitation:
+    """A new invitation for a member of `club` without an account (replacing an older one)."""
+    now = now or timezone.now()
+    if by is None or not can_manage_club(by, club):
+        raise AccountError(_("Only the club's secretaries can invite players."), forbidden=True)
+    locked = Player.objects.select_for_update().get(pk=player.pk)
+    if not Membership.objects.filter(club=club, player=locked).exists():
+        raise AccountError(_("This player is not a member of the club."), forbidden=True)
+    if locked.user_id is not None:
+        raise AccountError(_("This player already has an account."))
+    while True:
+        code = _new_code()
+        hashed = code_hash(code)
+        if not Player.objects.filter(invite_code_hash=hashed).exists():
+            break
+    had_one = bool(locked.invite_code_hash)
+    locked.invite_code_hash = hashed
+    locked.invite_expires_at = now + INVITE_VALID_FOR
+    locked.save(update_fields=["invite_code_hash", "invite_expires_at"])
+    history_record(
+        club_id=club.pk,
+        by=by,
+        action=HistoryAction.PLAYER_INVITE,
+        object_type="player",
+        object_id=locked.pk,
+        label=locked.name,
+        before={"valid_until": None} if not had_one else None,
+        after={"valid_until": locked.invite_expires_at.isoformat()},
+        at=now,
+    )
+    return Invitation(player=locked, code=code, expires_at=locked.invite_expires_at)
+
+
+def invited_player(code: str, *, now: datetime | None = None) -> Player | None:
+    """The player whose open invitation has this code (as normalised), or None."""
+    return Player.objects.filter(
+        invite_code_hash=code_hash(code),
+        invite_expires_at__gt=now or timezone.now(),
+        user__isnull=True,
+    ).first()
+
+
+@transaction.atomic
+def account_create_from_invite(
+    *, code: str, username: str, password: str, now: datetime | None = None
+) -> AbstractBaseUser:
+    """Make the account and tie it to the invited player; the invitation is then used up.
+
+    `password` has passed Django's password validators (the form checks them). Two tabs
+    using one invitation at once: the player row is locked, the second finds it used.
+    """
+    now = now or timezone.now()
+    player = (
+        Player.objects.select_for_update()
+        .filter(invite_code_hash=code_hash(code), invite_expires_at__gt=now, user__isnull=True)
+        .first()
+    )
+    if player is None:
+        raise AccountError(
+            _("This invitation is no longer valid. Ask your secretary for a new one.")
+        )
+    user_model = get_user_model()
+    try:
+        with transaction.atomic():
+            user = user_model.objects.create_user(username=username, password=password)
+    except IntegrityError:
+        raise AccountError(_("This username is taken; choose another.")) from None
+    player.user = user
+    player.invite_code_hash = ""
+    player.invite_expires_at = None
+    player.save(update_fields=["user", "invite_code_hash", "invite_expires_at"])
+    for club_id in Membership.objects.filter(player=player).values_list("club_id", flat=True):
+        history_record(
+            club_id=club_id,
+            by=user,
+            action=HistoryAction.ACCOUNT_CREATE,
+            object_type="player",
+            object_id=player.pk,
+            label=player.name,
+            after={"username": user.get_username()},
+            at=now,
+        )
+    return user

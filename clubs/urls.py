@@ -1,0 +1,12 @@
+"""Invitations and the secretary's list of members with their accounts."""
+
+from django.urls import path
+
+from clubs import views
+
+urlpatterns = [
+    path("accounts/uitnodiging/", views.invite_code, name="invite_code"),
+    path("accounts/uitnodiging/account/", views.invite_account, name="invite_account"),
+    path("accounts/uitnodiging/<str:code>/", views.invite_link, name="invite_link"),
+    path("<slug:club>/beheer/spelers/", views.club_players, name="club_players"),
+]

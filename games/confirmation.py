@@ -1,0 +1,314 @@
+"""Results by the players, confirmed by the opponent.
+
+In a published round either player of a game may enter its result (a final score, or move
+by move on the board). It is provisional until the opponent confirms it from their own
+account; when the opponent enters another result the game is disputed, and the club's
+secretary decides. A result the secretary enters is confirmed at once.
+
+Every function here locks the game row first (the one lock order of games/services.py),
+checks the version the page showed, and writes its history entry in the same transaction.
+The result itself is always written by `games.services.game_record_result` or the moves
+services, which keep their own history; this module adds who stands behind it.
+Imports nothing from competition.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any, TypeVar
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from clubs.history import HistoryAction, history_record
+from clubs.permissions import can_manage_club
+from games.models import Confirmation, Game, Outcome, RoundStatus
+from games.moves import MoveError
+from games.services import ResultError, ResultInput, game_record_result, result_fields
+from games.signals import game_changed
+
+T = TypeVar("T")
+
+RESULT_FIELDS = ("outcome", "winner", "score_a", "score_b")
+
+SECRETARY = "secretary"
+
+
+class ConfirmationError(ResultError):
+    """Entering or confirming refused; the message is for the person who tried."""
+
+    def __init__(self, message: Any, *, forbidden: bool = False) -> None:
+        super().__init__(message)
+        #: True when the person may not touch this game at all (a 403, not a form error).
+        self.forbidden = forbidden
+
+
+def role_in_game(game: Game, user: AbstractBaseUser | None) -> str | None:
+    """ "secretary" for the club's secretaries and staff, "a" or "b" for the game's players,
+    None for everyone else.
+
+    A secretary who plays the game acts as secretary there too, as on the round's results
+    page: what they enter is confirmed at once. Needs the game's players and its round's
+    competition loaded.
+    """
+    if user is not None and can_manage_club(user, game.round.competition.club):
+        return SECRETARY
+    return game.side_of(user)
+
+
+def _locked(game: Game, *, by: AbstractBaseUser | None, expected_version: int | None) -> Game:
+    """The game row, locked (only that row: one lock order, no deadlock on PostgreSQL)."""
+    locked = (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("player_a", "player_b", "round__competition__club")
+        .get(pk=game.pk)
+    )
+    if locked.player_b_id is None:
+        raise ConfirmationError(_("A bye has no result to enter."))
+    if expected_version is not None and locked.version != expected_version:
+        raise ConfirmationError(
+            _("Someone else changed this result in the meantime. Check it and try again.")
+        )
+    return locked
+
+
+def _role(game: Game, by: AbstractBaseUser | None) -> str:
+    role = role_in_game(game, by)
+    if role is None:
+        raise ConfirmationError(
+            _("Only the two players and the club's secretaries may enter this result."),
+            forbidden=True,
+        )
+    if role != SECRETARY and game.round.status != RoundStatus.PUBLISHED:
+        raise ConfirmationError(
+            _("This round is closed: only the secretary can still change its results.")
+        )
+    return role
+
+
+def _result_of(game: Game) -> dict[str, Any]:
+    return {name: getattr(game, name) for name in RESULT_FIELDS}
+
+
+def _state_of(game: Game) -> dict[str, Any]:
+    """What the history keeps of a game's result and who stands behind it."""
+    return {
+        **_result_of(game),
+        "confirmation": game.confirmation,
+        "entered_by_player": game.claimed_by,
+    }
+
+
+def _label(game: Game) -> str:
+    return f"{game.round.competition.name}, {game.round.number}.{game.table or ''}: {game}"
+
+
+def _record(game: Game, *, by, action: str, before, after, reason: str = "", now=None) -> None:
+    competition = game.round.competition
+    history_record(
+        club_id=competition.club_id,
+        by=by,
+        action=action,
+        object_type="game",
+        object_id=game.pk,
+        label=_label(game),
+        before=before,
+        after=after,
+        reason=reason,
+        competition_id=competition.pk,
+        round_number=game.round.number,
+        game_id=game.pk,
+        at=now,
+    )
+
+
+def _save_confirmation(game: Game, *, confirmation: str, claimed_by: str = "", counter=None):
+    game.confirmation = confirmation
+    game.claimed_by = claimed_by
+    game.counter_result = counter or {}
+    game.version += 1
+    game.save(update_fields=["confirmation", "claimed_by", "counter_result", "version"])
+    game_changed.send(sender=Game, round_id=game.round_id)
+
+
+def _refuse_settled(game: Game) -> None:
+    """A player may not change a result that is confirmed or disputed."""
+    if game.confirmation == Confirmation.DISPUTED:
+        raise ConfirmationError(_("This result is disputed: the club's secretary decides it now."))
+    if game.has_result and game.confirmation == Confirmation.CONFIRMED:
+        raise ConfirmationError(
+            _("This result is confirmed: only the club's secretary can still change it.")
+        )
+
+
+@transaction.atomic
+def game_result_enter(
+    *,
+    game: Game,
+    result: ResultInput,
+    by: AbstractBaseUser | None,
+    reason: str = "",
+    expected_version: int | None = None,
+    now: datetime | None = None,
+) -> Game:
+    """Enter a game's result as one of its players or as the club's secretary.
+
+    A player's result is provisional until the opponent confirms it. When the opponent
+    already entered one, the same result confirms it and another disputes it (the stored
+    result stays; the other is kept beside it for the secretary). The secretary's result
+    is confirmed at once.
+    """
+    now = now or timezone.now()
+    fields = result_fields(result)
+    locked = _locked(game, by=by, expected_version=expected_version)
+    role = _role(locked, by)
+    if role == SECRETARY:
+        if locked.is_provisional and fields == _result_of(locked):
+            return _confirm(locked, by=by, reason=reason, now=now)
+        game_record_result(game=locked, result=result, by=by, reason=reason, now=now)
+        locked.refresh_from_db()
+        return locked
+    _refuse_settled(locked)
+    if locked.confirmation == Confirmation.PROVISIONAL and locked.claimed_by != role:
+        if fields == _result_of(locked):
+            return _confirm(locked, by=by, reason=reason, now=now)
+        return _dispute(locked, fields=fields, by=by, reason=reason, now=now)
+    # Not entered yet, or the player's own entry that awaits the opponent: (re)enter it.
+    game_record_result(game=locked, result=result, by=by, reason=reason, now=now)
+    locked.refresh_from_db()
+    _save_confirmation(locked, confirmation=Confirmation.PROVISIONAL, claimed_by=role)
+    return locked
+
+
+@transaction.atomic
+def game_result_confirm(
+    *,
+    game: Game,
+    by: AbstractBaseUser | None,
+    reason: str = "",
+    expected_version: int | None = None,
+    now: datetime | None = None,
+) -> Game:
+    """The opponent (or the secretary) confirms the result as it was entered."""
+    locked = _locked(game, by=by, expected_version=expected_version)
+    role = _role(locked, by)
+    if not locked.has_result or not locked.is_provisional:
+        raise ConfirmationError(_("There is no entered result waiting for confirmation."))
+    if role != SECRETARY:
+        _refuse_settled(locked)
+        if locked.claimed_by == role:
+            raise ConfirmationError(
+                _("You entered this result yourself: your opponent confirms it.")
+            )
+    return _confirm(locked, by=by, reason=reason, now=now or timezone.now())
+
+
+@transaction.atomic
+def game_result_override(
+    *,
+    game: Game,
+    result: ResultInput,
+    by: AbstractBaseUser | None,
+    reason: str,
+    expected_version: int | None = None,
+    now: datetime | None = None,
+) -> Game:
+    """The secretary decides the result (of a disputed game, usually), with a reason."""
+    now = now or timezone.now()
+    fields = result_fields(result)
+    locked = _locked(game, by=by, expected_version=expected_version)
+    if _role(locked, by) != SECRETARY:
+        raise ConfirmationError(
+            _("Only the club's secretaries can decide a result."), forbidden=True
+        )
+    if not reason.strip():
+        raise ConfirmationError(_("Give a reason for the decision."))
+    before = {**_state_of(locked), "counter_result": locked.counter_result}
+    if fields != _result_of(locked):
+        game_record_result(game=locked, result=result, by=by, reason=reason, now=now)
+        locked.refresh_from_db()
+    _save_confirmation(locked, confirmation=Confirmation.CONFIRMED)
+    _record(
+        locked,
+        by=by,
+        action=HistoryAction.RESULT_OVERRIDE,
+        before=before,
+        after=_state_of(locked),
+        reason=reason,
+        now=now,
+    )
+    return locked
+
+
+def _confirm(locked: Game, *, by, reason: str, now: datetime) -> Game:
+    before = _state_of(locked)
+    _save_confirmation(locked, confirmation=Confirmation.CONFIRMED)
+    _record(
+        locked,
+        by=by,
+        action=HistoryAction.RESULT_CONFIRM,
+        before=before,
+        after=_state_of(locked),
+        reason=reason,
+        now=now,
+    )
+    return locked
+
+
+def _dispute(locked: Game, *, fields: dict[str, Any], by, reason: str, now: datetime) -> Game:
+    before = _state_of(locked)
+    _save_confirmation(
+        locked,
+        confirmation=Confirmation.DISPUTED,
+        claimed_by=locked.claimed_by,
+        counter=fields,
+    )
+    _record(
+        locked,
+        by=by,
+        action=HistoryAction.RESULT_DISPUTE,
+        before=before,
+        after={**_state_of(locked), **{f"counter_{key}": value for key, value in fields.items()}},
+        reason=reason,
+        now=now,
+    )
+    return locked
+
+
+@transaction.atomic
+def game_moves_write(*, game: Game, by: AbstractBaseUser | None, write: Callable[[Game], T]) -> T:
+    """Run one of games.moves' writes (`write(locked_game)`) for a player or a secretary.
+
+    A player may change the moves of their own game while its round is published and the
+    result is neither confirmed nor disputed; a result that follows from a player's moves
+    is provisional, for the opponent to confirm. The secretary's moves give a confirmed
+    result. Raises `MoveError`, as the moves services do.
+    """
+    try:
+        locked = _locked(game, by=by, expected_version=None)
+        role = _role(locked, by)
+        if role != SECRETARY:
+            _refuse_settled(locked)
+            if locked.has_result and not locked.moves.exists():
+                raise ConfirmationError(
+                    _(
+                        "This game already has a final score: confirm it, or enter the "
+                        "score you agree on."
+                    )
+                )
+    except ConfirmationError as error:
+        raise MoveError(error.message) from None
+    before = _result_of(locked)
+    written = write(locked)
+    locked.refresh_from_db()
+    if _result_of(locked) != before:
+        if locked.outcome == Outcome.PENDING or role == SECRETARY:
+            confirmation, claimed_by = Confirmation.CONFIRMED, ""
+        else:
+            confirmation, claimed_by = Confirmation.PROVISIONAL, role
+        if (locked.confirmation, locked.claimed_by) != (confirmation, claimed_by):
+            _save_confirmation(locked, confirmation=confirmation, claimed_by=claimed_by)
+    return written

@@ -1,0 +1,157 @@
+"""The players' own pages: "Mijn partijen", and a game's result as its players enter and
+confirm it (the secretary confirms or decides it on the same page).
+
+Views are thin: a form is validated, one service of games/confirmation.py is called, and
+its message shown.
+"""
+
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.confirmation import (
+    SECRETARY,
+    ConfirmationError,
+    game_result_confirm,
+    game_result_enter,
+    game_result_override,
+    role_in_game,
+)
+from games.forms import GameResultForm, VersionForm
+from games.models import Confirmation, Outcome, ResultState, RoundStatus
+from games.selectors import my_games
+from games.services import ResultError, ResultInput, result_kind_of
+from games.views import _game
+
+
+def game_role_required(view):
+    """The game's two players and its club's secretaries (and staff); anonymous visitors
+    log in first, everyone else gets 403 (a game of a draft round stays a 404)."""
+
+    @wraps(view)
+    def wrapper(request, game_id: int, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        game = _game(game_id, user=request.user)
+        role = role_in_game(game, request.user)
+        if role is None:
+            raise PermissionDenied
+        return view(request, game, role, **kwargs)
+
+    return wrapper
+
+
+def _initial(game) -> dict:
+    return {
+        "version": game.version,
+        "kind": result_kind_of(game) or "normal",
+        "score_a": game.score_a,
+        "score_b": game.score_b,
+    }
+
+
+def _counter(game) -> dict | None:
+    """The opponent's other result of a disputed game, for display."""
+    counter = game.counter_result or {}
+    if not counter:
+        return None
+    return {**counter, "outcome_label": Outcome(counter.get("outcome", "")).label}
+
+
+@game_role_required
+def game_result(request, game, role: str):
+    """Enter, confirm or dispute a game's result (players); confirm or decide it (secretary)."""
+    is_secretary = role == SECRETARY
+    form = GameResultForm(initial=_initial(game), game=game)
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        form = GameResultForm(request.POST, game=game)
+        if action == "confirm":
+            form = VersionForm(request.POST)
+        try:
+            if not form.is_valid():
+                raise ResultError(_("Check the marked fields."))
+            data = form.cleaned_data
+            if action == "confirm":
+                game_result_confirm(
+                    game=game,
+                    by=request.user,
+                    reason=request.POST.get("reason", "")[:500],
+                    expected_version=data["version"],
+                )
+                done = _("Result confirmed.")
+            else:
+                service = game_result_override if action == "override" else game_result_enter
+                updated = service(
+                    game=game,
+                    result=ResultInput(data["kind"], data["score_a"], data["score_b"]),
+                    by=request.user,
+                    reason=data["reason"],
+                    expected_version=data["version"],
+                )
+                done = _done_message(updated)
+        except ConfirmationError as error:
+            if error.forbidden:
+                raise PermissionDenied from None
+            messages.error(request, error.message)
+        except ResultError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, done)
+            return redirect("game_result", game_id=game.pk)
+        game.refresh_from_db()
+        if not isinstance(form, GameResultForm):
+            form = GameResultForm(initial=_initial(game), game=game)
+    state = game.result_state
+    mine = role if not is_secretary else None
+    waiting_for_me = state == ResultState.AWAITING and mine is not None and game.claimed_by != mine
+    open_for_player = game.round.status == RoundStatus.PUBLISHED and (
+        state == ResultState.NOT_ENTERED or state == ResultState.AWAITING
+    )
+    return render(
+        request,
+        "games/result.html",
+        {
+            "game": game,
+            "competition": game.round.competition,
+            "form": form,
+            "is_secretary": is_secretary,
+            "state": state,
+            "states": ResultState,
+            "claimant": game.player_a if game.claimed_by == "a" else game.player_b,
+            "counter": _counter(game),
+            "waiting_for_me": waiting_for_me,
+            "can_enter": is_secretary or open_for_player,
+            "can_confirm": waiting_for_me or (is_secretary and game.is_provisional),
+            "entered_by_me": mine is not None and game.claimed_by == mine,
+            "round_closed": game.round.status != RoundStatus.PUBLISHED,
+        },
+    )
+
+
+def _done_message(game) -> str:
+    if game.confirmation == Confirmation.DISPUTED:
+        return _("Your result differs from your opponent's: the secretary decides.")
+    if game.confirmation == Confirmation.PROVISIONAL:
+        return _("Result saved. It is provisional until your opponent confirms it.")
+    return _("Result saved and confirmed.")
+
+
+@login_required
+def my_games_page(request):
+    """A logged-in player's games: tonight's first, then the rest."""
+    games = my_games(request.user, today=timezone.localdate())
+    rows = [(game, game.side_of(request.user)) for game in [*games.current, *games.earlier]]
+    current = rows[: len(games.current)]
+    earlier = rows[len(games.current) :]
+    return render(
+        request,
+        "games/my_games.html",
+        {"player": games.player, "current": current, "earlier": earlier, "states": ResultState},
+    )
