@@ -28,7 +28,7 @@ from games.models import (
     Winner,
     winner_by_score,
 )
-from games.rule_messages import coded, describe_stored, error_message, message
+from games.rule_messages import coded, describe_stored, error_message, message, refusal
 from games.signals import game_changed
 from rules import gcg
 
@@ -89,7 +89,7 @@ def move_preview(*, game: Game, notation: str, rack: str = "") -> Preview:
         move = engine.parse(notation, side)
         result = current.preview(move, rack=rack or None)
     except rules.RulesError as error:
-        raise MoveError(error_message(error)) from None
+        raise MoveError(refusal(error, notation)) from None
     return Preview(result=result, moves=moves, replay=replayed)
 
 
@@ -118,7 +118,7 @@ def move_add(
         move = engine.parse(notation, side)
         result = current.push(move, rack=rack.upper() or None, player=engine.mover(move, side))
     except rules.RulesError as error:
-        raise MoveError(error_message(error)) from None
+        raise MoveError(refusal(error, notation)) from None
     row = Move(
         game=locked,
         number=len(rows) + 1,
