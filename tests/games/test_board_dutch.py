@@ -12,7 +12,7 @@ from django.utils import translation
 import rules
 from games import rule_messages
 from games.board import PREMIUMS, grouped_tiles, move_in_words, rule_set_label
-from games.moves import MoveError, move_add, move_preview
+from games.moves import MoveError, move_add, move_preview, moves_import_gcg
 from tests.games.test_stored_codes import sample_params, stored_codes
 
 #: Words of the engine's English that have no business in a Dutch sentence.
@@ -236,3 +236,20 @@ def test_the_correction_history_dates_are_dutch(secretary_client, game):
         "januari februari maart april mei juni juli augustus september oktober november december"
     )
     assert re.search(rf"\b\d{{1,2}} ({'|'.join(months.split())}) \d{{4}} \d\d:\d\d\b", page)
+
+
+@pytest.mark.django_db
+def test_the_replay_and_the_analysis_say_turns_in_words(client, game, demo_gcg):
+    moves_import_gcg(game=game, data=demo_gcg("demo-1"), by=None)
+    replay = unescape(client.get(reverse("replay", args=[game.pk]) + "?zet=4").content.decode())
+    assert (
+        '<p class="mt-2 mb-0" id="current-move"><span class="font-monospace">ruilt 3 blokjes: OQT'
+        in replay
+    )
+    analysis = unescape(
+        client.get(
+            reverse("game_analysis", args=[game.pk]), headers={"HX-Request": "true"}
+        ).content.decode()
+    )
+    row = analysis.split('<tr data-move="4"')[1].split("</tr>")[0]
+    assert "ruilt 3 blokjes: OQT" in row and "-OQT" not in row
