@@ -200,7 +200,7 @@ def typed_blanks(notation: str) -> str:
     """The letters of a typed play that the engine reads as blanks (lowercase, outside
     ``(...)``, which marks letters already on the board); "" for other moves."""
     parts = notation.split(maxsplit=1)
-    if len(parts) != 2 or notation.lstrip().startswith(("-", "(", "swap")):
+    if len(parts) != 2 or notation.lstrip().lower().startswith(("-", "(", "swap")):
         return ""
     word = re.sub(r"\([^)]*\)", "", parts[1])
     return "".join(letter for letter in word if letter.isalpha() and letter.islower())

@@ -118,6 +118,23 @@ def test_the_scoresheet_says_every_turn_but_a_play_in_words(notation, words_nl, 
         assert move_in_words(notation) == words_en
 
 
+@pytest.mark.parametrize(
+    ("notation", "blanks"),
+    [
+        ("8h woord", "woord"),
+        ("8H WOoRD", "o"),
+        ("8H JAVE(li)N", ""),
+        ("H8 .RGAnDIE", "n"),
+        ("-ab", ""),
+        ("SWAP h5", ""),
+        ("(challenge)", ""),
+        ("8H", ""),
+    ],
+)
+def test_only_lowercase_letters_placed_by_a_play_are_blanks(notation, blanks):
+    assert rule_messages.typed_blanks(notation) == blanks
+
+
 def test_rule_sets_are_named_by_their_labels_and_unseen_tiles_wrap():
     with translation.override("nl"):
         assert rule_set_label(rules.GOUDS_8) == "Gouds 8"
