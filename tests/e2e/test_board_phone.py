@@ -244,6 +244,9 @@ def test_a_whole_gouds8_game_entered_on_a_phone(
         expect(row.locator("td").nth(4)).to_have_text(str(result.score))
         expect(row.locator("td").nth(5)).to_have_text(str(result.total))
         assert _no_sideways_scroll(touch), f"sideways scroll after move {number}"
+        if number < len(history):
+            # The page has settled: the move field has the focus again, ready for the next.
+            expect(touch.locator("#id_notation")).to_be_focused()
 
     expect(touch.locator("#game-over")).to_contain_text(f"{final_scores[0]} – {final_scores[1]}")
     expect(touch.locator("#scoresheet")).to_contain_text("blanco op H12 gewisseld")
