@@ -220,6 +220,7 @@ def test_a_whole_gouds8_game_entered_on_a_phone(
     touch = phone.new_page()
     touch.goto(f"{live_server.url}{reverse('board', args=[paired_game.pk])}")
     touch.locator('#starter-form button[value="a"]').tap()
+    expect(touch.locator("#id_notation")).to_be_focused()
     touch.locator("#zoom").tap()
     expect(touch.locator("#board-frame")).to_have_class(re.compile("zoomed"))
 
