@@ -5,11 +5,38 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import groupby
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 import rules
 from games.engine import SIDES, Replay
 from games.models import Game, Move
 from rules.board import SIZE, premium, square_name
+
+#: Premium squares: the short label on the square (the same in Dutch and English: 3W is
+#: "drie keer de woordwaarde") and the name a screen reader says.
+PREMIUMS: dict[str, tuple[str, Promise]] = {
+    "tw": ("3W", _("triple word score")),
+    "dw": ("2W", _("double word score")),
+    "tl": ("3L", _("triple letter score")),
+    "dl": ("2L", _("double letter score")),
+}
+
+#: Rule-set names as the pages show them (the engine's own name is a code).
+RULE_SET_LABELS: dict[str, Promise] = {
+    "gouds8": _("Gouds 8"),
+    "standard": _("standard rules"),
+    "sbnl": _("SBNL tournament rules"),
+    "naspa": _("NASPA rules"),
+}
+
+
+def rule_set_label(ruleset: rules.RuleSet) -> str:
+    """A rule set's name for people; a club's own variant is called just that."""
+    return str(RULE_SET_LABELS.get(ruleset.name, _("club variant")))
 
 
 @dataclass(frozen=True)
@@ -21,12 +48,86 @@ class SquareView:
     premium: str
     state: str  # "", "last" (placed by the last move) or "preview"
 
+    @property
+    def premium_label(self) -> str:
+        return PREMIUMS[self.premium][0] if self.premium else ""
+
+    @property
+    def description(self) -> str:
+        """What a screen reader says: the square, then its tile (a blank named as one)
+        or its premium."""
+        if self.is_blank:
+            return str(_("%(square)s %(letter)s, blank")) % {
+                "square": self.name,
+                "letter": self.letter,
+            }
+        if self.letter:
+            return f"{self.name} {self.letter}"
+        if self.premium:
+            return f"{self.name}, {PREMIUMS[self.premium][1]}"
+        return self.name
+
 
 @dataclass(frozen=True)
 class SheetLine:
     move: Move
     player_name: str
     is_current: bool
+
+    @property
+    def is_play(self) -> bool:
+        return isinstance(_parsed(self.move.notation), rules.Play)
+
+    @property
+    def text(self) -> str:
+        """The move as a scoresheet says it: a play in notation, every other turn in words."""
+        return move_in_words(self.move.notation)
+
+
+def _parsed(notation: str) -> rules.Move | None:
+    try:
+        return rules.parse_move(notation)
+    except rules.RulesError:
+        return None
+
+
+def move_in_words(notation: str) -> str:
+    """``-3`` reads "exchanges 3", ``--`` "challenge: word removed", ``swap H5`` "blank on
+    H5 swapped"; a play keeps its notation (position and word), the way a scoresheet
+    writes it. What cannot be read (an old row) is shown as typed."""
+    move = _parsed(notation)
+    if isinstance(move, rules.Play) or move is None:
+        return notation
+    if isinstance(move, rules.Exchange):
+        text = ngettext("exchanges %(count)s tile", "exchanges %(count)s tiles", move.count) % {
+            "count": move.count
+        }
+        return f"{text}: {move.tiles}" if move.tiles else text
+    if isinstance(move, rules.Pass):
+        return str(_("passes"))
+    if isinstance(move, rules.BlankSwap):
+        names = [square_name(row, col) for row, col in move.squares]
+        return ngettext(
+            "blank on %(squares)s swapped", "blanks on %(squares)s swapped", len(names)
+        ) % {"squares": str(_(" and ")).join(names)}
+    if isinstance(move, rules.Challenge):
+        return str(_("challenge: word valid") if move.valid else _("challenge: word removed"))
+    if isinstance(move, rules.FlagFall):
+        return str(_("flag fell"))
+    if isinstance(move, rules.TimePenalty):
+        return ngettext(
+            "%(minutes)s minute over time", "%(minutes)s minutes over time", move.minutes
+        ) % {"minutes": move.minutes}
+    if isinstance(move, rules.Annul):
+        return str(_("not properly played"))
+    if move.tiles:
+        return str(_("left on the rack: %(tiles)s")) % {"tiles": move.tiles}
+    return str(_("nothing left on the rack"))
+
+
+def grouped_tiles(tiles: str) -> str:
+    """``AAABCC??`` as ``AAA B CC ??``: readable, and it wraps on a narrow screen."""
+    return " ".join("".join(group) for _letter, group in groupby(tiles))
 
 
 @dataclass(frozen=True)
@@ -46,6 +147,18 @@ class BoardView:
     pending_end_racks: tuple[int, ...]
     ruleset: rules.RuleSet
     names: tuple[str, str]
+
+    @property
+    def ruleset_label(self) -> str:
+        return rule_set_label(self.ruleset)
+
+    @property
+    def unseen_grouped(self) -> str:
+        return grouped_tiles(self.unseen)
+
+    @property
+    def has_bingo_bonus(self) -> bool:
+        return self.ruleset.bingo_bonus > 0
 
     @property
     def to_move_name(self) -> str | None:

@@ -21,7 +21,7 @@ from clubs.history import HistoryAction, HistoryReason
 from games import engine
 from games.history import game_contexts, record_game_change
 from games.models import Game, Move, Outcome, Side, Winner, winner_by_score
-from games.rule_messages import coded, describe_stored, error_message, message
+from games.rule_messages import coded, describe_stored, error_message, message, refusal
 from games.signals import game_changed
 from rules import gcg
 
@@ -82,7 +82,7 @@ def move_preview(*, game: Game, notation: str, rack: str = "") -> Preview:
         move = engine.parse(notation, side)
         result = current.preview(move, rack=rack or None)
     except rules.RulesError as error:
-        raise MoveError(error_message(error)) from None
+        raise MoveError(refusal(error, notation)) from None
     return Preview(result=result, moves=moves, replay=replayed)
 
 
@@ -111,7 +111,7 @@ def move_add(
         move = engine.parse(notation, side)
         result = current.push(move, rack=rack.upper() or None, player=engine.mover(move, side))
     except rules.RulesError as error:
-        raise MoveError(error_message(error)) from None
+        raise MoveError(refusal(error, notation)) from None
     row = Move(
         game=locked,
         number=len(rows) + 1,

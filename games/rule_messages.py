@@ -9,10 +9,12 @@ The database stores codes, never sentences: a move's warnings and problem are
 language when a page is shown.
 """
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 import rules
 
@@ -36,6 +38,9 @@ MESSAGES = {
     "not_in_rack": _("The rack {rack} does not hold {missing}."),
     "rack_too_large": _("A rack holds at most {size} tiles, not {count}."),
     "rack_impossible": _("The rack {rack} cannot exist: {missing} already on the board."),
+    "tiles_on_board": _(
+        "{tiles} cannot be: the tile set has {count} × {letter}, {on_board} of them on the board."
+    ),
     "not_enough_tiles": _("{player} holds only {count} tile(s)."),
     "exchange_bag_too_small": _(
         "Exchanging needs at least {needed} tiles in the bag; it holds {bag}."
@@ -121,6 +126,9 @@ NOTATION_DETAILS = {
     "bad_position": _("“{position}” is not a position such as 8H or H8"),
 }
 
+#: How the engine names a blank in a message's ``letter``: shown as the word, translated.
+BLANK_NAMES = ("?", "blank")
+
 #: A sentence stored before codes were: shown as it is, in the language it was saved in.
 TEXT = "text"
 
@@ -136,6 +144,8 @@ def describe(code: str, params: Mapping[str, Any] | None = None) -> str:
     params = dict(params or {})
     if code == TEXT:
         return str(params.get("text", ""))
+    if params.get("letter") in BLANK_NAMES:
+        params["letter"] = _("blank")
     if code == "bad_notation" and params.get("detail") in NOTATION_DETAILS:
         params["reason"] = _format(NOTATION_DETAILS[params["detail"]], params)
     return message(code, params)
@@ -184,3 +194,35 @@ def error_message(error: rules.RulesError) -> str:
     else:
         reason = describe(error.code, params)
     return _("Line %(line)s: %(reason)s") % {"line": error.line, "reason": reason}
+
+
+def typed_blanks(notation: str) -> str:
+    """The letters of a typed play that the engine reads as blanks (lowercase, outside
+    ``(...)``, which marks letters already on the board); "" for other moves."""
+    parts = notation.split(maxsplit=1)
+    if len(parts) != 2 or notation.lstrip().lower().startswith(("-", "(", "swap")):
+        return ""
+    word = re.sub(r"\([^)]*\)", "", parts[1])
+    return "".join(letter for letter in word if letter.isalpha() and letter.islower())
+
+
+def blank_hint(notation: str) -> str:
+    """Said whenever lowercase letters were typed in a play: they are blanks, worth 0."""
+    blanks = typed_blanks(notation)
+    if not blanks:
+        return ""
+    return ngettext(
+        "A lowercase letter is a blank: %(letters)s (0 points).",
+        "Lowercase letters are blanks: %(letters)s (0 points).",
+        len(blanks),
+    ) % {"letters": ", ".join(blanks.upper())}
+
+
+def refusal(error: rules.RulesError, notation: str) -> str:
+    """Why a typed move is refused; when lowercase was typed, that it was read as blanks."""
+    text = error_message(error)
+    hint = blank_hint(notation)
+    if hint:
+        capitals = _("Type capitals for ordinary tiles.")
+        text = f"{text} {hint} {capitals}"
+    return text

@@ -37,7 +37,7 @@ from games.moves import (
     moves_import_gcg,
     moves_of,
 )
-from games.rule_messages import message
+from games.rule_messages import blank_hint, message
 from games.selectors import game_history
 
 
@@ -125,15 +125,21 @@ def board(request, game: Game):
 @require_POST
 @board_manager_required
 def preview(request, game: Game):
-    """The live preview: placed tiles, words with their scores, warnings; nothing saved."""
+    """The live preview: placed tiles, words with their scores, warnings; nothing saved.
+    Before any letter is typed it says what to do next, never an error."""
     form = MoveForm(request.POST)
+    is_valid = form.is_valid()
     context = {"game": game}
-    if form.is_valid():
+    if not _letters_typed(request.POST):
+        start = form.cleaned_data.get("start")
+        if start:
+            context["hint"] = _start_hint(start.upper(), form.cleaned_data.get("direction"))
+        return render(request, "games/_preview.html", context)
+    if is_valid:
+        notation = form.cleaned_data["notation_text"]
         try:
             scored = move_preview(
-                game=game,
-                notation=form.cleaned_data["notation_text"],
-                rack=form.cleaned_data.get("rack") or "",
+                game=game, notation=notation, rack=form.cleaned_data.get("rack") or ""
             )
         except MoveError as error:
             context["error"] = error.message
@@ -142,11 +148,24 @@ def preview(request, game: Game):
             context["result"] = result
             context["board"] = board_view(game, scored.moves, scored.replay, preview=result)
             context["warnings"] = [message(w.code, w.params) for w in result.warnings]
+            context["blank_hint"] = blank_hint(notation)
+            bonus = context["board"].ruleset.bingo_bonus
+            context["bingo_bonus"] = bonus if result.bingo and bonus else 0
     else:
         context["error"] = " ".join(str(e) for e in form.non_field_errors()) or _(
             "Incomplete move."
         )
     return render(request, "games/_preview.html", context)
+
+
+def _letters_typed(data) -> bool:
+    return any(str(data.get(name, "")).strip() for name in ("notation", "letters"))
+
+
+def _start_hint(start: str, direction: str | None) -> str:
+    if direction == "down":
+        return _("From %(square)s down: type the letters.") % {"square": start}
+    return _("From %(square)s across: type the letters.") % {"square": start}
 
 
 @require_POST

@@ -41,6 +41,7 @@ MESSAGES: dict[str, str] = {
     "not_in_rack": "the rack {rack} does not hold {missing}",
     "rack_too_large": "a rack holds at most {size} tiles, not {count}",
     "rack_impossible": "the rack {rack} cannot exist: {missing} are already on the board",
+    "tiles_on_board": "{tiles} cannot be: the set has {count} x {letter} and the board {on_board}",
     "not_enough_tiles": "{player} holds only {count} tile(s)",
     # exchange and pass
     "exchange_bag_too_small": "exchanging needs at least {needed} tiles in the bag; it holds {bag}",

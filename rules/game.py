@@ -675,8 +675,13 @@ class Game:
                     count=self.tiles.count(tile),
                     letter="blank" if tile == BLANK else tile,
                 )
+        letter = min(missing)
         raise IllegalMoveError(
-            "rack_impossible", rack=tiles, missing="".join(sorted(missing.elements()))
+            "tiles_on_board",
+            tiles=tiles,
+            letter=letter,
+            count=self.tiles.count(letter),
+            on_board=self._on_board.get(letter, 0),
         )
 
     def _take_from_rack(self, rack: str, tiles: Iterable[str]) -> str:

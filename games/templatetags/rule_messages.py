@@ -4,6 +4,7 @@ from typing import Any
 
 from django import template
 
+from games.board import move_in_words
 from games.rule_messages import describe_stored
 
 register = template.Library()
@@ -13,3 +14,9 @@ register = template.Library()
 def describe(stored: Any) -> str:
     """``{{ warning|describe }}`` for a stored ``{"code": ..., "params": {...}}``."""
     return describe_stored(stored)
+
+
+@register.filter
+def in_words(notation: str) -> str:
+    """``{{ move.notation|in_words }}``: every turn but a play said in words ("passes")."""
+    return move_in_words(notation)

@@ -1,7 +1,11 @@
 // Board screen: clicking a square chooses where a word starts (a second click on the same
 // square turns the direction); the server computes the preview and every score.
+// On a phone the board can be zoomed (squares of about 40 px); it then scrolls inside its
+// frame, and a tapped square is kept in view while the letters are typed.
 (function () {
   "use strict";
+
+  var ZOOM_KEY = "bordpunt-board-zoom";
 
   function field(id) {
     return document.getElementById(id);
@@ -16,9 +20,31 @@
       square.classList.add("selected");
       if (field("id_direction").value === "down") square.classList.add("down");
     }
+    return square;
+  }
+
+  function keepInView(square) {
+    if (square) square.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }
+
+  function applyZoom() {
+    var button = field("zoom");
+    var frame = field("board-frame");
+    if (!button || !frame) return;
+    var zoomed = sessionStorage.getItem(ZOOM_KEY) === "1";
+    button.hidden = false;
+    button.setAttribute("aria-pressed", zoomed ? "true" : "false");
+    frame.classList.toggle("zoomed", zoomed);
   }
 
   document.addEventListener("click", function (event) {
+    if (event.target.closest("#zoom")) {
+      var zoomed = sessionStorage.getItem(ZOOM_KEY) !== "1";
+      sessionStorage.setItem(ZOOM_KEY, zoomed ? "1" : "0");
+      applyZoom();
+      keepInView(document.querySelector(".sq.selected"));
+      return;
+    }
     var square = event.target.closest(".sq[data-square]");
     var start = field("id_start");
     if (!square || !start || !square.closest("#board-page")) return;
@@ -29,8 +55,9 @@
     }
     start.value = name;
     field("id_notation").value = "";
-    markSelected(name);
-    field("id_letters").focus();
+    // The letters field is below the board: focus it without scrolling the square away.
+    field("id_letters").focus({ preventScroll: true });
+    keepInView(markSelected(name));
     document.body.dispatchEvent(new Event("square-chosen"));
   });
 
@@ -42,7 +69,10 @@
 
   // After the board is swapped in, the selection is gone with the old squares.
   document.addEventListener("htmx:afterSettle", function () {
+    applyZoom();
     var start = field("id_start");
     if (start && start.value) markSelected(start.value.toUpperCase());
   });
+
+  applyZoom();
 })();

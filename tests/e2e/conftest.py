@@ -9,6 +9,15 @@ from pathlib import Path
 
 import pytest
 
+from clubs.models import Club, Membership, Player
+from competition.models import Competition, Round
+from competition.services.entrants import entrant_add
+from competition.services.rounds import round_set_pairings
+from games.services import PairingSpec
+
+#: The secretary's password in the browser tests that log in.
+PASSWORD = "geheim-genoeg-123"
+
 CHROMIUM = Path(os.environ.get("BORDPUNT_CHROMIUM", "/usr/bin/chromium"))
 
 # Playwright's sync API runs an event loop in the test thread; the test's own database
@@ -48,3 +57,26 @@ def browser_type_launch_args(browser_type_launch_args):
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
     return {**browser_context_args, "locale": "nl-NL", "viewport": {"width": 1280, "height": 900}}
+
+
+@pytest.fixture
+def paired_game(django_user_model):
+    """A published round of a Gouds 8 club competition with one game, Anke against Bram;
+    the club's secretary logs in as "secretaris" with PASSWORD."""
+    club = Club.objects.create(name="De Goudse Letters", slug="gouda")
+    user = django_user_model.objects.create_user("secretaris", password=PASSWORD)
+    secretary = Player.objects.create(name="Sietske Secretaris", user=user)
+    Membership.objects.create(club=club, player=secretary, role=Membership.Role.SECRETARY)
+    competition = Competition.objects.create(
+        club=club, name="Clubcompetitie", slug="clubcompetitie", rules=Competition.Rules.GOUDS_8
+    )
+    anke, bram = Player.objects.create(name="Anke"), Player.objects.create(name="Bram")
+    for player in (anke, bram):
+        entrant_add(competition=competition, player=player)
+    round_obj = Round.objects.create(
+        competition=competition, number=1, status=Round.Status.PUBLISHED
+    )
+    (game,) = round_set_pairings(
+        round=round_obj, pairings=[PairingSpec(player_a=anke.pk, player_b=bram.pk, table=1)]
+    )
+    return game

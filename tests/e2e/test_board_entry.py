@@ -10,38 +10,12 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 import rules
-from clubs.models import Club, Membership, Player
-from competition.models import Competition, Round
-from competition.services.entrants import entrant_add
-from competition.services.rounds import round_set_pairings
-from games.services import PairingSpec
 from rules import gcg
+from tests.e2e.conftest import PASSWORD
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 DEMO_GAME = Path(__file__).resolve().parents[2] / "games" / "demo" / "demo-1.gcg"
-PASSWORD = "geheim-genoeg-123"
-
-
-@pytest.fixture
-def paired_game(django_user_model):
-    club = Club.objects.create(name="De Goudse Letters", slug="gouda")
-    user = django_user_model.objects.create_user("secretaris", password=PASSWORD)
-    secretary = Player.objects.create(name="Sietske Secretaris", user=user)
-    Membership.objects.create(club=club, player=secretary, role=Membership.Role.SECRETARY)
-    competition = Competition.objects.create(
-        club=club, name="Clubcompetitie", slug="clubcompetitie", rules=Competition.Rules.GOUDS_8
-    )
-    anke, bram = Player.objects.create(name="Anke"), Player.objects.create(name="Bram")
-    for player in (anke, bram):
-        entrant_add(competition=competition, player=player)
-    round_obj = Round.objects.create(
-        competition=competition, number=1, status=Round.Status.PUBLISHED
-    )
-    (game,) = round_set_pairings(
-        round=round_obj, pairings=[PairingSpec(player_a=anke.pk, player_b=bram.pk, table=1)]
-    )
-    return game
 
 
 def _expected_moves():

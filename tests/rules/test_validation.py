@@ -117,7 +117,7 @@ def test_rack_checks_when_racks_are_known():
     # ... and tiles the board already holds name the board (two Z in the set, one played).
     game = std()
     play(game, "8G ZOEN")
-    refused(game, "-ZZ", "rack_impossible")
+    refused(game, "-ZZ", "tiles_on_board")
 
 
 def test_not_enough_tiles_when_racks_are_unknown():
