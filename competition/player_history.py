@@ -115,7 +115,7 @@ def player_history(club: Club, player: Player) -> PlayerHistory:
     games = (
         Game.objects.published()
         .filter(round__competition__in=competitions, seats__player=player)
-        .select_related("round", "player_a", "player_b")
+        .select_related("round__competition__club", "player_a", "player_b")
         .annotate(move_count=Count("moves"))
         .order_by("round__number")
     )
