@@ -78,8 +78,9 @@ def chart_svg(
         bottom_value = max(bottom_value, 1)
     ticks = nice_ticks(bottom_value, top_value)
     if invert:
-        # A rank starts at 1, the top of the chart.
-        ticks = [1, *(tick for tick in ticks if tick > 1)]
+        # A rank starts at 1, the top of the chart; a tick just under it would crowd it.
+        step = ticks[1] - ticks[0] if len(ticks) > 1 else 1
+        ticks = [1, *(tick for tick in ticks if tick > 1 + step / 2)]
     y_min, y_max = min(ticks[0], bottom_value), max(ticks[-1], top_value)
     span = (y_max - y_min) or 1
     plot_width, plot_height = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM

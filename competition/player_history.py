@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.core.cache import cache
 from django.db.models import Count, Q
 from django.http import Http404
 
@@ -173,15 +174,14 @@ def _chart_numbers(
 ) -> None:
     """Rank after each round (within the player's group), match points cumulated, board
     points per game: computed from the same records the standings use."""
-    settings = selectors.standings_settings(season.competition)
     group = next((entrant.group for entrant in entrants if entrant.player_id == player_id), "")
-    in_group = [entrant for entrant in entrants if entrant.group == group]
-    season.field_size = len(in_group)
-    for round_number in sorted({record.round_number for record in records}):
-        grouped = standings.compute_by_group(entrants, records, settings, after_round=round_number)
-        row = next((row for row in grouped.get(group, []) if row.player_id == player_id), None)
-        if row is not None:
-            season.ranks.append(Point(str(round_number), row.rank))
+    season.field_size = sum(entrant.group == group for entrant in entrants)
+    season.ranks = [
+        Point(str(round_number), rank)
+        for round_number, rank in _rank_history(season.competition, entrants, records).get(
+            player_id, []
+        )
+    ]
     for line in season.lines:
         if line.result is None:
             continue
@@ -189,3 +189,39 @@ def _chart_numbers(
         season.match_points.append(Point(label, line.result.cumulative_match_points))
         if line.result.score is not None:
             season.board_points.append(Point(label, line.result.score))
+
+
+def _rank_history(
+    competition: Competition,
+    entrants: list[standings.EntrantRecord],
+    records: list[standings.GameRecord],
+) -> dict[int, list[tuple[int, int]]]:
+    """Every entrant's rank after every round, kept until the competition changes: one
+    standings computation per round (300 entrants and 30 rounds: about 3 s on a busy
+    machine, benchmarks/club_evening_pages.py), shared by all its players' pages."""
+    key = f"rank-history:{competition.pk}:{competition.changed_at.isoformat()}"
+    cached = cache.get(key)
+    if cached is None:
+        cached = rank_history(entrants, records, selectors.standings_settings(competition))
+        cache.set(key, cached, RANK_HISTORY_SECONDS)
+    return cached
+
+
+#: A competition that does not change for a day is recomputed once a day at most.
+RANK_HISTORY_SECONDS = 24 * 3600
+
+
+def rank_history(
+    entrants: list[standings.EntrantRecord],
+    records: list[standings.GameRecord],
+    settings: standings.StandingsSettings,
+) -> dict[int, list[tuple[int, int]]]:
+    """{player: [(round, rank within the group after that round), ...]} for the rounds
+    with results, from the standings' own pure function."""
+    history: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for round_number in sorted({record.round_number for record in records}):
+        grouped = standings.compute_by_group(entrants, records, settings, after_round=round_number)
+        for rows in grouped.values():
+            for row in rows:
+                history[row.player_id].append((round_number, row.rank))
+    return dict(history)

@@ -18,10 +18,13 @@ from competition.models import Competition, Round
 ROWS_PER_PANEL = 12
 
 
+PanelKind = Literal["pairings", "results", "standings"]
+
+
 @dataclass(frozen=True)
 class Panel:
     key: str  # stable across refreshes, so the cycle stays where it was
-    kind: Literal["pairings", "results", "standings"]
+    kind: PanelKind
     rows: Sequence[Any]
     group: str = ""
     page: int = 1
@@ -35,7 +38,9 @@ class Screen:
     panels: list[Panel]
 
 
-def _chunks(kind: str, rows: Sequence[Any], *, group: str = "", prefix: str = "") -> list[Panel]:
+def _chunks(
+    kind: PanelKind, rows: Sequence[Any], *, group: str = "", prefix: str = ""
+) -> list[Panel]:
     pages = max(1, -(-len(rows) // ROWS_PER_PANEL))
     return [
         Panel(

@@ -70,3 +70,9 @@ def test_nice_ticks_are_round_numbers_covering_the_range():
     assert nice_ticks(0, 10) == [0, 2, 4, 6, 8, 10]
     assert nice_ticks(0, 7) == [0, 2, 4, 6, 8]  # 7 / 5 = 1.4: step 2, up to 8 above 7
     assert nice_ticks(5, 5) == [5]
+
+
+def test_rank_ticks_start_at_one_without_crowding_it():
+    svg = chart_svg([Point("1", 7), Point("2", 9)], title="Plaats", invert=True, low=1, high=9)
+    labels = re.findall(r'text-anchor="end">(\d+)</text>', svg)
+    assert labels == ["1", "4", "6", "8", "10"]  # step 2 from 0: 0 and 2 give way to 1

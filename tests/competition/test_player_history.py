@@ -169,3 +169,16 @@ def test_the_same_queries_for_3_and_12_rounds(client, django_assert_num_queries)
     with django_assert_num_queries(len(short_queries)):
         response = client.get(url(long))
     assert response.content.decode().count("<tr data-game=") == 12 + 1
+
+
+def test_the_ranks_follow_a_new_round_at_once(club, competition, two_seasons):
+    """The rank history is kept per competition until its next change, no longer."""
+    _this_season, (anna, bert, cor, dirk) = two_seasons
+    last_season = player_history(club, anna).seasons[1]
+    assert last_season.ranks == [Point("1", 2), Point("2", 1)]
+    competition.refresh_from_db()
+    play(competition, [(cor, anna), (bert, dirk)], [(400, 100), (300, 200)])
+    # After round 3: Bert 4 MP (1090 BP), Anna 4 MP (660 BP), Cor and Dirk 2 MP.
+    last_season = player_history(club, anna).seasons[1]
+    assert last_season.ranks == [Point("1", 2), Point("2", 1), Point("3", 2)]
+    assert player_history(club, bert).seasons[1].ranks[-1] == Point("3", 1)

@@ -99,3 +99,19 @@ def test_the_screen_fits_a_phone_too(page: Page, live_server, club_evening, toni
     expect(active_panel(page)).to_contain_text("Anna")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360
+
+
+def test_an_unchanged_poll_is_a_conditional_request(page: Page, live_server, club_evening, tonight):
+    """The browser revalidates with the ETag (the server then answers 304 for one query:
+    tests/competition/test_screen.py); the screen stays as it was."""
+    open_screen(page, live_server, club_evening)
+    is_poll = lambda response: "/scherm/panelen/" in response.url  # noqa: E731
+    with page.expect_response(is_poll) as first:
+        page.clock.fast_forward(POLL_MS)
+    etag = first.value.all_headers()["etag"]
+    with page.expect_response(is_poll) as second:
+        page.clock.fast_forward(POLL_MS)
+    assert second.value.request.all_headers().get("if-none-match") == etag
+    expect(page.locator(".screen-panel")).to_have_count(3)
+    expect(page.locator('[data-panel="pairings-1"]')).to_contain_text("Anna")
+    expect(page.locator(".screen-offline")).to_be_hidden()
