@@ -28,8 +28,9 @@ class Point:
     value: float
 
 
-def nice_ticks(low: float, high: float, *, count: int = 5) -> list[float]:
-    """Round values from `low` to `high`, about `count` of them, 1-2-5 spaced.
+def nice_ticks(low: float, high: float, *, count: int = 5, whole: bool = False) -> list[float]:
+    """Round values from `low` to `high`, about `count` of them, 1-2-5 spaced; `whole`
+    numbers only for counts (no 0.5 match point when every value is whole).
 
     >>> nice_ticks(0, 10)
     [0, 2, 4, 6, 8, 10]
@@ -37,12 +38,16 @@ def nice_ticks(low: float, high: float, *, count: int = 5) -> list[float]:
     [1]
     >>> nice_ticks(180, 452)  # (452 - 180) / 5 = 54.4: the step is 100
     [100, 200, 300, 400, 500]
+    >>> nice_ticks(0, 2), nice_ticks(0, 2, whole=True)
+    ([0, 0.5, 1, 1.5, 2], [0, 1, 2])
     """
     if high <= low:
         return [low]
     raw = (high - low) / count
     magnitude = 10 ** math.floor(math.log10(raw))
     step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
+    if whole:
+        step = max(step, 1)
     first = math.floor(low / step) * step
     ticks = []
     value = first
@@ -76,7 +81,9 @@ def chart_svg(
         bottom_value = min(bottom_value, 0)
     if invert:
         bottom_value = max(bottom_value, 1)
-    ticks = nice_ticks(bottom_value, top_value)
+    ticks = nice_ticks(
+        bottom_value, top_value, whole=all(float(value).is_integer() for value in values)
+    )
     if invert:
         # A rank starts at 1, the top of the chart; a tick just under it would crowd it.
         step = ticks[1] - ticks[0] if len(ticks) > 1 else 1
