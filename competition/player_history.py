@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from django.core.cache import cache
 from django.db.models import Count, Q
+from django.db.models.functions import Coalesce, TruncDate
 from django.http import Http404
 
 from clubs.models import Club, Player
@@ -87,32 +88,12 @@ def player_history(club: Club, player: Player) -> PlayerHistory:
     competitions = list(
         Competition.objects.filter(club=club, entrants__player=player)
         .select_related("club")
-        .order_by("start_date", "created_at", "pk")
+        # Seasons in order; one without a start date counts from the day it was created
+        # (the same order on SQLite and PostgreSQL, which sort NULL differently).
+        .order_by(Coalesce("start_date", TruncDate("created_at")), "created_at", "pk")
     )
-    entrants: dict[int, list[standings.EntrantRecord]] = defaultdict(list)
-    for competition_id, player_id, name, group in Entrant.objects.filter(
-        competition__in=competitions
-    ).values_list("competition_id", "player_id", "player__name", "group__name"):
-        entrants[competition_id].append(
-            standings.EntrantRecord(player_id=player_id, name=name, group=group or "")
-        )
-    records: dict[int, list[standings.GameRecord]] = defaultdict(list)
-    for competition_id, *row in (
-        Game.objects.published()
-        .filter(round__competition__in=competitions)
-        .exclude(outcome=Outcome.PENDING)
-        .values_list(
-            "round__competition_id",
-            "round__number",
-            "player_a_id",
-            "player_b_id",
-            "score_a",
-            "score_b",
-            "outcome",
-            "winner",
-        )
-    ):
-        records[competition_id].append(standings.GameRecord(*row))
+    entrants = _entrant_records(competitions)
+    records = _game_records(competitions)
     games = (
         Game.objects.published()
         .filter(round__competition__in=competitions, seats__player=player)
@@ -134,7 +115,7 @@ def player_history(club: Club, player: Player) -> PlayerHistory:
     for game in games:
         competition_id = game.round.competition_id
         opponent = game.player_b if game.player_a_id == player.pk else game.player_a
-        if game.player_b_id is None:
+        if game.is_bye:
             opponent = None
         result = results[competition_id].get(game.round.number)
         seasons[competition_id].lines.append(HistoryLine(game, opponent, result))
@@ -150,6 +131,41 @@ def player_history(club: Club, player: Player) -> PlayerHistory:
             head_to_head.values(), key=lambda record: (-record.games, record.opponent.name)
         ),
     )
+
+
+def _entrant_records(competitions: list[Competition]) -> dict[int, list[standings.EntrantRecord]]:
+    """Each competition's entrants, as the standings read them (one query for all)."""
+    entrants: dict[int, list[standings.EntrantRecord]] = defaultdict(list)
+    for competition_id, player_id, name, group in Entrant.objects.filter(
+        competition__in=competitions
+    ).values_list("competition_id", "player_id", "player__name", "group__name"):
+        entrants[competition_id].append(
+            standings.EntrantRecord(player_id=player_id, name=name, group=group or "")
+        )
+    return entrants
+
+
+def _game_records(competitions: list[Competition]) -> dict[int, list[standings.GameRecord]]:
+    """Each competition's published results (one query for all), as
+    `selectors.game_records` reads one competition's."""
+    records: dict[int, list[standings.GameRecord]] = defaultdict(list)
+    for competition_id, *row in (
+        Game.objects.published()
+        .filter(round__competition__in=competitions)
+        .exclude(outcome=Outcome.PENDING)
+        .values_list(
+            "round__competition_id",
+            "round__number",
+            "player_a_id",
+            "player_b_id",
+            "score_a",
+            "score_b",
+            "outcome",
+            "winner",
+        )
+    ):
+        records[competition_id].append(standings.GameRecord(*row))
+    return records
 
 
 RECORDED = ("win", "draw", "loss")
