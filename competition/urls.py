@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from competition.views import director, export, public, secretary, tsh
+from competition.views import director, export, history, paper, public, screen, secretary, tsh
 from competition.views.conditional import conditional_page
 
 competition = "<slug:club>/<slug:competition>/"
@@ -17,6 +17,11 @@ urlpatterns = [
     ),
     path("<slug:club>/beheer/backup.zip", secretary.club_backup, name="club_backup"),
     path("<slug:club>/beheer/tsh-importeren/", tsh.tsh_import_view, name="tsh_import"),
+    path(
+        "<slug:club>/speler/<id:player_id>/",
+        history.player_history_page,
+        name="player_history",
+    ),
     path(competition, conditional_page(public.standings_page), name="standings"),
     path(
         f"{competition}stand.json",
@@ -34,6 +39,21 @@ urlpatterns = [
         f"{competition}ronde/<number:number>/print/",
         conditional_page(public.round_print),
         name="round_print",
+    ),
+    path(
+        f"{competition}ronde/<number:number>/scoreformulieren/",
+        conditional_page(paper.round_scoresheets),
+        name="round_scoresheets",
+    ),
+    path(
+        f"{competition}scherm/",
+        conditional_page(screen.club_screen, personal=False),
+        name="screen",
+    ),
+    path(
+        f"{competition}scherm/panelen/",
+        conditional_page(screen.club_screen_panels, personal=False),
+        name="screen_panels",
     ),
     path(
         f"{competition}ronde/<number:number>.json",

@@ -1,0 +1,243 @@
+"""A player's history at a club: every published game in every competition of the club,
+the record against each opponent, and the numbers behind the charts.
+
+Reads in a fixed number of queries, however many competitions and rounds: the club's
+competitions the player entered, their entrants, their published results, and the
+player's own games. Drafts never appear, not even to a secretary: this is the public
+record, as the standings count it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.core.cache import cache
+from django.db.models import Count, Q
+from django.db.models.functions import Coalesce, TruncDate
+from django.http import Http404
+
+from clubs.models import Club, Player
+from competition import selectors, standings
+from competition.charts import Point
+from competition.models import Competition, Entrant
+from games.models import Game, Outcome
+
+
+@dataclass(frozen=True)
+class HistoryLine:
+    """One game of the player, with its result from the player's side."""
+
+    game: Game
+    opponent: Player | None  # None for a bye
+    result: standings.RoundResult | None  # None while not played yet
+
+
+@dataclass
+class Season:
+    """One competition of the player: the games, and what the charts draw."""
+
+    competition: Competition
+    lines: list[HistoryLine] = field(default_factory=list)
+    ranks: list[Point] = field(default_factory=list)  # rank after each round
+    field_size: int = 0  # players ranked with the player (the group, if any)
+    match_points: list[Point] = field(default_factory=list)  # cumulated after each round
+    board_points: list[Point] = field(default_factory=list)  # scored in each played game
+
+
+@dataclass
+class HeadToHead:
+    """The player's record against one opponent, over all competitions of the club."""
+
+    opponent: Player
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    board_points: int = 0
+    opponent_board_points: int = 0
+
+    @property
+    def spread(self) -> int:
+        return self.board_points - self.opponent_board_points
+
+
+@dataclass(frozen=True)
+class PlayerHistory:
+    club: Club
+    player: Player
+    seasons: list[Season]
+    head_to_head: list[HeadToHead]
+
+
+def club_player_get(club: Club, player_id: int) -> Player:
+    """A member of the club or an entrant of one of its competitions; else a 404."""
+    player = (
+        Player.objects.filter(
+            Q(memberships__club=club) | Q(entries__competition__club=club), pk=player_id
+        )
+        .distinct()
+        .first()
+    )
+    if player is None:
+        raise Http404
+    return player
+
+
+def player_history(club: Club, player: Player) -> PlayerHistory:
+    competitions = list(
+        Competition.objects.filter(club=club, entrants__player=player)
+        .select_related("club")
+        # Seasons in order; one without a start date counts from the day it was created
+        # (the same order on SQLite and PostgreSQL, which sort NULL differently).
+        .order_by(Coalesce("start_date", TruncDate("created_at")), "created_at", "pk")
+    )
+    entrants = _entrant_records(competitions)
+    records = _game_records(competitions)
+    games = (
+        Game.objects.published()
+        .filter(round__competition__in=competitions, seats__player=player)
+        .select_related("round__competition__club", "player_a", "player_b")
+        .annotate(move_count=Count("moves"))
+        .order_by("round__number")
+    )
+    seasons = {competition.pk: Season(competition=competition) for competition in competitions}
+    results = {
+        competition.pk: {
+            line.round_number: line
+            for line in standings.running_totals(
+                player.pk, records[competition.pk], selectors.standings_settings(competition)
+            )
+        }
+        for competition in competitions
+    }
+    head_to_head: dict[int, HeadToHead] = {}
+    for game in games:
+        competition_id = game.round.competition_id
+        opponent = game.player_b if game.player_a_id == player.pk else game.player_a
+        if game.is_bye:
+            opponent = None
+        result = results[competition_id].get(game.round.number)
+        seasons[competition_id].lines.append(HistoryLine(game, opponent, result))
+        if opponent is not None and result is not None and result.result in RECORDED:
+            _count(head_to_head.setdefault(opponent.pk, HeadToHead(opponent)), result)
+    for competition_id, season in seasons.items():
+        _chart_numbers(season, player.pk, entrants[competition_id], records[competition_id])
+    return PlayerHistory(
+        club=club,
+        player=player,
+        seasons=list(reversed(list(seasons.values()))),  # the current season first
+        head_to_head=sorted(
+            head_to_head.values(), key=lambda record: (-record.games, record.opponent.name)
+        ),
+    )
+
+
+def _entrant_records(competitions: list[Competition]) -> dict[int, list[standings.EntrantRecord]]:
+    """Each competition's entrants, as the standings read them (one query for all)."""
+    entrants: dict[int, list[standings.EntrantRecord]] = defaultdict(list)
+    for competition_id, player_id, name, group in Entrant.objects.filter(
+        competition__in=competitions
+    ).values_list("competition_id", "player_id", "player__name", "group__name"):
+        entrants[competition_id].append(
+            standings.EntrantRecord(player_id=player_id, name=name, group=group or "")
+        )
+    return entrants
+
+
+def _game_records(competitions: list[Competition]) -> dict[int, list[standings.GameRecord]]:
+    """Each competition's published results (one query for all), as
+    `selectors.game_records` reads one competition's."""
+    records: dict[int, list[standings.GameRecord]] = defaultdict(list)
+    for competition_id, *row in (
+        Game.objects.published()
+        .filter(round__competition__in=competitions)
+        .exclude(outcome=Outcome.PENDING)
+        .values_list(
+            "round__competition_id",
+            "round__number",
+            "player_a_id",
+            "player_b_id",
+            "score_a",
+            "score_b",
+            "outcome",
+            "winner",
+        )
+    ):
+        records[competition_id].append(standings.GameRecord(*row))
+    return records
+
+
+RECORDED = ("win", "draw", "loss")
+
+
+def _count(record: HeadToHead, result: standings.RoundResult) -> None:
+    """Only games played on the board, or forfeited, count: an annulled game has no winner."""
+    record.games += 1
+    record.wins += result.result == "win"
+    record.draws += result.result == "draw"
+    record.losses += result.result == "loss"
+    if result.score is not None and result.opponent_score is not None:
+        record.board_points += result.score
+        record.opponent_board_points += result.opponent_score
+
+
+def _chart_numbers(
+    season: Season,
+    player_id: int,
+    entrants: list[standings.EntrantRecord],
+    records: list[standings.GameRecord],
+) -> None:
+    """Rank after each round (within the player's group), match points cumulated, board
+    points per game: computed from the same records the standings use."""
+    group = next((entrant.group for entrant in entrants if entrant.player_id == player_id), "")
+    season.field_size = sum(entrant.group == group for entrant in entrants)
+    season.ranks = [
+        Point(str(round_number), rank)
+        for round_number, rank in _rank_history(season.competition, entrants, records).get(
+            player_id, []
+        )
+    ]
+    for line in season.lines:
+        if line.result is None:
+            continue
+        label = str(line.result.round_number)
+        season.match_points.append(Point(label, line.result.cumulative_match_points))
+        if line.result.score is not None:
+            season.board_points.append(Point(label, line.result.score))
+
+
+def _rank_history(
+    competition: Competition,
+    entrants: list[standings.EntrantRecord],
+    records: list[standings.GameRecord],
+) -> dict[int, list[tuple[int, int]]]:
+    """Every entrant's rank after every round, kept until the competition changes: one
+    standings computation per round (300 entrants and 30 rounds: about 3 s on a busy
+    machine, benchmarks/club_evening_pages.py), shared by all its players' pages."""
+    key = f"rank-history:{competition.pk}:{competition.changed_at.isoformat()}"
+    cached = cache.get(key)
+    if cached is None:
+        cached = rank_history(entrants, records, selectors.standings_settings(competition))
+        cache.set(key, cached, RANK_HISTORY_SECONDS)
+    return cached
+
+
+#: A competition that does not change for a day is recomputed once a day at most.
+RANK_HISTORY_SECONDS = 24 * 3600
+
+
+def rank_history(
+    entrants: list[standings.EntrantRecord],
+    records: list[standings.GameRecord],
+    settings: standings.StandingsSettings,
+) -> dict[int, list[tuple[int, int]]]:
+    """{player: [(round, rank within the group after that round), ...]} for the rounds
+    with results, from the standings' own pure function."""
+    history: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for round_number in sorted({record.round_number for record in records}):
+        grouped = standings.compute_by_group(entrants, records, settings, after_round=round_number)
+        for rows in grouped.values():
+            for row in rows:
+                history[row.player_id].append((round_number, row.rank))
+    return dict(history)

@@ -1,0 +1,23 @@
+"""Paper for the club evening: the scoresheets of a round, one per table, to print."""
+
+from django.shortcuts import render
+
+from competition import selectors
+from competition.scoresheets import sheet_layout
+from games.engine import ruleset_of
+
+
+def round_scoresheets(request, club: str, competition: str, number: int):
+    """One sheet per table (byes get none); who may see the round may print its sheets."""
+    competition_obj = selectors.competition_get(club_slug=club, competition_slug=competition)
+    round_obj = selectors.visible_round_get(competition_obj, number, user=request.user)
+    sheets = []
+    for game in selectors.round_games(round_obj).exclude(player_b=None):
+        ruleset = ruleset_of(game)
+        layout = sheet_layout(turn_limit=ruleset.turn_limit, clock_minutes=ruleset.clock_minutes)
+        sheets.append((game, layout))
+    return render(
+        request,
+        "competition/scoresheets.html",
+        {"competition": competition_obj, "round": round_obj, "sheets": sheets},
+    )
