@@ -225,7 +225,9 @@ def board_with_htmx(page: Page, base: str) -> list[str]:
     starter = page.locator('#starter-form button[value="a"]')
     if starter.count():
         starter.click()
-        # The board page comes back; htmx must be set up before typing triggers the preview.
+        # The board page comes back (without the starter form); htmx must be set up before
+        # typing triggers the preview.
+        page.locator("#starter-form").wait_for(state="detached")
         page.wait_for_load_state("load")
     page.fill("#id_notation", "8H WOORD")
     page.locator("#preview .preview-score").wait_for()
