@@ -129,8 +129,10 @@ CONSISTENT_RESULT = (
 
 
 class Game(models.Model):
+    # PROTECT: a round is deleted only through its service, which removes its games (none of
+    # them with a result) first; nothing else may take a round's results with it.
     round = models.ForeignKey(
-        "competition.Round", on_delete=models.CASCADE, related_name="games", verbose_name=_("round")
+        "competition.Round", on_delete=models.PROTECT, related_name="games", verbose_name=_("round")
     )
     table = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
     player_a = models.ForeignKey(

@@ -520,6 +520,7 @@ def round_delete(*, round: Round, by: AbstractBaseUser | None = None) -> None:
             "absent": _absent_names(locked),
         },
     )
+    locked.games.all().delete()  # none has a result or a move (checked above)
     locked.delete()
     competition_touched(competition_id=locked.competition_id)
 

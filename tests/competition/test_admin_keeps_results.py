@@ -162,3 +162,16 @@ def test_an_archived_competition_is_read_only_in_the_admin(admin_client, competi
     change = admin_url(Competition, "change", competition.pk)
     assert 'name="_save"' not in admin_client.get(change).content.decode()
     assert admin_client.post(change, competition_form_data(name="Anders")).status_code == 403
+
+
+def test_the_database_keeps_a_rounds_games_whoever_deletes_it():
+    from django.db.models.deletion import ProtectedError
+
+    from tests.factories import GameFactory
+
+    game = GameFactory(played=True)
+    with pytest.raises(ProtectedError):
+        game.round.delete()
+    with pytest.raises(ProtectedError):
+        game.round.competition.delete()
+    assert type(game).objects.filter(pk=game.pk).exists()
