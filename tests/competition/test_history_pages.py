@@ -348,3 +348,18 @@ def test_the_entrants_page_moves_a_player_to_another_group(secretary_client, com
     secretary_client.post(url, {"entrant": foreign.pk, "group": south.pk})
     foreign.refresh_from_db()
     assert foreign.group is None
+
+
+def test_a_gcg_upload_shows_the_moves_it_replaced_folded(secretary_client, competition):
+    from pathlib import Path
+
+    import rules
+    from games.moves import move_add, moves_import_gcg
+
+    game = GameFactory(round=RoundFactory(competition=competition), rules=rules.GOUDS_8.to_dict())
+    move_add(game=game, notation="8H WOORD", by=None)
+    demo = Path(__file__).resolve().parents[2] / "games" / "demo" / "demo-1.gcg"
+    moves_import_gcg(game=game, data=demo.read_bytes(), by=None)
+    html = secretary_client.get(history_url(competition)).content.decode()
+    folded = re.search(r"<details><summary>Zetten</summary>(.*?)</details>", html, re.S)
+    assert folded and "8H WOORD" in folded.group(1)  # the replaced move, kept and shown
