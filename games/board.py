@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from itertools import groupby
 
 from django.utils.functional import Promise
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -66,6 +67,40 @@ class SquareView:
         if self.premium:
             return f"{self.name}, {PREMIUMS[self.premium][1]}"
         return self.name
+
+    @property
+    def cell(self) -> str:
+        """The square's grid cell. Built here, not in the template: 225 cells per board
+        page, and the template language costs ten times as much per cell."""
+        classes = " ".join(
+            name
+            for name, wanted in (
+                ("sq", True),
+                (self.premium, bool(self.premium)),
+                ("tile", bool(self.letter)),
+                ("blank", self.is_blank),
+                (self.state, bool(self.state)),
+            )
+            if wanted
+        )
+        if self.letter:
+            inside = format_html("{}", self.letter)
+            if self.value:
+                inside = format_html('{}<sub aria-hidden="true">{}</sub>', inside, self.value)
+        elif self.premium:
+            inside = format_html(
+                '<span class="prem" aria-hidden="true">{}</span>', self.premium_label
+            )
+        else:
+            inside = ""
+        return format_html(
+            '<div class="cell" role="gridcell"><button type="button" class="{}" '
+            'data-square="{}" tabindex="-1" aria-label="{}">{}</button></div>',
+            classes,
+            self.name,
+            self.description,
+            inside,
+        )
 
 
 @dataclass(frozen=True)

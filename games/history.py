@@ -42,6 +42,19 @@ def game_contexts(game_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
     }
 
 
+def game_context(game: Game) -> dict[str, Any]:
+    """`game_contexts` for a game read with its round, competition and players (no query)."""
+    names = [player.name for player in (game.player_a, game.player_b) if player is not None]
+    return {
+        "club_id": game.round.competition.club_id,
+        "competition_id": game.round.competition_id,
+        "round_number": game.round.number,
+        "game_id": game.pk,
+        "object_id": game.pk,
+        "label": " – ".join(names),
+    }
+
+
 def record_game_change(
     context: dict[str, Any],
     *,

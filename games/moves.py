@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 import rules
 from clubs.history import HistoryAction, HistoryReason
 from games import engine
-from games.history import game_contexts, record_game_change
+from games.history import game_context, record_game_change
 from games.models import Game, Move, Outcome, Side, Winner, winner_by_score
 from games.rule_messages import coded, describe_stored, error_message, message, refusal
 from games.signals import game_changed
@@ -42,7 +42,7 @@ def _locked(game: Game, expected_version: int | None) -> Game:
     # Lock the game row only: PostgreSQL cannot lock the nullable side of an outer join.
     locked = (
         Game.objects.select_for_update(of=("self",))
-        .select_related("player_a", "player_b")
+        .select_related("player_a", "player_b", "round__competition")
         .get(pk=game.pk)
     )
     if locked.player_b_id is None:
@@ -123,7 +123,7 @@ def move_add(
     )
     _store(row, result)
     row.save()
-    context = game_contexts([locked.pk])[locked.pk]
+    context = game_context(locked)
     record_game_change(
         context, by=by, action=HistoryAction.MOVE_ADD, before=None, after=_entry(row), at=now
     )
@@ -140,7 +140,7 @@ def move_undo(
     last = Move.objects.filter(game=locked).order_by("-number").first()
     if last is None:
         raise MoveError(_("There is no move to undo."))
-    context = game_contexts([locked.pk])[locked.pk]
+    context = game_context(locked)
     record_game_change(
         context, by=by, action=HistoryAction.MOVE_UNDO, before=_entry(last), after=None
     )
@@ -175,7 +175,7 @@ def move_correct(
     row.notation = " ".join(notation.split())
     row.rack = rack.upper()
     row.save(update_fields=["notation", "rack"])
-    context = game_contexts([locked.pk])[locked.pk]
+    context = game_context(locked)
     if _entry(row) != before:
         record_game_change(
             context, by=by, action=HistoryAction.MOVE_CORRECT, before=before, after=_entry(row)
@@ -202,7 +202,7 @@ def game_set_starter(
         raise MoveError(_("Who started cannot change once moves are entered; undo them first."))
     if locked.starter != starter:
         record_game_change(
-            game_contexts([locked.pk])[locked.pk],
+            game_context(locked),
             by=by,
             action=HistoryAction.GAME_STARTER,
             before={"starter": locked.starter},
@@ -256,7 +256,7 @@ def moves_import_gcg(
         )
         for index, result in enumerate(history, 1)
     )
-    context = game_contexts([locked.pk])[locked.pk]
+    context = game_context(locked)
     # The moves it replaces are kept here, whole: a GCG upload can be undone by hand.
     record_game_change(
         context,

@@ -399,8 +399,12 @@ def status_from_games(*, current: str, played: int, pending: int) -> str:
 def _game_counts(round: Round) -> tuple[int, int]:
     """Games settled and games still open. A result a player entered counts as open until
     the opponent confirms it (or the secretary decides): the round is still being played."""
+    return _counted(round.games.values_list("outcome", "confirmation"))
+
+
+def _counted(games: Iterable[tuple[str, str]]) -> tuple[int, int]:
     played = pending = 0
-    for outcome, confirmation in round.games.values_list("outcome", "confirmation"):
+    for outcome, confirmation in games:
         if outcome == Outcome.BYE:
             continue
         if outcome == Outcome.PENDING or confirmation != Confirmation.CONFIRMED:
@@ -449,12 +453,19 @@ def round_status_after_commit(*, round_id: int) -> None:
     games, so should this ever not run (the process stopping right after the commit), the
     next change of the round sets it right. A cheap read first: most moves change nothing.
     """
-    round = Round.objects.select_related("competition").filter(pk=round_id).first()
-    if round is None:
+    games = list(
+        Game.objects.filter(round_id=round_id).values_list(
+            "outcome", "confirmation", "round__status"
+        )
+    )
+    if not games:
         return
-    played, pending = _game_counts(round)
-    if status_from_games(current=round.status, played=played, pending=pending) != round.status:
-        round_update_status(round=round)
+    current = games[0][2]
+    played, pending = _counted((outcome, confirmation) for outcome, confirmation, _s in games)
+    if status_from_games(current=current, played=played, pending=pending) != current:
+        round = Round.objects.select_related("competition").filter(pk=round_id).first()
+        if round is not None:
+            round_update_status(round=round)
 
 
 def on_game_changed_status(sender, *, round_id: int, **kwargs) -> None:
