@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -23,6 +22,7 @@ from competition import tsh
 from competition.models import Competition, Entrant, Round
 from competition.rulesets import ruleset_for
 from competition.services import CompetitionError
+from competition.services.competitions import competition_create
 from competition.services.entrants import player_get_or_create_in_club
 from competition.services.rounds import round_update_status
 from games.models import Game, Outcome, Winner
@@ -204,6 +204,7 @@ def tsh_import(
         rules=rules,
         rounds=tournament.rounds,
         assigned=any(game.starter for game in tournament.games),
+        by=by,
     )
 
     player_ids, new_players = [], 0
@@ -256,7 +257,7 @@ def tsh_import(
 
 
 def _competition_create(
-    *, club: Club, name: str, slug: str, rules: str, rounds: int, assigned: bool
+    *, club: Club, name: str, slug: str, rules: str, rounds: int, assigned: bool, by: Any
 ) -> Competition:
     name = " ".join(name.split())
     slug = slugify(slug or name)[:50]
@@ -264,21 +265,21 @@ def _competition_create(
         raise CompetitionError(
             _("The club already has a competition with the short name “%(slug)s”.") % {"slug": slug}
         )
-    competition = Competition(
+    # Through the settings service, so the history has the competition's creation too.
+    return competition_create(
         club=club,
-        name=name,
-        slug=slug,
-        kind=Competition.Kind.TOURNAMENT,
-        rules=rules,
-        number_of_rounds=rounds or None,
-        starters=Competition.Starters.ASSIGNED if assigned else Competition.Starters.BY_LOT,
+        settings={
+            "name": name,
+            "slug": slug,
+            "kind": Competition.Kind.TOURNAMENT,
+            "rules": rules,
+            "number_of_rounds": rounds or None,
+            "starters": (
+                Competition.Starters.ASSIGNED if assigned else Competition.Starters.BY_LOT
+            ),
+        },
+        by=by,
     )
-    try:
-        competition.full_clean()
-    except ValidationError as error:
-        raise CompetitionError(" ".join(error.messages)) from None
-    competition.save()
-    return competition
 
 
 def _game_import(

@@ -154,6 +154,10 @@ def test_the_hand_written_file_imports_with_its_standings(club, secretary):
     assert reasons == {(secretary.pk, "tsh_import", "")}
     with translation.override("nl"):
         assert changes.first().reason_text == "geïmporteerd uit TSH"
+    (created,) = HistoryEntry.objects.filter(
+        competition_id=competition.pk, action="competition.create"
+    )
+    assert created.by == secretary and created.after["kind"] == "tournament"
     (imported,) = HistoryEntry.objects.filter(competition_id=competition.pk, action="import.tsh")
     assert imported.by == secretary and imported.object_label == competition.name
     assert (len(imported.after["players"]), imported.after["games"]) == (
