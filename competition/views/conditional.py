@@ -37,13 +37,16 @@ from config.middleware import chosen_language
 @cache
 def release() -> str:
     """What changes with a new version of the code: `BORDPUNT_RELEASE`, or else a digest of
-    the code, templates and translations on disk (the same in every worker)."""
+    the code, templates, translations and static files on disk (the same in every worker):
+    a page refers to the static files by their hashed names, so a new stylesheet alone
+    must change the page's ETag too."""
     if os.environ.get("BORDPUNT_RELEASE"):
         return os.environ["BORDPUNT_RELEASE"]
     digest = hashlib.sha256()
-    for folder in ("clubs", "competition", "config", "games", "templates", "locale"):
+    folders = ("clubs", "competition", "config", "games", "rules", "templates", "locale", "static")
+    for folder in folders:
         for path in sorted((settings.BASE_DIR / folder).rglob("*")):
-            if path.suffix in {".py", ".html", ".mo"}:
+            if path.suffix in {".py", ".html", ".mo", ".css", ".js", ".svg"}:
                 stat = path.stat()
                 digest.update(f"{path}:{stat.st_mtime_ns}:{stat.st_size}".encode())
     return digest.hexdigest()[:16]

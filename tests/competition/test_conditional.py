@@ -225,3 +225,23 @@ def test_a_visitor_with_a_waiting_message_gets_the_page(client, played):
     shown = client.get(page, HTTP_IF_NONE_MATCH=etag)
     assert shown.status_code == 200
     assert "Uitslag opgeslagen." in shown.content.decode()
+
+
+def test_a_new_stylesheet_alone_changes_the_release(tmp_path, settings, monkeypatch):
+    """Pages name static files by their hashed names: a deploy that only changes CSS must
+    not let a browser keep a page that refers to the old file."""
+    from competition.views.conditional import release
+
+    monkeypatch.delenv("BORDPUNT_RELEASE", raising=False)
+    stylesheet = tmp_path / "static" / "css" / "bordpunt.css"
+    stylesheet.parent.mkdir(parents=True)
+    stylesheet.write_text("a { color: green; }")
+    settings.BASE_DIR = tmp_path
+    release.cache_clear()
+    try:
+        before = release()
+        stylesheet.write_text("a { color: darkgreen; }")
+        release.cache_clear()
+        assert release() != before
+    finally:
+        release.cache_clear()
