@@ -1,14 +1,12 @@
 """Clubs, their players and who is secretary where. Knows nothing of competitions."""
 
-from typing import Any
-
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from clubs.history import FIELD_LABELS, HistoryAction, HistoryReason
+from clubs.history import HistoryAction, HistoryReason
 from clubs.inputs import validate_plain_text
 
 
@@ -181,15 +179,3 @@ class HistoryEntry(models.Model):
     def author(self) -> str:
         """Who did it: the account's name, or the one kept when the account is gone."""
         return self.by.get_username() if self.by is not None else self.by_name
-
-    @property
-    def changes(self) -> list[tuple[Any, Any, Any]]:
-        """(label, before, after) for every key of `before`/`after` whose value differs."""
-        before = self.before if isinstance(self.before, dict) else {}
-        after = self.after if isinstance(self.after, dict) else {}
-        rows = []
-        for key in dict.fromkeys([*before, *after]):
-            old, new = before.get(key), after.get(key)
-            if old != new:
-                rows.append((FIELD_LABELS.get(key, key), old, new))
-        return rows

@@ -6,6 +6,7 @@ from django.db.models.deletion import ProtectedError
 from django.utils import translation
 
 from clubs.history import HistoryAction, history_record
+from clubs.history_display import entry_changes
 from clubs.models import HistoryEntry
 from tests.factories import HistoryEntryFactory, UserFactory
 
@@ -32,9 +33,10 @@ def test_an_entry_keeps_who_when_what_before_after_and_why(club):
     assert entry.reason == "tafel 3 te laat"
     with translation.override("nl"):
         assert entry.action_label == "status van de ronde gewijzigd"
-    assert [(str(label), old, new) for label, old, new in entry.changes] == [
-        ("status", "draft", "published")
-    ]
+    with translation.override("en"):
+        assert [(row.label, row.before, row.after) for row in entry_changes(entry)] == [
+            ("status", "draft", "published")
+        ]
 
 
 def test_the_authors_name_stays_when_the_account_goes(club):
