@@ -23,8 +23,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from clubs.history import HistoryAction, history_record
+from clubs.history import HistoryAction
 from clubs.permissions import can_manage_club
+from games.history import game_context, record_game_change
 from games.models import Confirmation, Game, Outcome, RoundStatus
 from games.moves import MoveError
 from games.services import ResultError, ResultInput, game_record_result, result_fields
@@ -102,26 +103,9 @@ def _state_of(game: Game) -> dict[str, Any]:
     }
 
 
-def _label(game: Game) -> str:
-    return f"{game.round.competition.name}, {game.round.number}.{game.table or ''}: {game}"
-
-
 def _record(game: Game, *, by, action: str, before, after, reason: str = "", now=None) -> None:
-    competition = game.round.competition
-    history_record(
-        club_id=competition.club_id,
-        by=by,
-        action=action,
-        object_type="game",
-        object_id=game.pk,
-        label=_label(game),
-        before=before,
-        after=after,
-        reason=reason,
-        competition_id=competition.pk,
-        round_number=game.round.number,
-        game_id=game.pk,
-        at=now,
+    record_game_change(
+        game_context(game), by=by, action=action, before=before, after=after, reason=reason, at=now
     )
 
 

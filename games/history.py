@@ -28,30 +28,38 @@ def game_contexts(game_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
         "player_b__name",
     )
     return {
-        row["pk"]: {
-            "club_id": row["round__competition__club_id"],
-            "competition_id": row["round__competition_id"],
-            "round_number": row["round__number"],
-            "game_id": row["pk"],
-            "object_id": row["pk"],
-            "label": " – ".join(
-                name for name in (row["player_a__name"], row["player_b__name"]) if name
-            ),
-        }
+        row["pk"]: _context(
+            row["pk"],
+            club_id=row["round__competition__club_id"],
+            competition_id=row["round__competition_id"],
+            round_number=row["round__number"],
+            names=(row["player_a__name"], row["player_b__name"]),
+        )
         for row in rows
     }
 
 
 def game_context(game: Game) -> dict[str, Any]:
     """`game_contexts` for a game read with its round, competition and players (no query)."""
-    names = [player.name for player in (game.player_a, game.player_b) if player is not None]
+    return _context(
+        game.pk,
+        club_id=game.round.competition.club_id,
+        competition_id=game.round.competition_id,
+        round_number=game.round.number,
+        names=(game.player_a.name, game.player_b.name if game.player_b else None),
+    )
+
+
+def _context(
+    pk: int, *, club_id: int, competition_id: int, round_number: int, names: Iterable[str | None]
+) -> dict[str, Any]:
     return {
-        "club_id": game.round.competition.club_id,
-        "competition_id": game.round.competition_id,
-        "round_number": game.round.number,
-        "game_id": game.pk,
-        "object_id": game.pk,
-        "label": " – ".join(names),
+        "club_id": club_id,
+        "competition_id": competition_id,
+        "round_number": round_number,
+        "game_id": pk,
+        "object_id": pk,
+        "label": " – ".join(name for name in names if name),
     }
 
 
@@ -78,8 +86,3 @@ def record_game_change(
         at=at,
         **context,
     )
-
-
-def record_for_game(game: Game, **entry: Any) -> None:
-    """`record_game_change` for a single game (one query for its context)."""
-    record_game_change(game_contexts([game.pk])[game.pk], **entry)
