@@ -70,6 +70,8 @@ def login(page: Page, live_server) -> None:
 def results_page(page: Page, live_server, round_obj) -> None:
     kwargs = {**round_obj.competition.url_kwargs, "number": round_obj.number}
     page.goto(f"{live_server.url}{reverse('round_results', kwargs=kwargs)}")
+    # Type only once the page has put the cursor in a score, as a person would see it.
+    page.wait_for_function("document.activeElement && document.activeElement.tagName == 'INPUT'")
 
 
 def focused(page: Page) -> str:
