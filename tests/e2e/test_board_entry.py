@@ -124,6 +124,8 @@ def test_keyboard_alone_then_touch_on_a_tablet(page: Page, live_server, paired_g
     page.goto(board_url)
 
     # Keyboard alone: the starter button and then the move field have the focus.
+    # (Chromium applies autofocus at its next rendering update, after the load event.)
+    expect(page.locator('#starter-form button[value="a"]')).to_be_focused()
     page.keyboard.press("Enter")
     expect(page.locator("#id_notation")).to_be_focused()
     for number, result in enumerate(history[:3], 1):
