@@ -90,6 +90,10 @@ def standings_document(competition: Competition, view: StandingsView) -> dict[st
         "competition": competition.name,
         "club": competition.club.name,
         "after_round": view.after_round or view.last_round,
+        # Results entered by a player and not yet confirmed by the opponent: counted in the
+        # rows unless the competition counts only confirmed ones.
+        "provisional_results": view.provisional_results,
+        "only_confirmed_results": competition.only_confirmed_results,
         "rows": standings_rows(view),
     }
 
@@ -114,6 +118,8 @@ def round_document(competition: Competition, round: Round, games: list[Game]) ->
                 "winner": game.winner or None,
                 "score_a": game.score_a,
                 "score_b": game.score_b,
+                # confirmed, provisional (a player's, awaiting the opponent) or disputed
+                "confirmation": game.confirmation if game.outcome else None,
             }
             for game in games
         ],

@@ -2,6 +2,7 @@
 who may do what, the history of every step, and the standings' two settings."""
 
 import pytest
+from django.urls import reverse
 from django.utils import translation
 
 from clubs.history import HistoryAction
@@ -287,6 +288,39 @@ def test_standings_count_provisional_results_or_only_confirmed_ones(table, anna,
     rows = {row.player_id: row for row in view.groups[""]}
     assert view.provisional_results == 0
     assert rows[anna.player.pk].match_points == 2
+
+
+def test_the_pages_and_exports_mark_a_provisional_result_until_it_is_confirmed(
+    client, table, anna, bert
+):
+    competition = table.round.competition
+    for player in (anna.player, bert.player):
+        competition.entrants.create(player=player)
+    pages = [
+        reverse("player", kwargs={**competition.url_kwargs, "player_id": anna.player.pk}),
+        reverse("player_history", args=[competition.club.slug, anna.player.pk]),
+        reverse("round", kwargs={**competition.url_kwargs, "number": table.round.number}),
+    ]
+    game_result_enter(game=table, result=normal(380, 350), by=anna)
+    for page in pages:
+        html = client.get(page).content.decode()
+        assert "380 – 350" in html, page
+        assert 'class="badge text-bg-warning provisional">voorlopig<' in html, page
+
+    round_json = reverse(
+        "round_json", kwargs={**competition.url_kwargs, "number": table.round.number}
+    )
+    standings_json = reverse("standings_json", kwargs=competition.url_kwargs)
+    assert client.get(round_json).json()["games"][0]["confirmation"] == "provisional"
+    assert client.get(standings_json).json()["provisional_results"] == 1
+
+    game_result_confirm(game=table, by=bert)
+    for page in pages:
+        html = client.get(page).content.decode()
+        assert "380 – 350" in html, page
+        assert "provisional" not in html, page
+    assert client.get(round_json).json()["games"][0]["confirmation"] == "confirmed"
+    assert client.get(standings_json).json()["provisional_results"] == 0
 
 
 def test_a_secretary_who_plays_enters_as_secretary(table, bert):
