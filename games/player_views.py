@@ -114,6 +114,9 @@ def game_result(request, game, role: str):
     open_for_player = game.round.status == RoundStatus.PUBLISHED and (
         state == ResultState.NOT_ENTERED or state == ResultState.AWAITING
     )
+    # A game entered move by move takes its result from the moves: a final score can only
+    # dispute it (the opponent), never replace it; corrections go through the board.
+    by_moves = game.moves.exists()
     return render(
         request,
         "games/result.html",
@@ -127,7 +130,8 @@ def game_result(request, game, role: str):
             "claimant": game.player_a if game.claimed_by == "a" else game.player_b,
             "counter": _counter(game),
             "waiting_for_me": waiting_for_me,
-            "can_enter": is_secretary or open_for_player,
+            "can_enter": (is_secretary or open_for_player) and (not by_moves or waiting_for_me),
+            "by_moves": by_moves,
             "can_confirm": waiting_for_me or (is_secretary and game.is_provisional),
             "entered_by_me": mine is not None and game.claimed_by == mine,
             "round_closed": game.round.status != RoundStatus.PUBLISHED,

@@ -103,6 +103,45 @@ def test_a_player_enters_moves_on_the_board_of_their_own_game(client, table, ann
     assert "wacht op bevestiging" in page.lower()
 
 
+def test_a_disputed_game_entered_move_by_move_is_decided_on_the_board_or_confirmed(
+    client, table, anna, bert, secretary
+):
+    """A final score cannot replace the moves: the page says so instead of offering a form
+    that can only be refused. The opponent can still dispute; the secretary confirms the
+    result of the moves (or corrects a move on the board)."""
+    client.force_login(anna)
+    client.post(urls(table)["board"], {"version": 0, "kind": "play", "notation": "8H WOORD"})
+    table.refresh_from_db()
+    client.post(urls(table)["board"], {"version": table.version, "kind": "flagfall"})
+    table.refresh_from_db()
+    assert (table.outcome, table.claimed_by) == ("flag_fall", "a")
+    page = client.get(urls(table)["result"]).content.decode()
+    assert 'id="by-moves-note"' in page and 'id="result-form"' not in page
+    assert "Corrigeer dan de zetten op het bord." in page
+
+    client.force_login(bert)  # Bert had his flag still up: he disputes with his score
+    page = client.get(urls(table)["result"]).content.decode()
+    assert 'id="result-form"' in page and 'id="by-moves-note"' not in page
+    client.post(
+        urls(table)["result"],
+        {"action": "enter", "version": table.version, "kind": "normal"}
+        | {"score_a": "20", "score_b": "30"},
+    )
+    table.refresh_from_db()
+    assert table.confirmation == "disputed"
+
+    client.force_login(secretary)
+    page = client.get(urls(table)["result"]).content.decode()
+    assert 'id="confirm-form"' in page and 'id="by-moves-note"' in page
+    assert 'id="result-form"' not in page
+    response = client.post(
+        urls(table)["result"], {"action": "confirm", "version": table.version}, follow=True
+    )
+    assert "Uitslag bevestigd." in response.content.decode()
+    table.refresh_from_db()
+    assert (table.outcome, table.confirmation) == ("flag_fall", "confirmed")
+
+
 def test_odd_input_on_the_result_page_is_a_message_not_an_error(client, table, anna):
     client.force_login(anna)
     for data in (
