@@ -230,7 +230,8 @@ def board_with_htmx(page: Page, base: str) -> list[str]:
         page.locator("#starter-form").wait_for(state="detached")
         page.wait_for_load_state("load")
     page.fill("#id_notation", "8H WOORD")
-    page.locator("#preview .preview-score").wait_for()
+    # The first preview of a gunicorn worker loads the word list: slow on a busy machine.
+    page.locator("#preview .preview-score").wait_for(timeout=30_000)
     page.locator("#save-play").click()
     page.locator("#undo").wait_for()
     violations = page.evaluate("window.__cspViolations || []")
