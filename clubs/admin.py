@@ -1,10 +1,12 @@
 """The admin of clubs and players, the history (read only), and the rules every admin of
-the project follows: what holds results is changed through the app's services, never here.
+the project follows: what holds results is changed through the app's services, never here,
+and every other change goes through a service too, so the history keeps it.
 """
 
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
+from clubs import services
 from clubs.history import HistoryAction
 from clubs.models import Club, HistoryEntry, Membership, Player
 
@@ -61,28 +63,62 @@ class MembershipInline(admin.TabularInline):
     autocomplete_fields = ["player"]
 
 
+class ThroughServicesAdmin(admin.ModelAdmin):
+    """Saves and deletes through the services (`save_service`, `delete_service`, each
+    `f(obj, by=user)`), which keep the history; in bulk too, one row at a time."""
+
+    save_service = staticmethod(lambda obj, *, by: obj.save())
+    delete_service = staticmethod(lambda obj, *, by: obj.delete())
+
+    def save_model(self, request, obj, form, change: bool) -> None:
+        self.save_service(obj, by=request.user)
+
+    def delete_model(self, request, obj) -> None:
+        self.delete_service(obj, by=request.user)
+
+    def delete_queryset(self, request, queryset) -> None:
+        for obj in queryset:
+            self.delete_service(obj, by=request.user)
+
+
+def _save_memberships(request, formset) -> None:
+    memberships = formset.save(commit=False)
+    for membership in formset.deleted_objects:
+        services.membership_delete(membership, by=request.user)
+    for membership in memberships:
+        services.membership_save(membership, by=request.user)
+
+
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(ThroughServicesAdmin):
     list_display = ["name", "slug", "city"]
     search_fields = ["name", "slug", "city"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [MembershipInline]
+    save_service = staticmethod(services.club_save)
+
+    def save_formset(self, request, form, formset, change: bool) -> None:
+        _save_memberships(request, formset)
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(ThroughServicesAdmin):
     list_display = ["name", "federation_number", "rating", "user"]
     search_fields = ["name", "federation_number", "user__username"]
     list_filter = ["memberships__club"]
     autocomplete_fields = ["user"]
+    save_service = staticmethod(services.player_save)
+    delete_service = staticmethod(services.player_delete)
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(ThroughServicesAdmin):
     list_display = ["player", "club", "role"]
     list_filter = ["club", "role"]
     search_fields = ["player__name", "club__name"]
     autocomplete_fields = ["player", "club"]
+    save_service = staticmethod(services.membership_save)
+    delete_service = staticmethod(services.membership_delete)
 
 
 class ActionFilter(admin.SimpleListFilter):

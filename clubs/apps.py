@@ -14,3 +14,8 @@ class ClubsConfig(AppConfig):
 
         for name, converter in CONVERTERS.items():
             register_converter(converter, name)
+
+        from clubs.history_display import register
+        from clubs.models import Membership
+
+        register(choices={"role": Membership.Role.choices})

@@ -55,6 +55,13 @@ class HistoryAction(models.TextChoices):
     TSH_IMPORT = "import.tsh", _("competition imported from TSH")
     PLAYER_INVITE = "player.invite", _("player invited to make an account")
     ACCOUNT_CREATE = "account.create", _("account made from an invitation")
+    CLUB_CHANGE = "club.change", _("club details changed")
+    PLAYER_CHANGE = "player.change", _("player details changed")
+    PLAYER_DELETE = "player.delete", _("player deleted")
+    MEMBERSHIP_ADD = "membership.add", _("member added to the club")
+    MEMBERSHIP_ROLE = "membership.role", _("role in the club changed")
+    MEMBERSHIP_REMOVE = "membership.remove", _("member removed from the club")
+    COMPETITION_DELETE = "competition.delete", _("competition deleted")
 
 
 class HistoryReason(models.TextChoices):
@@ -100,6 +107,11 @@ FIELD_LABELS: dict[str, Any] = {
     "entered_by_player": _("entered by"),
     "username": _("account"),
     "valid_until": _("valid until"),
+    "slug": _("short name"),
+    "city": _("city"),
+    "federation_number": _("federation number"),
+    "rating": _("rating"),
+    "role": _("role"),
 }
 
 

@@ -40,6 +40,13 @@ class CompetitionAdmin(KeepsResultsAdmin):
             return False
         return super().has_change_permission(request, obj)
 
+    def delete_model(self, request, obj: Competition) -> None:
+        competitions.competition_delete(competition=obj, by=request.user)
+
+    def delete_queryset(self, request, queryset) -> None:
+        for competition in queryset:
+            competitions.competition_delete(competition=competition, by=request.user)
+
     def save_model(self, request, obj: Competition, form, change: bool) -> None:
         settings = {name: getattr(obj, name) for name in SETTINGS_FIELDS}
         if change:

@@ -134,6 +134,33 @@ def competition_archive(
     return current
 
 
+class CompetitionHasRounds(CompetitionError):
+    def __init__(self) -> None:
+        super().__init__(_("The competition has rounds: archive it instead of deleting it."))
+
+
+@transaction.atomic
+def competition_delete(*, competition: Competition, by: Any = None, reason: str = "") -> None:
+    """Delete a competition made by mistake, before its first round; its settings are kept
+    in the club's history. One with rounds is archived instead (`Round.competition` is
+    PROTECT as well)."""
+    current = Competition.objects.select_for_update().get(pk=competition.pk)
+    if current.rounds.exists():
+        raise CompetitionHasRounds
+    history_record(
+        club_id=current.club_id,
+        by=by,
+        action=HistoryAction.COMPETITION_DELETE,
+        object_type="competition",
+        object_id=current.pk,
+        label=current.name,
+        before=competition_settings(current),
+        reason=reason,
+        competition_id=current.pk,
+    )
+    current.delete()
+
+
 def _apply(competition: Competition, settings: Mapping[str, Any]) -> None:
     unknown = set(settings) - set(SETTINGS_FIELDS)
     if unknown:

@@ -1,0 +1,153 @@
+"""Changes to clubs, players and memberships made in the admin, each kept in the history.
+
+The secretary's pages change players through the competition's services (entering a new
+player, inviting one); what is left is the site admin's: a club's name, a player's name or
+account, who is secretary where. A player belongs to no single club, so a change to a
+player is recorded in the history of every club they are a member of.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Model
+
+from clubs.history import HistoryAction, history_record
+from clubs.models import Club, Membership, Player
+
+CLUB_FIELDS = ("name", "slug", "city")
+PLAYER_FIELDS = ("name", "federation_number", "rating", "user")
+
+
+def _values(obj: Model | None, fields: tuple[str, ...]) -> dict[str, Any]:
+    """The fields as the history stores them; an account by its user name."""
+    if obj is None:
+        return {}
+    values = {}
+    for name in fields:
+        value = getattr(obj, name)
+        values["username" if name == "user" else name] = (
+            value.get_username() if name == "user" and value is not None else value
+        )
+    return values
+
+
+def _changed(before: dict[str, Any], after: dict[str, Any]) -> tuple[dict, dict]:
+    keys = [key for key in dict.fromkeys([*before, *after]) if before.get(key) != after.get(key)]
+    return {key: before.get(key) for key in keys}, {key: after.get(key) for key in keys}
+
+
+def _stored(model: type[Model], pk: int | None) -> Model | None:
+    """The row as the database has it (a validated admin form has already changed `obj`)."""
+    return model._default_manager.filter(pk=pk).first() if pk else None
+
+
+@transaction.atomic
+def club_save(club: Club, *, by: Any) -> Club:
+    """Save a club; a change of name, short name or city is kept. A new club starts without
+    history, so one made by mistake can still be deleted (history keeps a club)."""
+    before = _values(_stored(Club, club.pk), CLUB_FIELDS)
+    club.save()
+    old, new = _changed(before, _values(club, CLUB_FIELDS))
+    if before and (old or new):
+        history_record(
+            club_id=club.pk,
+            by=by,
+            action=HistoryAction.CLUB_CHANGE,
+            object_type="club",
+            object_id=club.pk,
+            label=club.name,
+            before=old,
+            after=new,
+        )
+    return club
+
+
+def _player_clubs(player: Player) -> list[int]:
+    return list(Membership.objects.filter(player=player).values_list("club_id", flat=True))
+
+
+@transaction.atomic
+def player_save(player: Player, *, by: Any) -> Player:
+    """Save a player; a change is recorded in each of the player's clubs."""
+    before = _values(_stored(Player, player.pk), PLAYER_FIELDS)
+    player.save()
+    old, new = _changed(before, _values(player, PLAYER_FIELDS))
+    if before and (old or new):
+        for club_id in _player_clubs(player):
+            history_record(
+                club_id=club_id,
+                by=by,
+                action=HistoryAction.PLAYER_CHANGE,
+                object_type="player",
+                object_id=player.pk,
+                label=player.name,
+                before=old,
+                after=new,
+            )
+    return player
+
+
+@transaction.atomic
+def player_delete(player: Player, *, by: Any) -> None:
+    """Delete a player (one without games: the database protects those), kept in the
+    history of each of their clubs."""
+    before = _values(player, PLAYER_FIELDS)
+    for club_id in _player_clubs(player):
+        history_record(
+            club_id=club_id,
+            by=by,
+            action=HistoryAction.PLAYER_DELETE,
+            object_type="player",
+            object_id=player.pk,
+            label=player.name,
+            before=before,
+        )
+    player.delete()
+
+
+@transaction.atomic
+def membership_save(membership: Membership, *, by: Any) -> Membership:
+    """A player joins a club, or gets another role there (secretary or member)."""
+    stored = _stored(Membership, membership.pk)
+    membership.save()
+    if stored is None:
+        action, before = HistoryAction.MEMBERSHIP_ADD, None
+        after = {"role": membership.role}
+    elif (stored.club_id, stored.player_id) != (membership.club_id, membership.player_id):
+        # Moved to another club or player: the old one ends, a new one begins.
+        _record_membership(stored, by=by, action=HistoryAction.MEMBERSHIP_REMOVE)
+        action, before = HistoryAction.MEMBERSHIP_ADD, None
+        after = {"role": membership.role}
+    elif stored.role != membership.role:
+        action, before, after = (
+            HistoryAction.MEMBERSHIP_ROLE,
+            {"role": stored.role},
+            {"role": membership.role},
+        )
+    else:
+        return membership
+    _record_membership(membership, by=by, action=action, before=before, after=after)
+    return membership
+
+
+@transaction.atomic
+def membership_delete(membership: Membership, *, by: Any) -> None:
+    _record_membership(membership, by=by, action=HistoryAction.MEMBERSHIP_REMOVE)
+    membership.delete()
+
+
+def _record_membership(membership: Membership, *, by, action, before=None, after=None) -> None:
+    if action == HistoryAction.MEMBERSHIP_REMOVE:
+        before, after = {"role": membership.role}, None
+    history_record(
+        club_id=membership.club_id,
+        by=by,
+        action=action,
+        object_type="player",
+        object_id=membership.player_id,
+        label=membership.player.name,
+        before=before,
+        after=after,
+    )
