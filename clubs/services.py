@@ -15,6 +15,7 @@ from django.db.models import Model
 
 from clubs.history import HistoryAction, history_record
 from clubs.models import Club, Membership, Player
+from clubs.signals import club_changed, player_changed
 
 CLUB_FIELDS = ("name", "slug", "city")
 PLAYER_FIELDS = ("name", "federation_number", "rating", "user")
@@ -51,6 +52,7 @@ def club_save(club: Club, *, by: Any) -> Club:
     club.save()
     old, new = _changed(before, _values(club, CLUB_FIELDS))
     if before and (old or new):
+        club_changed.send(sender=Club, club_id=club.pk)
         history_record(
             club_id=club.pk,
             by=by,
@@ -75,6 +77,7 @@ def player_save(player: Player, *, by: Any) -> Player:
     player.save()
     old, new = _changed(before, _values(player, PLAYER_FIELDS))
     if before and (old or new):
+        player_changed.send(sender=Player, player_id=player.pk)
         for club_id in _player_clubs(player):
             history_record(
                 club_id=club_id,

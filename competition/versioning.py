@@ -7,6 +7,7 @@ every write to the competition's data, so a repeat visit to a public page costs 
   are always locked game first, competition second: no deadlock between two writers).
 - Results and moves: games' services send `games.signals.game_changed` (games may not
   import competition); `on_game_changed` below moves the round's competition forward.
+- A player's or club's name changed in the admin: `clubs.signals` (`on_names_changed`).
 
 It runs inside the writer's transaction: a failed write leaves the timestamp as it was.
 Readers take the timestamp before the data, so a page is never keyed newer than it is.
@@ -31,6 +32,16 @@ def on_game_changed(sender, *, round_id: int, **kwargs) -> None:
     open_ones = Competition.objects.filter(rounds__id=round_id, archived_at__isnull=True)
     if not open_ones.update(changed_at=timezone.now()):
         _refuse_if_archived(Competition.objects.filter(rounds__id=round_id))
+
+
+def on_names_changed(sender, *, player_id: int | None = None, club_id: int | None = None, **kwargs):
+    """A player or club was renamed (clubs.signals): every competition that shows the name
+    moves forward, archived ones too, since only how they read changes, not their data."""
+    if player_id is not None:
+        shown = Competition.objects.filter(entrants__player_id=player_id)
+    else:
+        shown = Competition.objects.filter(club_id=club_id)
+    Competition.objects.filter(pk__in=shown.values("pk")).update(changed_at=timezone.now())
 
 
 def _refuse_if_archived(competitions) -> None:

@@ -245,3 +245,30 @@ def test_a_new_stylesheet_alone_changes_the_release(tmp_path, settings, monkeypa
         assert release() != before
     finally:
         release.cache_clear()
+
+
+def test_a_player_or_club_renamed_in_the_admin_shows_at_once(client, played):
+    """The standings tables are cached per last change: a new name moves it too, in an
+    archived competition as well (which takes no other change)."""
+    from clubs.services import club_save, player_save
+    from competition.services.competitions import competition_archive
+
+    competition_archive(competition=played.competition)
+    page = url("standings", played)
+    client.get(page)  # the CSRF cookie
+    first = client.get(page)
+    player = played.players[0]
+    assert player.name in standings_table(first)
+
+    player.name = "Zwaantje Zwart"
+    player_save(player, by=None)
+    renamed = client.get(page, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert renamed.status_code == 200
+    assert "Zwaantje Zwart" in standings_table(renamed)
+
+    club = played.competition.club
+    club.name = "Scrabbleclub De Letterbak"
+    club_save(club, by=None)
+    again = client.get(page, HTTP_IF_NONE_MATCH=renamed["ETag"])
+    assert again.status_code == 200
+    assert "Scrabbleclub De Letterbak" in again.content.decode()
