@@ -141,11 +141,12 @@ if DATABASES["default"]["ENGINE"] in {"django.db.backends.sqlite3", "config.sqli
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Django's rules, with texts in the app's voice (clubs/passwords.py).
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
-    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
-    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    {"NAME": "clubs.passwords.UserAttributeSimilarityValidator"},
+    {"NAME": "clubs.passwords.MinimumLengthValidator"},
+    {"NAME": "clubs.passwords.CommonPasswordValidator"},
+    {"NAME": "clubs.passwords.NumericPasswordValidator"},
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

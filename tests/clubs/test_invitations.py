@@ -177,12 +177,27 @@ def test_weak_passwords_and_taken_usernames_are_refused(client, secretary, club)
     MembershipFactory(club=club, player=player)
     code = player_invite(club=club, player=player, by=secretary).code
     client.get(reverse("invite_link", args=[code]))
-    for username, password in (("cor", "12345678"), ("cor", "cor"), ("Secretaris", STRONG)):
+    # Every reason in Dutch, in the app's voice ("je", not "u"): none left in English.
+    expected = {
+        "12345678": ["Dit wachtwoord is te algemeen.", "Dit wachtwoord bevat alleen cijfers."],
+        "cor": ["Dit wachtwoord is te kort: gebruik minstens 8 tekens."],
+    }
+    for password, reasons in expected.items():
         response = client.post(
             reverse("invite_account"),
-            {"username": username, "password1": password, "password2": password},
+            {"username": "cor", "password1": password, "password2": password},
         )
         assert response.status_code == 200
+        page = response.content.decode()
+        for reason in reasons:
+            assert reason in page
+        assert "This password" not in page and "Uw wachtwoord" not in page
+    assert "Minstens 8 tekens." in page and "Niet alleen cijfers." in page  # the help texts
+    response = client.post(
+        reverse("invite_account"),
+        {"username": "Secretaris", "password1": STRONG, "password2": STRONG},
+    )
+    assert response.status_code == 200
     page = response.content.decode()
     assert "bestaat al" in page
     assert get_user_model().objects.filter(username__iexact="cor").count() == 0
