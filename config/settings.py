@@ -143,8 +143,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Django's rules, with texts in the app's voice (clubs/passwords.py).
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "clubs.passwords.UserAttributeSimilarityValidator"},
     {"NAME": "clubs.passwords.MinimumLengthValidator"},
+    {"NAME": "clubs.passwords.UserAttributeSimilarityValidator"},
     {"NAME": "clubs.passwords.CommonPasswordValidator"},
     {"NAME": "clubs.passwords.NumericPasswordValidator"},
 ]

@@ -131,7 +131,8 @@ def game_result(request, game, role: str):
             "counter": _counter(game),
             "waiting_for_me": waiting_for_me,
             "can_enter": (is_secretary or open_for_player) and (not by_moves or waiting_for_me),
-            "by_moves": by_moves,
+            # Where the result can still change: say that the board is the place.
+            "moves_note": by_moves and (is_secretary or open_for_player),
             "can_confirm": waiting_for_me or (is_secretary and game.is_provisional),
             "entered_by_me": mine is not None and game.claimed_by == mine,
             "round_closed": game.round.status != RoundStatus.PUBLISHED,

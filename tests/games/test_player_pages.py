@@ -141,6 +141,11 @@ def test_a_disputed_game_entered_move_by_move_is_decided_on_the_board_or_confirm
     table.refresh_from_db()
     assert (table.outcome, table.confirmation) == ("flag_fall", "confirmed")
 
+    # Confirmed, the players can no longer change the moves: no note sends them there.
+    client.force_login(anna)
+    page = client.get(urls(table)["result"]).content.decode()
+    assert 'id="by-moves-note"' not in page and 'id="result-form"' not in page
+
 
 def test_odd_input_on_the_result_page_is_a_message_not_an_error(client, table, anna):
     client.force_login(anna)
