@@ -7,13 +7,18 @@ from clubs.models import Club, Membership
 
 
 def can_manage_club(user: AbstractBaseUser | AnonymousUser, club: Club) -> bool:
+    """Kept on the user object, as Django keeps its permissions (`_perm_cache`): a request
+    that asks twice (the view, then the service) asks the database once."""
     if not user.is_authenticated:
         return False
     if user.is_staff:
         return True
-    return Membership.objects.filter(
-        club=club, player__user=user, role=Membership.Role.SECRETARY
-    ).exists()
+    known: dict[int, bool] = user.__dict__.setdefault("_managed_clubs", {})
+    if club.pk not in known:
+        known[club.pk] = Membership.objects.filter(
+            club=club, player__user=user, role=Membership.Role.SECRETARY
+        ).exists()
+    return known[club.pk]
 
 
 def clubs_managed_by(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Club] | None:

@@ -27,7 +27,7 @@ from clubs.history import HistoryAction
 from clubs.permissions import can_manage_club
 from games.history import game_context, record_game_change
 from games.models import Confirmation, Game, Outcome, RoundStatus
-from games.moves import MoveError
+from games.moves import MoveError, row_held
 from games.services import ResultError, ResultInput, game_record_result, result_fields
 from games.signals import game_changed
 
@@ -286,7 +286,8 @@ def game_moves_write(*, game: Game, by: AbstractBaseUser | None, write: Callable
     except ConfirmationError as error:
         raise MoveError(error.message) from None
     before = _result_of(locked)
-    written = write(locked)
+    with row_held(locked):
+        written = write(locked)
     locked.refresh_from_db()
     if _result_of(locked) != before:
         if locked.outcome == Outcome.PENDING or role == SECRETARY:

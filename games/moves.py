@@ -7,6 +7,8 @@ rules engine, stores what it computed, and fills in the game's result once it is
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -36,15 +38,30 @@ class MoveError(Exception):
         self.conflict = conflict
 
 
+@contextmanager
+def row_held(game: Game) -> Iterator[Game]:
+    """For a write of the moves on a row its caller has just locked, in the same
+    transaction (`games.confirmation.game_moves_write`): `_locked` takes the row as it is
+    instead of reading and locking it a second time. A board save is a few queries less."""
+    game._row_held = True  # type: ignore[attr-defined]
+    try:
+        yield game
+    finally:
+        del game._row_held  # type: ignore[attr-defined]
+
+
 def _locked(game: Game, expected_version: int | None) -> Game:
     """Every write to a game's moves starts here: lock the row, check the screen's version,
     and tell the competition that its data changes (undone with the rest on failure)."""
-    # Lock the game row only: PostgreSQL cannot lock the nullable side of an outer join.
-    locked = (
-        Game.objects.select_for_update(of=("self",))
-        .select_related("player_a", "player_b", "round__competition")
-        .get(pk=game.pk)
-    )
+    if getattr(game, "_row_held", False):
+        locked = game
+    else:
+        # Lock the game row only: PostgreSQL cannot lock the nullable side of an outer join.
+        locked = (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("player_a", "player_b", "round__competition")
+            .get(pk=game.pk)
+        )
     if locked.player_b_id is None:
         raise MoveError(_("A bye has no moves."))
     if expected_version is not None and locked.version != expected_version:

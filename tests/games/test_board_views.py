@@ -450,3 +450,29 @@ def test_board_and_replay_query_budgets(
     # session, user, game, the secretary check, the moves
     with django_assert_num_queries(5):
         client.get(url("board", long))
+
+
+def test_a_board_save_has_a_fixed_query_budget(client, secretary, make_game):
+    """The write a club evening makes most, the same for the 1st and the 3rd move: session,
+    user, the game to show, the secretary check (once: it is kept on the user), the game
+    locked (once: the moves' service takes the row the confirmation check locked), the
+    competition's last change, the moves, the new move, its history entry, the game's
+    version, the game read back, and two savepoints of two statements each. (The round's
+    status is read after the commit, which a test transaction does not reach.)"""
+    game = make_game()
+    client.force_login(secretary)
+    client.get(url("board", game))
+    counts = []
+    for notation in ("8H WOORD", "-", "-"):
+        game.refresh_from_db()
+        with CaptureQueriesContext(connection) as context:
+            response = client.post(
+                url("board", game), {"version": game.version, "kind": "play", "notation": notation}
+            )
+        assert response.status_code == 302
+        counts.append(len(context.captured_queries))
+        sql = [query["sql"] for query in context.captured_queries]
+        assert sum('FROM "clubs_membership"' in each for each in sql) == 1
+        assert sum("FOR UPDATE" in each for each in sql) <= 1  # PostgreSQL locks; SQLite not
+    assert Move.objects.filter(game=game).count() == 3
+    assert counts == [15, 15, 15]
