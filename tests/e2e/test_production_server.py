@@ -249,7 +249,7 @@ document.addEventListener("securitypolicyviolation", (event) => {
 
 def test_make_serve_in_chromium(production_server, page: Page):
     base, database, stderr = production_server
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(30_000)  # two gunicorn workers beside the other browser tests
     page.add_init_script(REPORT_CSP)
 
     # A visitor, then the secretary (the board, results and settings pages).
