@@ -115,35 +115,38 @@ def membership_save(membership: Membership, *, by: Any) -> Membership:
     """A player joins a club, or gets another role there (secretary or member)."""
     stored = _stored(Membership, membership.pk)
     membership.save()
-    if stored is None:
-        action, before = HistoryAction.MEMBERSHIP_ADD, None
-        after = {"role": membership.role}
-    elif (stored.club_id, stored.player_id) != (membership.club_id, membership.player_id):
-        # Moved to another club or player: the old one ends, a new one begins.
-        _record_membership(stored, by=by, action=HistoryAction.MEMBERSHIP_REMOVE)
-        action, before = HistoryAction.MEMBERSHIP_ADD, None
-        after = {"role": membership.role}
-    elif stored.role != membership.role:
-        action, before, after = (
-            HistoryAction.MEMBERSHIP_ROLE,
-            {"role": stored.role},
-            {"role": membership.role},
-        )
-    else:
+    if stored is not None and (stored.club_id, stored.player_id) == (
+        membership.club_id,
+        membership.player_id,
+    ):
+        if stored.role != membership.role:
+            _record_membership(
+                membership,
+                by=by,
+                action=HistoryAction.MEMBERSHIP_ROLE,
+                before={"role": stored.role},
+                after={"role": membership.role},
+            )
         return membership
-    _record_membership(membership, by=by, action=action, before=before, after=after)
+    if stored is not None:  # moved to another club or player: the old one ends
+        _record_membership(
+            stored, by=by, action=HistoryAction.MEMBERSHIP_REMOVE, before={"role": stored.role}
+        )
+    _record_membership(
+        membership, by=by, action=HistoryAction.MEMBERSHIP_ADD, after={"role": membership.role}
+    )
     return membership
 
 
 @transaction.atomic
 def membership_delete(membership: Membership, *, by: Any) -> None:
-    _record_membership(membership, by=by, action=HistoryAction.MEMBERSHIP_REMOVE)
+    _record_membership(
+        membership, by=by, action=HistoryAction.MEMBERSHIP_REMOVE, before={"role": membership.role}
+    )
     membership.delete()
 
 
 def _record_membership(membership: Membership, *, by, action, before=None, after=None) -> None:
-    if action == HistoryAction.MEMBERSHIP_REMOVE:
-        before, after = {"role": membership.role}, None
     history_record(
         club_id=membership.club_id,
         by=by,
