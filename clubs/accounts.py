@@ -22,6 +22,7 @@ from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction, history_record
+from clubs.locks import row_lock
 from clubs.models import Club, Membership, Player
 from clubs.permissions import can_manage_club
 
@@ -88,7 +89,7 @@ def player_invite(
     now = now or timezone.now()
     if by is None or not can_manage_club(by, club):
         raise AccountError(_("Only the club's secretaries can invite players."), forbidden=True)
-    locked = Player.objects.select_for_update().get(pk=player.pk)
+    locked = row_lock(Player.objects).get(pk=player.pk)
     if not Membership.objects.filter(club=club, player=locked).exists():
         raise AccountError(_("This player is not a member of the club."), forbidden=True)
     if locked.user_id is not None:
@@ -136,7 +137,7 @@ def account_create_from_invite(
     """
     now = now or timezone.now()
     player = (
-        Player.objects.select_for_update()
+        row_lock(Player.objects)
         .filter(invite_code_hash=code_hash(code), invite_expires_at__gt=now, user__isnull=True)
         .first()
     )

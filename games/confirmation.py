@@ -26,8 +26,9 @@ from django.utils.translation import gettext_lazy as _
 from clubs.history import HistoryAction
 from clubs.permissions import can_manage_club
 from games.history import game_context, record_game_change
+from games.locks import game_lock, row_held
 from games.models import Confirmation, Game, Outcome, RoundStatus
-from games.moves import MoveError, row_held
+from games.moves import MoveError
 from games.services import ResultError, ResultInput, game_record_result, result_fields
 from games.signals import game_changed
 
@@ -60,19 +61,22 @@ def role_in_game(game: Game, user: AbstractBaseUser | None) -> str | None:
     return game.side_of(user)
 
 
+def _stale_result() -> ConfirmationError:
+    return ConfirmationError(
+        _("Someone else changed this result in the meantime. Check it and try again.")
+    )
+
+
 def _locked(game: Game, *, by: AbstractBaseUser | None, expected_version: int | None) -> Game:
-    """The game row, locked (only that row: one lock order, no deadlock on PostgreSQL)."""
-    locked = (
-        Game.objects.select_for_update(of=("self",))
-        .select_related("player_a", "player_b", "round__competition__club")
-        .get(pk=game.pk)
+    """The game row, locked for the write (`games.locks`)."""
+    locked = game_lock(
+        game,
+        expected_version=expected_version,
+        stale=_stale_result,
+        related=("player_a", "player_b", "round__competition__club"),
     )
     if locked.player_b_id is None:
         raise ConfirmationError(_("A bye has no result to enter."))
-    if expected_version is not None and locked.version != expected_version:
-        raise ConfirmationError(
-            _("Someone else changed this result in the meantime. Check it and try again.")
-        )
     return locked
 
 

@@ -7,8 +7,6 @@ rules engine, stores what it computed, and fills in the game's result once it is
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -22,6 +20,7 @@ import rules
 from clubs.history import HistoryAction, HistoryReason
 from games import engine
 from games.history import game_context, record_game_change
+from games.locks import game_lock
 from games.models import Game, Move, Outcome, Side, Winner, winner_by_score
 from games.rule_messages import coded, describe_stored, error_message, message, refusal
 from games.signals import game_changed
@@ -38,40 +37,27 @@ class MoveError(Exception):
         self.conflict = conflict
 
 
-@contextmanager
-def row_held(game: Game) -> Iterator[Game]:
-    """For a write of the moves on a row its caller has just locked, in the same
-    transaction (`games.confirmation.game_moves_write`): `_locked` takes the row as it is
-    instead of reading and locking it a second time. A board save is a few queries less."""
-    game._row_held = True  # type: ignore[attr-defined]
-    try:
-        yield game
-    finally:
-        del game._row_held  # type: ignore[attr-defined]
+def _stale_board() -> MoveError:
+    return MoveError(
+        _(
+            "Someone else entered a move in this game in the meantime. "
+            "The board now shows the current state; check it and enter your move again."
+        ),
+        conflict=True,
+    )
 
 
 def _locked(game: Game, expected_version: int | None) -> Game:
     """Every write to a game's moves starts here: lock the row, check the screen's version,
     and tell the competition that its data changes (undone with the rest on failure)."""
-    if getattr(game, "_row_held", False):
-        locked = game
-    else:
-        # Lock the game row only: PostgreSQL cannot lock the nullable side of an outer join.
-        locked = (
-            Game.objects.select_for_update(of=("self",))
-            .select_related("player_a", "player_b", "round__competition")
-            .get(pk=game.pk)
-        )
+    locked = game_lock(
+        game,
+        expected_version=expected_version,
+        stale=_stale_board,
+        related=("player_a", "player_b", "round__competition"),
+    )
     if locked.player_b_id is None:
         raise MoveError(_("A bye has no moves."))
-    if expected_version is not None and locked.version != expected_version:
-        raise MoveError(
-            _(
-                "Someone else entered a move in this game in the meantime. "
-                "The board now shows the current state; check it and enter your move again."
-            ),
-            conflict=True,
-        )
     game_changed.send(sender=Game, round_id=locked.round_id)
     return locked
 

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction
 from games.history import game_contexts, record_game_change
+from games.locks import game_lock, games_lock
 from games.models import (
     Confirmation,
     Game,
@@ -204,6 +205,12 @@ def _apply(
     return True
 
 
+def _stale_result() -> ResultError:
+    return ResultError(
+        _("Someone else changed this result in the meantime. Check it and try again.")
+    )
+
+
 @transaction.atomic
 def game_record_result(
     *,
@@ -218,11 +225,7 @@ def game_record_result(
     """Enter or correct one game's result. A correction of an existing result needs a reason
     (typed by a person, or a HistoryReason code when a service such as an import writes it)."""
     fields = result_fields(result)
-    locked = Game.objects.select_for_update().get(pk=game.pk)
-    if expected_version is not None and locked.version != expected_version:
-        raise ResultError(
-            _("Someone else changed this result in the meantime. Check it and try again.")
-        )
+    locked = game_lock(game, expected_version=expected_version, stale=_stale_result)
     _apply(
         locked,
         fields,
@@ -258,13 +261,7 @@ def games_record_results(
     Returns the number of games whose result changed.
     """
     now = now or timezone.now()
-    # Only the game rows (the default ordering would join and lock round and competition
-    # too), always in the same order, so two saves of overlapping rounds cannot deadlock.
-    games = (
-        Game.objects.select_for_update(of=("self",))
-        .order_by("pk")
-        .in_bulk([entry.game_id for entry in entries])
-    )
+    games = games_lock(entry.game_id for entry in entries)
     contexts = game_contexts(games)
     errors: dict[int, Any] = {}
     changed = 0
@@ -276,9 +273,7 @@ def games_record_results(
         if entry.result is None:
             continue
         if entry.expected_version is not None and game.version != entry.expected_version:
-            errors[entry.game_id] = _(
-                "Someone else changed this result in the meantime. Check it and try again."
-            )
+            errors[entry.game_id] = _stale_result().message
             continue
         try:
             changed += _apply(

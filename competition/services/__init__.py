@@ -8,7 +8,6 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Club
 from games.moves import MoveError
 from games.services import ResultError
 
@@ -18,18 +17,6 @@ class CompetitionError(Exception):
         super().__init__(message)
         self.message = message
         self.errors = errors or []
-
-
-def club_lock(club_id: int) -> None:
-    """Hold the club's row lock until the transaction ends.
-
-    Writes that look before they create (the next round number, whether a player or an
-    entrant already exists) then run one at a time per club, so a second click finds what
-    the first one made instead of making it again. On PostgreSQL this is the row lock; on
-    SQLite every transaction already holds the database's write lock from its start
-    (`transaction_mode` IMMEDIATE in config/settings.py), and this is a plain read.
-    """
-    list(Club.objects.select_for_update().filter(pk=club_id).values_list("pk", flat=True))
 
 
 class CompetitionArchived(CompetitionError, ResultError, MoveError):

@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction, history_record
+from clubs.locks import row_lock
 from clubs.models import Club
 from competition.models import Competition
 from competition.services import CompetitionArchived, CompetitionError
@@ -85,7 +86,7 @@ def competition_update(
     The settings before are read from the database, not from `competition`: a form that
     validated it has already changed its attributes.
     """
-    current = Competition.objects.select_for_update().get(pk=competition.pk)
+    current = row_lock(Competition.objects).get(pk=competition.pk)
     if current.is_archived:
         raise CompetitionArchived
     before = competition_settings(current)
@@ -114,7 +115,7 @@ def competition_archive(
     *, competition: Competition, by: Any = None, reason: str = ""
 ) -> Competition:
     """Archive: the pages stay, every later change is refused. Archiving twice is once."""
-    current = Competition.objects.select_for_update().get(pk=competition.pk)
+    current = row_lock(Competition.objects).get(pk=competition.pk)
     if current.is_archived:
         return current
     current.archived_at = timezone.now()
@@ -144,7 +145,7 @@ def competition_delete(*, competition: Competition, by: Any = None, reason: str 
     """Delete a competition made by mistake, before its first round; its settings are kept
     in the club's history. One with rounds is archived instead (`Round.competition` is
     PROTECT as well)."""
-    current = Competition.objects.select_for_update().get(pk=competition.pk)
+    current = row_lock(Competition.objects).get(pk=competition.pk)
     if current.rounds.exists():
         raise CompetitionHasRounds
     history_record(

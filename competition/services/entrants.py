@@ -10,9 +10,10 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction, history_record
+from clubs.locks import club_lock
 from clubs.models import Club, Membership, Player
 from competition.models import Competition, Entrant, Group
-from competition.services import CompetitionError, club_lock, competition_check_open
+from competition.services import CompetitionError, competition_check_open
 from competition.versioning import competition_touched
 from games.models import Seat
 

@@ -34,10 +34,11 @@ from django.utils.translation import ngettext_lazy
 
 from clubs.history import HistoryAction, HistoryReason, history_record
 from clubs.inputs import capped
+from clubs.locks import club_lock
 from clubs.models import Membership, Player
 from competition.models import Competition, Entrant, Round
 from competition.rulesets import ruleset_for
-from competition.services import CompetitionError, club_lock
+from competition.services import CompetitionError
 from competition.services.rounds import round_update_status
 from competition.versioning import competition_touched
 from games.models import Game

@@ -30,6 +30,7 @@ from competition.services.rounds import (
     seated_player_ids,
 )
 from competition.versioning import competition_touched
+from games.locks import games_locked
 from games.models import Game, Outcome, Side
 from games.services import PairingSpec, games_create
 
@@ -279,7 +280,7 @@ def round_add_late_player(
             )
         if opponent.player_id in seated:
             bye_game = (
-                locked.games.select_for_update(of=("self",))
+                games_locked(locked.games)
                 .filter(player_a_id=opponent.player_id, outcome=Outcome.BYE)
                 .first()
             )

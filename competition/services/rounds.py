@@ -16,11 +16,13 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction, HistoryReason, history_record
+from clubs.locks import club_lock, row_lock
 from competition.models import Absence, Competition, Entrant, Round
 from competition.rulesets import ruleset_for
 from competition.selectors import next_round_number
-from competition.services import CompetitionError, club_lock
+from competition.services import CompetitionError
 from competition.versioning import competition_touched
+from games.locks import games_locked
 from games.models import Confirmation, Game, Move, Outcome, Seat
 from games.services import (
     PairingSpec,
@@ -129,9 +131,7 @@ def round_lock(round: Round) -> Round:
     lock too), so two writers never wait for each other in a circle on PostgreSQL.
     """
     club_lock(round.competition.club_id)
-    return (
-        Round.objects.select_for_update(of=("self",)).select_related("competition").get(pk=round.pk)
-    )
+    return row_lock(Round.objects.select_related("competition")).get(pk=round.pk)
 
 
 def pairing_version(game_ids: Iterable[int]) -> str:
@@ -224,7 +224,7 @@ def round_set_attendance(
 def _lock_games(locked: Round) -> None:
     """Lock the round's games before looking at their results and moves, so that a move
     entered on the board at the same moment is seen (or waits) before the games go."""
-    list(locked.games.select_for_update(of=("self",)).order_by("pk").values_list("pk", flat=True))
+    list(games_locked(locked.games).values_list("pk", flat=True))
 
 
 def _replace_pairings(locked: Round, pairings: Sequence[PairingSpec]) -> list[Game]:
@@ -585,7 +585,7 @@ def round_swap_players(
     round = round_lock(round)
     check_pairing_version(round, expected_pairing)
     games = list(
-        round.games.select_for_update(of=("self",))
+        games_locked(round.games)
         .select_related("player_a", "player_b")
         .filter(Q(player_a_id__in=[player_x, player_y]) | Q(player_b_id__in=[player_x, player_y]))
     )

@@ -1,0 +1,66 @@
+"""Locking games for a write: the one way every service takes a game's row.
+
+A write to a game (a move, a result, a confirmation) locks its row, then checks that the
+game is still as the screen showed it (`Game.version`): two people at one game never
+overwrite each other. The lock order and the kind of lock are `clubs.locks`'s: games come
+after the club and the round, in id order, FOR NO KEY UPDATE.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+
+from games.models import Game
+
+
+def game_lock(
+    game: Game,
+    *,
+    expected_version: int | None,
+    stale: Callable[[], Exception],
+    related: Sequence[str] = (),
+) -> Game:
+    """The game's row, locked until the transaction ends, with `related` loaded; raises
+    `stale()` when the screen's `expected_version` is no longer the game's (None: no
+    screen to compare with). A row its caller holds already (`row_held`) is not read again."""
+    if getattr(game, "_row_held", False):
+        locked = game
+    else:
+        # Lock the game row only: PostgreSQL cannot lock the nullable side of an outer join.
+        locked = (
+            Game.objects.select_for_update(of=("self",), no_key=True)
+            .select_related(*related)
+            .get(pk=game.pk)
+        )
+    if expected_version is not None and locked.version != expected_version:
+        raise stale()
+    return locked
+
+
+def games_lock(game_ids: Iterable[int]) -> dict[int, Game]:
+    """Many games' rows, locked in id order (so two writers of overlapping rounds cannot
+    wait for each other in a circle), by id; ids of games that are gone are left out."""
+    return (
+        Game.objects.select_for_update(of=("self",), no_key=True)
+        .order_by("pk")
+        .in_bulk(list(game_ids))
+    )
+
+
+def games_locked(queryset):
+    """`queryset` of games, locked in id order when it is read: a round's games before a
+    change of the pairing, so that a move entered at that moment waits or is seen."""
+    return queryset.select_for_update(of=("self",), no_key=True).order_by("pk")
+
+
+@contextmanager
+def row_held(game: Game) -> Iterator[Game]:
+    """For a write of the moves on a row its caller has just locked, in the same
+    transaction (`games.confirmation.game_moves_write`): `game_lock` takes the row as it
+    is instead of reading and locking it a second time. A board save is a few queries less."""
+    game._row_held = True  # type: ignore[attr-defined]
+    try:
+        yield game
+    finally:
+        del game._row_held  # type: ignore[attr-defined]
