@@ -219,6 +219,14 @@ class WithdrawForm(forms.Form):
         self.fields["entrant"].queryset = competition.entrants.all()
 
 
+def shown_token(values: dict) -> str:
+    """A row's outcome and scores as one short string, for the page's `shown` field."""
+    return ":".join(
+        "" if values.get(name) is None else str(values[name])
+        for name in ("kind", "score_a", "score_b")
+    )
+
+
 class ResultRowForm(forms.Form):
     """One table of the round's results page.
 
@@ -230,6 +238,9 @@ class ResultRowForm(forms.Form):
 
     game = hidden_number(BIGINT_MAX)
     version = hidden_number(INTEGER_MAX)
+    # The result as the page showed it (`shown_token`): a row typed over is one the
+    # secretary means to save, even when the game changed under the page in the meantime.
+    shown = forms.CharField(widget=forms.HiddenInput, required=False, max_length=40)
     score_a = score_field(_("Board points first player"))
     score_b = score_field(_("Board points second player"))
     kind = forms.ChoiceField(
@@ -269,13 +280,17 @@ class ResultRowForm(forms.Form):
 
     @staticmethod
     def initial_for(game: Game) -> dict:
-        return {
-            "game": game.pk,
-            "version": game.version,
+        shown = {
             "score_a": game.score_a,
             "score_b": game.score_b,
             "kind": result_kind_of(game) or ResultKind.NORMAL,
         }
+        return {"game": game.pk, "version": game.version, "shown": shown_token(shown), **shown}
+
+    @property
+    def typed_over(self) -> bool:
+        """Whether the row's result differs from what the page showed (valid forms only)."""
+        return shown_token(self.cleaned_data) != self.cleaned_data.get("shown", "")
 
     def clean(self) -> dict:
         cleaned = super().clean()
@@ -433,7 +448,12 @@ class ResultRowForm(forms.Form):
 
 
 class BaseResultFormSet(forms.BaseFormSet):
-    """The rows of a round's results page, each knowing its game and the plausible range."""
+    """The rows of a round's results page, each knowing its game and the plausible range.
+
+    A posted row finds its game by the id it carries, not by its place: a game that went
+    to the board since the page was shown drops out of the list, and the rows after it
+    must still be the games they were typed for.
+    """
 
     def __init__(self, *args, games: Sequence[Game] = (), score_max: int = SCORE_MAX, **kwargs):
         self.games = list(games)
@@ -441,10 +461,16 @@ class BaseResultFormSet(forms.BaseFormSet):
         self.rules_name = kwargs.pop("rules_name", "")
         super().__init__(*args, **kwargs)
 
+    def _game_for(self, index: int) -> Game | None:
+        if not self.is_bound:
+            return self.games[index] if index < len(self.games) else None
+        posted = str(self.data.get(f"{self.add_prefix(index)}-game", ""))
+        return next((game for game in self.games if str(game.pk) == posted), None)
+
     def get_form_kwargs(self, index):
         kwargs = super().get_form_kwargs(index)
-        if index is not None and index < len(self.games):
-            kwargs["game"] = self.games[index]
+        if index is not None:
+            kwargs["game"] = self._game_for(index)
         return {**kwargs, "score_max": self.score_max, "rules_name": self.rules_name}
 
 

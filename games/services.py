@@ -248,22 +248,41 @@ class ResultEntry:
     expected_version: int | None = None
 
 
+@dataclass(frozen=True)
+class ResultsRecorded:
+    """What a save of many results did: how many changed, and the rows that someone else
+    changed since the page was shown (game id -> message), which were left as they are."""
+
+    changed: int
+    changed_meanwhile: dict[int, Any]
+
+
+def _changed_meanwhile_message(game: Game) -> Any:
+    if game.moves.exists():
+        return _("Entered on the board in the meantime: the board decides.")
+    return _stale_result().message
+
+
 @transaction.atomic
 def games_record_results(
     *,
     entries: Sequence[ResultEntry],
     by: AbstractBaseUser | None,
     now: datetime | None = None,
-) -> int:
+) -> ResultsRecorded:
     """Record many results at once: all of them, or none when any row is wrong.
 
+    A row whose game someone else changed since the page was shown (a result from another
+    device, a first move on the board) is not wrong: it is left as it is and reported in
+    `changed_meanwhile`, and the other rows are saved, so that nothing the secretary typed
+    elsewhere is lost. A row that asks what the game already holds is simply done.
     Raises `ResultError` whose `errors` maps each wrong game's id to its message.
-    Returns the number of games whose result changed.
     """
     now = now or timezone.now()
     games = games_lock(entry.game_id for entry in entries)
     contexts = game_contexts(games)
     errors: dict[int, Any] = {}
+    meanwhile: dict[int, Any] = {}
     changed = 0
     for entry in entries:
         game = games.get(entry.game_id)
@@ -272,24 +291,23 @@ def games_record_results(
             continue
         if entry.result is None:
             continue
-        if entry.expected_version is not None and game.version != entry.expected_version:
-            errors[entry.game_id] = _stale_result().message
-            continue
         try:
+            fields = result_fields(entry.result)
+            if entry.expected_version is not None and game.version != entry.expected_version:
+                if fields != _snapshot(game):
+                    meanwhile[entry.game_id] = _changed_meanwhile_message(game)
+                continue
             changed += _apply(
-                game,
-                result_fields(entry.result),
-                by=by,
-                reason=entry.reason,
-                now=now,
-                context=contexts[game.pk],
+                game, fields, by=by, reason=entry.reason, now=now, context=contexts[game.pk]
             )
         except ResultError as error:
             errors[entry.game_id] = error.message
     if errors:
         transaction.set_rollback(True)
-        raise ResultError(_("Nothing was saved: correct the marked rows."), errors=errors)
-    return changed
+        raise ResultError(
+            _("Nothing was saved: correct the marked rows."), errors={**meanwhile, **errors}
+        )
+    return ResultsRecorded(changed=changed, changed_meanwhile=meanwhile)
 
 
 def games_create(*, round_id: int, pairings: Iterable[PairingSpec]) -> list[Game]:

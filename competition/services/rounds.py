@@ -28,6 +28,7 @@ from games.services import (
     PairingSpec,
     ResultEntry,
     ResultInput,
+    ResultsRecorded,
     game_record_result,
     games_create,
     games_record_results,
@@ -539,16 +540,17 @@ def round_delete(*, round: Round, by: AbstractBaseUser | None = None) -> None:
 @transaction.atomic
 def round_record_results(
     *, round: Round, entries: Sequence[ResultEntry], by: AbstractBaseUser | None
-) -> int:
-    """Record a whole round's results in one go; the round is finished once all are in."""
+) -> ResultsRecorded:
+    """Record a whole round's results in one go (`games_record_results`); the round is
+    finished once all are in."""
     round = round_lock(round)
     own_games = set(round.games.values_list("pk", flat=True))
     if any(entry.game_id not in own_games for entry in entries):
         raise CompetitionError(_("A result belongs to a game of another round."))
-    changed = games_record_results(entries=entries, by=by)
+    recorded = games_record_results(entries=entries, by=by)
     round_update_status(round=round, by=by)
     competition_touched(competition_id=round.competition_id)
-    return changed
+    return recorded
 
 
 @transaction.atomic

@@ -431,25 +431,28 @@ def round_results(request, competition: Competition, number: int):
     """Every table of the round on one screen; one save; nothing saved when a row is wrong.
 
     The cursor starts in the first empty score and, after a refused save, in the first
-    marked field; a score out of the ordinary is saved only once its row confirms it.
+    marked field; a score out of the ordinary is saved only once its row confirms it. A row
+    whose game changed under the page (another device, a first move on the board) is
+    marked and kept as typed, and the other rows are saved.
     """
     round_obj = selectors.round_get(competition, number)
     all_games = [game for game in selectors.round_games(round_obj) if not game.is_bye]
     # A game entered move by move gets its result from the moves, not from this page.
     by_moves = [game for game in all_games if game.move_count]
     games = [game for game in all_games if not game.move_count]
-    formset = ResultFormSet(
-        request.POST or None,
-        initial=[ResultRowForm.initial_for(game) for game in games],
-        games=games,
-        score_max=competition_score_max(competition),
-        rules_name=competition.get_rules_display(),
+    formset = _results_formset(
+        competition, games if request.method != "POST" else all_games, data=request.POST or None
     )
-    rows = list(zip(games, formset.forms, strict=True)) if len(formset.forms) == len(games) else []
-    if request.method == "POST" and formset.is_valid() and rows:
-        entries = [_entry_from(form.cleaned_data) for _game, form in rows]
+    rows = [(form.game_obj, form) for form in formset.forms]
+    if request.method == "POST" and formset.is_valid() and all(game for game, _f in rows):
+        on_board = {
+            game.pk: _("Entered on the board in the meantime: the board decides.")
+            for game, form in rows
+            if game.move_count and form.typed_over
+        }
+        entries = [_entry_from(form) for game, form in rows if not game.move_count]
         try:
-            changed = round_record_results(round=round_obj, entries=entries, by=request.user)
+            recorded = round_record_results(round=round_obj, entries=entries, by=request.user)
         except ResultError as error:
             for game, form in rows:
                 if game.pk in error.errors:
@@ -458,23 +461,53 @@ def round_results(request, competition: Competition, number: int):
         except CompetitionError as error:
             messages.error(request, error.message)
         else:
-            if changed:
-                messages.success(
-                    request,
-                    ngettext("%(count)s result saved.", "%(count)s results saved.", changed)
-                    % {"count": changed},
+            _saved_message(request, recorded.changed)
+            changed_meanwhile = {**on_board, **recorded.changed_meanwhile}
+            if not changed_meanwhile:
+                return redirect(round_obj)
+            messages.warning(
+                request,
+                ngettext(
+                    "%(count)s row changed in the meantime and was not saved: check the "
+                    "marked row.",
+                    "%(count)s rows changed in the meantime and were not saved: check the "
+                    "marked rows.",
+                    len(changed_meanwhile),
                 )
-            else:
-                messages.info(request, _("Nothing changed: no result was saved."))
-            return redirect(round_obj)
+                % {"count": len(changed_meanwhile)},
+            )
+            return _results_page_again(request, competition, round_obj, rows, changed_meanwhile)
     elif request.method == "POST":
         marked = [form for _game, form in rows if form.errors]
-        if marked and all(form.only_asks_confirmation for form in marked):
+        if not all(game for game, _f in rows):
+            messages.error(
+                request,
+                _(
+                    "Nothing was saved: a row is for a game that is not in this round. "
+                    "Reload the page."
+                ),
+            )
+        elif marked and all(form.only_asks_confirmation for form in marked):
             messages.warning(
                 request, _("Nothing was saved yet: confirm or correct the marked scores.")
             )
         else:
             messages.error(request, _("Nothing was saved: correct the marked rows."))
+    return _results_page(request, competition, round_obj, formset, by_moves)
+
+
+def _results_formset(competition: Competition, games: list[Game], *, data=None):
+    return ResultFormSet(
+        data,
+        initial=[ResultRowForm.initial_for(game) for game in games],
+        games=games,
+        score_max=competition_score_max(competition),
+        rules_name=competition.get_rules_display(),
+    )
+
+
+def _results_page(request, competition, round_obj, formset, by_moves):
+    rows = [(form.game_obj, form) for form in formset.forms if form.game_obj is not None]
     _place_focus([form for _game, form in rows])
     return render(
         request,
@@ -487,6 +520,50 @@ def round_results(request, competition: Competition, number: int):
             "by_moves": by_moves,
         },
     )
+
+
+def _saved_message(request, changed: int) -> None:
+    if changed:
+        messages.success(
+            request,
+            ngettext("%(count)s result saved.", "%(count)s results saved.", changed)
+            % {"count": changed},
+        )
+    else:
+        messages.info(request, _("Nothing changed: no result was saved."))
+
+
+def _results_page_again(request, competition, round_obj, rows, changed_meanwhile: dict):
+    """The page as it is now, after a save that left rows changed under it: every row
+    shows the game's current result, except the marked ones, which keep what was typed
+    (on the current version, so that saving again is a deliberate overwrite)."""
+    typed = {game.pk: form.cleaned_data for game, form in rows}
+    fresh = [game for game in selectors.round_games(round_obj) if not game.is_bye]
+    games = [game for game in fresh if not game.move_count]
+    data = {
+        "form-TOTAL_FORMS": str(len(games)),
+        "form-INITIAL_FORMS": str(len(games)),
+        "form-MIN_NUM_FORMS": "0",
+        "form-MAX_NUM_FORMS": "1000",
+    }
+    for index, game in enumerate(games):
+        values = ResultRowForm.initial_for(game)
+        if game.pk in changed_meanwhile:
+            kept = typed[game.pk]
+            values.update({name: kept.get(name) for name in ("kind", "score_a", "score_b")})
+            values.update(reason=kept.get("reason", ""), confirm=kept.get("confirm", ""))
+        for name, value in values.items():
+            data[f"form-{index}-{name}"] = "" if value is None else str(value)
+    formset = _results_formset(competition, games, data=data)
+    formset.is_valid()
+    for form in formset.forms:
+        if form.game_obj.pk in changed_meanwhile:
+            form.add_error(None, changed_meanwhile[form.game_obj.pk])
+    by_moves = [game for game in fresh if game.move_count]
+    for game in by_moves:
+        if game.pk in changed_meanwhile:
+            game.typed_on_board = (changed_meanwhile[game.pk], typed[game.pk])
+    return _results_page(request, competition, round_obj, formset, by_moves)
 
 
 def _place_focus(forms: list) -> None:
@@ -505,12 +582,14 @@ def _place_focus(forms: list) -> None:
         form.prepare_widgets(autofocus=focus[1] if form is focus[0] else None)
 
 
-def _entry_from(data: dict) -> ResultEntry:
+def _entry_from(form: ResultRowForm) -> ResultEntry:
+    """A row as the service takes it: nothing to record when it was left as shown."""
+    data = form.cleaned_data
     empty = data["score_a"] is None and data["score_b"] is None
     needs_scores = data["kind"] in {"normal", "flag_a", "flag_b"}
     result = (
         None
-        if empty and needs_scores
+        if (empty and needs_scores) or not form.typed_over
         else ResultInput(kind=data["kind"], score_a=data["score_a"], score_b=data["score_b"])
     )
     return ResultEntry(

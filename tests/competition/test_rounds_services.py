@@ -175,7 +175,7 @@ def test_round_record_results_finishes_the_round(competition, four_entrants):
     changed = round_record_results(
         round=round_obj, entries=[ResultEntry(first.pk, ResultInput("normal", 300, 200))], by=None
     )
-    assert changed == 1
+    assert changed.changed == 1
     round_obj.refresh_from_db()
     assert round_obj.status == Round.Status.PUBLISHED  # one game still to play
     round_record_results(

@@ -252,7 +252,7 @@ def test_batch_records_every_row(three_games):
         ],
         by=None,
     )
-    assert changed == 2
+    assert changed.changed == 2
     assert snapshot(first)["winner"] == Winner.A
     assert snapshot(second)["outcome"] == Outcome.FORFEIT
     assert snapshot(third)["outcome"] == Outcome.PENDING
