@@ -4,11 +4,12 @@ browser's Accept-Language (a club's members all read Dutch; their browsers may s
 import logging
 
 from django.conf import settings
-from django.db import OperationalError
+from django.db import connection
 from django.shortcuts import render
 from django.utils import translation
 
 from clubs.inputs import file_size_text
+from config.faults import EXPLANATIONS, REMEDIES, TITLES, Fault, fault_of
 
 logger = logging.getLogger(__name__)
 
@@ -65,26 +66,15 @@ class UploadSizeLimitMiddleware:
         return self.get_response(request)
 
 
-# PostgreSQL's answers when a write could not get its turn: serialization failure,
-# deadlock, lock timeout. (SQLite says "database is locked".)
-BUSY_SQLSTATES = {"40001", "40P01", "55P03"}
+class DatabaseFaultMiddleware:
+    """A write the database refused for a reason of its own gets a Dutch 503, not a 500.
 
-
-def database_busy(error: BaseException) -> bool:
-    """Whether `error` means "the database was busy with other writers", not a fault."""
-    if not isinstance(error, OperationalError):
-        return False
-    if getattr(error.__cause__, "sqlstate", None) in BUSY_SQLSTATES:
-        return True
-    return "database is locked" in str(error) or "database table is locked" in str(error)
-
-
-class DatabaseBusyMiddleware:
-    """A write that waited longer than the database allows gets "try again", not a 500.
-
-    On a club evening a long import or backup can hold SQLite's write lock while a board
-    saves a move; past the busy timeout SQLite gives up. Nothing was written (the
-    transaction rolled back), so the honest answer is 503 with Retry-After, in Dutch.
+    Busy (a long import or backup held the write lock past the timeout), read-only, disk
+    full, unreachable (`config.faults`): nothing of the request was written (the
+    transaction rolled back). The page says what is wrong for whoever can fix it and holds
+    what was typed, to save again with one tap. A fault is logged once, with its traceback;
+    the connection is closed, so that the next request opens a new one once the cause is
+    fixed (a connection SQLite opened read-only stays read-only).
     """
 
     def __init__(self, get_response) -> None:
@@ -94,9 +84,43 @@ class DatabaseBusyMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        if not database_busy(exception):
+        fault = fault_of(exception)
+        if fault is None:
             return None
+        return fault_response(request, fault, exception)
+
+
+def fault_response(request, fault: Fault, exception: BaseException):
+    if fault is Fault.BUSY:
         logger.warning("Database busy on %s %s: %s", request.method, request.path, exception)
-        response = render(request, "busy.html", status=503)
-        response["Retry-After"] = "5"
-        return response
+    else:
+        logger.error(
+            "Database fault (%s) on %s %s", fault, request.method, request.path, exc_info=exception
+        )
+        connection.close()
+    response = render(request, "database_fault.html", fault_context(request, fault), status=503)
+    response["Retry-After"] = "5"
+    response["X-Bordpunt-Fault"] = fault.value
+    response._has_been_logged = True  # logged above, once; Django would log it again
+    return response
+
+
+def fault_context(request, fault: Fault) -> dict:
+    """The fault's texts, and what the request posted, to post again from the page."""
+    typed = []
+    if request.method == "POST":
+        typed = [
+            (name, value)
+            for name, values in request.POST.lists()
+            if name != "csrfmiddlewaretoken" and "password" not in name
+            for value in values
+        ]
+    return {
+        "fault": fault.value,
+        "title": TITLES[fault],
+        "explanation": EXPLANATIONS[fault],
+        "remedy": REMEDIES[fault],
+        "typed": typed,
+        "had_files": request.method == "POST" and bool(request.FILES),
+        "again": request.get_full_path(),
+    }

@@ -78,7 +78,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "config.middleware.ChosenLanguageMiddleware",
     "config.middleware.UploadSizeLimitMiddleware",
-    "config.middleware.DatabaseBusyMiddleware",
+    "config.middleware.DatabaseFaultMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -250,11 +250,13 @@ LOGGING = {
     },
     "root": {"handlers": ["stderr"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
     "loggers": {
-        "django": {
+        name: {
             "handlers": ["stderr", *(["mail_admins"] if MAIL_CONFIGURED else [])],
             "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING"),
             "propagate": False,
-        },
+        }
+        # config: a database fault (config/middleware.py) is an error to hear about too.
+        for name in ("django", "config")
     },
 }
 

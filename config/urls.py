@@ -73,3 +73,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("competition.urls")),
 ]
+
+# A database fault raised before any view (a middleware reading the session) gets the
+# 503 page that names it, like one raised in a view (config/errors.py).
+handler500 = "config.errors.server_error"

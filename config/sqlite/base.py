@@ -16,6 +16,8 @@ import threading
 
 from django.db.backends.sqlite3 import base
 
+from config.faults import sqlite_file_writable
+
 _locks: dict[str, threading.Lock] = {}
 _locks_guard = threading.Lock()
 
@@ -27,6 +29,22 @@ def _writer_lock(database: str) -> threading.Lock:
 
 class DatabaseWrapper(base.DatabaseWrapper):
     _writer_turn: threading.Lock | None = None
+    #: Whether the file could be written when this connection opened it. SQLite opens a
+    #: file it cannot write read-only, and the connection stays read-only after the file
+    #: is writable again: such a connection is not kept (`is_usable`).
+    opened_writable = True
+
+    def get_new_connection(self, conn_params):
+        self.opened_writable = sqlite_file_writable(self.settings_dict["NAME"])
+        return super().get_new_connection(conn_params)
+
+    def is_usable(self):
+        """Django asks this before reusing a kept connection (CONN_HEALTH_CHECKS) and after
+        an error: a read-only connection to a file that can be written again is replaced,
+        so saves work again as soon as the file's permissions are put right."""
+        if not self.opened_writable and sqlite_file_writable(self.settings_dict["NAME"]):
+            return False
+        return super().is_usable()
 
     def _start_transaction_under_autocommit(self):
         lock = _writer_lock(str(self.settings_dict["NAME"]))

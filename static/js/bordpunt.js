@@ -8,6 +8,37 @@
     if (event.target.matches("[data-submit-on-change]")) event.target.form.submit();
   });
 
+  // A save sent in the background (the board) that the server could not keep (503: busy,
+  // read-only, disk full, unreachable) or that never arrived: htmx leaves the page as it
+  // was, so what was typed is still in its field; say so next to the form, with the
+  // server's own words for the fault.
+  function saveFailed(event, text) {
+    var texts = document.getElementById("save-failed-texts");
+    var config = event.detail.requestConfig;
+    var form = event.detail.elt.closest("form");
+    if (!texts || !form || !form.isConnected || !config || config.verb !== "post") return;
+    var alert = document.getElementById("save-failed") || document.createElement("div");
+    alert.id = "save-failed";
+    alert.className = "alert alert-danger";
+    alert.setAttribute("role", "alert");
+    alert.textContent = text + " " + texts.dataset.kept;
+    form.before(alert);
+  }
+  document.addEventListener("htmx:responseError", function (event) {
+    var xhr = event.detail.xhr;
+    if (!xhr || xhr.status !== 503) return;
+    var page = new DOMParser().parseFromString(xhr.responseText, "text/html");
+    var title = page.querySelector("h1");
+    var explanation = page.querySelector("main p");
+    saveFailed(event, [title, explanation].map(function (node) {
+      return node ? node.textContent.trim() : "";
+    }).join(". ").replace(/\.\./g, "."));
+  });
+  document.addEventListener("htmx:sendError", function (event) {
+    var texts = document.getElementById("save-failed-texts");
+    if (texts) saveFailed(event, texts.dataset.offline);
+  });
+
   // A print button prints the page.
   document.addEventListener("click", function (event) {
     if (event.target.closest("[data-print]")) window.print();

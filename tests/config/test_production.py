@@ -94,8 +94,8 @@ UNREACHABLE = (
 
 def test_without_database_health_is_503_and_errors_are_logged_with_traceback(tmp_path):
     """A database that cannot be opened: the health check says so, a page answers with the
-    Dutch 500 page (which needs no database), stderr has the traceback, and the site's
-    administrators get it by mail (here the console mail backend: on stdout)."""
+    Dutch 503 page that names the fault (it needs no database), stderr has the traceback
+    once, and the site's administrators get it by mail (the console backend: stdout)."""
     env = production(
         DJANGO_SETTINGS_MODULE="config.settings",
         DJANGO_ALLOWED_HOSTS="testserver",
@@ -111,17 +111,20 @@ def test_without_database_health_is_503_and_errors_are_logged_with_traceback(tmp
     assert done.returncode == 0, done.stderr
     mail, result = done.stdout.split("RESULT ")
     health_status, health, status, page = json.loads(result)
-    assert (health_status, health) == (503, {"status": "error", "database": "unreachable"})
-    assert status == 500
+    assert health_status == 503
+    assert health["database"] == "unreachable"
+    assert "Bordpunt kan zijn databaseserver niet bereiken." in health["reason"]
+    assert status == 503
     assert '<html lang="nl">' in page
-    assert "Er ging iets mis" in page
-    assert "ERROR django.request" in done.stderr
-    assert "Internal Server Error: /" in done.stderr
+    assert "De database is niet bereikbaar" in page
+    assert "DATABASE_URL" in page
+    assert done.stderr.count("Database fault (unreachable) on GET /") == 1  # logged once
     assert "Traceback (most recent call last)" in done.stderr
     assert "unable to open database file" in done.stderr
+    assert "Internal Server Error" not in done.stderr
     assert "Health check: the database does not answer" in done.stderr
     assert "To: anna@example.nl" in mail
-    assert "Internal Server Error: /" in mail
+    assert "Database fault (unreachable) on GET /" in mail
     assert "unable to open database file" in mail
 
 
