@@ -8,19 +8,24 @@ an ordinary user; as root (CI), whom file modes do not stop, the immutable attri
 """
 
 import contextlib
-import logging
 import os
+import secrets
 import shutil
+import sqlite3
 import subprocess
+import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
+from django.contrib.auth.models import User
 from django.db import connection
 
 from config.faults import Fault, fault_of, sqlite_file_writable
 from config.sqlite.base import DatabaseWrapper
-from games.models import Game
+from tests.e2e.test_production_server import free_port
 from tests.factories import PASSWORD
 from tests.games.test_live_devices import _pair
 from tests.live import Device
@@ -58,24 +63,6 @@ def read_only(path: Path):
             path.chmod(0o644)
 
 
-class Collected(logging.Handler):
-    def __init__(self):
-        super().__init__()
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record):
-        self.records.append(record)
-
-
-@pytest.fixture
-def fault_log():
-    handler = Collected()
-    logger = logging.getLogger("config.middleware")
-    logger.addHandler(handler)
-    yield handler.records
-    logger.removeHandler(handler)
-
-
 def results_form(device: Device, path: str) -> dict[str, str]:
     html = device.get(path).body.decode()
     (form,) = [form for form in post_forms(html, path) if "form-TOTAL_FORMS" in form["fields"]]
@@ -84,21 +71,74 @@ def results_form(device: Device, path: str) -> dict[str, str]:
     return {name: value for name, value in data.items() if not name.endswith("-confirm")}
 
 
+@pytest.fixture
+def own_server(tmp_path):
+    """`manage.py runserver` (what `make run` serves), in a process of its own
+    on a copy of the test database: SQLite hands a new connection a file descriptor that a
+    closed connection of the same process left open, writable, so a server inside the
+    test process could still write to a file made read-only."""
+    copy = tmp_path / "db.sqlite3"
+    with sqlite3.connect(connection.settings_dict["NAME"]) as source, sqlite3.connect(copy) as to:
+        source.backup(to)
+    port = free_port()
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith("DJANGO_") and name != "DATABASE_URL"
+    }
+    env.update(
+        DATABASE_URL=f"sqlite:///{copy}",
+        DJANGO_DEBUG="true",  # as `make run` serves
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+    )
+    log = (tmp_path / "server.log").open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while not _healthy(base):
+            assert process.poll() is None and time.monotonic() < deadline, "no server"
+            time.sleep(0.2)
+        yield base, copy, tmp_path / "server.log"
+    finally:
+        process.terminate()
+        process.wait(20)
+        log.close()
+
+
+def _healthy(base: str) -> bool:
+    try:
+        return Device(base, timeout=5).get("/gezond/").status == 200
+    except OSError:
+        return False
+
+
+def _stored_scores(database: Path, game_id: int) -> tuple:
+    with sqlite3.connect(database) as reader:
+        return reader.execute(
+            "SELECT score_a, score_b FROM games_game WHERE id = ?", [game_id]
+        ).fetchone()
+
+
 @sqlite_only
 @pytest.mark.django_db(transaction=True)
-def test_a_read_only_database_names_the_fault_and_keeps_what_was_typed(
-    live_server, club_evening, fault_log
-):
+def test_a_read_only_database_names_the_fault_and_keeps_what_was_typed(club_evening, request):
     (game,) = _pair(club_evening, ["a"])
-    secretary = Device(live_server.url)
+    secretary_account = User.objects.get(username="secretaris")
+    secretary_account.password = PBKDF2PasswordHasher().encode(PASSWORD, "zout", 1000)
+    secretary_account.save()
+    base, database, server_log = request.getfixturevalue("own_server")
+    secretary = Device(base)
     secretary.log_in("secretaris", PASSWORD)
     path = f"/gouda/clubcompetitie/beheer/ronde/{club_evening.number}/uitslagen/"
     data = results_form(secretary, path)
     data["form-0-score_a"], data["form-0-score_b"] = "321", "287"
-    database = Path(connection.settings_dict["NAME"])
-    # SQLite hands a new connection a file descriptor that a closed one of the same
-    # process left open, writable: as for a server restarted after the change, none is open.
-    connection.close()
 
     with read_only(database):
         refused = secretary.post(path, data)
@@ -111,17 +151,17 @@ def test_a_read_only_database_names_the_fault_and_keeps_what_was_typed(
     assert "schrijfrechten" in page  # what whoever runs the server must do
     assert health.status == 503
     assert b'"database": "read_only"' in health.body
-    assert [record.levelname for record in fault_log] == ["ERROR"]
-    assert fault_log[0].exc_info is not None
-    assert Game.objects.get(pk=game.pk).score_a is None
+    assert _stored_scores(database, game.pk) == (None, None)
+    logged = server_log.read_text()
+    assert logged.count("Database fault (read_only) on POST") == 1
+    assert "attempt to write a readonly database" in logged
 
     # Writable again: the health is good at once, and "Opnieuw opslaan" saves what was typed.
     assert secretary.get("/gezond/").status == 200
     (again,) = [form for form in post_forms(page, path) if form["action"] == path]
     saved = secretary.post(path, {name: values[0] for name, values in again["fields"].items()})
     assert saved.status == 302
-    stored = Game.objects.get(pk=game.pk)
-    assert (stored.score_a, stored.score_b) == (321, 287)
+    assert _stored_scores(database, game.pk) == (321, 287)
 
 
 @sqlite_only
