@@ -73,7 +73,7 @@ def test_moves_top_and_exchanges():
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("--rack", "QQ", "--after", "3"), "cannot exist"),
+        (("--rack", "QQ", "--after", "3"), "asks for 2 x Q, but the dutch set has only 1"),
         (("--rack", "A1", "--after", "3"), "A1"),
         (("--rack", "AB", "--after", "99"), "--after must be 0 to"),
         (("--rack", "AB", "--top", "0"), "--top must be at least 1"),
