@@ -149,7 +149,9 @@ class GeneratedSwap(NamedTuple):
     @property
     def placed(self) -> tuple[tuple[int, int, str], ...]:
         """The real tiles put down as ``(row, col, letter)``."""
-        return tuple((r, c, letter) for (r, c), letter in zip(self.squares, self.letters, strict=True))
+        return tuple(
+            (r, c, letter) for (r, c), letter in zip(self.squares, self.letters, strict=True)
+        )
 
     def main_word(self, game: Game) -> str:
         """The letters put down (a swap forms no new word)."""
