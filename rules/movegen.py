@@ -176,7 +176,7 @@ class MoveGenerator:
     def plays(self, game: Game, rack: str) -> list[GeneratedPlay]:
         """Every legal play from ``rack`` (``?`` = blank) in ``game``'s position, best
         first (score descending, then notation). Raises :class:`IllegalMoveError` for
-        a rack of unknown letters or one the unseen tiles cannot hold."""
+        a rack the player to move cannot hold (see the module docstring for the codes)."""
         return self._generate(game, rack, best_only=False)
 
     def best(self, game: Game, rack: str) -> GeneratedPlay | None:
