@@ -25,8 +25,9 @@ from games.engine import SIDES, Replay
 from games.models import Game, Move
 from rules.analysis import analyse
 
-#: Bump when the cached shape or the generator's results change.
-VERSION = 1
+#: Bump when the cached shape or the generator's results change (2: a blank swap can be
+#: the best move).
+VERSION = 2
 TIMEOUT = 60 * 60 * 24 * 7
 
 
@@ -96,12 +97,7 @@ def _compute(moves: Sequence[Move], replayed: Replay) -> dict[str, Any]:
     for turn in report.turns:
         row = rows[turn.index]
         best = turn.best
-        placed: list[list[Any]] = []
-        if best is not None:
-            for i, ch in enumerate(best.word):
-                if ch != ".":
-                    r, c = (best.row + i, best.col) if best.down else (best.row, best.col + i)
-                    placed.append([r, c, ch])
+        placed = [list(tile) for tile in best.placed] if best is not None else []
         turns.append(
             {
                 "number": row.number,

@@ -37,7 +37,13 @@ MESSAGES = {
     "too_many_tiles": _("The tile set has only {count} × {letter}."),
     "not_in_rack": _("The rack {rack} does not hold {missing}."),
     "rack_too_large": _("A rack holds at most {size} tiles, not {count}."),
-    "rack_impossible": _("The rack {rack} cannot exist: {missing} already on the board."),
+    "rack_exceeds_set": _(
+        "The rack {rack} asks for {wanted} × {letter}, but the tile set has only {count}."
+    ),
+    "rack_impossible": _(
+        "The rack {rack} asks for {wanted} × {letter}, but the tile set has {count} and "
+        "{on_board} are already on the board."
+    ),
     "tiles_on_board": _(
         "{tiles} cannot be: the tile set has {count} × {letter}, {on_board} of them on the board."
     ),

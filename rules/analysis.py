@@ -2,9 +2,11 @@
 
 Pure Python: this module imports nothing from Django. :func:`analyse` replays a game's
 moves in a fresh :class:`rules.Game` and, before each turn with a known rack, asks the
-move generator for the highest-scoring play. "Best" means highest score this turn
-(what the players call "punten laten liggen"); it does not weigh the leave or the
-opponent's chances, as a simulation engine would.
+move generator for the highest-scoring move: a play or, where the rule set allows it
+(Gouds 8), a blank swap, so a swap not made counts as missed as much as a play not
+found. "Best" means highest score this turn (what the players call "punten laten
+liggen"); it does not weigh the leave or the opponent's chances, as a simulation
+engine would. Exchanges and passes score 0 and are never best.
 
 The played move's score is what the turn finally earned: a play that was challenged
 off counts for what was left of it (0, or less under a penalty rule). ``missed`` is the
@@ -17,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rules.game import Game
+from rules.game import Game, MoveResult
 from rules.move import TURN_MOVES, Challenge
-from rules.movegen import GeneratedPlay, MoveGenerator
+from rules.movegen import GeneratedMove, MoveGenerator
 
 __all__ = ["GameAnalysis", "TurnAnalysis", "analyse"]
 
@@ -33,9 +35,13 @@ class TurnAnalysis:
     rack: str
     played: str
     played_score: int
-    best: GeneratedPlay | None
+    #: The best play (:class:`~rules.movegen.GeneratedPlay`) or blank swap
+    #: (:class:`~rules.movegen.GeneratedSwap`); None when the rack has no scoring move.
+    best: GeneratedMove | None
+    #: The words the best play forms, with their scores (none for a swap).
     best_words: tuple[tuple[str, int], ...]
-    #: The best play's main word spelled out (through-letters filled in).
+    #: The best play's main word spelled out (through-letters filled in); for a swap,
+    #: the letters it puts down.
     best_word: str
 
     @property
@@ -76,11 +82,11 @@ def analyse(game: Game, generator: MoveGenerator | None = None) -> GameAnalysis:
     for index, result in enumerate(history):
         move = result.move
         if isinstance(move, TURN_MOVES) and result.rack and result.is_turn:
-            best = generator.best(fresh, result.rack)
+            best = generator.best_move(fresh, result.rack)
             words: tuple[tuple[str, int], ...] = ()
             word = ""
             if best is not None:
-                words = fresh.preview(best.play, rack=result.rack).words
+                words = fresh.preview(best.move, rack=result.rack).words
                 word = best.main_word(fresh)
             turns.append(
                 TurnAnalysis(
@@ -98,7 +104,7 @@ def analyse(game: Game, generator: MoveGenerator | None = None) -> GameAnalysis:
     return GameAnalysis(game.players, tuple(turns))
 
 
-def _taken_back(history: Sequence, index: int) -> int:
+def _taken_back(history: Sequence[MoveResult], index: int) -> int:
     """The score change of an upheld challenge right after the play at ``index``."""
     following = history[index + 1] if index + 1 < len(history) else None
     if (

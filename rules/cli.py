@@ -9,11 +9,13 @@ Pure Python: this module imports nothing from Django.
 * ``check WORD... [--rules R]`` says whether each word is playable.
 * ``build-lexicon ...`` builds the word lists (:func:`rules.lexicon_build.main`).
 * ``moves FILE.gcg --rack RACK [--after N] [--top K] [--exchanges] [--json]`` lists
-  every play for RACK in the position after move N, best first, and whether an
-  exchange is allowed there (with ``--exchanges``: every distinct one, listed apart
-  from the plays so they never crowd out the top K).
-* ``analyse FILE.gcg [--json]`` gives, per turn with a known rack, the best play and
-  the points left on the table, and the total per player.
+  every play for RACK in the position after move N, best first, the blank swaps
+  (Gouds 8) and whether an exchange is allowed there (with ``--exchanges``: every
+  distinct one, listed apart from the plays so they never crowd out the top K). A rack
+  longer than the rule set's (or than the player holds), or one the tile set cannot
+  give, exits 2 with the reason.
+* ``analyse FILE.gcg [--json]`` gives, per turn with a known rack, the best play (or
+  blank swap) and the points left on the table, and the total per player.
 """
 
 from __future__ import annotations
@@ -342,7 +344,7 @@ def _movegen_setup(args: argparse.Namespace, err: TextIO) -> tuple[gcg.GCGGame, 
 
 
 def _moves(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from rules.movegen import exchanges
+    from rules.movegen import blank_swaps, exchanges
 
     setup = _movegen_setup(args, err)
     if setup is None:
@@ -365,8 +367,10 @@ def _moves(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         plays = generator.plays(game, args.rack)
         swaps = exchanges(game, args.rack)
+        blank = blank_swaps(game, args.rack)
     except RulesError as exc:
-        print(f"--rack {args.rack}: {exc}", file=err)
+        under = f" (rule set {game.rules.name})" if exc.code == "rack_too_large" else ""
+        print(f"--rack {args.rack}: {exc}{under}", file=err)
         return 2
     shown = plays if args.top is None else plays[: args.top]
     rack = "".join(sorted(args.rack.upper(), key=lambda t: (t == "?", t)))
@@ -387,6 +391,7 @@ def _moves(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 }
                 for play in shown
             ],
+            "blank_swaps": [{"notation": s.notation, "score": s.score} for s in blank],
             "exchange_allowed": bool(swaps),
         }
         if args.exchanges:
@@ -402,6 +407,8 @@ def _moves(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         words = ", ".join(f"{w} {s}" for w, s in game.preview(play.play).words)
         bingo = f", bingo {game.rules.bingo_bonus}" if play.bingo and game.rules.bingo_bonus else ""
         out.write(f"{play.score:5d}  {play.notation:<20} {words}{bingo}\n")
+    for swap in blank:
+        out.write(f"{swap.score:5d}  {swap.notation:<20} blank swap: {swap.letters}\n")
     if swaps:
         out.write(f"exchange allowed: {len(swaps)} distinct exchanges\n")
         if args.exchanges:

@@ -40,7 +40,13 @@ MESSAGES: dict[str, str] = {
     # rack and bag
     "not_in_rack": "the rack {rack} does not hold {missing}",
     "rack_too_large": "a rack holds at most {size} tiles, not {count}",
-    "rack_impossible": "the rack {rack} cannot exist: {missing} are already on the board",
+    "rack_exceeds_set": (
+        "the rack {rack} asks for {wanted} x {letter}, but the {tiles} set has only {count}"
+    ),
+    "rack_impossible": (
+        "the rack {rack} asks for {wanted} x {letter}, but the {tiles} set has {count} "
+        "and {on_board} are already on the board"
+    ),
     "tiles_on_board": "{tiles} cannot be: the set has {count} x {letter} and the board {on_board}",
     "not_enough_tiles": "{player} holds only {count} tile(s)",
     # exchange and pass

@@ -20,9 +20,17 @@ word both ways is reported once, across (as :meth:`rules.Game.make_play` names i
 Scores follow the engine exactly (letter and word premiums on new tiles only, every
 cross-word, the rule set's bingo bonus for a play of ``rack_size`` tiles); the tests
 check every generated play against :meth:`rules.Game.preview` and against a slow
-reference generator. Plays are only generated from the rack: a rack that the bag and
-board could not have produced is refused (``rack_impossible``), so every play respects
-the tile set's counts.
+reference generator. Plays are only generated from a rack the player could hold: one
+longer than the rule set's rack (``rack_too_large``) or than the player to move holds
+(``not_enough_tiles``), or asking for more of a tile than the set has
+(``rack_exceeds_set``) or than the set has left beside the board (``rack_impossible``),
+is refused, so every play respects the tile set's counts and :meth:`rules.Game.push`
+accepts it.
+
+Blank swaps (Gouds 8) are scoring moves too: :func:`blank_swaps` lists them from the
+engine's own :class:`rules.BlankSwap`, scored as the engine scores them (the face
+values of the letters put down), and :meth:`MoveGenerator.best_move` weighs them
+against the best play.
 
 Speed: the board state is ints in flat lists, rack and cross-checks are bitmasks, and
 the search passes its state as arguments (no object per node or per play until asked):
@@ -40,10 +48,18 @@ from rules.board import LETTER_MULT, SIZE, WORD_MULT, Direction, format_position
 from rules.dawg import ALL_LETTERS, TERMINAL, Dawg
 from rules.errors import IllegalMoveError
 from rules.game import Game
-from rules.move import Exchange, Play
+from rules.move import BlankSwap, Exchange, Play
 from rules.tiles import BLANK, parse_rack
 
-__all__ = ["GeneratedPlay", "MoveGenerator", "exchanges", "generate_plays"]
+__all__ = [
+    "GeneratedMove",
+    "GeneratedPlay",
+    "GeneratedSwap",
+    "MoveGenerator",
+    "blank_swaps",
+    "exchanges",
+    "generate_plays",
+]
 
 _TRANSPOSE = tuple((i % SIZE) * SIZE + i // SIZE for i in range(SIZE * SIZE))
 _LM_DOWN = tuple(LETTER_MULT[_TRANSPOSE[i]] for i in range(SIZE * SIZE))
@@ -83,6 +99,19 @@ class GeneratedPlay(NamedTuple):
         """The play as a move for :meth:`rules.Game.push`."""
         return Play(self.row, self.col, self.direction, self.word)
 
+    @property
+    def move(self) -> Play:
+        """The move for :meth:`rules.Game.push` (as :attr:`GeneratedSwap.move`)."""
+        return self.play
+
+    @property
+    def placed(self) -> tuple[tuple[int, int, str], ...]:
+        """The new tiles as ``(row, col, letter)``, lowercase = blank."""
+        row, col = self.row, self.col
+        if self.down:
+            return tuple((row + i, col, ch) for i, ch in enumerate(self.word) if ch != ".")
+        return tuple((row, col + i, ch) for i, ch in enumerate(self.word) if ch != ".")
+
     def main_word(self, game: Game) -> str:
         """The main word spelled out (through-letters filled in from ``game``'s board)."""
         cells = game._cells
@@ -92,6 +121,45 @@ class GeneratedPlay(NamedTuple):
             ch.upper() if ch != "." else cells[start + i * step].upper()
             for i, ch in enumerate(self.word)
         )
+
+
+class GeneratedSwap(NamedTuple):
+    """One legal blank swap (Gouds 8): the real tiles of ``letters`` replace the blanks
+    on ``squares`` (0-based ``(row, col)``, board order); ``score`` is their face value.
+    """
+
+    score: int
+    squares: tuple[tuple[int, int], ...]
+    letters: str
+
+    @property
+    def move(self) -> BlankSwap:
+        """The swap as a move for :meth:`rules.Game.push`."""
+        return BlankSwap(self.squares)
+
+    @property
+    def notation(self) -> str:
+        """E.g. ``swap G8 I8``."""
+        return self.move.notation()
+
+    @property
+    def tiles_used(self) -> int:
+        return len(self.squares)
+
+    @property
+    def placed(self) -> tuple[tuple[int, int, str], ...]:
+        """The real tiles put down as ``(row, col, letter)``."""
+        return tuple(
+            (r, c, letter) for (r, c), letter in zip(self.squares, self.letters, strict=True)
+        )
+
+    def main_word(self, game: Game) -> str:
+        """The letters put down (a swap forms no new word)."""
+        return self.letters
+
+
+#: A scoring move of the generator: a play or a blank swap.
+GeneratedMove = GeneratedPlay | GeneratedSwap
 
 
 class MoveGenerator:
@@ -108,7 +176,7 @@ class MoveGenerator:
     def plays(self, game: Game, rack: str) -> list[GeneratedPlay]:
         """Every legal play from ``rack`` (``?`` = blank) in ``game``'s position, best
         first (score descending, then notation). Raises :class:`IllegalMoveError` for
-        a rack of unknown letters or one the unseen tiles cannot hold."""
+        a rack the player to move cannot hold (see the module docstring for the codes)."""
         return self._generate(game, rack, best_only=False)
 
     def best(self, game: Game, rack: str) -> GeneratedPlay | None:
@@ -116,6 +184,15 @@ class MoveGenerator:
         only plays that reach the best score so far."""
         plays = self._generate(game, rack, best_only=True)
         return plays[0] if plays else None
+
+    def best_move(self, game: Game, rack: str) -> GeneratedMove | None:
+        """The highest-scoring move the rules allow from ``rack``: the best play, or a
+        blank swap that scores more (on a tie the play, as it is listed first)."""
+        play = self.best(game, rack)
+        swaps = blank_swaps(game, rack)
+        if swaps and (play is None or swaps[0].score > play.score):
+            return swaps[0]
+        return play
 
     def _generate(self, game: Game, rack: str, *, best_only: bool) -> list[GeneratedPlay]:
         rack = _checked_rack(game, rack)
@@ -206,14 +283,79 @@ def exchanges(game: Game, rack: str) -> list[Exchange]:
     return out
 
 
+def blank_swaps(game: Game, rack: str) -> list[GeneratedSwap]:
+    """The blank swaps the player to move may make from ``rack`` now, best first (then
+    in board order): each blank on the board whose letter is on the rack, and each
+    pair of them the rack can fill. Empty when the rule set has no blank swap."""
+    rack = _checked_rack(game, rack)
+    if not game.rules.blank_swap_allowed or game.to_move is None:
+        return []
+    cells = game._cells
+    blanks = [(i, cells[i].upper()) for i in range(SIZE * SIZE) if cells[i].islower()]
+    held = Counter(rack)
+    value = game.tiles.value
+    out: list[GeneratedSwap] = []
+    for n in (1, 2):
+        for combo in combinations(blanks, n):
+            letters = "".join(letter for _, letter in combo)
+            if Counter(letters) - held:
+                continue
+            squares = tuple(divmod(i, SIZE) for i, _ in combo)
+            out.append(GeneratedSwap(sum(value(ch) for ch in letters), squares, letters))
+    out.sort(key=lambda swap: (-swap.score, len(swap.squares), swap.squares))
+    return out
+
+
 def _checked_rack(game: Game, rack: str) -> str:
+    """``rack`` normalised, or the error saying why the player to move cannot hold it."""
     rack = parse_rack(rack, game.tiles)
-    missing = Counter(rack) - game._unseen()
-    if missing:
+    size = game.rules.rack_size
+    if len(rack) > size:
+        raise IllegalMoveError("rack_too_large", size=size, count=len(rack))
+    player = game.to_move
+    if player is not None and len(rack) > game.rack_sizes[player]:
         raise IllegalMoveError(
-            "rack_impossible", rack=rack, missing="".join(sorted(missing.elements()))
+            "not_enough_tiles", player=game.players[player], count=game.rack_sizes[player]
         )
+    _check_counts(game, rack)
     return rack
+
+
+def _check_counts(game: Game, rack: str) -> None:
+    """Refuse a rack asking for more of a tile (a blank is ``?``) than the set has, or
+    than the set has beside the tiles on the board (a blank on the board counts as a
+    blank, not as its letter). The other racks are not counted: they are not known."""
+    tiles = game.tiles
+    wanted = Counter(rack)
+    order = sorted(wanted, key=lambda t: (t == BLANK, t))
+    for tile in order:
+        if wanted[tile] > tiles.count(tile):
+            raise IllegalMoveError(
+                "rack_exceeds_set",
+                rack=rack,
+                letter=_tile_name(tile),
+                wanted=wanted[tile],
+                count=tiles.count(tile),
+                tiles=tiles.name,
+            )
+    on_board = game._on_board
+    for tile in order:
+        placed = on_board.get(tile, 0)
+        if wanted[tile] + placed > tiles.count(tile):
+            raise IllegalMoveError(
+                "rack_impossible",
+                rack=rack,
+                letter=_tile_name(tile),
+                wanted=wanted[tile],
+                count=tiles.count(tile),
+                on_board=placed,
+                tiles=tiles.name,
+            )
+
+
+def _tile_name(tile: str) -> str:
+    # As the engine's other tile-count messages name a blank (the app translates it).
+    return "blank" if tile == BLANK else tile
 
 
 def _left_parts(

@@ -127,3 +127,21 @@ def test_query_budget_is_that_of_the_replay(client, demo_game):
         client.get(url(demo_game, zet=3))
     assert len(analysis.captured_queries) == len(replay.captured_queries) == 2
     assert len(cached.captured_queries) == 2
+
+
+def test_a_blank_swap_can_be_the_best_move(english, client, game):
+    """Gouds 8. Anna plays 8H xx (both blanks as X: a phony nobody challenged, so it
+    stands); Bert, with the one real X as his known rack, passes. The word list has no
+    word of X's alone (XX, XXX), so Bert has no play; swapping the blank on H8 (or I8)
+    for his X scores the X's face value, 8 (the first in board order is shown). He
+    left 8 - 0 = 8 on the table; Anna's move has no known rack and is not analysed."""
+    move_add(game=game, notation="8H xx", by=None)
+    move_add(game=game, notation="-", rack="X", by=None)
+    body = text(client.get(url(game), headers={"HX-Request": "true"}))
+    assert re.findall(r'<tr data-move="(\d+)"', body) == ["2"]
+    assert "blank on H8 swapped</span></a> X 8" in body
+    assert "Bert: 8 points left on the table" in body
+    page = text(client.get(url(game, zet=2)))
+    assert "the best play blank on H8 swapped for 8" in page
+    preview = re.findall(r'class="sq[^"]* preview" data-square="([A-O]\d+)"', page)
+    assert preview == ["H8"]

@@ -73,7 +73,7 @@ def test_moves_top_and_exchanges():
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("--rack", "QQ", "--after", "3"), "cannot exist"),
+        (("--rack", "QQ", "--after", "3"), "asks for 2 x Q, but the dutch set has only 1"),
         (("--rack", "A1", "--after", "3"), "A1"),
         (("--rack", "AB", "--after", "99"), "--after must be 0 to"),
         (("--rack", "AB", "--top", "0"), "--top must be at least 1"),
@@ -132,3 +132,29 @@ def test_analyse_reports_best_play_and_missed_points_per_player():
     status, text, _ = run("analyse", str(DEMO_2))
     assert status == 0
     assert text.splitlines()[-1].endswith("points left on the table")
+
+
+def test_moves_refuses_a_rack_longer_than_the_rule_sets(tmp_path):
+    # The standard rules hold 7 tiles: the reviewer's 8-tile rack is refused, not
+    # answered with plays that Game.push would then refuse.
+    path = tmp_path / "standard.gcg"
+    path.write_text("#player1 ans Ans\n#player2 bert Bert\n#rules standard\n#tiles dutch\n")
+    status, out, err = run("moves", str(path), "--rack", "AEKLNRTS")
+    assert status == 2 and out == ""
+    assert err == "--rack AEKLNRTS: a rack holds at most 7 tiles, not 8 (rule set standard)\n"
+    status, out, _ = run("moves", str(path), "--rack", "AEKLNRT", "--top", "1")
+    assert status == 0 and out.startswith("Ans to move after move 0, rack AEKLNRT:")
+
+
+def test_moves_lists_the_blank_swaps_of_gouds_8():
+    # After move 8 of demo-1 the blank on H12 stands for an N; Anke's rack holds an N,
+    # so she may swap it, for N's face value 1.
+    status, out, _ = run("moves", str(DEMO), "--rack", "DIJNOTU?", "--after", "8", "--top", "1")
+    assert status == 0
+    assert "    1  swap H12             blank swap: N\n" in out
+    status, out, _ = run(
+        "moves", str(DEMO), "--rack", "DIJNOTU?", "--after", "8", "--top", "1", "--json"
+    )
+    assert json.loads(out)["blank_swaps"] == [{"notation": "swap H12", "score": 1}]
+    status, out, _ = run("moves", str(DEMO), "--rack", "DIJOTU?", "--after", "8", "--json")
+    assert json.loads(out)["blank_swaps"] == []
