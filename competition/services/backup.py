@@ -36,6 +36,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from clubs.inputs import file_size_text
 from clubs.models import Club, HistoryEntry, Membership, Player
 from competition.models import Absence, Competition, Entrant, Group, Round
 from competition.services import CompetitionError, backup_schema
@@ -307,6 +308,13 @@ def _too_large(name: str) -> BackupError:
     return _damaged(_("%(name)s is too large.") % {"name": name})
 
 
+def _archive_too_large(size: int) -> BackupError:
+    return BackupError(
+        _("The archive is too large (%(size)s); an archive may be at most %(limit)s.")
+        % {"size": file_size_text(size), "limit": file_size_text(MAX_ARCHIVE_BYTES)}
+    )
+
+
 def _directory_size(data: bytes) -> tuple[int, int]:
     """The member count and central directory size the archive's end record declares, read
     before `zipfile` reads (and keeps in memory) the whole directory."""
@@ -407,7 +415,7 @@ def read_archive(data: bytes) -> Archive:
     """The archive's members, checked for size and shape before and while they are
     unpacked; BackupError otherwise."""
     if len(data) > MAX_ARCHIVE_BYTES:
-        raise _too_large(_("The archive"))
+        raise _archive_too_large(len(data))
     count, size = _directory_size(data)
     if count > MAX_MEMBERS or size > MAX_MEMBERS * _DIRECTORY_BYTES_PER_MEMBER:
         raise _damaged(_("it holds too many files."))
@@ -441,15 +449,16 @@ def archive_file_bytes(path: Path) -> bytes:
     """The archive file's bytes, refused before reading when it is larger than an archive."""
     try:
         with path.open("rb") as file:
-            if os.fstat(file.fileno()).st_size > MAX_ARCHIVE_BYTES:
-                raise _too_large(str(path))
+            size = os.fstat(file.fileno()).st_size
+            if size > MAX_ARCHIVE_BYTES:
+                raise _archive_too_large(size)
             data = file.read(MAX_ARCHIVE_BYTES + 1)
     except OSError as error:
         raise BackupError(
             _("Cannot read %(file)s: %(error)s.") % {"file": path, "error": error.strerror}
         ) from None
     if len(data) > MAX_ARCHIVE_BYTES:
-        raise _too_large(str(path))
+        raise _archive_too_large(len(data))
     return data
 
 
