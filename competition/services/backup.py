@@ -529,6 +529,8 @@ class _Restorer:
 
     def _new_id(self, field_obj: models.Field, value: Any, label: str) -> int | None:
         if value is None:
+            if not field_obj.null:
+                raise backup_schema.Invalid(field_obj.name, _("must not be empty"))
             return None
         try:
             return self.ids[field_obj.related_model][value]
