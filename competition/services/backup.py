@@ -5,9 +5,10 @@ groups, entrants, rounds, absences, games, seats and moves), `history.json` (eve
 entry, readable on its own) and `games/<id>.gcg` (each game with moves, as the GCG download
 gives it). Rows are written field by field from the models' own metadata, so a field added
 to a model is carried without a change here; foreign keys are written as the archive's ids
-(renumbered on import) and user accounts by username only. No password leaves the database
-and no login is created from an archive: a username is linked to an existing account of that
-name, or left empty.
+(renumbered on import) and user accounts by username only. No password leaves the database,
+and a restore neither creates nor links an account: an archive can name anyone, so its
+usernames are kept as names only (see `_Restorer`). A restore trusts nothing else either:
+sizes are checked before unpacking, every field as the forms and the engine check it.
 """
 
 from __future__ import annotations
