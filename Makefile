@@ -55,6 +55,7 @@ benchmarks: install
 	$(PY) benchmarks/load.py
 	$(PY) benchmarks/devices.py
 	$(PY) benchmarks/backup.py
+	$(PY) benchmarks/restore_safety.py
 	$(PY) benchmarks/club_evening_pages.py
 	$(PY) benchmarks/movegen.py
 

@@ -293,8 +293,13 @@ def _entry(row: Move) -> dict[str, Any]:
     return {"number": row.number, "side": row.side, "notation": row.notation, "rack": row.rack}
 
 
-def _rescore(game: Game, *, by: AbstractBaseUser | None, context: dict[str, Any]) -> dict[int, str]:
-    rows = moves_of(game)
+#: The fields of a move the engine computes from its notation (see `moves_rescored`).
+COMPUTED_FIELDS = ["score", "total", "words", "warnings", "problem_code", "problem_params", "side"]
+
+
+def moves_rescored(game: Game, rows: list[Move]) -> engine.Replay:
+    """Replay `rows` and set on each what the engine computed (unsaved): the one place a
+    move's score, words, warnings and problem are decided, for entry and restore alike."""
     replayed = engine.replay(game, rows)
     totals = {side: 0 for side in engine.SIDES}
     for row, result in zip(rows, replayed.results, strict=True):
@@ -306,10 +311,13 @@ def _rescore(game: Game, *, by: AbstractBaseUser | None, context: dict[str, Any]
         else:
             _store(row, result)
             totals[row.side] = row.total
-    Move.objects.bulk_update(
-        rows,
-        ["score", "total", "words", "warnings", "problem_code", "problem_params", "side"],
-    )
+    return replayed
+
+
+def _rescore(game: Game, *, by: AbstractBaseUser | None, context: dict[str, Any]) -> dict[int, str]:
+    rows = moves_of(game)
+    replayed = moves_rescored(game, rows)
+    Move.objects.bulk_update(rows, COMPUTED_FIELDS)
     _finish(game, replayed.engine, by=by, now=None, context=context)
     # For the person at the board, in their language (the rows keep the codes).
     return {number: describe_stored(problem) for number, problem in replayed.problems.items()}

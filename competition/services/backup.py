@@ -5,9 +5,10 @@ groups, entrants, rounds, absences, games, seats and moves), `history.json` (eve
 entry, readable on its own) and `games/<id>.gcg` (each game with moves, as the GCG download
 gives it). Rows are written field by field from the models' own metadata, so a field added
 to a model is carried without a change here; foreign keys are written as the archive's ids
-(renumbered on import) and user accounts by username only. No password leaves the database
-and no login is created from an archive: a username is linked to an existing account of that
-name, or left empty.
+(renumbered on import) and user accounts by username only. No password leaves the database,
+and a restore neither creates nor links an account: an archive can name anyone, so its
+usernames are kept as names only (see `_Restorer`). A restore trusts nothing else either:
+sizes are checked before unpacking, every field as the forms and the engine check it.
 """
 
 from __future__ import annotations
@@ -15,12 +16,16 @@ from __future__ import annotations
 import datetime
 import io
 import json
+import os
 import re
+import struct
 import zipfile
+import zlib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -32,10 +37,11 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from clubs.inputs import file_size_text
 from clubs.models import Club, HistoryEntry, Membership, Player
 from competition.models import Absence, Competition, Entrant, Group, Round
-from competition.services import CompetitionError
-from games.models import Game, Move, Seat
+from competition.services import CompetitionError, backup_schema
+from games.models import Game, Move, Seat, Side
 from games.moves import game_to_gcg
 
 FORMAT = "bordpunt-club"
@@ -86,10 +92,49 @@ _CLUB_PATHS = {
     HistoryEntry: "club",
 }
 
-# Limits on what an archive may hold: far above a real club's, far below a zip bomb's.
-MAX_JSON_BYTES = 200 * 1024 * 1024
+# Limits on an archive, all checked before anything is unpacked. Measured: one season of a
+# 300-player club (30 rounds, 4,500 games, 40 of them move by move) writes a 2.9 MB club.json
+# and a 0.2 MB history.json, packed 17 and 29 to 1, in a 0.2 MB file (benchmarks/backup.py).
+# Ten such seasons with a fifth of the games move by move come to about 80 MB of club.json
+# and as much history; the limits leave twice that.
+MB = 1024 * 1024
+#: The archive file itself (the command checks it before reading the file).
+MAX_ARCHIVE_BYTES = 64 * MB
+#: Each JSON member, unpacked. Reading one takes about 4x its size in memory (12x at most,
+#: see MIN_BYTES_PER_ELEMENT).
+MAX_JSON_BYTES = 160 * MB
+#: A games/<id>.gcg file (a long game's record is 1 to 2 kB); these are never unpacked.
+MAX_GCG_BYTES = 256 * 1024
+#: Every member together, unpacked.
+MAX_UNPACKED_BYTES = 400 * MB
+#: The club's JSON and history, and a GCG file per game with moves.
 MAX_MEMBERS = 100_000
-_MEMBER_NAME = re.compile(r"(club\.json|history\.json|games/[1-9][0-9]{0,17}\.gcg|games/)")
+#: Unpacked size per packed byte: real members pack 2 to 30 to 1, a zip bomb 1,000 to 1.
+MAX_RATIO = 100
+#: ... checked for members above this size only (a tiny member cannot hurt).
+RATIO_FREE_BYTES = 1 * MB
+#: A JSON member must have at least this many bytes per element (a comma, a `{` or a `[`):
+#: the app's JSON has 17 to 21, `[{},{},...]` has 3 and takes 25 times its size to read.
+MIN_BYTES_PER_ELEMENT = 6
+#: Central directory bytes per member: 46 fixed, the name (at most 30 here) and extras.
+_DIRECTORY_BYTES_PER_MEMBER = 160
+_JSON_MEMBERS = ("club.json", "history.json")
+_GCG_NAME = re.compile(r"games/([1-9][0-9]{0,17})\.gcg")
+_READ_CHUNK = 1 * MB
+_END_RECORD = struct.Struct("<4s4H2LH")
+_ZIP64_LOCATOR = struct.Struct("<4sLQL")
+_ZIP64_END_RECORD = struct.Struct("<4sQ2H2L4Q")
+#: What a broken or hostile ZIP can raise while it is opened or unpacked.
+_ZIP_ERRORS = (
+    zipfile.BadZipFile,
+    zipfile.LargeZipFile,
+    zlib.error,
+    OSError,
+    EOFError,
+    ValueError,
+    NotImplementedError,
+    struct.error,
+)
 
 
 class BackupError(CompetitionError):
@@ -100,10 +145,14 @@ class BackupError(CompetitionError):
 class RestoreReport:
     club: Club
     rows: dict[str, int] = field(default_factory=dict)
-    #: Usernames in the archive with no account here: those references were left empty.
-    unknown_users: set[str] = field(default_factory=set)
     #: Players already here (same federation number) that the archive's rows now point to.
     shared_players: int = 0
+    #: Usernames the archive names (authors, secretaries): none is linked to an account here.
+    accounts: set[str] = field(default_factory=set)
+    #: Players who were secretary in the archive, restored as members (their new ids).
+    secretaries: list[int] = field(default_factory=list)
+    #: ... and their names, for the command to say whom to make secretary again.
+    secretary_names: list[str] = field(default_factory=list)
 
 
 # --- writing -------------------------------------------------------------------------------
@@ -256,47 +305,129 @@ def _no_constant(name: str) -> None:
     raise ValueError(name)
 
 
-def _read_member(archive: zipfile.ZipFile, name: str) -> Any:
-    try:
-        info = archive.getinfo(name)
-    except KeyError:
-        raise _damaged(_("%(name)s is missing.") % {"name": name}) from None
-    if info.file_size > MAX_JSON_BYTES:
-        raise _damaged(_("%(name)s is too large.") % {"name": name})
+def _too_large(name: str) -> BackupError:
+    return _damaged(_("%(name)s is too large.") % {"name": name})
+
+
+def _archive_too_large(size: int) -> BackupError:
+    return BackupError(
+        _("The archive is too large (%(size)s); an archive may be at most %(limit)s.")
+        % {"size": file_size_text(size), "limit": file_size_text(MAX_ARCHIVE_BYTES)}
+    )
+
+
+def _directory_size(data: bytes) -> tuple[int, int]:
+    """The member count and central directory size the archive's end record declares, read
+    before `zipfile` reads (and keeps in memory) the whole directory."""
+    start = max(0, len(data) - _END_RECORD.size - 0xFFFF)
+    at = data.rfind(b"PK\x05\x06", start)
+    if at < 0 or at + _END_RECORD.size > len(data):
+        raise _damaged(_("it is not a ZIP file."))
+    _sig, _disk, _first, _here, count, size, _offset, _comment = _END_RECORD.unpack_from(data, at)
+    if count == 0xFFFF or size == 0xFFFFFFFF:  # ZIP64: the real figures are further on
+        locator = at - _ZIP64_LOCATOR.size
+        if locator < 0 or data[locator : locator + 4] != b"PK\x06\x07":
+            raise _damaged(_("it is not a ZIP file."))
+        record = _ZIP64_LOCATOR.unpack_from(data, locator)[2]
+        if record + _ZIP64_END_RECORD.size > len(data) or data[record : record + 4] != (
+            b"PK\x06\x06"
+        ):
+            raise _damaged(_("it is not a ZIP file."))
+        fields = _ZIP64_END_RECORD.unpack_from(data, record)
+        count, size = fields[7], fields[8]
+    return count, size
+
+
+def _checked_members(archive: zipfile.ZipFile) -> dict[str, zipfile.ZipInfo]:
+    """Every member by name, each known, once, unencrypted and within the limits."""
+    infos = archive.infolist()
+    if len(infos) > MAX_MEMBERS:
+        raise _damaged(_("it holds too many files."))
+    members: dict[str, zipfile.ZipInfo] = {}
+    total = 0
+    for info in infos:
+        name = info.filename
+        if name in members:
+            raise _damaged(_("it holds %(name)s twice.") % {"name": name[:80]})
+        if name in _JSON_MEMBERS:
+            limit = MAX_JSON_BYTES
+        elif _GCG_NAME.fullmatch(name):
+            limit = MAX_GCG_BYTES
+        else:
+            raise _damaged(
+                _("it holds a file Bordpunt does not write: %(name)s") % {"name": name[:80]}
+            )
+        if info.flag_bits & 0x1:
+            raise _damaged(_("%(name)s is encrypted.") % {"name": name})
+        if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+            raise _damaged(
+                _("%(name)s is packed in a way Bordpunt does not write.") % {"name": name}
+            )
+        if info.file_size > limit:
+            raise _too_large(name)
+        if info.file_size > RATIO_FREE_BYTES and info.file_size > MAX_RATIO * info.compress_size:
+            raise _damaged(_("%(name)s is packed too tightly to be real.") % {"name": name})
+        total += info.file_size
+        if total > MAX_UNPACKED_BYTES:
+            raise _damaged(_("its files are too large together."))
+        members[name] = info
+    for name in _JSON_MEMBERS:
+        if name not in members:
+            raise _damaged(_("%(name)s is missing.") % {"name": name})
+    return members
+
+
+def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> Any:
+    """A JSON member, unpacked a chunk at a time and never past its declared size."""
+    name = info.filename
+    chunks, read = [], 0
     try:
         with archive.open(info) as member:
-            # Read one byte past the limit: the size in the header may lie.
-            raw = member.read(MAX_JSON_BYTES + 1)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError):
+            while chunk := member.read(min(_READ_CHUNK, info.file_size + 1 - read)):
+                chunks.append(chunk)
+                read += len(chunk)
+                if read > info.file_size:
+                    raise _damaged(_("%(name)s is larger than the archive says.") % {"name": name})
+    except _ZIP_ERRORS:
         raise _damaged(_("%(name)s cannot be unpacked.") % {"name": name}) from None
-    except RuntimeError:  # encrypted
+    except RuntimeError:  # encrypted after all
         raise _damaged(_("%(name)s is encrypted.") % {"name": name}) from None
-    if len(raw) > MAX_JSON_BYTES:
-        raise _damaged(_("%(name)s is too large.") % {"name": name})
+    raw = b"".join(chunks)
+    del chunks
+    elements = raw.count(b",") + raw.count(b"{") + raw.count(b"[")
+    if elements * MIN_BYTES_PER_ELEMENT > len(raw) + 4096:
+        raise _damaged(_("%(name)s is not a file Bordpunt writes.") % {"name": name})
     try:
         return json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
     except (ValueError, RecursionError):
         raise _damaged(_("%(name)s is not valid JSON.") % {"name": name}) from None
 
 
-def read_archive(data: bytes) -> tuple[dict[str, Any], list[Any]]:
-    """The archive's club.json and history.json, checked for shape; BackupError otherwise."""
+@dataclass
+class Archive:
+    """What `read_archive` found: club.json, history.json and the games with a GCG file."""
+
+    document: dict[str, Any]
+    history: list[Any]
+    gcg_games: set[int]
+
+
+def read_archive(data: bytes) -> Archive:
+    """The archive's members, checked for size and shape before and while they are
+    unpacked; BackupError otherwise."""
+    if len(data) > MAX_ARCHIVE_BYTES:
+        raise _archive_too_large(len(data))
+    count, size = _directory_size(data)
+    if count > MAX_MEMBERS or size > MAX_MEMBERS * _DIRECTORY_BYTES_PER_MEMBER:
+        raise _damaged(_("it holds too many files."))
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError):
+    except _ZIP_ERRORS:
         raise _damaged(_("it is not a ZIP file.")) from None
     with archive:
-        infos = archive.infolist()
-        if len(infos) > MAX_MEMBERS:
-            raise _damaged(_("it holds too many files."))
-        for info in infos:
-            if not _MEMBER_NAME.fullmatch(info.filename):
-                raise _damaged(
-                    _("it holds a file Bordpunt does not write: %(name)s")
-                    % {"name": info.filename[:80]}
-                )
-        document = _read_member(archive, "club.json")
-        history = _read_member(archive, "history.json")
+        members = _checked_members(archive)
+        document = _read_member(archive, members["club.json"])
+        history = _read_member(archive, members["history.json"])
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise _damaged(_("club.json is not a Bordpunt club."))
     version = document.get("version")
@@ -311,36 +442,40 @@ def read_archive(data: bytes) -> tuple[dict[str, Any], list[Any]]:
     data_part = document.get("data")
     if not isinstance(data_part, dict) or not isinstance(history, list):
         raise _damaged(_("its contents are incomplete."))
-    return document, history
+    gcg_games = {int(match[1]) for name in members if (match := _GCG_NAME.fullmatch(name))}
+    return Archive(document=document, history=history, gcg_games=gcg_games)
+
+
+def archive_file_bytes(path: Path) -> bytes:
+    """The archive file's bytes, refused before reading when it is larger than an archive."""
+    try:
+        with path.open("rb") as file:
+            size = os.fstat(file.fileno()).st_size
+            if size > MAX_ARCHIVE_BYTES:
+                raise _archive_too_large(size)
+            data = file.read(MAX_ARCHIVE_BYTES + 1)
+    except OSError as error:
+        raise BackupError(
+            _("Cannot read %(file)s: %(error)s.") % {"file": path, "error": error.strerror}
+        ) from None
+    if len(data) > MAX_ARCHIVE_BYTES:
+        raise _archive_too_large(len(data))
+    return data
 
 
 # --- restoring -----------------------------------------------------------------------------
 
 
 class _Restorer:
-    """Creates the archive's rows, parents first, mapping the archive's ids to new ones."""
+    """Creates the archive's rows, parents first, mapping the archive's ids to new ones.
+
+    No row is linked to an account here: an archive can name any username, so a user
+    reference is checked as text and left empty (a history entry keeps it as `by_name`).
+    """
 
     def __init__(self) -> None:
         self.ids: dict[type[models.Model], dict[int, int]] = {}
-        self.users: dict[str, int | None] = {}
-        self.user_model = get_user_model()
-        self.unknown_users: set[str] = set()
-
-    def user_id(self, username: Any) -> int | None:
-        if username is None:
-            return None
-        if not isinstance(username, str):
-            raise _damaged(_("a username is not text."))
-        if username not in self.users:
-            found = (
-                self.user_model.objects.filter(**{self.user_model.USERNAME_FIELD: username})
-                .values_list("pk", flat=True)
-                .first()
-            )
-            self.users[username] = found
-            if found is None:
-                self.unknown_users.add(username)
-        return self.users[username]
+        self.accounts: set[str] = set()
 
     def build(self, model: type[models.Model], row: Any) -> tuple[int, models.Model]:
         """An unsaved object from one archive row, its relations pointing at new ids."""
@@ -352,7 +487,7 @@ class _Restorer:
         if unknown:
             raise _damaged(
                 _("%(model)s has fields this Bordpunt does not know: %(fields)s")
-                % {"model": label, "fields": ", ".join(sorted(unknown))[:200]}
+                % {"model": label, "fields": ", ".join(sorted(map(str, unknown)))[:200]}
             )
         values: dict[str, Any] = {}
         relations = []
@@ -360,32 +495,43 @@ class _Restorer:
             if name == "id":
                 continue
             field_obj = fields[name]
-            if _is_user(field_obj):
-                values[field_obj.attname] = self.user_id(value)
-            elif field_obj.is_relation:
-                relations.append(field_obj.name)
-                values[field_obj.attname] = self._new_id(field_obj, value, label)
-            else:
-                try:
-                    values[field_obj.attname] = field_obj.to_python(value)
-                except (ValidationError, TypeError, ValueError):
-                    raise self._invalid(label, row["id"], name) from None
+            if field_obj.is_relation:
+                relations.append(name)
+            try:
+                if _is_user(field_obj):
+                    self._account(name, value)
+                    values[field_obj.attname] = None
+                elif field_obj.is_relation:
+                    values[field_obj.attname] = self._new_id(field_obj, value, label)
+                else:
+                    values[field_obj.attname] = backup_schema.field_value(field_obj, value)
+            except backup_schema.Invalid as invalid:
+                raise self._invalid(label, row["id"], invalid.field, invalid.reason) from None
         obj = model(**values)
-        # Check lengths, ranges and choices as a form would; the database has the last word
-        # on empty values (it held them), and on relations (they point at rows made here).
-        unchecked = relations + [
-            f.name
-            for f in fields.values()
-            if _is_user(f) or getattr(obj, f.attname) in f.empty_values
-        ]
+        # Choices, lengths, empty values and validators as a form checks them; relations
+        # point at rows made here (the database has the last word on their combinations).
         try:
-            obj.clean_fields(exclude=unchecked)
+            obj.clean_fields(exclude=relations)
+            if model in backup_schema.RECORD_CHECKS:
+                backup_schema.RECORD_CHECKS[model](obj)
         except ValidationError as error:
-            raise self._invalid(label, row["id"], next(iter(error.message_dict))) from None
+            name, messages = next(iter(error.message_dict.items()))
+            raise self._invalid(label, row["id"], name, messages[0]) from None
+        except backup_schema.Invalid as invalid:
+            raise self._invalid(label, row["id"], invalid.field, invalid.reason) from None
         return row["id"], obj
+
+    def _account(self, name: str, value: Any) -> None:
+        if value is None:
+            return
+        if not isinstance(value, str) or len(value) > 150 or not value or "\x00" in value:
+            raise backup_schema.Invalid(name, _("is not a username"))
+        self.accounts.add(value)
 
     def _new_id(self, field_obj: models.Field, value: Any, label: str) -> int | None:
         if value is None:
+            if not field_obj.null:
+                raise backup_schema.Invalid(field_obj.name, _("must not be empty"))
             return None
         try:
             return self.ids[field_obj.related_model][value]
@@ -396,17 +542,20 @@ class _Restorer:
             ) from None
 
     @staticmethod
-    def _invalid(label: str, row_id: int, name: str) -> BackupError:
+    def _invalid(label: str, row_id: int, name: str, reason: Any) -> BackupError:
         return _damaged(
-            _("%(model)s %(id)s has an invalid %(field)s.")
-            % {"model": label, "id": row_id, "field": name}
+            _("%(model)s %(id)s has an invalid %(field)s (%(reason)s).")
+            % {"model": label, "id": row_id, "field": name, "reason": reason}
         )
 
-    def create(self, model: type[models.Model], rows: Iterable[Any]) -> int:
+    def built(self, model: type[models.Model], rows: Iterable[Any]) -> list[tuple[int, Any]]:
         built = [self.build(model, row) for row in rows]
         old_ids = [old for old, _obj in built]
         if len(set(old_ids)) != len(old_ids):
             raise _damaged(_("%(model)s has the same id twice.") % {"model": _label(model)})
+        return built
+
+    def create(self, model: type[models.Model], built: list[tuple[int, Any]]) -> list[Any]:
         # `auto_now` fields get today's date on insert; put the recorded ones back after.
         automatic = [
             f.attname
@@ -418,64 +567,106 @@ class _Restorer:
             for _old, obj in built
         ]
         created = model._default_manager.bulk_create([obj for _old, obj in built])
-        self.ids[model] = {old: obj.pk for old, obj in zip(old_ids, created, strict=True)}
+        self.ids[model] = {old: obj.pk for (old, _o), obj in zip(built, created, strict=True)}
         for obj, values in zip(created, recorded, strict=True):
             if values:
                 model._default_manager.filter(pk=obj.pk).update(**values)
-        return len(created)
+        return created
 
 
 def _players(restorer: _Restorer, rows: list[Any], report: RestoreReport) -> None:
-    """Players known here by their federation number are the same people: reuse them."""
-    numbers = {
-        row.get("federation_number")
-        for row in rows
-        if isinstance(row, dict) and isinstance(row.get("federation_number"), str)
-    }
+    """Players known here by their federation number are the same people: reuse them (with
+    whatever account they have here). New players come without an account or invitation."""
+    built = restorer.built(Player, rows)
+    numbers = {obj.federation_number for _old, obj in built if obj.federation_number}
     known = dict(
-        Player.objects.filter(federation_number__in=numbers - {""}).values_list(
-            "federation_number", "pk"
-        )
+        Player.objects.filter(federation_number__in=numbers).values_list("federation_number", "pk")
     )
-    new_rows, mapped = [], {}
-    for row in rows:
-        existing = known.get(row.get("federation_number")) if isinstance(row, dict) else None
-        if existing is not None and type(row.get("id")) is int:
-            mapped[row["id"]] = existing
-        else:
-            new_rows.append(row)
-    report.shared_players = len(mapped)
-    built = [restorer.build(Player, row) for row in new_rows]
-    taken = set(
-        Player.objects.filter(
-            user_id__in=[obj.user_id for _old, obj in built if obj.user_id]
-        ).values_list("user_id", flat=True)
-    )
-    for _old, obj in built:
-        if obj.user_id in taken:  # the account is already another player's (one per account)
-            obj.user_id = None
-    created = Player.objects.bulk_create([obj for _old, obj in built])
-    restorer.ids[Player] = mapped | {
-        old: obj.pk for (old, _o), obj in zip(built, created, strict=True)
+    mapped = {
+        old: known[obj.federation_number] for old, obj in built if obj.federation_number in known
     }
+    new = [(old, obj) for old, obj in built if old not in mapped]
+    for _old, obj in new:
+        obj.invite_code_hash, obj.invite_expires_at = "", None
+    restorer.create(Player, new)
+    restorer.ids[Player] |= mapped
+    report.shared_players = len(mapped)
     report.rows[_label(Player)] = len(rows)
 
 
-def _renumbered_history(restorer: _Restorer, row: Any) -> Any:
-    """A history row with its plain ids pointing at the restored rows (see _HISTORY_OBJECTS)."""
-    if not isinstance(row, dict):
-        return row
-    row = dict(row)
+def _memberships(restorer: _Restorer, rows: list[Any], report: RestoreReport) -> None:
+    """A secretary in the archive becomes a member: who manages the restored club is decided
+    here, by someone who may (an archive could name anyone)."""
+    built = restorer.built(Membership, rows)
+    for _old, obj in built:
+        if obj.role != Membership.Role.MEMBER:
+            report.secretaries.append(obj.player_id)
+            obj.role = Membership.Role.MEMBER
+    restorer.create(Membership, built)
+    report.rows[_label(Membership)] = len(rows)
 
-    def new(model: type[models.Model], value: Any) -> int | None:
-        return restorer.ids.get(model, {}).get(value) if type(value) is int else None
 
-    row["competition_id"] = new(Competition, row.get("competition_id"))
-    row["game_id"] = new(Game, row.get("game_id"))
-    kind = row.get("object_type")
-    target = _HISTORY_OBJECTS.get(kind) if isinstance(kind, str) else None
-    row["object_id"] = new(target, row.get("object_id")) if target is not None else None
-    return row
+def _seats_match_games(built: list[tuple[int, Any]], games: dict[int, Any]) -> None:
+    """A seat is the game's own player, on the game's side, in the game's round."""
+    for old, seat in built:
+        game = games[seat.game_id]
+        player = {Side.A: game.player_a_id, Side.B: game.player_b_id}.get(seat.side)
+        if seat.round_id != game.round_id or seat.player_id != player:
+            raise _damaged(_("games.seat %(id)s does not match its game.") % {"id": old})
+
+
+def _moves_as_the_engine_scores_them(game_ids: list[int]) -> None:
+    """Score, words, warnings and problem of every move are the engine's, as when they were
+    entered: the archive's own figures are not taken on trust."""
+    from games.moves import COMPUTED_FIELDS, moves_rescored
+
+    loaded = (
+        Game.objects.filter(pk__in=game_ids, moves__isnull=False)
+        .distinct()
+        .select_related("player_a", "player_b")
+        .prefetch_related(models.Prefetch("moves", Move.objects.order_by("number")))
+    )
+    rows = []
+    for game in loaded:
+        moves = list(game.moves.all())
+        moves_rescored(game, moves)
+        rows.extend(moves)
+    Move.objects.bulk_update(rows, COMPUTED_FIELDS, batch_size=500)
+
+
+def _history_rows(restorer: _Restorer, history: list[Any]) -> list[Any]:
+    """History rows with their plain ids pointing at the restored rows (see
+    HISTORY_OBJECTS) and their author kept as a name, never as an account here."""
+    rows = []
+    for entry in history:
+        if not isinstance(entry, dict) or entry.get("model") != _label(HistoryEntry):
+            raise _damaged(_("history.json holds an entry of an unknown kind."))
+        row = entry.get("row")
+        if not isinstance(row, dict):
+            raise _damaged(_("a row of %(model)s has no id.") % {"model": _label(HistoryEntry)})
+        row = dict(row)
+        kind = row.get("object_type")
+        if not isinstance(kind, str) or kind not in _HISTORY_OBJECTS:
+            raise _damaged(
+                _("%(model)s %(id)s has an invalid %(field)s (%(reason)s).")
+                % {
+                    "model": _label(HistoryEntry),
+                    "id": str(row.get("id"))[:20],
+                    "field": "object_type",
+                    "reason": _("not a kind of object Bordpunt records"),
+                }
+            )
+
+        def new(model: type[models.Model], value: Any) -> int | None:
+            return restorer.ids.get(model, {}).get(value) if type(value) is int else None
+
+        row["competition_id"] = new(Competition, row.get("competition_id"))
+        row["game_id"] = new(Game, row.get("game_id"))
+        row["object_id"] = new(_HISTORY_OBJECTS[kind], row.get("object_id"))
+        if not row.get("by_name") and isinstance(row.get("by"), str):
+            row["by_name"] = row["by"]
+        rows.append(row)
+    return rows
 
 
 def restore_club(*, data: bytes, slug: str | None = None) -> RestoreReport:
@@ -488,16 +679,15 @@ def restore_club(*, data: bytes, slug: str | None = None) -> RestoreReport:
                 _("“%(slug)s” is not a valid short name: use letters, digits and hyphens.")
                 % {"slug": slug[:60]}
             ) from None
-    document, history = read_archive(data)
+    archive = read_archive(data)
     try:
         with transaction.atomic():
-            return _restore(document, history, slug=slug)
+            return _restore(archive, slug=slug)
     except DatabaseError as error:
         raise _damaged(_("the database refused its rows (%(error)s).") % {"error": error}) from None
 
 
-def _restore(document: dict[str, Any], history: list[Any], *, slug: str | None) -> RestoreReport:
-    data = document["data"]
+def _tables(data: Any) -> dict[type[models.Model], list[Any]]:
     unknown = set(data) - {_label(model) for model in CLUB_MODELS}
     if unknown:
         raise _damaged(
@@ -512,6 +702,11 @@ def _restore(document: dict[str, Any], history: list[Any], *, slug: str | None) 
         tables[model] = rows
     if len(tables[Club]) != 1 or not isinstance(tables[Club][0], dict):
         raise _damaged(_("it must hold exactly one club."))
+    return tables
+
+
+def _restore(archive: Archive, *, slug: str | None) -> RestoreReport:
+    tables = _tables(archive.document["data"])
     club_row = dict(tables[Club][0])
     if slug is not None:
         club_row["slug"] = slug
@@ -527,22 +722,33 @@ def _restore(document: dict[str, Any], history: list[Any], *, slug: str | None) 
     tables[Club] = [club_row]
     restorer = _Restorer()
     report = RestoreReport(club=Club())
+    built_games: list[tuple[int, Any]] = []
     for model in CLUB_MODELS:
         if model is Player:
             _players(restorer, tables[Player], report)
-        else:
-            report.rows[_label(model)] = restorer.create(model, tables[model])
-    history_rows: dict[type[models.Model], list[Any]] = {model: [] for model in HISTORY_MODELS}
-    by_label = {_label(model): model for model in HISTORY_MODELS}
-    for entry in history:
-        model = by_label.get(entry.get("model")) if isinstance(entry, dict) else None
-        if model is None:
-            raise _damaged(_("history.json holds an entry of an unknown kind."))
-        history_rows[model].append(entry.get("row"))
-    for model, rows in history_rows.items():
-        report.rows[_label(model)] = restorer.create(
-            model, [_renumbered_history(restorer, row) for row in rows]
+            continue
+        if model is Membership:
+            _memberships(restorer, tables[Membership], report)
+            continue
+        built = restorer.built(model, tables[model])
+        if model is Seat:
+            _seats_match_games(built, {game.pk: game for _old, game in built_games})
+        created = restorer.create(model, built)
+        if model is Game:
+            built_games = built
+        report.rows[_label(model)] = len(created)
+    games_by_old = dict(built_games)
+    unknown_gcg = archive.gcg_games - set(games_by_old)
+    if unknown_gcg:
+        raise _damaged(
+            _("it holds games/%(id)s.gcg, a game that is not in the archive.")
+            % {"id": min(unknown_gcg)}
         )
+    _moves_as_the_engine_scores_them([game.pk for _old, game in built_games])
+    history = restorer.built(HistoryEntry, _history_rows(restorer, archive.history))
+    report.rows[_label(HistoryEntry)] = len(restorer.create(HistoryEntry, history))
     report.club = Club.objects.get(pk=restorer.ids[Club][tables[Club][0]["id"]])
-    report.unknown_users = restorer.unknown_users
+    new_players = dict(Player.objects.filter(pk__in=report.secretaries).values_list("pk", "name"))
+    report.secretary_names = sorted(new_players[pk] for pk in report.secretaries)
+    report.accounts = restorer.accounts
     return report

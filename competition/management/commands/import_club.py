@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from competition.services.backup import BackupError, restore_club
+from competition.services.backup import BackupError, archive_file_bytes, restore_club
 
 
 class Command(BaseCommand):
@@ -18,13 +18,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, archive: Path, slug: str | None, **options):
         try:
-            data = archive.read_bytes()
-        except OSError as error:
-            raise CommandError(
-                _("Cannot read %(file)s: %(error)s.") % {"file": archive, "error": error.strerror}
-            ) from None
-        try:
-            report = restore_club(data=data, slug=slug)
+            report = restore_club(data=archive_file_bytes(archive), slug=slug)
         except BackupError as error:
             raise CommandError(str(error.message)) from None
         counts = ", ".join(f"{label}: {count}" for label, count in report.rows.items())
@@ -43,11 +37,18 @@ class Command(BaseCommand):
                 )
                 % {"count": report.shared_players}
             )
-        if report.unknown_users:
+        self.stdout.write(
+            _(
+                "No account was linked or created: restored players have no login, and the "
+                "history keeps its authors by name."
+            )
+        )
+        if report.secretary_names:
             self.stdout.write(
                 _(
-                    "No account here for: %(names)s. Their entries are restored without "
-                    "an author; no accounts were created."
+                    "Secretaries in the archive, restored as members: %(names)s. Make them "
+                    "secretary again in the admin, then invite them to make an account "
+                    "(club page, Uitnodigen)."
                 )
-                % {"names": ", ".join(sorted(report.unknown_users))}
+                % {"names": ", ".join(report.secretary_names)}
             )
