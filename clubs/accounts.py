@@ -4,7 +4,7 @@ An invitation is a short code (8 characters without look-alikes such as 0/O and 
 shown on screen and printable) and a link that carries it. It is valid for two weeks and
 once: only a keyed hash of the code is stored, so neither the database nor a backup gives
 it away, and a new invitation replaces the previous one. Wrong codes are throttled by the
-views with django-axes, like wrong passwords. Knows nothing of competitions or games.
+views (clubs/throttle.py), like wrong passwords. Knows nothing of competitions or games.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs import services
 from clubs.history import HistoryAction
-from clubs.models import Club, HistoryEntry, Membership, Player
+from clubs.models import Club, HistoryEntry, Membership, Player, Throttle
 
 
 class ViewOnlyAdmin(admin.ModelAdmin):
@@ -156,3 +156,19 @@ class HistoryEntryAdmin(ViewOnlyAdmin):
     @admin.display(description=_("by"))
     def author(self, entry: HistoryEntry) -> str:
         return entry.author
+
+
+@admin.register(Throttle)
+class ThrottleAdmin(admin.ModelAdmin):
+    """Who waits after wrong passwords or codes. Deleting a row lifts its wait at once (the
+    way to unlock someone); the counts themselves are only ever written by clubs/throttle.py."""
+
+    list_display = ("scope", "subject", "address", "failures", "last_failure_at", "locked_until")
+    list_filter = ("scope",)
+    search_fields = ("subject", "address")
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

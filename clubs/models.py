@@ -179,3 +179,40 @@ class HistoryEntry(models.Model):
     def author(self) -> str:
         """Who did it: the account's name, or the one kept when the account is gone."""
         return self.by.get_username() if self.by is not None else self.by_name
+
+
+class ThrottleScope(models.TextChoices):
+    """What a throttle counts; each has its limit in `settings.THROTTLE_LIMITS`."""
+
+    LOGIN_ACCOUNT = "login.account", _("wrong passwords for one username from one address")
+    LOGIN_ADDRESS = "login.address", _("wrong passwords for any username from one address")
+    INVITE_PLAYER = "invite.player", _("wrong codes on one player's link from one address")
+    INVITE_ADDRESS = "invite.address", _("wrong invitation codes from one address")
+
+
+class Throttle(models.Model):
+    """Failures counted under one key (clubs/throttle.py). In the database, not the cache,
+    because several app servers share one database and the cache is per process. Deleting
+    the row lifts the wait at once: that is how an admin unlocks someone."""
+
+    scope = models.CharField(_("what is counted"), max_length=20, choices=ThrottleScope.choices)
+    # The username as typed (case folded) or the player of the invitation link; "" when the
+    # scope counts an address alone.
+    subject = models.CharField(_("username or player"), max_length=150, blank=True)
+    address = models.CharField(_("address"), max_length=64, blank=True)
+    failures = models.PositiveIntegerField(_("failures"), default=0)
+    last_failure_at = models.DateTimeField(_("last failure"))
+    locked_until = models.DateTimeField(_("waits until"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-last_failure_at"]
+        verbose_name = _("throttle")
+        verbose_name_plural = _("throttles")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["scope", "subject", "address"], name="throttle_one_row_per_key"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.scope} {self.subject} {self.address}".strip()

@@ -7,6 +7,11 @@ from clubs import views
 urlpatterns = [
     path("accounts/uitnodiging/", views.invite_code, name="invite_code"),
     path("accounts/uitnodiging/account/", views.invite_account, name="invite_account"),
-    path("accounts/uitnodiging/<str:code>/", views.invite_link, name="invite_link"),
+    path("accounts/uitnodiging/<id:player>/<str:code>/", views.invite_link, name="invite_link"),
+    path(
+        "accounts/uitnodiging/<str:code>/",
+        views.invite_link_without_player,
+        name="invite_link_without_player",
+    ),
     path("<slug:club>/beheer/spelers/", views.club_players, name="club_players"),
 ]

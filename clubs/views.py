@@ -1,17 +1,15 @@
 """Invitations: the secretary's list of members with their accounts, and the pages where
 an invited member turns a code or link into an account.
 
-Wrong codes count like wrong passwords (django-axes, per address): after the same number
-of tries the pages answer with the lockout page until the cool-off has passed.
+Only a POST tries a code. Wrong codes are throttled with growing waits (clubs/throttle.py)
+per invitation link and address, and per address; a right code for another member, or
+from another address, is never held up by them.
 """
 
-from axes.handlers.proxy import AxesProxyHandler
-from axes.helpers import get_lockout_response
 from django.contrib import messages
 from django.contrib.auth import login
-from django.contrib.auth.signals import user_login_failed
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -27,9 +25,15 @@ from clubs.accounts import (
 from clubs.forms import AccountForm, InviteCodeForm, InviteForm
 from clubs.models import Club, Membership, Player
 from clubs.permissions import can_manage_club
+from clubs.throttle import (
+    client_ip,
+    invite_keys,
+    throttle_clear,
+    throttle_fail,
+    throttle_wait,
+    wait_message,
+)
 
-#: The "username" under which django-axes counts wrong invitation codes per address.
-THROTTLE_CREDENTIALS = {"username": "uitnodigingscode"}
 SESSION_KEY = "invite_code"
 
 
@@ -54,7 +58,7 @@ def club_players(request, club: str):
                 messages.error(request, error.message)
             else:
                 link = request.build_absolute_uri(
-                    reverse("invite_link", kwargs={"code": invitation.code})
+                    reverse("invite_link", kwargs={"player": player.pk, "code": invitation.code})
                 )
                 return render(
                     request,
@@ -71,52 +75,42 @@ def club_players(request, club: str):
     )
 
 
-def _locked_out(request) -> bool:
-    return AxesProxyHandler.is_locked(request, THROTTLE_CREDENTIALS)
-
-
-def _wrong_code(request) -> None:
-    """Count a wrong code; axes marks the request locked out when it was one too many."""
-    user_login_failed.send(sender=__name__, credentials=THROTTLE_CREDENTIALS, request=request)
-
-
-def _accept(request, text: str):
-    """A right code goes on to the account form; a wrong one is counted."""
-    code = code_normalized(text)
-    if code is not None and invited_player(code) is not None:
-        request.session[SESSION_KEY] = code
-        return redirect("invite_account")
-    _wrong_code(request)
-    return None
+def _invite_page(request, *, player_id: int | None, prefill: str = ""):
+    """The code form. Only a POST tries the code, so a link opened by anything (a preview,
+    an `<img>` on another site) counts for nothing; a wrong POST counts against the link's
+    player from this address and against the address (clubs/throttle.py)."""
+    form = InviteCodeForm(request.POST or None, initial={"code": prefill})
+    if request.method != "POST":
+        return render(request, "clubs/invite_code.html", {"form": form})
+    keys = invite_keys(player_id=player_id, address=client_ip(request))
+    waiting = throttle_wait(keys)
+    if not waiting and form.is_valid():
+        code = code_normalized(form.cleaned_data["code"])
+        if code is not None and invited_player(code) is not None:
+            request.session[SESSION_KEY] = code
+            throttle_clear(keys[:-1])  # the link's own count; the address's stays
+            return redirect("invite_account")
+        form.add_error("code", _("This code is not valid (mistyped, used already or expired)."))
+        waiting = throttle_fail(keys)
+    if waiting:
+        form.add_error(None, ValidationError(wait_message(waiting), code="throttled"))
+    return render(request, "clubs/invite_code.html", {"form": form}, status=429 if waiting else 200)
 
 
 def invite_code(request):
     """Type the code from the paper invitation."""
-    if _locked_out(request):
-        return _lockout(request)
-    form = InviteCodeForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        accepted = _accept(request, form.cleaned_data["code"])
-        if accepted is not None:
-            return accepted
-        form.add_error("code", _("This code is not valid (mistyped, used already or expired)."))
-    return render(request, "clubs/invite_code.html", {"form": form}, status=200)
+    return _invite_page(request, player_id=None)
 
 
-def invite_link(request, code: str):
-    """The link from the invitation: the code is in the address."""
-    if _locked_out(request):
-        return _lockout(request)
-    accepted = _accept(request, code)
-    if accepted is not None:
-        return accepted
-    form = InviteCodeForm()
-    return render(
-        request,
-        "clubs/invite_code.html",
-        {"form": form, "link_invalid": True},
-        status=404,
-    )
+def invite_link(request, player: int, code: str):
+    """The link from the invitation: it names the player and carries the code, which the
+    form shows filled in."""
+    return _invite_page(request, player_id=player, prefill=code[:40])
+
+
+def invite_link_without_player(request, code: str):
+    """Links handed out before they named the player: the code alone."""
+    return _invite_page(request, player_id=None, prefill=code[:40])
 
 
 def invite_account(request):
@@ -139,13 +133,9 @@ def invite_account(request):
             form.add_error(None, error.message)
         else:
             request.session.pop(SESSION_KEY, None)
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, user, backend="config.security.ThrottledBackend")
             messages.success(
                 request, _("Welcome, %(name)s: your account is ready.") % {"name": player.name}
             )
             return redirect("my_games")
     return render(request, "clubs/invite_account.html", {"form": form, "player": player})
-
-
-def _lockout(request):
-    return get_lockout_response(request, None, THROTTLE_CREDENTIALS)

@@ -2,6 +2,7 @@
 browser's Accept-Language (a club's members all read Dutch; their browsers may say English)."""
 
 import logging
+import time
 
 from django.conf import settings
 from django.db import connection
@@ -10,6 +11,7 @@ from django.utils import translation
 
 from clubs.inputs import file_size_text
 from config.faults import EXPLANATIONS, REMEDIES, TITLES, Fault, fault_of
+from config.security import SHARED_SINCE, shared_login_expired
 
 logger = logging.getLogger(__name__)
 
@@ -124,3 +126,26 @@ def fault_context(request, fault: Fault) -> dict:
         "had_files": request.method == "POST" and bool(request.FILES),
         "again": request.get_full_path(),
     }
+
+
+class SharedDeviceMiddleware:
+    """A login on a shared device ends after `SHARED_DEVICE_HOURS`, however long the browser
+    stays open (its cookie already ends when the browser closes, `set_expiry(0)`; browsers
+    that restore their tabs keep such cookies, so the server holds the hours itself).
+
+    Reads the session only when the request has one, and once: authentication reads the
+    same loaded session afterwards.
+    """
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        session = request.session
+        if (
+            settings.SESSION_COOKIE_NAME in request.COOKIES
+            and SHARED_SINCE in session
+            and shared_login_expired(session[SHARED_SINCE], now=time.time())
+        ):
+            session.flush()
+        return self.get_response(request)

@@ -1,53 +1,123 @@
-"""Logging in safely: the visitor's address and the lockout page for the login throttle
-(django-axes), and the login page that says where a forgotten password is solved."""
+"""Logging in safely: the visitor's address, the throttled password check, the "shared
+device" choice, and the login page that says where a forgotten password is solved."""
 
-import math
+import time
 
-from axes.backends import AxesStandaloneBackend
+from django import forms
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth import views as auth_views
-from django.http import HttpRequest
-from django.shortcuts import render
+from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from clubs.throttle import (
+    client_ip,
+    login_keys,
+    throttle_clear,
+    throttle_fail,
+    throttle_wait,
+    wait_message,
+)
+
+#: Where a shared device's login keeps the moment it was made (seconds since the epoch).
+SHARED_SINCE = "bordpunt_shared_since"
+#: The request attribute through which the backend tells the form how long to wait.
+WAIT_ATTRIBUTE = "login_wait_minutes"
 
 
-def client_ip(request: HttpRequest) -> str:
-    """The visitor's address: behind a reverse proxy (`DJANGO_BEHIND_PROXY`), the last
-    address in X-Forwarded-For, the one our own proxy added; earlier entries are whatever
-    the visitor chose to send. Otherwise the connection's own address."""
-    if settings.BEHIND_PROXY:
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        last = forwarded.rsplit(",", 1)[-1].strip()
-        if last:
-            return last
-    return request.META.get("REMOTE_ADDR", "")
+class ThrottledBackend(ModelBackend):
+    """Django's password check behind the throttle (clubs/throttle.py), for every login
+    through a request: the login page and the admin's alike.
 
-
-def lockout_response(request: HttpRequest, original_response=None, credentials=None):
-    """The page after too many wrong passwords: in the visitor's language, with how long."""
-    minutes = math.ceil(settings.AXES_COOLOFF_TIME.total_seconds() / 60)
-    return render(
-        request,
-        "registration/locked_out.html",
-        {"lockout_minutes": minutes},
-        status=settings.AXES_HTTP_RESPONSE_CODE,
-    )
-
-
-class ThrottledBackend(AxesStandaloneBackend):
-    """django-axes' check before the password check, for every login through a request.
-
-    Without a request (a management command, `Client.login` in a test) there is no
-    address to throttle: the check steps aside instead of refusing the login outright.
+    While a key waits the password is not even checked (PermissionDenied ends Django's
+    authentication). Without a request (a management command, `Client.login` in a test)
+    there is no address to throttle, and the plain check runs.
     """
 
-    def authenticate(self, request: HttpRequest | None, *args, **kwargs):
+    def authenticate(self, request, username=None, password=None, **kwargs):
         if request is None:
-            return None
-        return super().authenticate(request, *args, **kwargs)
+            return super().authenticate(request, username, password, **kwargs)
+        if username is None:
+            username = kwargs.get(get_user_model().USERNAME_FIELD)
+        keys = login_keys(username=username, address=client_ip(request))
+        waiting = throttle_wait(keys)
+        if waiting:
+            setattr(request, WAIT_ATTRIBUTE, waiting)
+            raise PermissionDenied
+        user = super().authenticate(request, username, password, **kwargs)
+        if user is None:
+            waiting = throttle_fail(keys)
+            if waiting:
+                setattr(request, WAIT_ATTRIBUTE, waiting)
+        else:
+            throttle_clear(keys[:1])
+        return user
+
+
+class LoginForm(AuthenticationForm):
+    """Username, password, and whether this is a device others use too."""
+
+    shared_device = forms.BooleanField(label=_("Shared device"), required=False)
+
+    def __init__(self, request=None, *args, **kwargs):
+        super().__init__(request, *args, **kwargs)
+        # Made here, not at import: in the language of this request.
+        self.fields["shared_device"].help_text = ngettext(
+            "A tablet at the table, a club computer: you are logged out when the browser "
+            "closes, and after %(hours)d hour in any case.",
+            "A tablet at the table, a club computer: you are logged out when the browser "
+            "closes, and after %(hours)d hours in any case.",
+            settings.SHARED_DEVICE_HOURS,
+        ) % {"hours": settings.SHARED_DEVICE_HOURS}
+
+    def clean(self):
+        try:
+            return super().clean()
+        except ValidationError:
+            waiting = getattr(self.request, WAIT_ATTRIBUTE, 0)
+            if waiting:
+                raise ValidationError(wait_message(waiting), code="throttled") from None
+            raise
 
 
 class LoginView(auth_views.LoginView):
-    """Django's login page, which also says where a forgotten password is solved."""
+    """Django's login page, which also says where a forgotten password is solved, answers
+    429 while the throttle makes the visitor wait, and keeps a shared device's login short."""
+
+    form_class = LoginForm
 
     def get_context_data(self, **kwargs):
         return {**super().get_context_data(**kwargs), "mail_configured": settings.MAIL_CONFIGURED}
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if form.has_error(forms.forms.NON_FIELD_ERRORS, "throttled"):
+            response.status_code = 429
+        return response
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        session = self.request.session
+        if form.cleaned_data.get("shared_device"):
+            session.set_expiry(0)  # the cookie goes when the browser closes
+            session[SHARED_SINCE] = int(time.time())  # and the session after the hours
+        else:
+            session.set_expiry(None)
+            session.pop(SHARED_SINCE, None)
+        return response
+
+
+def shared_login_expired(since: object, *, now: float) -> bool:
+    """Whether a shared device's login made at `since` has had its hours.
+
+    >>> shared_login_expired(0, now=4 * 3600 - 1), shared_login_expired(0, now=4 * 3600)
+    (False, True)
+    >>> shared_login_expired("garbage", now=0)
+    True
+    """
+    if not isinstance(since, int) or isinstance(since, bool):
+        return True
+    return now - since >= settings.SHARED_DEVICE_HOURS * 3600

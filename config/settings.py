@@ -6,7 +6,6 @@ hostname or command line: the same file serves development, tests and production
 
 import os
 import secrets
-from datetime import timedelta
 from email.utils import getaddresses
 from pathlib import Path
 
@@ -63,7 +62,6 @@ INSTALLED_APPS = [
     "crispy_forms",
     "crispy_bootstrap5",
     "django_htmx",
-    "axes",
     "csp",
     "clubs",
     "games",
@@ -76,6 +74,8 @@ MIDDLEWARE = [
     # A visitor's reload of an unchanged public page: 304 before sessions and the rest.
     "competition.views.conditional.RepeatVisitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # Before authentication: a shared device's login past its hours is no login at all.
+    "config.middleware.SharedDeviceMiddleware",
     "config.middleware.ChosenLanguageMiddleware",
     "config.middleware.UploadSizeLimitMiddleware",
     "config.middleware.DatabaseFaultMiddleware",
@@ -86,8 +86,6 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
-    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
-    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -265,18 +263,20 @@ CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
 
 # --- Safe by default: login throttling, Content-Security-Policy -----------------------------
 
-# django-axes: five wrong passwords for one username from one address lock that pair out
-# for fifteen minutes; the lockout ends by itself, a right password resets the count.
-AUTHENTICATION_BACKENDS = [
-    "config.security.ThrottledBackend",
-    "django.contrib.auth.backends.ModelBackend",
-]
-AXES_FAILURE_LIMIT = int(os.environ.get("BORDPUNT_LOGIN_ATTEMPTS", "5"))
-AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("BORDPUNT_LOCKOUT_MINUTES", "15")))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_CALLABLE = "config.security.lockout_response"
-AXES_CLIENT_IP_CALLABLE = "config.security.client_ip"
+# Wrong passwords and invitation codes (clubs/throttle.py): after `limit` failures in a row
+# under one key a wait of a minute, doubling with every further failure up to the longest
+# wait; a quiet day forgets them. The keys with a username or an invitation are tight and
+# hold one address each; the address alone is looser (many usernames, few passwords each).
+AUTHENTICATION_BACKENDS = ["config.security.ThrottledBackend"]
+THROTTLE_LIMITS = {
+    "login.account": int(os.environ.get("BORDPUNT_LOGIN_ATTEMPTS", "5")),
+    "login.address": int(os.environ.get("BORDPUNT_LOGIN_ADDRESS_ATTEMPTS", "30")),
+    "invite.player": 3,
+    "invite.address": 10,
+}
+THROTTLE_LONGEST_WAIT_MINUTES = int(os.environ.get("BORDPUNT_LOCKOUT_MINUTES", "60"))
+# "Shared device" at login: the session ends with the browser and after these hours anyway.
+SHARED_DEVICE_HOURS = 4
 # Behind a reverse proxy the visitor's address is the last one it adds to X-Forwarded-For.
 BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", HTTPS)
 

@@ -38,7 +38,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.inputs import file_size_text
-from clubs.models import Club, HistoryEntry, Membership, Player
+from clubs.models import Club, HistoryEntry, Membership, Player, Throttle
 from competition.models import Absence, Competition, Entrant, Group, Round
 from competition.services import CompetitionError, backup_schema
 from games.models import Game, Move, Seat, Side
@@ -63,6 +63,8 @@ CLUB_MODELS: tuple[type[models.Model], ...] = (
 )
 #: The history, written to history.json and restored after the rows it refers to.
 HISTORY_MODELS: tuple[type[models.Model], ...] = (HistoryEntry,)
+#: Not a club's: waits after wrong passwords and codes, per address, gone within a day.
+NOT_BACKED_UP: tuple[type[models.Model], ...] = (Throttle,)
 #: What a history entry's plain ids (`object_type`/`object_id`, `competition_id`, `game_id`)
 #: refer to, to renumber them on restore. An id whose row is gone (a cleared pairing's game)
 #: becomes empty; the entry's label still names it.

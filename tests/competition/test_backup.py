@@ -583,7 +583,7 @@ def test_every_model_of_the_project_is_backed_up_or_deliberately_left_out():
         for app in ("clubs", "competition", "games")
         for model in apps.get_app_config(app).get_models()
     }
-    assert ours == set(backup.CLUB_MODELS) | set(backup.HISTORY_MODELS)
+    assert ours == set(backup.CLUB_MODELS) | set(backup.HISTORY_MODELS) | set(backup.NOT_BACKED_UP)
 
 
 def _queries(callable_) -> int:

@@ -46,6 +46,7 @@ ADMIN_MODELS = [
     ("clubs", "player"),
     ("clubs", "membership"),
     ("clubs", "historyentry"),
+    ("clubs", "throttle"),
     ("competition", "competition"),
     ("competition", "group"),
     ("competition", "entrant"),

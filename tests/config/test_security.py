@@ -1,4 +1,5 @@
-"""Safe by default: login throttling, password rules, password reset only with mail,
+"""Safe by default: login throttling (growing waits per username and address, a looser cap
+per address), the shared-device login, password rules, password reset only with mail,
 a Content-Security-Policy the templates keep, Dutch error pages."""
 
 import re
@@ -6,12 +7,17 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from axes.models import AccessAttempt
+from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
+from django.contrib.sessions.models import Session
 from django.core.exceptions import ValidationError
+from django.db.models import F
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
+from clubs.models import Throttle, ThrottleScope
+from config.security import SHARED_SINCE
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -36,51 +42,186 @@ def log_in(client: Client, password: str, *, address: str = "10.0.0.1"):
     )
 
 
-def test_five_wrong_passwords_lock_out_that_username_from_that_address(client, user):
+WAIT = "Te veel mislukte pogingen. Probeer het over {} opnieuw."
+
+
+def wait_passes() -> None:
+    """As if every running wait had just ended (the failures stay counted)."""
+    Throttle.objects.update(locked_until=timezone.now() - timedelta(seconds=1))
+
+
+def test_wrong_passwords_bring_growing_waits_for_that_username_from_that_address(client, user):
     for _attempt in range(4):
         assert log_in(client, "fout").status_code == 200  # the form again, with its error
-    locked = log_in(client, "fout")
-    assert locked.status_code == 429
-    text = locked.content.decode()
+    waiting = log_in(client, "fout")
+    assert waiting.status_code == 429
+    text = waiting.content.decode()
     assert '<html lang="nl">' in text
-    assert "Te vaak een verkeerd wachtwoord voor dit account" in text
-    assert "over 15 minuten opnieuw" in text
-    # Now even the right password is refused from there...
+    assert WAIT.format("1 minuut") in text
+    assert 'name="username"' in text  # the form stays, to try again after the wait
+    # Now even the right password is not tried from there...
     assert log_in(client, PASSWORD).status_code == 429
     assert "_auth_user_id" not in client.session
-    # ...but the same person from another address is not locked out.
+    # ...but the same person from another address is not held up.
     elsewhere = Client()
     assert log_in(elsewhere, PASSWORD, address="10.0.0.2").status_code == 302
     assert int(elsewhere.session["_auth_user_id"]) == user.pk
+    # After the wait a further wrong password doubles it, and again.
+    wait_passes()
+    assert WAIT.format("2 minuten") in log_in(client, "fout").content.decode()
+    wait_passes()
+    assert WAIT.format("4 minuten") in log_in(client, "fout").content.decode()
 
 
-def test_the_lockout_ends_by_itself(client, user):
+def test_after_the_wait_the_right_password_works_and_resets_the_count(client, user):
     for _attempt in range(5):
         log_in(client, "fout")
     assert log_in(client, PASSWORD).status_code == 429
-    AccessAttempt.objects.update(
-        attempt_time=AccessAttempt.objects.get().attempt_time - timedelta(minutes=16)
+    Throttle.objects.update(
+        locked_until=F("locked_until") - timedelta(minutes=1),
+        last_failure_at=F("last_failure_at") - timedelta(minutes=1),
     )
     assert log_in(client, PASSWORD).status_code == 302
     assert int(client.session["_auth_user_id"]) == user.pk
-
-
-def test_a_right_password_resets_the_count(client, user):
-    for _attempt in range(4):
-        log_in(client, "fout")
-    assert log_in(client, PASSWORD).status_code == 302
     client.logout()
     for _attempt in range(4):
         assert log_in(client, "fout").status_code == 200
+    # The address's own count across usernames is not reset by a login.
+    assert Throttle.objects.get(scope=ThrottleScope.LOGIN_ADDRESS).failures == 9
 
 
-def test_locked_out_in_english(english, user):
+def test_many_usernames_from_one_address_are_slowed_but_not_the_secretary_elsewhere(
+    client, user, settings
+):
+    limit = settings.THROTTLE_LIMITS["login.address"]
+    for number in range(limit - 1):
+        response = client.post(
+            reverse("login"), {"username": f"lid{number}", "password": "x"}, REMOTE_ADDR="10.0.0.1"
+        )
+        assert response.status_code == 200
+    assert log_in(client, "fout").status_code == 429  # the cap across usernames
+    response = client.post(
+        reverse("login"), {"username": "nog-een", "password": "x"}, REMOTE_ADDR="10.0.0.1"
+    )
+    assert response.status_code == 429
+    assert log_in(Client(), PASSWORD, address="10.0.0.2").status_code == 302
+
+
+def test_the_wait_does_not_say_whether_the_username_exists(client, user):
+    def wait_text(username: str, address: str) -> str:
+        for _attempt in range(5):
+            response = Client().post(
+                reverse("login"), {"username": username, "password": "fout"}, REMOTE_ADDR=address
+            )
+        assert response.status_code == 429
+        return str(response.context["form"].non_field_errors())
+
+    assert wait_text("anke", "10.0.0.5") == wait_text("niemand-heet-zo", "10.0.0.6")
+
+
+def test_a_wait_in_english(english, user):
     for _attempt in range(5):
         response = log_in(english, "fout")
     assert response.status_code == 429
-    assert "Too many wrong passwords for this account. Try again in 15 minutes." in (
-        response.content.decode()
+    assert "Too many failed attempts. Try again in 1 minute." in response.content.decode()
+
+
+def test_the_admin_login_is_throttled_too(client, user):
+    user.is_staff = True
+    user.save()
+    for _attempt in range(5):
+        log_in(client, "fout")
+    response = client.post(
+        reverse("admin:login"),
+        {"username": "anke", "password": PASSWORD, "next": "/admin/"},
+        REMOTE_ADDR="10.0.0.1",
     )
+    assert response.status_code == 200 and "_auth_user_id" not in client.session
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"username": "a\x00b", "password": "x"},
+        {"username": "x" * 5000, "password": "x"},
+        {"username": "anke"},
+        {"password": "x"},
+        {"username": ["anke", "bert"], "password": ["x", "y"]},
+        {"username": "anke", "password": "x", "shared_device": "ja\x00"},
+    ],
+)
+def test_odd_logins_are_refused_cleanly(client, user, fields):
+    response = client.post(reverse("login"), fields, REMOTE_ADDR="10.0.0.1")
+    assert response.status_code == 200
+    assert "_auth_user_id" not in client.session
+
+
+def test_an_admin_lifts_a_wait_by_deleting_its_row(client, user, admin_client):
+    for _attempt in range(5):
+        log_in(client, "fout")
+    row = Throttle.objects.get(scope=ThrottleScope.LOGIN_ACCOUNT)
+    assert admin_client.get(reverse("admin:clubs_throttle_changelist")).status_code == 200
+    response = admin_client.post(
+        reverse("admin:clubs_throttle_delete", args=[row.pk]), {"post": "yes"}
+    )
+    assert response.status_code == 302
+    assert log_in(client, PASSWORD).status_code == 302
+
+
+# --- Shared device: until the browser closes, four hours at most ----------------------------
+
+
+def log_in_shared(client: Client, *, shared: bool = True):
+    fields = {"username": "anke", "password": PASSWORD}
+    if shared:
+        fields["shared_device"] = "on"
+    response = client.post(reverse("login"), fields, REMOTE_ADDR="10.0.0.1")
+    assert response.status_code == 302
+    return response
+
+
+def move_login_back(client: Client, **delta) -> None:
+    session = client.session
+    session[SHARED_SINCE] -= int(timedelta(**delta).total_seconds())
+    session.save()
+
+
+def logged_in(client: Client) -> bool:
+    return client.get(reverse("my_games")).status_code == 200
+
+
+def test_the_login_page_offers_the_shared_device_choice(client):
+    page = client.get(reverse("login")).content.decode()
+    assert 'name="shared_device"' in page and "Gedeeld apparaat" in page
+    assert "na 4 uur" in page
+
+
+def test_a_shared_device_login_ends_with_the_browser_and_after_four_hours(client, user):
+    response = log_in_shared(client)
+    cookie = response.cookies[settings.SESSION_COOKIE_NAME]
+    assert cookie["max-age"] == "" and cookie["expires"] == ""  # gone when the browser closes
+    assert client.session.get_expire_at_browser_close()
+    move_login_back(client, hours=3, minutes=59)
+    assert logged_in(client)
+    move_login_back(client, minutes=1)
+    key = client.session.session_key
+    assert not logged_in(client)
+    assert not Session.objects.filter(session_key=key).exists()
+
+
+def test_without_the_tick_the_login_stays_as_before(client, user):
+    response = log_in_shared(client, shared=False)
+    cookie = response.cookies[settings.SESSION_COOKIE_NAME]
+    assert int(cookie["max-age"]) == settings.SESSION_COOKIE_AGE == 14 * 24 * 3600
+    assert SHARED_SINCE not in client.session
+    assert logged_in(client)
+
+
+def test_a_later_login_without_the_tick_lifts_the_shared_limit(client, user):
+    log_in_shared(client)
+    log_in_shared(client, shared=False)
+    assert SHARED_SINCE not in client.session
+    assert not client.session.get_expire_at_browser_close()
 
 
 @pytest.mark.parametrize(
