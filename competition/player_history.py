@@ -21,7 +21,7 @@ from clubs.models import Club, Player
 from competition import selectors, standings
 from competition.charts import Point
 from competition.models import Competition, Entrant
-from games.models import Game, Outcome
+from games.models import Game
 
 
 @dataclass(frozen=True)
@@ -146,23 +146,13 @@ def _entrant_records(competitions: list[Competition]) -> dict[int, list[standing
 
 
 def _game_records(competitions: list[Competition]) -> dict[int, list[standings.GameRecord]]:
-    """Each competition's published results (one query for all), as
-    `selectors.game_records` reads one competition's."""
+    """Each competition's results that count (one query for all): the records
+    `selectors.game_records` reads for one competition, by the same rule."""
     records: dict[int, list[standings.GameRecord]] = defaultdict(list)
     for competition_id, *row in (
-        Game.objects.published()
+        Game.objects.counting()
         .filter(round__competition__in=competitions)
-        .exclude(outcome=Outcome.PENDING)
-        .values_list(
-            "round__competition_id",
-            "round__number",
-            "player_a_id",
-            "player_b_id",
-            "score_a",
-            "score_b",
-            "outcome",
-            "winner",
-        )
+        .values_list("round__competition_id", *selectors.GAME_RECORD_FIELDS)
     ):
         records[competition_id].append(standings.GameRecord(*row))
     return records
