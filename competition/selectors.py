@@ -177,9 +177,11 @@ def visible_round_get(competition: Competition, number: int, *, user) -> Round:
 
 
 def round_games(round: Round) -> QuerySet[Game]:
+    """The round's games with their players, move count and whether each counts."""
     return (
         Game.objects.filter(round=round)
         .select_related("player_a", "player_b")
+        .with_counts()
         .annotate(move_count=Count("moves"))
         .order_by("table", "player_a__name")
     )

@@ -106,7 +106,7 @@ def tsh_export(*, competition: Competition) -> str:
             a=index[game.player_a_id],
             b=None if game.player_b_id is None else index[game.player_b_id],
             starter=game.starter,
-            **(_result(game) if game.counts else {}),  # else: paired, no result yet
+            **(_counted_result(game) if game.counts else {}),  # else: paired, no result yet
         )
         for game in games
     )
@@ -118,7 +118,7 @@ def tsh_export(*, competition: Competition) -> str:
         raise CompetitionError(tsh_error_message(error)) from None
 
 
-def _result(game: Game) -> dict[str, Any]:
+def _counted_result(game: Game) -> dict[str, Any]:
     return {
         "outcome": game.outcome,
         "winner": game.winner,

@@ -354,3 +354,18 @@ PAGES: dict[str, Callable] = {
 def test_every_page_shows_the_points_the_standings_count(client, season, page):
     competition, players, only_confirmed = season
     assert page(client, competition, players) == expected(competition, players, only_confirmed)
+
+
+def test_the_round_json_says_which_results_count(client, season):
+    competition, _players, only_confirmed = season
+    for number in (1, 2, 3):
+        document = json.loads(_get(client, "round_json", competition, number=number))
+        counts = {
+            (game["player_a"]["name"], (game["player_b"] or {}).get("name")): game["counts"]
+            for game in document["games"]
+        }
+        assert counts == {
+            (game.a, game.b): should_count(game, only_confirmed=only_confirmed)
+            for game in GAMES
+            if game.round == number
+        }
