@@ -13,11 +13,12 @@ from clubs.models import Player
 from competition.models import Absence, Competition, Entrant, Group, Round
 from competition.services import competitions
 from competition.services.competitions import SETTINGS_FIELDS
-from games.models import Game, Outcome, Seat
+from games.models import Game
 
 
 def _games_with_results(**where) -> bool:
-    return Game.objects.filter(**where).exclude(outcome=Outcome.PENDING).exists()
+    """A bye is a result too (`games.models.HAS_RESULT`): it counts in the standings."""
+    return Game.objects.with_result().filter(**where).exists()
 
 
 @admin.register(Competition)
@@ -101,4 +102,4 @@ class PlayerAdmin(KeepsResultsAdmin, clubs_admin.PlayerAdmin):
     """The clubs app's player admin; a player with results is never deleted."""
 
     def results_exist(self, obj: Player) -> bool:
-        return Seat.objects.filter(player=obj).exclude(game__outcome=Outcome.PENDING).exists()
+        return _games_with_results(seats__player=obj)

@@ -120,6 +120,8 @@ def round_document(competition: Competition, round: Round, games: list[Game]) ->
                 "score_b": game.score_b,
                 # confirmed, provisional (a player's, awaiting the opponent) or disputed
                 "confirmation": game.confirmation if game.outcome else None,
+                # whether the standings count it (`games.models.COUNTS`)
+                "counts": game.counts,
             }
             for game in games
         ],

@@ -50,10 +50,6 @@ COMPETITION_LIMITS = {
 }
 
 
-# The outcomes that come with both players' board points.
-SCORED_KINDS = frozenset({ResultKind.NORMAL, ResultKind.FLAG_A, ResultKind.FLAG_B})
-
-
 def score_field(label) -> forms.IntegerField:
     """Board points in ASCII digits. A text input, not type=number: a browser blanks what a
     number input cannot read ("25e"), and the user would not know what was refused."""
@@ -297,7 +293,7 @@ class ResultRowForm(forms.Form):
         kind = cleaned.get("kind")
         scores = {side: cleaned.get(side) for side in ("score_a", "score_b")}
         valid = {side: side not in self.errors for side in scores}
-        if kind in SCORED_KINDS:
+        if kind in ResultKind.SCORED:
             typed = [side for side, score in scores.items() if score is not None]
             if len(typed) == 1 or (not typed and kind != ResultKind.NORMAL):
                 for side in scores:
@@ -355,7 +351,7 @@ class ResultRowForm(forms.Form):
         if cleaned.get("version") != game.version:
             return False  # a stale page: the service says so
         emptied = cleaned.get("score_a") is None and cleaned.get("score_b") is None
-        if emptied and cleaned["kind"] in SCORED_KINDS:
+        if emptied and cleaned["kind"] in ResultKind.SCORED:
             return False  # an emptied row records nothing
         try:
             fields = result_fields(
@@ -404,7 +400,7 @@ class ResultRowForm(forms.Form):
         for name in self.FOCUS_ORDER:
             if name in self.errors:
                 return name
-        if self.data.get(self.add_prefix("kind")) not in SCORED_KINDS:
+        if self.data.get(self.add_prefix("kind")) not in ResultKind.SCORED:
             return "kind"
         return "score_a"
 

@@ -1,10 +1,10 @@
 """A player's history at a club: every published game in every competition of the club,
-the record against each opponent, and the numbers behind the charts.
+the score against each opponent (head to head), and the numbers behind the charts.
 
 Reads in a fixed number of queries, however many competitions and rounds: the club's
 competitions the player entered, their entrants, their published results, and the
-player's own games. Drafts never appear, not even to a secretary: this is the public
-record, as the standings count it.
+player's own games. Drafts never appear, not even to a secretary: these are the public
+results, counted as the standings count them (`Game.objects.counting`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from clubs.models import Club, Player
 from competition import selectors, standings
 from competition.charts import Point
 from competition.models import Competition, Entrant
-from games.models import Game, Outcome
+from games.models import Game
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class Season:
 
 @dataclass
 class HeadToHead:
-    """The player's record against one opponent, over all competitions of the club."""
+    """The player's games against one opponent, over all competitions of the club."""
 
     opponent: Player
     games: int = 0
@@ -119,7 +119,7 @@ def player_history(club: Club, player: Player) -> PlayerHistory:
             opponent = None
         result = results[competition_id].get(game.round.number)
         seasons[competition_id].lines.append(HistoryLine(game, opponent, result))
-        if opponent is not None and result is not None and result.result in RECORDED:
+        if opponent is not None and result is not None and result.result in DECIDED:
             _count(head_to_head.setdefault(opponent.pk, HeadToHead(opponent)), result)
     for competition_id, season in seasons.items():
         _chart_numbers(season, player.pk, entrants[competition_id], records[competition_id])
@@ -128,7 +128,7 @@ def player_history(club: Club, player: Player) -> PlayerHistory:
         player=player,
         seasons=list(reversed(list(seasons.values()))),  # the current season first
         head_to_head=sorted(
-            head_to_head.values(), key=lambda record: (-record.games, record.opponent.name)
+            head_to_head.values(), key=lambda meeting: (-meeting.games, meeting.opponent.name)
         ),
     )
 
@@ -146,40 +146,32 @@ def _entrant_records(competitions: list[Competition]) -> dict[int, list[standing
 
 
 def _game_records(competitions: list[Competition]) -> dict[int, list[standings.GameRecord]]:
-    """Each competition's published results (one query for all), as
-    `selectors.game_records` reads one competition's."""
+    """Each competition's results that count (one query for all): the records
+    `selectors.game_records` reads for one competition, by the same rule."""
     records: dict[int, list[standings.GameRecord]] = defaultdict(list)
     for competition_id, *row in (
-        Game.objects.published()
+        Game.objects.counting()
         .filter(round__competition__in=competitions)
-        .exclude(outcome=Outcome.PENDING)
-        .values_list(
-            "round__competition_id",
-            "round__number",
-            "player_a_id",
-            "player_b_id",
-            "score_a",
-            "score_b",
-            "outcome",
-            "winner",
-        )
+        .values_list("round__competition_id", *selectors.GAME_RECORD_FIELDS)
     ):
         records[competition_id].append(standings.GameRecord(*row))
     return records
 
 
-RECORDED = ("win", "draw", "loss")
+#: The results head to head counts: a game decided on the board or by forfeit. An annulled
+#: game has no winner (and a bye no opponent).
+DECIDED = ("win", "draw", "loss")
 
 
-def _count(record: HeadToHead, result: standings.RoundResult) -> None:
-    """Only games played on the board, or forfeited, count: an annulled game has no winner."""
-    record.games += 1
-    record.wins += result.result == "win"
-    record.draws += result.result == "draw"
-    record.losses += result.result == "loss"
+def _count(meeting: HeadToHead, result: standings.RoundResult) -> None:
+    """Add one decided game to the player's games against this opponent."""
+    meeting.games += 1
+    meeting.wins += result.result == "win"
+    meeting.draws += result.result == "draw"
+    meeting.losses += result.result == "loss"
     if result.score is not None and result.opponent_score is not None:
-        record.board_points += result.score
-        record.opponent_board_points += result.opponent_score
+        meeting.board_points += result.score
+        meeting.opponent_board_points += result.opponent_score
 
 
 def _chart_numbers(

@@ -14,9 +14,18 @@ PRESETS = {
 
 
 def ruleset_for(competition: Competition) -> Any:
+    """The competition's rule set (a rules.RuleSet): the one place that reads `rules` and
+    `custom_rules`. A game keeps its own copy (`game_rules_for`), read back by
+    `games.engine.ruleset_of`."""
     if competition.rules == Competition.Rules.CUSTOM:
         return rules.RuleSet.from_dict(competition.custom_rules)
     return getattr(rules, PRESETS[competition.rules])
+
+
+def game_rules_for(competition: Competition) -> dict[str, Any]:
+    """What a new game of the competition keeps as `Game.rules`: its rule set as it is
+    now, so that changing the competition's rules later leaves the games played as they were."""
+    return ruleset_for(competition).to_dict()
 
 
 def custom_rules_error(data: Any) -> str | None:

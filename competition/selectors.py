@@ -52,13 +52,25 @@ def entrant_records(competition: Competition) -> list[standings.EntrantRecord]:
     ]
 
 
-def game_records(competition: Competition) -> list[standings.GameRecord]:
-    """Every game with a result in a published round, as standings records (one query).
+#: The fields of a `standings.GameRecord`, in its order, as a game row names them.
+GAME_RECORD_FIELDS = (
+    "round__number",
+    "player_a_id",
+    "player_b_id",
+    "score_a",
+    "score_b",
+    "outcome",
+    "winner",
+)
 
-    A draft round's games do not count, not even for its secretaries: the standings are
-    the same for everyone, and a result counts once its round is published. A result a
-    player entered and the opponent has not confirmed counts too, unless the competition
-    counts only confirmed results.
+
+def game_records(competition: Competition) -> list[standings.GameRecord]:
+    """Every game that counts for the competition, as standings records (one query).
+
+    Which games count is one rule, `Game.objects.counting_for` (`games.models.COUNTS`): a
+    draft round's games do not, not even for its secretaries (the standings are the same
+    for everyone); a result a player entered and the opponent has not confirmed does,
+    unless the competition counts only confirmed results.
     """
     return _game_records(competition)[0]
 
@@ -67,26 +79,16 @@ def _game_records(competition: Competition) -> tuple[list[standings.GameRecord],
     """The records that count, and how many results await confirmation (counted or not)."""
     rows = (
         Game.objects.published()
+        .with_result()
         .filter(round__competition=competition)
-        .exclude(outcome=Outcome.PENDING)
-        .values_list(
-            "round__number",
-            "player_a_id",
-            "player_b_id",
-            "score_a",
-            "score_b",
-            "outcome",
-            "winner",
-            "confirmation",
-        )
+        .with_counts()
+        .values_list(*GAME_RECORD_FIELDS, "confirmation", "counts")
     )
     records, provisional = [], 0
-    for *fields, confirmation in rows:
-        if confirmation != Confirmation.CONFIRMED:
-            provisional += 1
-            if competition.only_confirmed_results:
-                continue
-        records.append(standings.GameRecord(*fields))
+    for *fields, confirmation, counts in rows:
+        provisional += confirmation != Confirmation.CONFIRMED
+        if counts:
+            records.append(standings.GameRecord(*fields))
     return records, provisional
 
 
@@ -151,11 +153,11 @@ def games_without_result_before(round: Round) -> int:
     the Swiss pairing of this round uses the standings of the round before that."""
     if round.number <= 1:
         return 0
-    return Game.objects.filter(
-        round__competition=round.competition_id,
-        round__number=round.number - 1,
-        outcome=Outcome.PENDING,
-    ).count()
+    return (
+        Game.objects.without_result()
+        .filter(round__competition=round.competition_id, round__number=round.number - 1)
+        .count()
+    )
 
 
 def round_get(competition: Competition, number: int) -> Round:
@@ -175,9 +177,11 @@ def visible_round_get(competition: Competition, number: int, *, user) -> Round:
 
 
 def round_games(round: Round) -> QuerySet[Game]:
+    """The round's games with their players, move count and whether each counts."""
     return (
         Game.objects.filter(round=round)
         .select_related("player_a", "player_b")
+        .with_counts()
         .annotate(move_count=Count("moves"))
         .order_by("table", "player_a__name")
     )

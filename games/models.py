@@ -6,7 +6,7 @@ A bye is a game without a second player.
 
 from django.conf import settings
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import BooleanField, ExpressionWrapper, F, Q
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Player
@@ -34,21 +34,6 @@ class RoundStatus(models.TextChoices):
 PUBLIC_ROUND_STATUSES = (RoundStatus.PUBLISHED, RoundStatus.FINISHED)
 
 
-class GameQuerySet(models.QuerySet):
-    def published(self) -> "GameQuerySet":
-        """Games of published rounds: what the public may see, and what the standings count."""
-        return self.filter(round__status__in=PUBLIC_ROUND_STATUSES)
-
-    def visible_to(self, user) -> "GameQuerySet":
-        """Published games, and every game of the clubs `user` is secretary of (staff: all)."""
-        managed = clubs_managed_by(user)
-        if managed is None:
-            return self.all()
-        return self.filter(
-            Q(round__status__in=PUBLIC_ROUND_STATUSES) | Q(round__competition__club__in=managed)
-        )
-
-
 def game_visible_to(user, game: "Game") -> bool:
     """May `user` see this game (its pairing, moves and result)? Loads the round's club."""
     if game.round.status in PUBLIC_ROUND_STATUSES:
@@ -63,6 +48,14 @@ class Outcome(models.TextChoices):
     FORFEIT = "forfeit", _("forfeit")
     ANNULLED = "annulled", _("not properly played (annulled)")
     BYE = "bye", _("bye")
+
+
+#: The outcomes whose result includes both players' board points: a game played on the board
+#: (decided by the score, or by a flag fall whatever the score). A forfeit and a bye have
+#: none; an annulled game keeps whatever was typed but its scores count for nothing. The
+#: typed kinds that carry scores are `games.services.ResultKind.SCORED`; the pure modules
+#: (`competition.standings`, `competition.tsh`) spell the same two codes themselves.
+SCORED_OUTCOMES = (Outcome.NORMAL, Outcome.FLAG_FALL)
 
 
 class Winner(models.TextChoices):
@@ -126,6 +119,63 @@ CONSISTENT_RESULT = (
     | Q(outcome=Outcome.ANNULLED, winner=Winner.NONE)
     | Q(outcome=Outcome.BYE, winner=Winner.A) & _scores(present=False)
 )
+
+
+#: Whether a game has a result. A bye has one (a win, settled by the pairing, and counted in
+#: the standings); a game with `Outcome.PENDING` has none. `with_entered_result()` leaves
+#: the byes out: a result entered for a game at a table, which is what fixes a pairing.
+HAS_RESULT = ~Q(outcome=Outcome.PENDING)
+HAS_ENTERED_RESULT = HAS_RESULT & ~Q(outcome=Outcome.BYE)
+
+#: Whether a game's result counts for its competition's standings (and so for every page
+#: and export that shows a player's points): its round is published, it has a result, and
+#: it is confirmed when the competition counts only confirmed results. Written over the
+#: round's competition by lookup, so this app still imports nothing from competition.
+COUNTS = (
+    Q(round__status__in=PUBLIC_ROUND_STATUSES)
+    & HAS_RESULT
+    & (Q(confirmation=Confirmation.CONFIRMED) | Q(round__competition__only_confirmed_results=False))
+)
+
+
+class GameQuerySet(models.QuerySet):
+    def published(self) -> "GameQuerySet":
+        """Games of published rounds: what the public may see, and what the standings count."""
+        return self.filter(round__status__in=PUBLIC_ROUND_STATUSES)
+
+    def with_result(self) -> "GameQuerySet":
+        """Games that have a result, byes included (`HAS_RESULT`)."""
+        return self.filter(HAS_RESULT)
+
+    def without_result(self) -> "GameQuerySet":
+        """Games still to be played: no result yet (a bye never)."""
+        return self.exclude(HAS_RESULT)
+
+    def with_entered_result(self) -> "GameQuerySet":
+        """Games at a table whose result was entered: byes left out (`HAS_ENTERED_RESULT`)."""
+        return self.filter(HAS_ENTERED_RESULT)
+
+    def counting(self) -> "GameQuerySet":
+        """Games whose result counts for their competition's standings (`COUNTS`)."""
+        return self.filter(COUNTS)
+
+    def counting_for(self, competition) -> "GameQuerySet":
+        """The games that count for `competition` (a `competition.models.Competition`)."""
+        return self.counting().filter(round__competition=competition)
+
+    def with_counts(self) -> "GameQuerySet":
+        """Each game with `counts` (True when `COUNTS` holds): for a page that shows the
+        games that do not count too, marked, in the same query."""
+        return self.annotate(counts=ExpressionWrapper(COUNTS, output_field=BooleanField()))
+
+    def visible_to(self, user) -> "GameQuerySet":
+        """Published games, and every game of the clubs `user` is secretary of (staff: all)."""
+        managed = clubs_managed_by(user)
+        if managed is None:
+            return self.all()
+        return self.filter(
+            Q(round__status__in=PUBLIC_ROUND_STATUSES) | Q(round__competition__club__in=managed)
+        )
 
 
 class Game(models.Model):
@@ -235,7 +285,13 @@ class Game(models.Model):
 
     @property
     def has_result(self) -> bool:
+        """`HAS_RESULT` for one game: a bye has a result."""
         return self.outcome != Outcome.PENDING
+
+    @property
+    def has_entered_result(self) -> bool:
+        """`HAS_ENTERED_RESULT` for one game: a result at a table, byes left out."""
+        return self.has_result and not self.is_bye
 
     @property
     def result_state(self) -> str | None:

@@ -64,6 +64,8 @@ class ResultKind:
         (ANNULLED, _("not properly played")),
     ]
     values = frozenset(key for key, _label in choices)
+    #: The kinds typed with both board points: those stored as `games.models.SCORED_OUTCOMES`.
+    SCORED = frozenset({NORMAL, FLAG_A, FLAG_B})
 
 
 @dataclass(frozen=True)
@@ -89,8 +91,7 @@ def result_fields(result: ResultInput) -> dict[str, Any]:
     kind, score_a, score_b = result.kind, result.score_a, result.score_b
     if kind not in ResultKind.values:
         raise ResultError(_("Unknown outcome “%(kind)s”.") % {"kind": kind})
-    needs_scores = kind in {ResultKind.NORMAL, ResultKind.FLAG_A, ResultKind.FLAG_B}
-    if needs_scores:
+    if kind in ResultKind.SCORED:
         if score_a is None or score_b is None:
             raise ResultError(_("Enter the board points of both players."))
         for score in (score_a, score_b):

@@ -37,7 +37,7 @@ from clubs.inputs import capped
 from clubs.locks import club_lock
 from clubs.models import Membership, Player
 from competition.models import Competition, Entrant, Round
-from competition.rulesets import ruleset_for
+from competition.rulesets import game_rules_for
 from competition.services import CompetitionError
 from competition.services.rounds import round_update_status
 from competition.versioning import competition_touched
@@ -78,7 +78,6 @@ OUTCOMES = {
     "annulled": ResultKind.ANNULLED,
     "bye": BYE,
 }
-SCORED = frozenset({ResultKind.NORMAL, ResultKind.FLAG_A, ResultKind.FLAG_B})
 MIRRORED = {
     ResultKind.FLAG_A: ResultKind.FLAG_B,
     ResultKind.FLAG_B: ResultKind.FLAG_A,
@@ -275,7 +274,7 @@ def _parse_row(values: dict[str, str], line: int) -> ImportRow:
         raise CompetitionError(
             _("Line %(line)s: a player cannot play against themselves.") % {"line": line}
         )
-    if kind not in SCORED:
+    if kind not in ResultKind.SCORED:
         if values["score"] or values["opponent_score"]:
             raise CompetitionError(
                 _(
@@ -697,7 +696,7 @@ def describe_result(result: ResultInput | None) -> str:
     label = dict(ResultKind.choices)[result.kind]
     if result.kind == ResultKind.NORMAL:
         return f"{result.score_a} – {result.score_b}"
-    if result.kind in SCORED:
+    if result.kind in ResultKind.SCORED:
         return f"{result.score_a} – {result.score_b} ({label})"
     return str(label)
 
@@ -823,7 +822,7 @@ def _write(
             competition=competition, number=number, status=Round.Status.PUBLISHED
         )
     games = Game.objects.in_bulk([game.game_id for game in plan.games if game.game_id])
-    rules = ruleset_for(competition).to_dict()
+    rules = game_rules_for(competition)
     for planned in plan.games:
         if planned.action == Action.SAME:
             continue

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.history import HistoryAction
 from competition import pairing, selectors, standings
 from competition.models import Competition, Entrant, Round
-from competition.rulesets import ruleset_for
+from competition.rulesets import game_rules_for
 from competition.services import CompetitionError
 from competition.services.rounds import (
     check_pairing_version,
@@ -336,7 +336,7 @@ def _late_entrant(active: dict[int, Entrant], player_id: int, number: int) -> En
 
 def _late_spec(round: Round, player_id: int, opponent_id: int | None) -> PairingSpec:
     """The late game: at the next free table, the starter chosen as the pairing would."""
-    rules = ruleset_for(round.competition).to_dict()
+    rules = game_rules_for(round.competition)
     if opponent_id is BYE:
         return PairingSpec(player_id, None, rules=rules)
     last_table = round.games.aggregate(last=Max("table"))["last"] or 0

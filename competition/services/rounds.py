@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.history import HistoryAction, HistoryReason, history_record
 from clubs.locks import club_lock, row_lock
 from competition.models import Absence, Competition, Entrant, Round
-from competition.rulesets import ruleset_for
+from competition.rulesets import game_rules_for
 from competition.selectors import next_round_number
 from competition.services import CompetitionError
 from competition.versioning import competition_touched
@@ -177,13 +177,25 @@ def seated_player_ids(round: Round) -> set[int]:
     return set(Seat.objects.filter(round=round).values_list("player_id", flat=True))
 
 
-def entrants_unpaired_in(round: Round) -> list[Entrant]:
+def entrants_unpaired_in(
+    round: Round,
+    *,
+    entrants: Sequence[Entrant] | None = None,
+    games: Sequence[Game] | None = None,
+) -> list[Entrant]:
     """Present entrants without a place in the round's pairing (empty while it has none):
-    the late arrivals the director still has to seat."""
-    seated = seated_player_ids(round) if round.pk else set()
+    the late arrivals the director still has to seat. The one home of "present but not
+    seated". A page that has read them already passes `entrants` (the late-arrival form
+    passes all active ones: seating one marks them present) and the round's `games`."""
+    if games is not None:
+        seated = {player for game in games for player in (game.player_a_id, game.player_b_id)}
+    else:
+        seated = seated_player_ids(round) if round.pk else set()
     if not seated:
         return []
-    return [entrant for entrant in entrants_present_in(round) if entrant.player_id not in seated]
+    if entrants is None:
+        entrants = entrants_present_in(round)
+    return [entrant for entrant in entrants if entrant.player_id not in seated]
 
 
 def _absent_names(round: Round) -> list[str]:
@@ -232,7 +244,7 @@ def _replace_pairings(locked: Round, pairings: Sequence[PairingSpec]) -> list[Ga
     """Replace the games of a locked round that has no results yet (no history: the
     callers write the entry that says why)."""
     _lock_games(locked)
-    if locked.games.exclude(outcome__in=[Outcome.PENDING, Outcome.BYE]).exists():
+    if _has_results(locked):
         raise CompetitionError(
             _("Round %(number)s already has results; its pairings can no longer change.")
             % {"number": locked.number}
@@ -254,7 +266,7 @@ def _replace_pairings(locked: Round, pairings: Sequence[PairingSpec]) -> list[Ga
                     % {"number": locked.number}
                 )
     locked.games.all().delete()
-    ruleset = ruleset_for(locked.competition).to_dict()
+    ruleset = game_rules_for(locked.competition)
     try:
         with transaction.atomic():
             return games_create(
@@ -371,7 +383,8 @@ def round_set_status(
 
 
 def _has_results(round: Round) -> bool:
-    return round.games.exclude(outcome__in=[Outcome.PENDING, Outcome.BYE]).exists()
+    """A result entered at a table; a bye's comes with the pairing and fixes nothing."""
+    return round.games.with_entered_result().exists()
 
 
 def status_from_games(*, current: str, played: int, pending: int) -> str:
@@ -591,7 +604,7 @@ def round_swap_players(
         .select_related("player_a", "player_b")
         .filter(Q(player_a_id__in=[player_x, player_y]) | Q(player_b_id__in=[player_x, player_y]))
     )
-    if any(game.outcome not in (Outcome.PENDING, Outcome.BYE) for game in games):
+    if any(game.has_entered_result for game in games):
         raise CompetitionError(_("A game with a result cannot be changed; correct it instead."))
     if Move.objects.filter(game__in=games).exists():
         raise CompetitionError(

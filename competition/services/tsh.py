@@ -20,7 +20,7 @@ from clubs.history import HistoryAction, HistoryReason, history_record
 from clubs.models import Club, Player
 from competition import tsh
 from competition.models import Competition, Entrant, Round
-from competition.rulesets import ruleset_for
+from competition.rulesets import game_rules_for
 from competition.services import CompetitionError
 from competition.services.competitions import competition_create
 from competition.services.entrants import player_get_or_create_in_club
@@ -76,15 +76,20 @@ def tsh_error_message(error: tsh.TshError) -> str:
 
 
 def tsh_export(*, competition: Competition) -> str:
-    """The competition as a TSH ``.t`` file: every entrant, every published round."""
+    """The competition as a TSH ``.t`` file: every entrant, every published round.
+
+    A result that does not count for the standings (`Game.objects.with_counts`: one that
+    awaits confirmation when only confirmed results count) is written as a game paired and
+    not yet played, so that TSH counts what the standings count."""
     entrants = list(
         Entrant.objects.filter(competition=competition)
         .select_related("player")
         .order_by("seed", "player__name", "pk")
     )
     games = list(
-        Game.objects.filter(round__competition=competition)
-        .exclude(round__status=Round.Status.DRAFT)
+        Game.objects.published()
+        .filter(round__competition=competition)
+        .with_counts()
         .select_related("round")
         .order_by("round__number", "table", "pk")
     )
@@ -100,11 +105,8 @@ def tsh_export(*, competition: Competition) -> str:
             round=game.round.number,
             a=index[game.player_a_id],
             b=None if game.player_b_id is None else index[game.player_b_id],
-            outcome=game.outcome,
-            winner=game.winner,
-            score_a=game.score_a,
-            score_b=game.score_b,
             starter=game.starter,
+            **(_counted_result(game) if game.counts else {}),  # else: paired, no result yet
         )
         for game in games
     )
@@ -114,6 +116,15 @@ def tsh_export(*, competition: Competition) -> str:
         return tsh.write(tsh.from_tournament(tournament))
     except tsh.TshError as error:
         raise CompetitionError(tsh_error_message(error)) from None
+
+
+def _counted_result(game: Game) -> dict[str, Any]:
+    return {
+        "outcome": game.outcome,
+        "winner": game.winner,
+        "score_a": game.score_a,
+        "score_b": game.score_b,
+    }
 
 
 # ------------------------------------------------------------------- import
@@ -222,7 +233,7 @@ def tsh_import(
     by_round: dict[int, list[tsh.TournamentGame]] = {}
     for game in tournament.games:
         by_round.setdefault(game.round, []).append(game)
-    ruleset = ruleset_for(competition).to_dict()
+    ruleset = game_rules_for(competition)
     now = timezone.now()
     count = 0
     for number in range(1, tournament.rounds + 1):

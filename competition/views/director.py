@@ -15,7 +15,7 @@ from competition.services.pairing import (
     round_pairing_review,
 )
 from competition.services.rounds import (
-    entrants_present_in,
+    entrants_unpaired_in,
     pairing_version,
     round_clear_pairings,
     round_delete,
@@ -104,8 +104,7 @@ def round_pairing(request, competition: Competition, number: int):
     open_games = selectors.games_without_result_before(round_obj)
     standings_round = default_standings_round(round_obj, open_games=open_games)
     review = round_pairing_review(round_obj, standings_round=standings_round)
-    has_results = any(game.has_result and not game.is_bye for game in games)
-    seated = {player_id for game in games for player_id in (game.player_a_id, game.player_b_id)}
+    has_results = any(game.has_entered_result for game in games)
     return render(
         request,
         "competition/round_pairing.html",
@@ -118,9 +117,7 @@ def round_pairing(request, competition: Competition, number: int):
             if open_games and not has_results
             else "",
             "unpaired": [
-                entrant.player.name
-                for entrant in entrants_present_in(round_obj)
-                if games and entrant.player_id not in seated
+                entrant.player.name for entrant in entrants_unpaired_in(round_obj, games=games)
             ],
             "pairing_form": pairing_form,
             "swap_form": swap_form,

@@ -75,7 +75,7 @@ from competition.views.access import secretary_required
 from competition.views.warnings import open_games_warning
 from games.models import Game
 from games.selectors import game_history
-from games.services import ResultEntry, ResultError, ResultInput
+from games.services import ResultEntry, ResultError, ResultInput, ResultKind
 
 
 @login_required
@@ -365,8 +365,10 @@ def _late_arrival_form(round_obj, active, data) -> LateArrivalForm | None:
     games = list(round_obj.games.select_related("player_a"))
     if not games:
         return None
-    seated = {game.player_a_id for game in games} | {game.player_b_id for game in games}
-    unplaced = [(e.player_id, e.player.name) for e in active if e.player_id not in seated]
+    unplaced = [
+        (e.player_id, e.player.name)
+        for e in entrants_unpaired_in(round_obj, entrants=active, games=games)
+    ]
     bye_players = [(game.player_a_id, game.player_a.name) for game in games if game.is_bye]
     if not unplaced:
         return None
@@ -586,10 +588,9 @@ def _entry_from(form: ResultRowForm) -> ResultEntry:
     """A row as the service takes it: nothing to record when it was left as shown."""
     data = form.cleaned_data
     empty = data["score_a"] is None and data["score_b"] is None
-    needs_scores = data["kind"] in {"normal", "flag_a", "flag_b"}
     result = (
         None
-        if (empty and needs_scores) or not form.typed_over
+        if (empty and data["kind"] in ResultKind.SCORED) or not form.typed_over
         else ResultInput(kind=data["kind"], score_a=data["score_a"], score_b=data["score_b"])
     )
     return ResultEntry(

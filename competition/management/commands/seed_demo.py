@@ -133,7 +133,7 @@ class Command(BaseCommand):
 
     def _play(self, round_obj: Round, rng: random.Random, *, low: int, high: int, share: float):
         entries = []
-        games = round_obj.games.exclude(player_b=None).filter(outcome="").order_by("table")
+        games = round_obj.games.exclude(player_b=None).without_result().order_by("table")
         for game in games:
             if rng.random() > share:
                 continue
