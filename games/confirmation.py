@@ -120,6 +120,13 @@ def _refusal(
         return ConfirmationError(
             _("This competition is archived: it can be read, but no longer be changed.")
         )
+    if action == GameAction.MOVES and game.has_result and not has_moves():
+        # Moves would silently replace the final score: it is corrected as a score first.
+        if role == SECRETARY:
+            return ConfirmationError(_("This game already has a final score; correct that first."))
+        return ConfirmationError(
+            _("This game already has a final score: confirm it, or enter the score you agree on.")
+        )
     if role == SECRETARY:
         return _secretary_refusal(game, action, has_moves)
     if action == GameAction.OVERRIDE:
@@ -147,10 +154,6 @@ def _refusal(
     # A result from the moves is changed on the board; the opponent may still dispute it.
     if action == GameAction.ENTER and not awaits_me and has_moves():
         return ConfirmationError(BY_MOVES)
-    if action == GameAction.MOVES and game.has_result and not has_moves():
-        return ConfirmationError(
-            _("This game already has a final score: confirm it, or enter the score you agree on.")
-        )
     return None
 
 
