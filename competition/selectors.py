@@ -242,3 +242,11 @@ def competitions_of_club(club_id: int) -> QuerySet[Competition]:
 def competition_history(competition: Competition) -> QuerySet[HistoryEntry]:
     """The competition's history, newest first, with who did it."""
     return HistoryEntry.objects.filter(competition_id=competition.pk).select_related("by")
+
+
+def round_or_next(competition: Competition, number: int | None) -> Round:
+    """Round `number` of the competition (default: the next one); a round not there yet is
+    an unsaved `Round`, for a pairing preview that writes nothing."""
+    number = number or next_round_number(competition)
+    found = Round.objects.filter(competition=competition, number=number).first()
+    return found or Round(competition=competition, number=number)

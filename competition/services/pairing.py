@@ -23,6 +23,7 @@ from competition.services.rounds import (
     entrants_active_in,
     entrants_present_in,
     pairing_snapshot,
+    round_create,
     round_history,
     round_lock,
     round_set_pairings,
@@ -225,6 +226,24 @@ def round_pair(
         to_draft=True,
     )
     return result
+
+
+@transaction.atomic
+def round_create_and_pair(
+    *,
+    competition: Competition,
+    number: int | None = None,
+    system: str | None = None,
+    standings_round: int | None = None,
+    seed: int | None = None,
+    by: AbstractBaseUser | None = None,
+) -> tuple[Round, RoundPairing]:
+    """Pair round `number` (default: a new next round), adding it first when it is the next
+    one, as *Add round* and *Generate* on the pages do: both or neither."""
+    round = round_create(competition=competition, number=number, by=by)
+    return round, round_pair(
+        round=round, system=system, standings_round=standings_round, seed=seed, by=by
+    )
 
 
 #: `round_add_late_player`'s opponent for a late arrival who gets the bye.

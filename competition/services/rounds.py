@@ -19,7 +19,7 @@ from clubs.history import HistoryAction, HistoryReason, history_record
 from competition.models import Absence, Competition, Entrant, Round
 from competition.rulesets import ruleset_for
 from competition.selectors import next_round_number
-from competition.services import CompetitionError, club_lock
+from competition.services import CompetitionError, club_lock, competition_check_open
 from competition.versioning import competition_touched
 from games.models import Confirmation, Game, Move, Outcome, Seat
 from games.services import (
@@ -105,17 +105,54 @@ def round_create(
             _("Round %(number)s cannot be added: the next round is %(next)s.")
             % {"number": number, "next": following}
         )
-    if competition.number_of_rounds and following > competition.number_of_rounds:
+    return _round_insert(competition, number=following, date=date, by=by)
+
+
+@transaction.atomic
+def round_import(
+    *, competition: Competition, number: int, by: AbstractBaseUser | None, reason_code: str
+) -> Round:
+    """Add round `number` as an import found it in a file: published, since it was played.
+
+    An import may name any round not there yet (the file decides its numbers); the entry in
+    the history is the same as *Add round*'s, with the import as its `reason_code`.
+    """
+    club_lock(competition.club_id)
+    if Round.objects.filter(competition=competition, number=number).exists():
+        raise CompetitionError(_("Round %(number)s exists already.") % {"number": number})
+    return _round_insert(
+        competition,
+        number=number,
+        status=Round.Status.PUBLISHED,
+        by=by,
+        reason_code=reason_code,
+    )
+
+
+def _round_insert(
+    competition: Competition,
+    *,
+    number: int,
+    by: AbstractBaseUser | None,
+    date: date | None = None,
+    status: str = Round.Status.DRAFT,
+    reason_code: str = "",
+) -> Round:
+    """The one place a round row is made, with its history entry (callers hold the club
+    lock and have checked the number)."""
+    competition_check_open(competition.pk)
+    if competition.number_of_rounds and number > competition.number_of_rounds:
         raise CompetitionError(
             _("This tournament has all its %(count)s rounds already.")
             % {"count": competition.number_of_rounds}
         )
-    created = Round.objects.create(competition=competition, number=following, date=date)
+    created = Round.objects.create(competition=competition, number=number, date=date, status=status)
     round_history(
         created,
         by=by,
         action=HistoryAction.ROUND_CREATE,
-        after={"number": following, "date": date, "status": created.status},
+        after={"number": number, "date": date, "status": created.status},
+        reason_code=reason_code,
     )
     competition_touched(competition_id=competition.pk)
     return created
