@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404
 from clubs.models import HistoryEntry, Player
 from competition import standings
 from competition.models import Competition, Entrant, Round, round_visible_to
-from games.models import Confirmation, Game, Outcome
+from games.models import Confirmation, Game, Outcome, Seat
 
 
 def competition_get(*, club_slug: str, competition_slug: str) -> Competition:
@@ -250,3 +250,32 @@ def round_or_next(competition: Competition, number: int | None) -> Round:
     number = number or next_round_number(competition)
     found = Round.objects.filter(competition=competition, number=number).first()
     return found or Round(competition=competition, number=number)
+
+
+def entrants_active_in(round: Round) -> list[Entrant]:
+    """Entrants who take part in this round: joined, not withdrawn (present or not)."""
+    return [
+        entrant
+        for entrant in round.competition.entrants.select_related("player", "group")
+        if entrant.is_active_in(round.number)
+    ]
+
+
+def entrants_present_in(round: Round) -> list[Entrant]:
+    # A round not saved yet (a dry run) has nobody marked absent.
+    absent = set(round.absences.values_list("player_id", flat=True)) if round.pk else set()
+    return [entrant for entrant in entrants_active_in(round) if entrant.player_id not in absent]
+
+
+def seated_player_ids(round: Round) -> set[int]:
+    """The players with a place in the round's pairing (a game or the bye)."""
+    return set(Seat.objects.filter(round=round).values_list("player_id", flat=True))
+
+
+def entrants_unpaired_in(round: Round) -> list[Entrant]:
+    """Present entrants without a place in the round's pairing (empty while it has none):
+    the late arrivals the director still has to seat."""
+    seated = seated_player_ids(round) if round.pk else set()
+    if not seated:
+        return []
+    return [entrant for entrant in entrants_present_in(round) if entrant.player_id not in seated]

@@ -17,18 +17,20 @@ from clubs.history import HistoryAction
 from competition import pairing, selectors, standings
 from competition.models import Competition, Entrant, Round
 from competition.rulesets import ruleset_for
+from competition.selectors import (
+    entrants_active_in,
+    entrants_present_in,
+    seated_player_ids,
+)
 from competition.services import CompetitionError
 from competition.services.rounds import (
     check_pairing_version,
-    entrants_active_in,
-    entrants_present_in,
     pairing_snapshot,
     round_create,
     round_history,
     round_lock,
     round_set_pairings,
     round_update_status,
-    seated_player_ids,
 )
 from competition.versioning import competition_touched
 from games.models import Game, Outcome, Side

@@ -16,12 +16,12 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction, HistoryReason, history_record
-from competition.models import Absence, Competition, Entrant, Round
+from competition.models import Absence, Competition, Round
 from competition.rulesets import ruleset_for
-from competition.selectors import next_round_number
+from competition.selectors import entrants_active_in, next_round_number, seated_player_ids
 from competition.services import CompetitionError, club_lock, competition_check_open
 from competition.versioning import competition_touched
-from games.models import Confirmation, Game, Move, Outcome, Seat
+from games.models import Confirmation, Game, Move, Outcome
 from games.services import (
     PairingSpec,
     ResultEntry,
@@ -191,35 +191,6 @@ def check_pairing_version(round: Round, expected: str | None) -> None:
                 "device). This is the pairing now; check it and try again."
             )
         )
-
-
-def entrants_active_in(round: Round) -> list[Entrant]:
-    """Entrants who take part in this round: joined, not withdrawn (present or not)."""
-    return [
-        entrant
-        for entrant in round.competition.entrants.select_related("player", "group")
-        if entrant.is_active_in(round.number)
-    ]
-
-
-def entrants_present_in(round: Round) -> list[Entrant]:
-    # A round not saved yet (a dry run) has nobody marked absent.
-    absent = set(round.absences.values_list("player_id", flat=True)) if round.pk else set()
-    return [entrant for entrant in entrants_active_in(round) if entrant.player_id not in absent]
-
-
-def seated_player_ids(round: Round) -> set[int]:
-    """The players with a place in the round's pairing (a game or the bye)."""
-    return set(Seat.objects.filter(round=round).values_list("player_id", flat=True))
-
-
-def entrants_unpaired_in(round: Round) -> list[Entrant]:
-    """Present entrants without a place in the round's pairing (empty while it has none):
-    the late arrivals the director still has to seat."""
-    seated = seated_player_ids(round) if round.pk else set()
-    if not seated:
-        return []
-    return [entrant for entrant in entrants_present_in(round) if entrant.player_id not in seated]
 
 
 def _absent_names(round: Round) -> list[str]:

@@ -12,6 +12,9 @@ from django.utils.translation import gettext as _
 from competition import selectors
 from competition.forms import PairingForm, RoundDeleteForm, RoundReopenForm, SwapForm
 from competition.models import Competition, Round
+from competition.selectors import (
+    entrants_present_in,
+)
 from competition.services import CompetitionError
 from competition.services.pairing import (
     default_standings_round,
@@ -19,7 +22,6 @@ from competition.services.pairing import (
     round_pairing_review,
 )
 from competition.services.rounds import (
-    entrants_present_in,
     pairing_version,
     round_clear_pairings,
     round_delete,

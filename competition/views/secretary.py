@@ -37,6 +37,10 @@ from competition.forms import (
 )
 from competition.models import Competition, Round
 from competition.rulesets import competition_score_max
+from competition.selectors import (
+    entrants_active_in,
+    entrants_unpaired_in,
+)
 from competition.services import CompetitionError, competitions
 from competition.services.backup import club_archive
 from competition.services.competitions import SlugTaken
@@ -61,8 +65,6 @@ from competition.services.importing import (
 )
 from competition.services.pairing import round_add_late_player
 from competition.services.rounds import (
-    entrants_active_in,
-    entrants_unpaired_in,
     pairing_version,
     round_correct_result,
     round_create,

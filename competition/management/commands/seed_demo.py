@@ -12,11 +12,13 @@ from django.db import transaction
 from clubs.models import Club, Membership, Player
 from clubs.services import club_save, membership_save, player_save
 from competition.models import Competition, Round
+from competition.selectors import (
+    entrants_active_in,
+)
 from competition.services.competitions import competition_create
 from competition.services.entrants import entrant_add
 from competition.services.pairing import round_pair
 from competition.services.rounds import (
-    entrants_active_in,
     round_create,
     round_record_results,
     round_set_attendance,
