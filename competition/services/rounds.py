@@ -489,6 +489,7 @@ def round_reopen(*, round: Round, reason: str, by: AbstractBaseUser | None = Non
     change and all are in."""
     if not reason or not reason.strip():
         raise CompetitionError(_("Give a reason for reopening the round."))
+    competition_check_open(round.competition_id)
     locked = round_lock(round)
     if locked.status != Round.Status.FINISHED:
         raise CompetitionError(
