@@ -73,9 +73,11 @@ def setup_django(env: dict[str, str]) -> None:
 def pair_a_new_round() -> list[tuple[int, int]]:
     """Round 8, everyone present, published, starters drawn: (game id, version) per table."""
     from competition.models import Competition, Round
+    from competition.selectors import (
+        entrants_active_in,
+    )
     from competition.services.pairing import round_pair
     from competition.services.rounds import (
-        entrants_active_in,
         round_create,
         round_set_attendance,
         round_set_status,

@@ -7,6 +7,7 @@ Every function runs a fixed number of queries, whatever the number of players or
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db.models import Count, Max, Prefetch, QuerySet
@@ -16,7 +17,7 @@ from django.shortcuts import get_object_or_404
 from clubs.models import HistoryEntry, Player
 from competition import standings
 from competition.models import Competition, Entrant, Round, round_visible_to
-from games.models import Confirmation, Game, Outcome
+from games.models import Confirmation, Game, Outcome, Seat
 
 
 def competition_get(*, club_slug: str, competition_slug: str) -> Competition:
@@ -246,3 +247,52 @@ def competitions_of_club(club_id: int) -> QuerySet[Competition]:
 def competition_history(competition: Competition) -> QuerySet[HistoryEntry]:
     """The competition's history, newest first, with who did it."""
     return HistoryEntry.objects.filter(competition_id=competition.pk).select_related("by")
+
+
+def round_or_next(competition: Competition, number: int | None) -> Round:
+    """Round `number` of the competition (default: the next one); a round not there yet is
+    an unsaved `Round`, for a pairing preview that writes nothing."""
+    number = number or next_round_number(competition)
+    found = Round.objects.filter(competition=competition, number=number).first()
+    return found or Round(competition=competition, number=number)
+
+
+def entrants_active_in(round: Round) -> list[Entrant]:
+    """Entrants who take part in this round: joined, not withdrawn (present or not)."""
+    return [
+        entrant
+        for entrant in round.competition.entrants.select_related("player", "group")
+        if entrant.is_active_in(round.number)
+    ]
+
+
+def entrants_present_in(round: Round) -> list[Entrant]:
+    # A round not saved yet (a dry run) has nobody marked absent.
+    absent = set(round.absences.values_list("player_id", flat=True)) if round.pk else set()
+    return [entrant for entrant in entrants_active_in(round) if entrant.player_id not in absent]
+
+
+def seated_player_ids(round: Round) -> set[int]:
+    """The players with a place in the round's pairing (a game or the bye)."""
+    return set(Seat.objects.filter(round=round).values_list("player_id", flat=True))
+
+
+def entrants_unpaired_in(
+    round: Round,
+    *,
+    entrants: Sequence[Entrant] | None = None,
+    games: Sequence[Game] | None = None,
+) -> list[Entrant]:
+    """Present entrants without a place in the round's pairing (empty while it has none):
+    the late arrivals the director still has to seat. The one home of "present but not
+    seated". A page that has read them already passes `entrants` (the late-arrival form
+    passes all active ones: seating one marks them present) and the round's `games`."""
+    if games is not None:
+        seated = {player for game in games for player in (game.player_a_id, game.player_b_id)}
+    else:
+        seated = seated_player_ids(round) if round.pk else set()
+    if not seated:
+        return []
+    if entrants is None:
+        entrants = entrants_present_in(round)
+    return [entrant for entrant in entrants if entrant.player_id not in seated]

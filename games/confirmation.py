@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from enum import StrEnum
+from functools import cache
 from typing import Any, TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -37,6 +39,8 @@ T = TypeVar("T")
 RESULT_FIELDS = ("outcome", "winner", "score_a", "score_b")
 
 SECRETARY = "secretary"
+
+BY_MOVES = _("This game is entered move by move: its result follows from the moves.")
 
 
 class ConfirmationError(ResultError):
@@ -67,6 +71,114 @@ def _stale_result() -> ConfirmationError:
     )
 
 
+class GameAction(StrEnum):
+    """What a person can do with a game's result: the buttons of its result page."""
+
+    ENTER = "enter"  # a final score: the first, a player's own again, or the opponent's other
+    CONFIRM = "confirm"  # stand behind the result as it was entered
+    OVERRIDE = "override"  # the secretary decides an entered result, with a reason
+    MOVES = "moves"  # add, correct or undo moves on the board
+
+
+def game_actions_for(
+    user: AbstractBaseUser | None, game: Game, *, has_moves: bool | None = None
+) -> frozenset[GameAction]:
+    """What `user` may do with `game`: what its pages offer and its services accept.
+
+    Needs the game's players and its round's competition loaded; `has_moves` saves the
+    query when the caller knows whether the game has moves.
+    """
+    role = role_in_game(game, user)
+    moves = _has_moves(game, has_moves)
+    return frozenset(action for action in GameAction if _refusal(game, role, action, moves) is None)
+
+
+def game_action_check(
+    game: Game, by: AbstractBaseUser | None, action: GameAction, *, has_moves: bool | None = None
+) -> str | None:
+    """`by`'s role in `game` ("secretary", "a" or "b"); raises `ConfirmationError` with the
+    reason when `by` may not take `action` (the one rule `game_actions_for` lists)."""
+    role = role_in_game(game, by)
+    refusal = _refusal(game, role, action, _has_moves(game, has_moves))
+    if refusal is not None:
+        raise refusal
+    return role
+
+
+def _has_moves(game: Game, known: bool | None) -> Callable[[], bool]:
+    """Whether the game has moves, asked of the database only when a rule needs it."""
+    if known is not None:
+        return lambda: known
+    return cache(lambda: game.moves.exists())
+
+
+def _refusal(
+    game: Game, role: str | None, action: GameAction, has_moves: Callable[[], bool]
+) -> ConfirmationError | None:
+    """Why `role` may not take `action` on `game` now, or None when it may."""
+    if role is None:
+        return ConfirmationError(
+            _("Only the two players and the club's secretaries may enter this result."),
+            forbidden=True,
+        )
+    if game.player_b_id is None:
+        return ConfirmationError(_("A bye has no result to enter."))
+    if game.round.competition.archived_at is not None:
+        return ConfirmationError(
+            _("This competition is archived: it can be read, but no longer be changed.")
+        )
+    if action == GameAction.MOVES and game.has_result and not has_moves():
+        # Moves would silently replace the final score: it is corrected as a score first.
+        if role == SECRETARY:
+            return ConfirmationError(_("This game already has a final score; correct that first."))
+        return ConfirmationError(
+            _("This game already has a final score: confirm it, or enter the score you agree on.")
+        )
+    if role == SECRETARY:
+        return _secretary_refusal(game, action, has_moves)
+    if action == GameAction.OVERRIDE:
+        return ConfirmationError(
+            _("Only the club's secretaries can decide a result."), forbidden=True
+        )
+    if game.round.status != RoundStatus.PUBLISHED:
+        return ConfirmationError(
+            _("This round is closed: only the secretary can still change its results.")
+        )
+    if game.confirmation == Confirmation.DISPUTED:
+        return ConfirmationError(_("This result is disputed: the club's secretary decides it now."))
+    if game.has_result and game.confirmation == Confirmation.CONFIRMED:
+        return ConfirmationError(
+            _("This result is confirmed: only the club's secretary can still change it.")
+        )
+    awaits_me = game.confirmation == Confirmation.PROVISIONAL and game.claimed_by != role
+    if action == GameAction.CONFIRM:
+        if not game.has_result or game.confirmation != Confirmation.PROVISIONAL:
+            return ConfirmationError(_("There is no entered result waiting for confirmation."))
+        if not awaits_me:
+            return ConfirmationError(
+                _("You entered this result yourself: your opponent confirms it.")
+            )
+    # A result from the moves is changed on the board; the opponent may still dispute it.
+    if action == GameAction.ENTER and not awaits_me and has_moves():
+        return ConfirmationError(BY_MOVES)
+    return None
+
+
+def _secretary_refusal(
+    game: Game, action: GameAction, has_moves: Callable[[], bool]
+) -> ConfirmationError | None:
+    """The secretary enters a result once and decides it after that, with a reason."""
+    if action == GameAction.ENTER and game.has_result:
+        return ConfirmationError(_("This game already has a result: decide it with a reason."))
+    if action == GameAction.OVERRIDE and not game.has_result:
+        return ConfirmationError(_("This game has no result yet: enter it."))
+    if action in (GameAction.ENTER, GameAction.OVERRIDE) and has_moves():
+        return ConfirmationError(BY_MOVES)
+    if action == GameAction.CONFIRM and not (game.has_result and game.is_provisional):
+        return ConfirmationError(_("There is no entered result waiting for confirmation."))
+    return None
+
+
 def _locked(game: Game, *, by: AbstractBaseUser | None, expected_version: int | None) -> Game:
     """The game row, locked for the write (`games.locks`)."""
     locked = game_lock(
@@ -78,20 +190,6 @@ def _locked(game: Game, *, by: AbstractBaseUser | None, expected_version: int | 
     if locked.player_b_id is None:
         raise ConfirmationError(_("A bye has no result to enter."))
     return locked
-
-
-def _role(game: Game, by: AbstractBaseUser | None) -> str:
-    role = role_in_game(game, by)
-    if role is None:
-        raise ConfirmationError(
-            _("Only the two players and the club's secretaries may enter this result."),
-            forbidden=True,
-        )
-    if role != SECRETARY and game.round.status != RoundStatus.PUBLISHED:
-        raise ConfirmationError(
-            _("This round is closed: only the secretary can still change its results.")
-        )
-    return role
 
 
 def _result_of(game: Game) -> dict[str, Any]:
@@ -122,16 +220,6 @@ def _save_confirmation(game: Game, *, confirmation: str, claimed_by: str = "", c
     game_changed.send(sender=Game, round_id=game.round_id)
 
 
-def _refuse_settled(game: Game) -> None:
-    """A player may not change a result that is confirmed or disputed."""
-    if game.confirmation == Confirmation.DISPUTED:
-        raise ConfirmationError(_("This result is disputed: the club's secretary decides it now."))
-    if game.has_result and game.confirmation == Confirmation.CONFIRMED:
-        raise ConfirmationError(
-            _("This result is confirmed: only the club's secretary can still change it.")
-        )
-
-
 @transaction.atomic
 def game_result_enter(
     *,
@@ -144,7 +232,8 @@ def game_result_enter(
 ) -> Game:
     """Enter a game's result as one of its players or as the club's secretary.
 
-    A player's result is provisional until the opponent confirms it. When the opponent
+    What each may do is `game_actions_for`'s rule, checked here first. A player's result
+    is provisional until the opponent confirms it. When the opponent
     already entered one, the same result confirms it and another disputes it (the stored
     result stays; the other is kept beside it for the secretary). The secretary's result
     is confirmed at once.
@@ -152,14 +241,11 @@ def game_result_enter(
     now = now or timezone.now()
     fields = result_fields(result)
     locked = _locked(game, by=by, expected_version=expected_version)
-    role = _role(locked, by)
+    role = game_action_check(locked, by, GameAction.ENTER)
     if role == SECRETARY:
-        if locked.is_provisional and fields == _result_of(locked):
-            return _confirm(locked, by=by, reason=reason, now=now)
         game_record_result(game=locked, result=result, by=by, reason=reason, now=now)
         locked.refresh_from_db()
         return locked
-    _refuse_settled(locked)
     if locked.confirmation == Confirmation.PROVISIONAL and locked.claimed_by != role:
         if fields == _result_of(locked):
             return _confirm(locked, by=by, reason=reason, now=now)
@@ -182,15 +268,7 @@ def game_result_confirm(
 ) -> Game:
     """The opponent (or the secretary) confirms the result as it was entered."""
     locked = _locked(game, by=by, expected_version=expected_version)
-    role = _role(locked, by)
-    if not locked.has_result or not locked.is_provisional:
-        raise ConfirmationError(_("There is no entered result waiting for confirmation."))
-    if role != SECRETARY:
-        _refuse_settled(locked)
-        if locked.claimed_by == role:
-            raise ConfirmationError(
-                _("You entered this result yourself: your opponent confirms it.")
-            )
+    game_action_check(locked, by, GameAction.CONFIRM)
     return _confirm(locked, by=by, reason=reason, now=now or timezone.now())
 
 
@@ -208,10 +286,7 @@ def game_result_override(
     now = now or timezone.now()
     fields = result_fields(result)
     locked = _locked(game, by=by, expected_version=expected_version)
-    if _role(locked, by) != SECRETARY:
-        raise ConfirmationError(
-            _("Only the club's secretaries can decide a result."), forbidden=True
-        )
+    game_action_check(locked, by, GameAction.OVERRIDE)
     if not reason.strip():
         raise ConfirmationError(_("Give a reason for the decision."))
     before = {**_state_of(locked), "counter_result": locked.counter_result}
@@ -277,16 +352,7 @@ def game_moves_write(*, game: Game, by: AbstractBaseUser | None, write: Callable
     """
     try:
         locked = _locked(game, by=by, expected_version=None)
-        role = _role(locked, by)
-        if role != SECRETARY:
-            _refuse_settled(locked)
-            if locked.has_result and not locked.moves.exists():
-                raise ConfirmationError(
-                    _(
-                        "This game already has a final score: confirm it, or enter the "
-                        "score you agree on."
-                    )
-                )
+        role = game_action_check(locked, by, GameAction.MOVES)
     except ConfirmationError as error:
         raise MoveError(error.message) from None
     before = _result_of(locked)

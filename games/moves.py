@@ -21,7 +21,7 @@ from clubs.history import HistoryAction, HistoryReason
 from games import engine
 from games.history import game_context, record_game_change
 from games.locks import game_lock
-from games.models import Game, Move, Outcome, Side, Winner, winner_by_score
+from games.models import Confirmation, Game, Move, Outcome, Side, Winner, winner_by_score
 from games.rule_messages import coded, describe_stored, error_message, message, refusal
 from games.signals import game_changed
 from rules import gcg
@@ -374,6 +374,8 @@ def _finish(
             "score_a": None,
             "score_b": None,
         }
+        # A game without a result has nothing to confirm (the database insists on it).
+        game.confirmation, game.claimed_by, game.counter_result = Confirmation.CONFIRMED, "", {}
     before = {name: getattr(game, name) for name in fields}
     if before != fields:
         for name, value in fields.items():

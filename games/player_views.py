@@ -18,6 +18,8 @@ from django.utils.translation import gettext as _
 from games.confirmation import (
     SECRETARY,
     ConfirmationError,
+    GameAction,
+    game_actions_for,
     game_result_confirm,
     game_result_enter,
     game_result_override,
@@ -110,13 +112,10 @@ def game_result(request, game, role: str):
             form = GameResultForm(initial=_initial(game), game=game)
     state = game.result_state
     mine = role if not is_secretary else None
-    waiting_for_me = state == ResultState.AWAITING and mine is not None and game.claimed_by != mine
-    open_for_player = game.round.status == RoundStatus.PUBLISHED and (
-        state == ResultState.NOT_ENTERED or state == ResultState.AWAITING
-    )
-    # A game entered move by move takes its result from the moves: a final score can only
-    # dispute it (the opponent), never replace it; corrections go through the board.
     by_moves = game.moves.exists()
+    # What this person may do: the services' own rule (games.confirmation.game_actions_for).
+    allowed = game_actions_for(request.user, game, has_moves=by_moves)
+    deciding = GameAction.OVERRIDE in allowed
     return render(
         request,
         "games/result.html",
@@ -129,11 +128,12 @@ def game_result(request, game, role: str):
             "states": ResultState,
             "claimant": game.player_a if game.claimed_by == "a" else game.player_b,
             "counter": _counter(game),
-            "waiting_for_me": waiting_for_me,
-            "can_enter": (is_secretary or open_for_player) and (not by_moves or waiting_for_me),
+            "waiting_for_me": mine is not None and GameAction.CONFIRM in allowed,
+            "can_enter": deciding or GameAction.ENTER in allowed,
+            "deciding": deciding,
             # Where the result can still change: say that the board is the place.
-            "moves_note": by_moves and (is_secretary or open_for_player),
-            "can_confirm": waiting_for_me or (is_secretary and game.is_provisional),
+            "moves_note": by_moves and GameAction.MOVES in allowed,
+            "can_confirm": GameAction.CONFIRM in allowed,
             "entered_by_me": mine is not None and game.claimed_by == mine,
             "round_closed": game.round.status != RoundStatus.PUBLISHED,
         },

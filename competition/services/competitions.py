@@ -146,6 +146,8 @@ def competition_delete(*, competition: Competition, by: Any = None, reason: str 
     in the club's history. One with rounds is archived instead (`Round.competition` is
     PROTECT as well)."""
     current = row_lock(Competition.objects).get(pk=competition.pk)
+    if current.is_archived:
+        raise CompetitionArchived
     if current.rounds.exists():
         raise CompetitionHasRounds
     history_record(

@@ -73,6 +73,27 @@ def entrant_add(
 
 
 @transaction.atomic
+def entrant_enter(
+    *,
+    competition: Competition,
+    player: Player | None,
+    new_player_name: str = "",
+    joined_round: int = 1,
+    group: Group | None = None,
+    by: Any = None,
+) -> Player:
+    """Enter a club member, or a player by name (found in the club, else enrolled there):
+    both steps or neither, so a refused entry leaves no new player behind."""
+    competition_check_open(competition.pk)
+    if player is None:
+        player, _created = player_get_or_create_in_club(club=competition.club, name=new_player_name)
+    entrant_add(
+        competition=competition, player=player, joined_round=joined_round, group=group, by=by
+    )
+    return player
+
+
+@transaction.atomic
 def entrant_withdraw(*, entrant: Entrant, from_round: int, by: Any = None) -> Entrant:
     """Withdraw a player from `from_round` on; earlier results stay in the standings."""
     competition_check_open(entrant.competition_id)

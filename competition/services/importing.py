@@ -39,7 +39,7 @@ from clubs.models import Membership, Player
 from competition.models import Competition, Entrant, Round
 from competition.rulesets import game_rules_for
 from competition.services import CompetitionError
-from competition.services.rounds import round_update_status
+from competition.services.rounds import round_import, round_update_status
 from competition.versioning import competition_touched
 from games.models import Game
 from games.services import (
@@ -818,8 +818,8 @@ def _write(
     numbers = {game.round for game in plan.games}
     rounds = {r.number: r for r in competition.rounds.filter(number__in=numbers)}
     for number in plan.rounds_created:
-        rounds[number] = Round.objects.create(
-            competition=competition, number=number, status=Round.Status.PUBLISHED
+        rounds[number] = round_import(
+            competition=competition, number=number, by=by, reason_code=HistoryReason.CSV_IMPORT
         )
     games = Game.objects.in_bulk([game.game_id for game in plan.games if game.game_id])
     rules = game_rules_for(competition)

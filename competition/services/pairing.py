@@ -17,17 +17,20 @@ from clubs.history import HistoryAction
 from competition import pairing, selectors, standings
 from competition.models import Competition, Entrant, Round
 from competition.rulesets import game_rules_for
+from competition.selectors import (
+    entrants_active_in,
+    entrants_present_in,
+    seated_player_ids,
+)
 from competition.services import CompetitionError
 from competition.services.rounds import (
     check_pairing_version,
-    entrants_active_in,
-    entrants_present_in,
     pairing_snapshot,
+    round_create,
     round_history,
     round_lock,
     round_set_pairings,
     round_update_status,
-    seated_player_ids,
 )
 from competition.versioning import competition_touched
 from games.locks import games_locked
@@ -226,6 +229,24 @@ def round_pair(
         to_draft=True,
     )
     return result
+
+
+@transaction.atomic
+def round_create_and_pair(
+    *,
+    competition: Competition,
+    number: int | None = None,
+    system: str | None = None,
+    standings_round: int | None = None,
+    seed: int | None = None,
+    by: AbstractBaseUser | None = None,
+) -> tuple[Round, RoundPairing]:
+    """Pair round `number` (default: a new next round), adding it first when it is the next
+    one, as *Add round* and *Generate* on the pages do: both or neither."""
+    round = round_create(competition=competition, number=number, by=by)
+    return round, round_pair(
+        round=round, system=system, standings_round=standings_round, seed=seed, by=by
+    )
 
 
 #: `round_add_late_player`'s opponent for a late arrival who gets the bye.

@@ -17,13 +17,13 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction, HistoryReason, history_record
 from clubs.locks import club_lock, row_lock
-from competition.models import Absence, Competition, Entrant, Round
+from competition.models import Absence, Competition, Round
 from competition.rulesets import game_rules_for
-from competition.selectors import next_round_number
-from competition.services import CompetitionError
+from competition.selectors import entrants_active_in, next_round_number, seated_player_ids
+from competition.services import CompetitionError, competition_check_open
 from competition.versioning import competition_touched
 from games.locks import games_locked
-from games.models import Confirmation, Game, Move, Outcome, Seat
+from games.models import Confirmation, Game, Move, Outcome
 from games.services import (
     PairingSpec,
     ResultEntry,
@@ -108,17 +108,54 @@ def round_create(
             _("Round %(number)s cannot be added: the next round is %(next)s.")
             % {"number": number, "next": following}
         )
-    if competition.number_of_rounds and following > competition.number_of_rounds:
+    return _round_insert(competition, number=following, date=date, by=by)
+
+
+@transaction.atomic
+def round_import(
+    *, competition: Competition, number: int, by: AbstractBaseUser | None, reason_code: str
+) -> Round:
+    """Add round `number` as an import found it in a file: published, since it was played.
+
+    An import may name any round not there yet (the file decides its numbers); the entry in
+    the history is the same as *Add round*'s, with the import as its `reason_code`.
+    """
+    club_lock(competition.club_id)
+    if Round.objects.filter(competition=competition, number=number).exists():
+        raise CompetitionError(_("Round %(number)s exists already.") % {"number": number})
+    return _round_insert(
+        competition,
+        number=number,
+        status=Round.Status.PUBLISHED,
+        by=by,
+        reason_code=reason_code,
+    )
+
+
+def _round_insert(
+    competition: Competition,
+    *,
+    number: int,
+    by: AbstractBaseUser | None,
+    date: date | None = None,
+    status: str = Round.Status.DRAFT,
+    reason_code: str = "",
+) -> Round:
+    """The one place a round row is made, with its history entry (callers hold the club
+    lock and have checked the number)."""
+    competition_check_open(competition.pk)
+    if competition.number_of_rounds and number > competition.number_of_rounds:
         raise CompetitionError(
             _("This tournament has all its %(count)s rounds already.")
             % {"count": competition.number_of_rounds}
         )
-    created = Round.objects.create(competition=competition, number=following, date=date)
+    created = Round.objects.create(competition=competition, number=number, date=date, status=status)
     round_history(
         created,
         by=by,
         action=HistoryAction.ROUND_CREATE,
-        after={"number": following, "date": date, "status": created.status},
+        after={"number": number, "date": date, "status": created.status},
+        reason_code=reason_code,
     )
     competition_touched(competition_id=competition.pk)
     return created
@@ -155,47 +192,6 @@ def check_pairing_version(round: Round, expected: str | None) -> None:
                 "device). This is the pairing now; check it and try again."
             )
         )
-
-
-def entrants_active_in(round: Round) -> list[Entrant]:
-    """Entrants who take part in this round: joined, not withdrawn (present or not)."""
-    return [
-        entrant
-        for entrant in round.competition.entrants.select_related("player", "group")
-        if entrant.is_active_in(round.number)
-    ]
-
-
-def entrants_present_in(round: Round) -> list[Entrant]:
-    # A round not saved yet (a dry run) has nobody marked absent.
-    absent = set(round.absences.values_list("player_id", flat=True)) if round.pk else set()
-    return [entrant for entrant in entrants_active_in(round) if entrant.player_id not in absent]
-
-
-def seated_player_ids(round: Round) -> set[int]:
-    """The players with a place in the round's pairing (a game or the bye)."""
-    return set(Seat.objects.filter(round=round).values_list("player_id", flat=True))
-
-
-def entrants_unpaired_in(
-    round: Round,
-    *,
-    entrants: Sequence[Entrant] | None = None,
-    games: Sequence[Game] | None = None,
-) -> list[Entrant]:
-    """Present entrants without a place in the round's pairing (empty while it has none):
-    the late arrivals the director still has to seat. The one home of "present but not
-    seated". A page that has read them already passes `entrants` (the late-arrival form
-    passes all active ones: seating one marks them present) and the round's `games`."""
-    if games is not None:
-        seated = {player for game in games for player in (game.player_a_id, game.player_b_id)}
-    else:
-        seated = seated_player_ids(round) if round.pk else set()
-    if not seated:
-        return []
-    if entrants is None:
-        entrants = entrants_present_in(round)
-    return [entrant for entrant in entrants if entrant.player_id not in seated]
 
 
 def _absent_names(round: Round) -> list[str]:
@@ -495,6 +491,7 @@ def round_reopen(*, round: Round, reason: str, by: AbstractBaseUser | None = Non
     change and all are in."""
     if not reason or not reason.strip():
         raise CompetitionError(_("Give a reason for reopening the round."))
+    competition_check_open(round.competition_id)
     locked = round_lock(round)
     if locked.status != Round.Status.FINISHED:
         raise CompetitionError(

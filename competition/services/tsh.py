@@ -24,7 +24,7 @@ from competition.rulesets import game_rules_for
 from competition.services import CompetitionError
 from competition.services.competitions import competition_create
 from competition.services.entrants import player_get_or_create_in_club
-from competition.services.rounds import round_update_status
+from competition.services.rounds import round_import, round_update_status
 from games.models import Game, Outcome, Winner
 from games.services import (
     PairingSpec,
@@ -238,8 +238,8 @@ def tsh_import(
     count = 0
     for number in range(1, tournament.rounds + 1):
         games = by_round.get(number, [])
-        round_obj = Round.objects.create(
-            competition=competition, number=number, status=Round.Status.PUBLISHED
+        round_obj = round_import(
+            competition=competition, number=number, by=by, reason_code=HistoryReason.TSH_IMPORT
         )
         for game in games:
             count += _game_import(game, round_obj, player_ids, players, ruleset, by=by, now=now)

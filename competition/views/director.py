@@ -1,6 +1,10 @@
 """The director's pairing flow: generate, review, swap, publish, or undo a round's pairing;
 reopen a finished round, or delete a round added by mistake."""
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -15,7 +19,6 @@ from competition.services.pairing import (
     round_pairing_review,
 )
 from competition.services.rounds import (
-    entrants_unpaired_in,
     pairing_version,
     round_clear_pairings,
     round_delete,
@@ -27,8 +30,83 @@ from competition.views.access import secretary_required
 from competition.views.warnings import open_games_warning
 
 
+@dataclass(frozen=True)
+class PairingAction:
+    """One button of the pairing page: the form it posts (None: no fields but the pairing
+    shown) and the one service it calls, which returns the message and where to go next
+    (None: back to the pairing page)."""
+
+    form: str | None
+    run: Callable[..., tuple[str, Any]]
+
+
+def _generate(round_obj, data, *, shown, by):
+    round_pair(
+        round=round_obj,
+        system=data["system"],
+        standings_round=data["standings_round"],
+        seed=data["seed"],
+        expected_pairing=shown,
+        by=by,
+    )
+    return _("Pairing generated. Review it, then publish."), None
+
+
+def _swap(round_obj, data, *, shown, by):
+    round_swap_players(
+        round=round_obj,
+        player_x=int(data["player_x"]),
+        player_y=int(data["player_y"]),
+        expected_pairing=shown,
+        by=by,
+    )
+    return _("Players swapped."), None
+
+
+def _publish(round_obj, data, *, shown, by):
+    round_set_status(round=round_obj, status=Round.Status.PUBLISHED, expected_pairing=shown, by=by)
+    return _("Pairing published."), round_obj
+
+
+def _clear(round_obj, data, *, shown, by):
+    round_clear_pairings(round=round_obj, expected_pairing=shown, by=by)
+    return _("Pairing undone."), None
+
+
+def _reopen(round_obj, data, *, shown, by):
+    round_reopen(round=round_obj, reason=data["reason"], by=by)
+    return _("Round %(number)s reopened.") % {"number": round_obj.number}, None
+
+
+def _delete(round_obj, data, *, shown, by):
+    round_delete(round=round_obj, by=by)
+    return _("Round %(number)s deleted.") % {"number": round_obj.number}, round_obj.competition
+
+
+PAIRING_ACTIONS = {
+    "generate": PairingAction("pairing_form", _generate),
+    "swap": PairingAction("swap_form", _swap),
+    "publish": PairingAction(None, _publish),
+    "clear": PairingAction(None, _clear),
+    "reopen": PairingAction("reopen_form", _reopen),
+    "delete": PairingAction("delete_form", _delete),
+}
+
+
+def _pairing_forms(data, *, competition: Competition, players, bound: str | None) -> dict:
+    """The page's forms; the one named `bound` is bound to the posted data."""
+    makers = {
+        "pairing_form": lambda d: PairingForm(d, initial={"system": competition.pairing_system}),
+        "swap_form": lambda d: SwapForm(d, players=players),
+        "reopen_form": RoundReopenForm,
+        "delete_form": RoundDeleteForm,
+    }
+    return {name: make(data if name == bound else None) for name, make in makers.items()}
+
+
 @secretary_required
 def round_pairing(request, competition: Competition, number: int):
+    """The pairing page; a POST is one of `PAIRING_ACTIONS`, each one service."""
     round_obj = selectors.round_get(competition, number)
     games = list(selectors.round_games(round_obj))
     players = sorted(
@@ -40,67 +118,31 @@ def round_pairing(request, competition: Competition, number: int):
         ),
         key=lambda item: item[1],
     )
-    pairing_form = PairingForm(initial={"system": competition.pairing_system})
-    swap_form = SwapForm(players=players)
-    reopen_form = RoundReopenForm()
-    delete_form = RoundDeleteForm()
-    action = request.POST.get("action")
-    # The pairing the page showed: a second click, or a second device, acts on it or not at all.
-    shown = request.POST.get("pairing") or None
-    by = request.user
-    try:
-        if action == "generate":
-            pairing_form = PairingForm(request.POST)
-            if pairing_form.is_valid():
-                data = pairing_form.cleaned_data
-                round_pair(
-                    round=round_obj,
-                    system=data["system"],
-                    standings_round=data["standings_round"],
-                    seed=data["seed"],
-                    expected_pairing=shown,
-                    by=by,
+    action = PAIRING_ACTIONS.get(request.POST.get("action", ""))
+    forms = _pairing_forms(
+        request.POST, competition=competition, players=players, bound=action and action.form
+    )
+    if action is not None:
+        form = forms.get(action.form) if action.form else None
+        if form is None or form.is_valid():
+            try:
+                message, target = action.run(
+                    round_obj,
+                    form.cleaned_data if form is not None else {},
+                    # The pairing the page showed: a second click, or a second device,
+                    # acts on it or not at all.
+                    shown=request.POST.get("pairing") or None,
+                    by=request.user,
                 )
-                messages.success(request, _("Pairing generated. Review it, then publish."))
+            except CompetitionError as error:
+                messages.error(request, error.message)
+                round_obj.refresh_from_db(fields=["status"])
+                games = list(selectors.round_games(round_obj))
+            else:
+                messages.success(request, message)
+                if target is not None:
+                    return redirect(target)
                 return redirect("round_pairing", **competition.url_kwargs, number=number)
-        elif action == "swap":
-            swap_form = SwapForm(request.POST, players=players)
-            if swap_form.is_valid():
-                round_swap_players(
-                    round=round_obj,
-                    player_x=int(swap_form.cleaned_data["player_x"]),
-                    player_y=int(swap_form.cleaned_data["player_y"]),
-                    expected_pairing=shown,
-                    by=by,
-                )
-                messages.success(request, _("Players swapped."))
-                return redirect("round_pairing", **competition.url_kwargs, number=number)
-        elif action == "publish":
-            round_set_status(
-                round=round_obj, status=Round.Status.PUBLISHED, expected_pairing=shown, by=by
-            )
-            messages.success(request, _("Pairing published."))
-            return redirect(round_obj)
-        elif action == "clear":
-            round_clear_pairings(round=round_obj, expected_pairing=shown, by=by)
-            messages.success(request, _("Pairing undone."))
-            return redirect("round_pairing", **competition.url_kwargs, number=number)
-        elif action == "reopen":
-            reopen_form = RoundReopenForm(request.POST)
-            if reopen_form.is_valid():
-                round_reopen(round=round_obj, reason=reopen_form.cleaned_data["reason"], by=by)
-                messages.success(request, _("Round %(number)s reopened.") % {"number": number})
-                return redirect("round_pairing", **competition.url_kwargs, number=number)
-        elif action == "delete":
-            delete_form = RoundDeleteForm(request.POST)
-            if delete_form.is_valid():
-                round_delete(round=round_obj, by=by)
-                messages.success(request, _("Round %(number)s deleted.") % {"number": number})
-                return redirect(competition)
-    except CompetitionError as error:
-        messages.error(request, error.message)
-        round_obj.refresh_from_db(fields=["status"])
-        games = list(selectors.round_games(round_obj))
     open_games = selectors.games_without_result_before(round_obj)
     standings_round = default_standings_round(round_obj, open_games=open_games)
     review = round_pairing_review(round_obj, standings_round=standings_round)
@@ -117,12 +159,10 @@ def round_pairing(request, competition: Competition, number: int):
             if open_games and not has_results
             else "",
             "unpaired": [
-                entrant.player.name for entrant in entrants_unpaired_in(round_obj, games=games)
+                entrant.player.name
+                for entrant in selectors.entrants_unpaired_in(round_obj, games=games)
             ],
-            "pairing_form": pairing_form,
-            "swap_form": swap_form,
-            "reopen_form": reopen_form,
-            "delete_form": delete_form,
+            **forms,
             "can_delete": not has_results and not any(game.move_count for game in games),
             "has_results": has_results,
             "pairing_version": pairing_version(game.pk for game in games),

@@ -6,7 +6,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -38,16 +37,19 @@ from competition.forms import (
 )
 from competition.models import Competition, Round
 from competition.rulesets import competition_score_max
+from competition.selectors import (
+    entrants_active_in,
+    entrants_unpaired_in,
+)
 from competition.services import CompetitionError, competitions
 from competition.services.backup import club_archive
 from competition.services.competitions import SlugTaken
 from competition.services.entrants import (
-    entrant_add,
+    entrant_enter,
     entrant_reinstate,
     entrant_set_group,
     entrant_withdraw,
     group_create,
-    player_get_or_create_in_club,
 )
 from competition.services.importing import (
     UNDECIDED,
@@ -63,8 +65,6 @@ from competition.services.importing import (
 )
 from competition.services.pairing import round_add_late_player
 from competition.services.rounds import (
-    entrants_active_in,
-    entrants_unpaired_in,
     pairing_version,
     round_correct_result,
     round_create,
@@ -412,20 +412,14 @@ def _late_added_message(game: Game) -> str:
 
 def _enter_player(competition: Competition, data: dict, *, by):
     """A club member or a new player, entered from the round in `data["joined_round"]`."""
-    with transaction.atomic():
-        player = data["player"]
-        if player is None:
-            player, _created = player_get_or_create_in_club(
-                club=competition.club, name=data["new_player_name"]
-            )
-        entrant_add(
-            competition=competition,
-            player=player,
-            joined_round=data["joined_round"],
-            group=data.get("group"),
-            by=by,
-        )
-    return player
+    return entrant_enter(
+        competition=competition,
+        player=data["player"],
+        new_player_name=data["new_player_name"],
+        joined_round=data["joined_round"],
+        group=data.get("group"),
+        by=by,
+    )
 
 
 @secretary_required

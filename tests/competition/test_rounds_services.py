@@ -4,10 +4,12 @@ import pytest
 from django.utils import translation
 
 from competition.models import Absence, Round
-from competition.services import CompetitionError
-from competition.services.rounds import (
+from competition.selectors import (
     entrants_active_in,
     entrants_present_in,
+)
+from competition.services import CompetitionError
+from competition.services.rounds import (
     round_create,
     round_record_results,
     round_set_attendance,

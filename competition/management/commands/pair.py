@@ -1,15 +1,18 @@
-"""Pair a round from the command line: generate (or only show, with --dry-run)."""
+"""Pair a round from the command line: generate (or only show, with --dry-run).
+
+Through the services the pages use: the round is added as *Add round* adds it (its history
+entry, the club lock, the check of its number) and paired as *Generate* pairs it.
+"""
 
 import json
 
 from django.core.management.base import BaseCommand, CommandError
-from django.db.models import Max
 
 from clubs.models import Player
+from competition import selectors
 from competition.management.commands._lookup import competition_from_argument
-from competition.models import Round
 from competition.services import CompetitionError
-from competition.services.pairing import round_pair, round_pairing_preview
+from competition.services.pairing import round_create_and_pair, round_pairing_preview
 
 
 class Command(BaseCommand):
@@ -26,24 +29,22 @@ class Command(BaseCommand):
 
     def handle(self, *args, competition: str, number: int | None, dry_run: bool, **options):
         competition_obj = competition_from_argument(competition)
-        if number is None:
-            last = competition_obj.rounds.aggregate(last=Max("number"))["last"] or 0
-            number = last + 1
-        round_obj = Round.objects.filter(competition=competition_obj, number=number).first()
-        if round_obj is None:
-            round_obj = Round(competition=competition_obj, number=number)
-            if not dry_run:
-                round_obj.save()
         arguments = {
-            "round": round_obj,
             "system": options["system"],
             "standings_round": options["standings_round"],
             "seed": options["seed"],
         }
         try:
-            result = round_pairing_preview(**arguments) if dry_run else round_pair(**arguments)
+            if dry_run:
+                round_obj = selectors.round_or_next(competition_obj, number)
+                result = round_pairing_preview(round=round_obj, **arguments)
+            else:
+                round_obj, result = round_create_and_pair(
+                    competition=competition_obj, number=number, **arguments
+                )
         except CompetitionError as error:
             raise CommandError(str(error.message)) from None
+        number = round_obj.number
         if options["format"] == "json":
             self.stdout.write(json.dumps(self._document(number, result, dry_run), indent=2))
         else:

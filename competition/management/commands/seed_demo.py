@@ -10,11 +10,15 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from clubs.models import Club, Membership, Player
+from clubs.services import club_save, membership_save, player_save
 from competition.models import Competition, Round
+from competition.selectors import (
+    entrants_active_in,
+)
+from competition.services.competitions import competition_create
 from competition.services.entrants import entrant_add
 from competition.services.pairing import round_pair
 from competition.services.rounds import (
-    entrants_active_in,
     round_create,
     round_record_results,
     round_set_attendance,
@@ -64,35 +68,35 @@ class Command(BaseCommand):
 
     def _seed(self, rng: random.Random) -> None:
         user_model = get_user_model()
-        club = Club.objects.create(
-            name="Scrabbleclub De Goudse Letters", slug="gouda", city="Gouda"
+        club = club_save(
+            Club(name="Scrabbleclub De Goudse Letters", slug="gouda", city="Gouda"), by=None
         )
         players = [
-            Player.objects.create(name=name, rating=rng.randint(900, 1700)) for name in PLAYER_NAMES
+            player_save(Player(name=name, rating=rng.randint(900, 1700)), by=None)
+            for name in PLAYER_NAMES
         ]
-        Membership.objects.bulk_create(Membership(club=club, player=p) for p in players)
-        secretary_user = user_model.objects.create_user("secretaris", password=DEMO_PASSWORD)
-        players[0].user = secretary_user
-        players[0].save(update_fields=["user"])
-        Membership.objects.filter(club=club, player=players[0]).update(
-            role=Membership.Role.SECRETARY
-        )
-        player_user = user_model.objects.create_user("speler", password=DEMO_PASSWORD)
-        players[1].user = player_user
-        players[1].save(update_fields=["user"])
+        players[0].user = user_model.objects.create_user("secretaris", password=DEMO_PASSWORD)
+        players[1].user = user_model.objects.create_user("speler", password=DEMO_PASSWORD)
+        for player in players[:2]:
+            player_save(player, by=None)
+        for number, player in enumerate(players):
+            role = Membership.Role.SECRETARY if number == 0 else Membership.Role.MEMBER
+            membership_save(Membership(club=club, player=player, role=role), by=None)
         if not user_model.objects.filter(username="admin").exists():
             user_model.objects.create_superuser("admin", password=DEMO_PASSWORD)
 
         start = date(2026, 9, 1)
-        season = Competition.objects.create(
+        season = competition_create(
             club=club,
-            name="Clubcompetitie 2026–2027",
-            slug="competitie-2026",
-            kind=Competition.Kind.CLUB,
-            rules=Competition.Rules.GOUDS_8,
-            start_date=start,
-            ranking=Competition.Ranking.TOTALS,
-            tiebreaks=["spread", "wins", "opponents_match_points"],
+            settings=dict(
+                name="Clubcompetitie 2026–2027",
+                slug="competitie-2026",
+                kind=Competition.Kind.CLUB,
+                rules=Competition.Rules.GOUDS_8,
+                start_date=start,
+                ranking=Competition.Ranking.TOTALS,
+                tiebreaks=["spread", "wins", "opponents_match_points"],
+            ),
         )
         for player in players:
             entrant_add(competition=season, player=player, joined_round=1)
@@ -107,16 +111,18 @@ class Command(BaseCommand):
             # Rounds 1-6 finish with their last result, round 7 is published with its first.
             self._play(round_obj, rng, low=110, high=330, share=1.0 if number < 7 else 0.3)
 
-        tournament = Competition.objects.create(
+        tournament = competition_create(
             club=club,
-            name="Gouds Open 2026",
-            slug="gouds-open-2026",
-            kind=Competition.Kind.TOURNAMENT,
-            rules=Competition.Rules.STANDARD,
-            start_date=date(2026, 6, 13),
-            number_of_rounds=5,
-            starters=Competition.Starters.ASSIGNED,
-            tiebreaks=["spread", "sonneborn_berger"],
+            settings=dict(
+                name="Gouds Open 2026",
+                slug="gouds-open-2026",
+                kind=Competition.Kind.TOURNAMENT,
+                rules=Competition.Rules.STANDARD,
+                start_date=date(2026, 6, 13),
+                number_of_rounds=5,
+                starters=Competition.Starters.ASSIGNED,
+                tiebreaks=["spread", "sonneborn_berger"],
+            ),
         )
         for seed_number, player in enumerate(sorted(players[:12], key=lambda p: -p.rating), 1):
             entrant_add(competition=tournament, player=player, seed=seed_number)
