@@ -16,11 +16,12 @@ from clubs.inputs import (
     validate_upload_size,
 )
 from clubs.models import Player
+from competition.core.results_csv import MAX_FILE_BYTES
 from competition.models import TIEBREAK_CHOICES, Competition, Entrant, Group
 from competition.rulesets import custom_rules_error
 from competition.selectors import current_round_number
 from competition.services.competitions import SETTINGS_FIELDS
-from competition.services.importing import MAX_FILE_BYTES, UNDECIDED, NameQuestion
+from competition.services.importing import UNDECIDED, NameQuestion
 from games.models import Game
 from games.services import (
     MAX_SCORE,

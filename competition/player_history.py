@@ -18,8 +18,9 @@ from django.db.models.functions import Coalesce, TruncDate
 from django.http import Http404
 
 from clubs.models import Club, Player
-from competition import selectors, standings
-from competition.charts import Point
+from competition import selectors
+from competition.core import standings
+from competition.core.charts import Point
 from competition.models import Competition, Entrant
 from games.models import Game, Outcome
 

@@ -16,8 +16,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
+from competition.core.standings import StandingRow
 from competition.models import TIEBREAK_CHOICES, Competition
-from competition.standings import StandingRow
 
 TIEBREAK_LABELS = dict(TIEBREAK_CHOICES)
 SHORT_TIEBREAK_LABELS = {

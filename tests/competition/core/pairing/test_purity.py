@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import competition.pairing
+import competition.core.pairing
 
 ALLOWED_ROOTS = {
     "__future__",
@@ -21,7 +21,7 @@ ALLOWED_ROOTS = {
 
 
 def test_pairing_imports_only_the_standard_library_and_rustworkx():
-    package = Path(competition.pairing.__file__).parent
+    package = Path(competition.core.pairing.__file__).parent
     for source in sorted(package.glob("*.py")):
         tree = ast.parse(source.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
