@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rules.game import Game
+from rules.game import Game, MoveResult
 from rules.move import TURN_MOVES, Challenge
 from rules.movegen import GeneratedPlay, MoveGenerator
 
@@ -98,7 +98,7 @@ def analyse(game: Game, generator: MoveGenerator | None = None) -> GameAnalysis:
     return GameAnalysis(game.players, tuple(turns))
 
 
-def _taken_back(history: Sequence, index: int) -> int:
+def _taken_back(history: Sequence[MoveResult], index: int) -> int:
     """The score change of an upheld challenge right after the play at ``index``."""
     following = history[index + 1] if index + 1 < len(history) else None
     if (
