@@ -1,4 +1,7 @@
-"""Forms of the secretary's pages. They validate input; the services do the writing."""
+"""Forms of the secretary's pages. They validate input; the services do the writing.
+
+Django: forms.
+"""
 
 import hashlib
 from collections.abc import Sequence

@@ -2,6 +2,8 @@
 
 A round's games (its pairings and results) live in the games app; this app creates them
 and reads their results for the standings.
+
+Django: the ORM models.
 """
 
 from django.core.exceptions import ValidationError

@@ -5,6 +5,8 @@ Reads in a fixed number of queries, however many competitions and rounds: the cl
 competitions the player entered, their entrants, their published results, and the
 player's own games. Drafts never appear, not even to a secretary: this is the public
 record, as the standings count it.
+
+Django: ORM reads and the cache; the charts themselves are `competition.core.charts`.
 """
 
 from __future__ import annotations

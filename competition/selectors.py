@@ -2,6 +2,8 @@
 ORM rows into the plain records of `competition.core.standings`.
 
 Every function runs a fixed number of queries, whatever the number of players or rounds.
+
+Django: ORM reads; the algorithms are in `competition.core`.
 """
 
 from __future__ import annotations

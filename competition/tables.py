@@ -3,6 +3,8 @@
 django-tables2 does the sorting and the header links; the body is rendered from HTML
 built once per row here, because rendering 300 rows cell by cell through the template
 engine costs most of a second and the page must stay under 150 ms.
+
+Django: django-tables2.
 """
 
 from collections.abc import Callable

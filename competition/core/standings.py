@@ -1,9 +1,9 @@
 """Standings of a competition: who ranks where, computed from the results of its games.
 
-A pure algorithm (DESIGN.md, rule 2): frozen dataclasses in, dataclasses out. This module
-must never import Django or anything from the project's apps; the competition app's adapter
-turns ORM rows into :class:`EntrantRecord` and :class:`GameRecord` and renders the
-:class:`StandingRow` results. The ranking and every choice made here (byes, forfeits,
+Pure: frozen dataclasses in, dataclasses out (DESIGN.md, "Rules of the house", item 2).
+This module must never import Django or anything from the project's apps; the competition
+app's adapter turns ORM rows into :class:`EntrantRecord` and :class:`GameRecord` and
+renders the :class:`StandingRow` results. The ranking and every choice made here (byes, forfeits,
 annulled games, averages, tiebreaks) are documented in ``docs/standings.md``.
 
 >>> entrants = [EntrantRecord(1, "Anna"), EntrantRecord(2, "Bert")]
