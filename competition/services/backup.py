@@ -33,6 +33,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, HistoryEntry, Membership, Player
+from clubs.slugs import validate_club_slug
 from competition.models import Absence, Competition, Entrant, Group, Round
 from competition.services import CompetitionError
 from games.models import Game, Move, Seat
@@ -524,6 +525,11 @@ def _restore(document: dict[str, Any], history: list[Any], *, slug: str | None) 
             )
             % {"slug": wanted[:60]}
         )
+    if isinstance(wanted, str):
+        try:
+            validate_club_slug(wanted)
+        except ValidationError as error:
+            raise BackupError(" ".join(error.messages)) from None
     tables[Club] = [club_row]
     restorer = _Restorer()
     report = RestoreReport(club=Club())

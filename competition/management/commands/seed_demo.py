@@ -64,9 +64,9 @@ class Command(BaseCommand):
 
     def _seed(self, rng: random.Random) -> None:
         user_model = get_user_model()
-        club = Club.objects.create(
-            name="Scrabbleclub De Goudse Letters", slug="gouda", city="Gouda"
-        )
+        club = Club(name="Scrabbleclub De Goudse Letters", slug="gouda", city="Gouda")
+        club.full_clean()  # a page called "gouda" added later would hide the demo club
+        club.save()
         players = [
             Player.objects.create(name=name, rating=rng.randint(900, 1700)) for name in PLAYER_NAMES
         ]
