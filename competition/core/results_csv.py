@@ -48,7 +48,7 @@ class CsvError(ValueError):
         self.code = code
         self.params = params
         self.line: int = params.get("line", 0)
-        super().__init__(f"{code} {params}")
+        super().__init__(code, params)  # not formatted here: a bad file makes thousands
 
 
 class CsvRefused(ValueError):
@@ -56,7 +56,7 @@ class CsvRefused(ValueError):
 
     def __init__(self, errors: list[CsvError]) -> None:
         self.errors = tuple(errors)
-        super().__init__("; ".join(str(error) for error in errors))
+        super().__init__(f"{len(errors)} errors, the first: {errors[0]}")
 
 
 @dataclass(frozen=True)
@@ -154,7 +154,9 @@ def read(data: bytes, *, limits: Limits) -> list[ImportRow]:
             try:
                 rows.append(parse_row(values, line, limits=limits))
             except CsvError as error:
-                errors.append(error)
+                # Without its traceback: thousands kept alive, each with its frames, would
+                # make the garbage collector's rounds cost a third of the read.
+                errors.append(error.with_traceback(None))
     except csv.Error:  # in practice: a quote left open swallowed the rest of the file
         errors.append(CsvError("not_csv", line=reader.line_num))
     if errors:

@@ -120,7 +120,12 @@ def results_import_read(*, data: bytes) -> list[ImportRow]:
     try:
         return results_csv.read(data, limits=LIMITS)
     except results_csv.CsvRefused as refused:
-        raise _refuse([csv_error_message(error) for error in refused.errors]) from None
+        # Capped first: only the errors shown are put into words (a bad file has thousands).
+        shown = capped(list(refused.errors))
+        messages = [
+            csv_error_message(e) if isinstance(e, results_csv.CsvError) else e for e in shown
+        ]
+        raise CompetitionError(messages[0], errors=messages) from None
     except results_csv.CsvError as error:
         raise CompetitionError(csv_error_message(error)) from None
 
