@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from competition.pairing import swiss
-from competition.pairing.simulation import Ledger
+from competition.core.pairing import swiss
+from competition.core.pairing.simulation import Ledger
 
 SIZES = (100, 200, 500, 1000)
 PLAYED_ROUNDS = 10

@@ -94,7 +94,8 @@ def main() -> None:
     from django.test.utils import setup_test_environment
     from django.urls import reverse
 
-    from competition import selectors, standings
+    from competition import selectors
+    from competition.core import standings
 
     setup_test_environment()
     call_command("collectstatic", verbosity=0, interactive=False)

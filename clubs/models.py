@@ -1,6 +1,7 @@
 """Clubs, their players and who is secretary where. Knows nothing of competitions."""
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.urls import reverse
@@ -8,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction, HistoryReason
 from clubs.inputs import validate_plain_text
+from clubs.slugs import validate_club_slug
 
 
 class Club(models.Model):
@@ -28,6 +30,21 @@ class Club(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("club", kwargs={"club": self.slug})
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        club = super().from_db(db, field_names, values)
+        club._stored_slug = club.__dict__.get("slug")
+        return club
+
+    def clean(self) -> None:
+        """A short name a page of the site has is refused when taken, new or renamed to; a
+        club that has one from before keeps it until it is renamed."""
+        if self.slug != getattr(self, "_stored_slug", None):
+            try:
+                validate_club_slug(self.slug)
+            except ValidationError as error:
+                raise ValidationError({"slug": error}) from None
 
 
 class Player(models.Model):

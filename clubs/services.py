@@ -49,6 +49,7 @@ def club_save(club: Club, *, by: Any) -> Club:
     """Save a club; a change of name, short name or city is kept. A new club starts without
     history, so one made by mistake can still be deleted (history keeps a club)."""
     before = _values(_stored(Club, club.pk), CLUB_FIELDS)
+    club.clean()  # the admin's form has checked too; this holds for any other caller
     club.save()
     old, new = _changed(before, _values(club, CLUB_FIELDS))
     if before and (old or new):

@@ -3,6 +3,8 @@ rounds, entrants and groups are shown, and changed on the secretary's pages.
 
 Nothing with results is deleted: a competition with rounds is protected by the database
 (`Round.competition` is PROTECT), and these admins refuse it with a message of their own.
+
+Django: the admin site, writing through the services.
 """
 
 from django.contrib import admin

@@ -1,3 +1,8 @@
+"""The competition app's configuration: connects its receivers when Django starts.
+
+Django: the AppConfig.
+"""
+
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 

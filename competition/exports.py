@@ -1,4 +1,7 @@
-"""Standings and rounds as plain data: for JSON, CSV and the `standings` command."""
+"""Standings and rounds as plain data: for JSON, CSV and the `standings` command.
+
+Django: reads the ORM through the selectors.
+"""
 
 import csv
 import io

@@ -1,5 +1,8 @@
 """Filters of the club page's list of competitions (a club keeps many seasons) and of a
-competition's history (who, what, which round)."""
+competition's history (who, what, which round).
+
+Django: django-filter over the ORM.
+"""
 
 import django_filters
 from django.utils.translation import gettext_lazy as _

@@ -1,4 +1,7 @@
-"""Forms of the secretary's pages. They validate input; the services do the writing."""
+"""Forms of the secretary's pages. They validate input; the services do the writing.
+
+Django: forms.
+"""
 
 import hashlib
 from collections.abc import Sequence
@@ -16,11 +19,12 @@ from clubs.inputs import (
     validate_upload_size,
 )
 from clubs.models import Player
+from competition.core.results_csv import MAX_FILE_BYTES
 from competition.models import TIEBREAK_CHOICES, Competition, Entrant, Group
 from competition.rulesets import custom_rules_error
 from competition.selectors import current_round_number
 from competition.services.competitions import SETTINGS_FIELDS
-from competition.services.importing import MAX_FILE_BYTES, UNDECIDED, NameQuestion
+from competition.services.importing import UNDECIDED, NameQuestion
 from games.models import Game
 from games.services import (
     MAX_SCORE,

@@ -2,6 +2,8 @@
 
 A round's games (its pairings and results) live in the games app; this app creates them
 and reads their results for the standings.
+
+Django: the ORM models.
 """
 
 from django.core.exceptions import ValidationError
@@ -13,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.inputs import validate_plain_text
 from clubs.models import Club, Player
 from clubs.permissions import can_manage_club, clubs_managed_by
+from clubs.slugs import validate_competition_slug
 from games.models import PUBLIC_ROUND_STATUSES, RoundStatus
 
 TIEBREAK_CHOICES = [
@@ -140,6 +143,21 @@ class Competition(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("standings", kwargs=self.url_kwargs)
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        competition = super().from_db(db, field_names, values)
+        competition._stored_slug = competition.__dict__.get("slug")
+        return competition
+
+    def clean(self) -> None:
+        """A short name the club's own pages have (`/<club>/beheer/`) is refused when taken,
+        new or renamed to; one from before is kept until the competition is renamed."""
+        if self.slug != getattr(self, "_stored_slug", None):
+            try:
+                validate_competition_slug(self.slug)
+            except ValidationError as error:
+                raise ValidationError({"slug": error}) from None
 
     @property
     def is_archived(self) -> bool:

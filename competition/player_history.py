@@ -5,6 +5,8 @@ Reads in a fixed number of queries, however many competitions and rounds: the cl
 competitions the player entered, their entrants, their published results, and the
 player's own games. Drafts never appear, not even to a secretary: these are the public
 results, counted as the standings count them (`Game.objects.counting`).
+
+Django: ORM reads and the cache; the charts themselves are `competition.core.charts`.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from django.db.models.functions import Coalesce, TruncDate
 from django.http import Http404
 
 from clubs.models import Club, Player
-from competition import selectors, standings
-from competition.charts import Point
+from competition import selectors
+from competition.core import standings
+from competition.core.charts import Point
 from competition.models import Competition, Entrant
 from games.models import Game
 

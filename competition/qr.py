@@ -2,6 +2,8 @@
 
 Drawn here as inline SVG (segno, no network, no image files): sharp at any print size, and
 free of inline styles, which the Content-Security-Policy refuses. Imports nothing from the apps.
+
+Django: returns safe HTML for the templates.
 """
 
 from functools import lru_cache

@@ -1,4 +1,7 @@
-"""Which rules.RuleSet a competition plays by: a preset or the club's own variant."""
+"""Which rules.RuleSet a competition plays by: a preset or the club's own variant.
+
+Django: reads the competition's settings from the ORM.
+"""
 
 from typing import Any
 

@@ -3,6 +3,8 @@ fit a beamer at a size readable across the room.
 
 Tonight's round is the latest published one: a draft never appears, whoever looks.
 Reads in a fixed number of queries, however many players.
+
+Django: reads through the selectors.
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """Reads for the competition pages: the queries each page needs, and the adapter that turns
-ORM rows into the plain records of `competition.standings`.
+ORM rows into the plain records of `competition.core.standings`.
 
 Every function runs a fixed number of queries, whatever the number of players or rounds.
+
+Django: ORM reads; the algorithms are in `competition.core`.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from clubs.models import HistoryEntry, Player
-from competition import standings
+from competition.core import standings
 from competition.models import Competition, Entrant, Round, round_visible_to
 from games.models import Confirmation, Game, Outcome, Seat
 

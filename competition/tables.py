@@ -3,6 +3,8 @@
 django-tables2 does the sorting and the header links; the body is rendered from HTML
 built once per row here, because rendering 300 rows cell by cell through the template
 engine costs most of a second and the page must stay under 150 ms.
+
+Django: django-tables2.
 """
 
 from collections.abc import Callable
@@ -16,8 +18,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
+from competition.core.standings import StandingRow
 from competition.models import TIEBREAK_CHOICES, Competition
-from competition.standings import StandingRow
 
 TIEBREAK_LABELS = dict(TIEBREAK_CHOICES)
 SHORT_TIEBREAK_LABELS = {

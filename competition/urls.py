@@ -1,4 +1,7 @@
-"""Public pages at /<club>/<competition>/...; the secretary's pages under .../beheer/."""
+"""Public pages at /<club>/<competition>/...; the secretary's pages under .../beheer/.
+
+Django: the URL configuration.
+"""
 
 from django.urls import path
 

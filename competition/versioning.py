@@ -15,6 +15,8 @@ Readers take the timestamp before the data, so a page is never keyed newer than 
 Being the one place every write passes, it is also where an archived competition refuses
 a write that got this far (`CompetitionArchived`, which rolls the transaction back): the
 same query, limited to competitions that are not archived, tells.
+
+Django: an ORM update.
 """
 
 from django.utils import timezone

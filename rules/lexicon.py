@@ -284,7 +284,7 @@ def default_manifest() -> dict[str, Any]:
     return data
 
 
-class Lexicon(marisa_trie.Trie):
+class Lexicon(marisa_trie.Trie):  # type: ignore[misc]  # marisa_trie ships no type hints
     """A set of playable words (uppercase ``A``-``Z``), backed by a marisa trie.
 
     ``Lexicon`` *is* a ``marisa_trie.Trie``, so ``word in lexicon``, ``len(lexicon)`` and

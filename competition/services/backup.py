@@ -39,6 +39,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.inputs import file_size_text
 from clubs.models import Club, HistoryEntry, Membership, Player, Throttle
+from clubs.slugs import validate_club_slug
 from competition.models import Absence, Competition, Entrant, Group, Round
 from competition.services import CompetitionError, backup_schema
 from games.models import Game, Move, Seat, Side
@@ -721,6 +722,11 @@ def _restore(archive: Archive, *, slug: str | None) -> RestoreReport:
             )
             % {"slug": wanted[:60]}
         )
+    if isinstance(wanted, str):
+        try:
+            validate_club_slug(wanted)
+        except ValidationError as error:
+            raise BackupError(" ".join(error.messages)) from None
     tables[Club] = [club_row]
     restorer = _Restorer()
     report = RestoreReport(club=Club())

@@ -14,12 +14,9 @@ same game is accepted when it agrees). Three steps, so nothing changes by surpri
    result would be replaced without `replace`.
 """
 
-import csv
 import difflib
 import hashlib
-import io
 import json
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -36,6 +33,14 @@ from clubs.history import HistoryAction, HistoryReason, history_record
 from clubs.inputs import capped
 from clubs.locks import club_lock
 from clubs.models import Membership, Player
+from competition.core import results_csv
+from competition.core.results_csv import (
+    BYE,
+    MIRRORED,
+    ImportRow,
+    name_key,
+    without_mirrored,
+)
 from competition.models import Competition, Entrant, Round
 from competition.rulesets import game_rules_for
 from competition.services import CompetitionError
@@ -55,59 +60,54 @@ from games.services import (
     result_kind_of,
 )
 
-COLUMNS = ("round", "table", "player", "opponent", "score", "opponent_score", "outcome")
-DELIMITERS = (",", ";", "\t")
-MAX_FILE_BYTES = 2 * 1024 * 1024  # a season of a large club is well under 100 kB
-MAX_ROWS = 5000
 MAX_QUESTIONS = 300  # names to decide on one page (each is a form field)
-# A PositiveSmallIntegerField holds up to 32767 on every database Django supports.
-MAX_NUMBER = 32767
 MAX_NAME = Player._meta.get_field("name").max_length
+LIMITS = results_csv.Limits(max_name=MAX_NAME, min_score=MIN_SCORE, max_score=MAX_SCORE)
 SUGGESTIONS = 3
 SUGGESTION_CUTOFF = 0.7  # "Anke de Vreis" ~ "Anke de Vries" is 0.92; "Anna" ~ "Anne" 0.75
-BYE = "bye"
 
-# The file speaks from the row's player's point of view; the game's first player is `player`.
-OUTCOMES = {
-    "normal": ResultKind.NORMAL,
-    "flag:player": ResultKind.FLAG_A,
-    "flag:opponent": ResultKind.FLAG_B,
-    "forfeit:player": ResultKind.FORFEIT_A,
-    "forfeit:opponent": ResultKind.FORFEIT_B,
-    "forfeit:both": ResultKind.FORFEIT_BOTH,
-    "annulled": ResultKind.ANNULLED,
-    "bye": BYE,
+
+# --- step 1: reading the file (competition.core.results_csv) -------------------------------
+
+MESSAGES = {
+    "too_large": _("The file is larger than %(size)s MB; a results file is much smaller."),
+    "not_utf8": _(
+        "Line %(line)s: the file is not saved as UTF-8 (a letter such as é cannot "
+        "be read). Save it as “CSV UTF-8” and upload it again."
+    ),
+    "missing_columns": _("Line 1: the columns %(missing)s are missing."),
+    "too_many_rows": _("Line %(line)s: a file holds at most %(count)s results; split it."),
+    "not_csv": _(
+        "Line %(line)s: this is not a readable CSV line (a field is far too long, or "
+        "a quote is not closed)."
+    ),
+    "no_results": _("The file holds no results."),
+    "bad_number": _(
+        "Line %(line)s: “%(column)s” must be a whole number from %(low)s to "
+        "%(high)s, not “%(value)s”."
+    ),
+    "empty": _("Line %(line)s: “%(column)s” is empty."),
+    "control_character": _(
+        "Line %(line)s: “%(column)s” contains a control character (“%(value)s”)."
+    ),
+    "name_too_long": _(
+        "Line %(line)s: the name in “%(column)s” is longer than %(max)s characters."
+    ),
+    "unknown_outcome": _("Line %(line)s: unknown outcome “%(outcome)s”; use one of %(known)s."),
+    "no_player": _("Line %(line)s: the player is missing."),
+    "bye_with_opponent": _("Line %(line)s: a bye has no opponent."),
+    "no_opponent": _("Line %(line)s: the opponent is missing (only a bye has none)."),
+    "against_self": _("Line %(line)s: a player cannot play against themselves."),
+    "scores_not_allowed": _(
+        "Line %(line)s: a game with outcome “%(outcome)s” has no board points; "
+        "leave score and opponent_score empty."
+    ),
 }
-MIRRORED = {
-    ResultKind.FLAG_A: ResultKind.FLAG_B,
-    ResultKind.FLAG_B: ResultKind.FLAG_A,
-    ResultKind.FORFEIT_A: ResultKind.FORFEIT_B,
-    ResultKind.FORFEIT_B: ResultKind.FORFEIT_A,
-}
 
 
-# --- step 1: reading the file (pure) -------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ImportRow:
-    line: int
-    round: int
-    table: int | None
-    player: str
-    opponent: str
-    kind: str
-    score: int | None
-    opponent_score: int | None
-
-
-def name_key(name: str) -> str:
-    """How names are matched: case and runs of spaces ignored.
-
-    >>> name_key("  Anke   DE Vries ")
-    'anke de vries'
-    """
-    return " ".join(name.split()).casefold()
+def csv_error_message(error: results_csv.CsvError) -> Any:
+    """The reader's error in the reader's language."""
+    return MESSAGES[error.code] % error.params
 
 
 def _refuse(errors: list[Any], kind: type[CompetitionError] = CompetitionError) -> CompetitionError:
@@ -115,205 +115,19 @@ def _refuse(errors: list[Any], kind: type[CompetitionError] = CompetitionError) 
     return kind(errors[0], errors=errors)
 
 
-def _shown(value: str, limit: int = 30) -> str:
-    """A value as quoted back in a message: short, without control characters.
-
-    >>> _shown("Anke\\x00") + "|" + _shown("x" * 40)[-3:]
-    'Anke�|xx…'
-    """
-    text = "".join(ch if ch.isprintable() else "\ufffd" for ch in value[:limit])
-    return text + ("…" if len(value) > limit else "")
-
-
-def _decode(data: bytes) -> str:
-    if len(data) > MAX_FILE_BYTES:
-        raise CompetitionError(
-            _("The file is larger than %(size)s MB; a results file is much smaller.")
-            % {"size": MAX_FILE_BYTES // (1024 * 1024)}
-        )
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        raise CompetitionError(
-            _(
-                "Line %(line)s: the file is not saved as UTF-8 (a letter such as é cannot "
-                "be read). Save it as “CSV UTF-8” and upload it again."
-            )
-            % {"line": line}
-        ) from None
-
-
-def _delimiter(header: str) -> str:
-    """The separator the header line uses: comma, semicolon (Dutch spreadsheets) or tab.
-
-    >>> _delimiter("round;table;player") + _delimiter("round,table") + _delimiter("x")
-    ';,,'
-    """
-    return max(DELIMITERS, key=header.count) if any(d in header for d in DELIMITERS) else ","
-
-
-def _number(value: str, line: int, column: str, *, low: int, high: int) -> int | None:
-    """A whole number of ASCII digits within [low, high]; empty is None."""
-    digits = value[1:] if value[:1] in "+-" else value
-    if not value:
-        return None
-    # Ten digits are plenty; more would also make int() refuse (or take long) on its own.
-    plain = digits.isascii() and digits.isdigit() and len(digits) <= 10
-    if not plain or not low <= int(value) <= high:
-        raise CompetitionError(
-            _(
-                "Line %(line)s: “%(column)s” must be a whole number from %(low)s to "
-                "%(high)s, not “%(value)s”."
-            )
-            % {"line": line, "column": column, "low": low, "high": high, "value": _shown(value)}
-        )
-    return int(value)
-
-
-def _required(value: int | None, line: int, column: str) -> int:
-    if value is None:
-        raise CompetitionError(
-            _("Line %(line)s: “%(column)s” is empty.") % {"line": line, "column": column}
-        )
-    return value
-
-
-def _name(value: str, line: int, column: str) -> str:
-    name = " ".join(value.split())
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise CompetitionError(
-            _("Line %(line)s: “%(column)s” contains a control character (“%(value)s”).")
-            % {"line": line, "column": column, "value": _shown(name)}
-        )
-    if len(name) > MAX_NAME:
-        raise CompetitionError(
-            _("Line %(line)s: the name in “%(column)s” is longer than %(max)s characters.")
-            % {"line": line, "column": column, "max": MAX_NAME}
-        )
-    return name
-
-
 def results_import_read(*, data: bytes) -> list[ImportRow]:
     """Read and check every row; raises with all errors (capped), each with its line."""
-    text = _decode(data)
-    stream = io.StringIO(text, newline="")
-    header_line = text.split("\n", 1)[0]
-    reader = csv.reader(
-        stream, delimiter=_delimiter(header_line), quotechar='"', doublequote=True,
-        skipinitialspace=True, strict=False,
-    )  # fmt: skip
-    rows: list[ImportRow] = []
-    errors: list[Any] = []
     try:
-        header = [name.strip().lower() for name in next(reader, [])]
-        missing = [name for name in COLUMNS if name not in header]
-        if missing:
-            raise CompetitionError(
-                _("Line 1: the columns %(missing)s are missing.") % {"missing": ", ".join(missing)}
-            )
-        position = {name: header.index(name) for name in COLUMNS}
-        for record in reader:
-            line = reader.line_num
-            values = {
-                name: record[index].strip() if index < len(record) else ""
-                for name, index in position.items()
-            }
-            if not any(values.values()):
-                continue
-            if len(rows) + len(errors) >= MAX_ROWS:
-                # First, so that a capped list still shows it.
-                errors.insert(
-                    0,
-                    _("Line %(line)s: a file holds at most %(count)s results; split it.")
-                    % {"line": line, "count": MAX_ROWS},
-                )
-                break
-            try:
-                rows.append(_parse_row(values, line))
-            except CompetitionError as error:
-                errors.append(error.message)
-    except csv.Error:  # in practice: a quote left open swallowed the rest of the file
-        errors.append(
-            _(
-                "Line %(line)s: this is not a readable CSV line (a field is far too long, or "
-                "a quote is not closed)."
-            )
-            % {"line": reader.line_num}
-        )
-    if errors:
-        raise _refuse(errors)
-    if not rows:
-        raise CompetitionError(_("The file holds no results."))
-    return rows
-
-
-def _parse_row(values: dict[str, str], line: int) -> ImportRow:
-    round_number = _required(
-        _number(values["round"], line, "round", low=1, high=MAX_NUMBER), line, "round"
-    )
-    table = _number(values["table"], line, "table", low=1, high=MAX_NUMBER)
-    outcome = values["outcome"].lower() or "normal"
-    if outcome not in OUTCOMES:
-        raise CompetitionError(
-            _("Line %(line)s: unknown outcome “%(outcome)s”; use one of %(known)s.")
-            % {"line": line, "outcome": _shown(values["outcome"]), "known": ", ".join(OUTCOMES)}
-        )
-    kind = OUTCOMES[outcome]
-    player = _name(values["player"], line, "player")
-    opponent = _name(values["opponent"], line, "opponent")
-    if not player:
-        raise CompetitionError(_("Line %(line)s: the player is missing.") % {"line": line})
-    if kind == BYE and opponent:
-        raise CompetitionError(_("Line %(line)s: a bye has no opponent.") % {"line": line})
-    if kind != BYE and not opponent:
-        raise CompetitionError(
-            _("Line %(line)s: the opponent is missing (only a bye has none).") % {"line": line}
-        )
-    if name_key(player) == name_key(opponent):
-        raise CompetitionError(
-            _("Line %(line)s: a player cannot play against themselves.") % {"line": line}
-        )
-    if kind not in ResultKind.SCORED:
-        if values["score"] or values["opponent_score"]:
-            raise CompetitionError(
-                _(
-                    "Line %(line)s: a game with outcome “%(outcome)s” has no board points; "
-                    "leave score and opponent_score empty."
-                )
-                % {"line": line, "outcome": outcome}
-            )
-        score = opponent_score = None
-    else:
-        score = _required(_score(values["score"], line, "score"), line, "score")
-        opponent_score = _required(
-            _score(values["opponent_score"], line, "opponent_score"), line, "opponent_score"
-        )
-    return ImportRow(
-        line=line,
-        round=round_number,
-        table=table,
-        player=player,
-        opponent=opponent,
-        kind=kind,
-        score=score,
-        opponent_score=opponent_score,
-    )
-
-
-def _score(value: str, line: int, column: str) -> int | None:
-    return _number(value, line, column, low=MIN_SCORE, high=MAX_SCORE)
-
-
-def _same_game(first: ImportRow, second: ImportRow) -> bool:
-    """Whether `second` is the same game told from the opponent's side."""
-    return (
-        first.kind != BYE
-        and name_key(first.player) == name_key(second.opponent)
-        and name_key(first.opponent) == name_key(second.player)
-        and MIRRORED.get(second.kind, second.kind) == first.kind
-        and (second.score, second.opponent_score) == (first.opponent_score, first.score)
-    )
+        return results_csv.read(data, limits=LIMITS)
+    except results_csv.CsvRefused as refused:
+        # Capped first: only the errors shown are put into words (a bad file has thousands).
+        shown = capped(list(refused.errors))
+        messages = [
+            csv_error_message(e) if isinstance(e, results_csv.CsvError) else e for e in shown
+        ]
+        raise CompetitionError(messages[0], errors=messages) from None
+    except results_csv.CsvError as error:
+        raise CompetitionError(csv_error_message(error)) from None
 
 
 # --- step 2: the plan (reads only) ---------------------------------------------------------
@@ -447,7 +261,7 @@ def results_import_plan(
         .distinct()
     )
     planned: list[PlannedGame] = []
-    for row in _without_mirrored(rows):
+    for row in without_mirrored(rows):
         try:
             planned.append(_plan_game(row, players, round_games[row.round], with_moves))
         except CompetitionError as error:
@@ -588,20 +402,6 @@ def _resolve_names(
             % {"count": len(questions), "max": MAX_QUESTIONS}
         )
     return questions, choices, players
-
-
-def _without_mirrored(rows: list[ImportRow]) -> list[ImportRow]:
-    """Drop each row that tells an earlier row's game from the opponent's side."""
-    kept, seen = [], {}
-    for row in rows:
-        mirror = seen.get((row.round, name_key(row.player)))
-        if mirror is not None and _same_game(mirror, row):
-            continue
-        for name in (row.player, row.opponent):
-            if name:
-                seen.setdefault((row.round, name_key(name)), row)
-        kept.append(row)
-    return kept
 
 
 def _identity(players: dict[str, Resolved], key: str) -> int | str:

@@ -1,4 +1,4 @@
-"""Pairing a round: the adapter between the ORM and the pure engines in competition.pairing.
+"""Pairing a round: the adapter between the ORM and the pure engines in competition.core.pairing.
 
 `round_pairing_preview` computes a pairing without writing; `round_pair` writes it as the
 round's games (a draft the director reviews, may swap, and then publishes);
@@ -14,7 +14,8 @@ from django.db.models import Max
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction
-from competition import pairing, selectors, standings
+from competition import selectors
+from competition.core import pairing, standings
 from competition.models import Competition, Entrant, Round
 from competition.rulesets import game_rules_for
 from competition.selectors import (

@@ -5,7 +5,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from clubs.models import Club
-from competition.charts import chart_svg
+from competition.core.charts import chart_svg
 from competition.player_history import club_player_get, player_history
 
 

@@ -3,7 +3,7 @@
 from django.shortcuts import render
 
 from competition import selectors
-from competition.scoresheets import sheet_layout
+from competition.core.scoresheets import sheet_layout
 from games.engine import ruleset_of
 
 

@@ -9,7 +9,8 @@ from django_tables2 import RequestConfig
 from clubs.inputs import query_int
 from clubs.models import Club, Player
 from clubs.permissions import can_manage_club
-from competition import selectors, standings
+from competition import selectors
+from competition.core import standings
 from competition.filters import CompetitionFilter
 from competition.models import Competition, Round
 from competition.tables import StandingsTable

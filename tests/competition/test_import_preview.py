@@ -14,10 +14,10 @@ from django.urls import reverse
 from django.utils import translation
 
 from clubs.models import Player
+from competition.core.results_csv import MAX_FILE_BYTES
 from competition.forms import question_field_name
 from competition.models import Round
 from competition.services.importing import (
-    MAX_FILE_BYTES,
     ImportDecisions,
     results_import_plan,
     results_import_read,

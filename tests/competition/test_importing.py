@@ -13,13 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clubs.models import HistoryEntry, Membership, Player
+from competition.core.results_csv import MAX_FILE_BYTES, MAX_ROWS
 from competition.models import Entrant, Round
 from competition.services import CompetitionError
 from competition.services.entrants import entrant_add
 from competition.services.importing import (
-    MAX_FILE_BYTES,
     MAX_QUESTIONS,
-    MAX_ROWS,
     ImportDecisions,
     ImportPlanChanged,
     ImportUnknownNames,

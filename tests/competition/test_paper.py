@@ -10,9 +10,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from competition.core.scoresheets import OPEN_ENDED_ROWS, sheet_layout
 from competition.models import Competition, Round
 from competition.qr import qr_code, qr_svg
-from competition.scoresheets import OPEN_ENDED_ROWS, sheet_layout
 from competition.services.rounds import round_set_pairings
 from games.services import PairingSpec
 from tests.factories import competition_with_results

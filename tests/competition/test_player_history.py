@@ -6,7 +6,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from competition.charts import Point
+from competition.core.charts import Point
 from competition.models import Round
 from competition.player_history import club_player_get, player_history
 from competition.services.rounds import round_create, round_record_results, round_set_pairings

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from clubs.models import HistoryEntry
-from competition import tsh
+from competition.core import tsh
 from competition.models import Competition, Entrant, Round
 from competition.selectors import standings_get
 from competition.services import CompetitionError

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from competition.core.results_csv import MAX_FILE_BYTES
 from competition.management.commands._lookup import competition_from_argument
 from competition.services import CompetitionError
 from competition.services.importing import (
-    MAX_FILE_BYTES,
     ImportDecisions,
     ImportUnknownNames,
     ImportWouldReplace,

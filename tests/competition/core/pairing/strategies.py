@@ -8,8 +8,15 @@ from collections.abc import Iterator, Sequence
 
 from hypothesis import strategies as st
 
-from competition.pairing import CRITERIA, PairingEntrant, PastGame, SwissWeights, choose_bye, swiss
-from competition.pairing.simulation import Ledger
+from competition.core.pairing import (
+    CRITERIA,
+    PairingEntrant,
+    PastGame,
+    SwissWeights,
+    choose_bye,
+    swiss,
+)
+from competition.core.pairing.simulation import Ledger
 
 
 def perfect_matchings(ids: Sequence[int]) -> Iterator[list[tuple[int, int]]]:

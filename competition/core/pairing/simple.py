@@ -102,7 +102,7 @@ def random_pairing(
     return _finish(games, ordered, bye, system="random", starters=starters)
 
 
-def _rating_order(order_by: str) -> Callable[[PairingEntrant], tuple]:
+def _rating_order(order_by: str) -> Callable[[PairingEntrant], tuple[Any, ...]]:
     """Strongest first. Missing ratings / seeds go last, then rank and id decide."""
     if order_by == "rating":
         return lambda e: (

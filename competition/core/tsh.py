@@ -356,13 +356,13 @@ def _game(
         if score is not None and score < 0:
             unmatched.append((i, r + 1))
         return None
-    other = players[opp]
-    if r >= len(other.opponents) or other.opponents[r] != i + 1:
-        raise TshError("not_mirrored", p.line, round=r + 1, opponent=other.name, name=p.name)
-    mirror = {"fw": "fl", "fl": "fw"}.get(token or "", token)
-    if tokens[opp][r] != mirror:
-        raise TshError("not_mirrored", p.line, round=r + 1, opponent=other.name, name=p.name)
-    their = other.scores[r] if r < len(other.scores) else None
+    opponent = players[opp]
+    if r >= len(opponent.opponents) or opponent.opponents[r] != i + 1:
+        raise TshError("not_mirrored", p.line, round=r + 1, opponent=opponent.name, name=p.name)
+    expected = {"fw": "fl", "fl": "fw"}.get(token or "", token)
+    if tokens[opp][r] != expected:
+        raise TshError("not_mirrored", p.line, round=r + 1, opponent=opponent.name, name=p.name)
+    their = opponent.scores[r] if r < len(opponent.scores) else None
     if (score is None) != (their is None):
         raise TshError("half_played", p.line, round=r + 1)
     if opp < i:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from competition.pairing import (
+from competition.core.pairing import (
     PairingEntrant,
     PairingError,
     PastGame,

@@ -6,7 +6,7 @@ Pure Python; this module must never import Django, the ORM or another app.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .records import Pairing, PairingEntrant, PairingError
@@ -40,7 +40,7 @@ def pair(system: str, entrants: Iterable[PairingEntrant], **options: Any) -> Pai
         raise PairingError(f"unknown pairing system {system!r}; known: {sorted(_ALIASES)}")
     if system == "seed":
         options.setdefault("order_by", "seed")
-    engines = {
+    engines: dict[str, Callable[..., Pairing]] = {
         "swiss": swiss,
         "round_robin": round_robin,
         "king_of_the_hill": king_of_the_hill,

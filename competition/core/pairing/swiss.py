@@ -308,10 +308,10 @@ def _max_weight_matching(size: int, edges: list[tuple[int, int, int]]) -> list[t
     matching = rustworkx.max_weight_matching(
         graph, max_cardinality=True, weight_fn=lambda weight: weight
     )
-    return sorted(tuple(sorted(pair)) for pair in matching)  # type: ignore[misc]
+    return sorted((min(a, b), max(a, b)) for a, b in matching)
 
 
-def solve(weights: SwissWeights, *, window: int | None) -> tuple[list[tuple[int, int]], int]:
+def solve(weights: SwissWeights, *, window: int | None) -> tuple[list[tuple[int, int]], int | None]:
     """The optimal matching as position pairs, and the window finally used (None =
     full graph).
 

@@ -1,4 +1,4 @@
-"""Tests for competition.standings: hand-computed tables, then properties.
+"""Tests for competition.core.standings: hand-computed tables, then properties.
 
 Pure tests: no database, no Django. Each expected table is written out with the arithmetic
 beside it. Columns of ``table()``: rank, name, games, wins, draws, losses, byes,
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from competition.standings import (
+from competition.core.standings import (
     EntrantRecord,
     GameRecord,
     RoundResult,

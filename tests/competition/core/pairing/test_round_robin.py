@@ -7,7 +7,7 @@ from itertools import combinations
 
 import pytest
 
-from competition.pairing import (
+from competition.core.pairing import (
     PairingEntrant,
     PairingError,
     pair,

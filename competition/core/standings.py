@@ -1,9 +1,9 @@
 """Standings of a competition: who ranks where, computed from the results of its games.
 
-A pure algorithm (DESIGN.md, rule 2): frozen dataclasses in, dataclasses out. This module
-must never import Django or anything from the project's apps; the competition app's adapter
-turns ORM rows into :class:`EntrantRecord` and :class:`GameRecord` and renders the
-:class:`StandingRow` results. The ranking and every choice made here (byes, forfeits,
+Pure: frozen dataclasses in, dataclasses out (DESIGN.md, "Rules of the house", item 2).
+This module must never import Django or anything from the project's apps; the competition
+app's adapter turns ORM rows into :class:`EntrantRecord` and :class:`GameRecord` and
+renders the :class:`StandingRow` results. The ranking and every choice made here (byes, forfeits,
 annulled games, averages, tiebreaks) are documented in ``docs/standings.md``.
 
 >>> entrants = [EntrantRecord(1, "Anna"), EntrantRecord(2, "Bert")]
@@ -19,6 +19,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from typing import Any, Literal, get_args
 
 Outcome = Literal["normal", "flag_fall", "forfeit", "annulled", "bye"]
@@ -278,6 +279,13 @@ def _games_up_to(games: Iterable[GameRecord], after_round: int | None) -> list[G
     return [game for game in games if game.round_number <= after_round]
 
 
+def _played(game: GameRecord) -> tuple[int, int, int]:
+    """A played game's second player and both scores, which `_check` requires."""
+    if game.player_b is None or game.score_a is None or game.score_b is None:
+        raise ValueError(f"a played game needs both players and both scores: {game}")
+    return game.player_b, game.score_a, game.score_b
+
+
 def _check(game: GameRecord) -> None:
     if game.outcome not in OUTCOMES:
         raise ValueError(f"unknown outcome {game.outcome!r} in {game}")
@@ -341,7 +349,7 @@ def _tally(
     games: Iterable[GameRecord], settings: StandingsSettings, after_round: int | None
 ) -> dict[int, _Tally]:
     tallies: dict[int, _Tally] = defaultdict(_Tally)
-    awarded: list[tuple[GameRecord, Literal["a", "b"]]] = []
+    awarded: list[tuple[GameRecord, Literal["a", "b"], int]] = []
     for game in _games_up_to(games, after_round):
         _check(game)
         if game.outcome == "annulled":
@@ -349,16 +357,16 @@ def _tally(
         if game.outcome not in _PLAYED:
             # Byes and forfeits may award the player's average, known only after all
             # played games are read.
-            awarded.append((game, "a"))
+            awarded.append((game, "a", game.player_a))
             if game.player_b is not None:
-                awarded.append((game, "b"))
+                awarded.append((game, "b", game.player_b))
             continue
-        a, b = tallies[game.player_a], tallies[game.player_b]
-        score_a, score_b = game.score_a, game.score_b
-        _add_played(a, game.player_b, score_a, score_b, _result(game, "a"), settings)
+        player_b, score_a, score_b = _played(game)
+        a, b = tallies[game.player_a], tallies[player_b]
+        _add_played(a, player_b, score_a, score_b, _result(game, "a"), settings)
         _add_played(b, game.player_a, score_b, score_a, _result(game, "b"), settings)
-    for game, side in awarded:
-        tally = tallies[game.player_a if side == "a" else game.player_b]
+    for game, side, player_id in awarded:
+        tally = tallies[player_id]
         result = _result(game, side)
         match_points, board_points = _award(
             game, result, None, settings, tally.average_played_board_points()
@@ -474,7 +482,7 @@ def _rank(
                     if not complete:
                         refined.append(group)
                         continue
-                refined.extend(_split(group, lambda player_id, name=name: values[player_id][name]))
+                refined.extend(_split(group, partial(_tiebreak_value, values, name)))
             groups = refined
         for group in groups:
             rank = len(rows) + 1
@@ -489,6 +497,10 @@ def _rank(
                     )
                 )
     return rows
+
+
+def _tiebreak_value(values: dict[int, dict[str, float]], name: str, player_id: int) -> float:
+    return values[player_id][name]
 
 
 def _split(player_ids: Sequence[int], key: Callable[[int], Any]) -> list[list[int]]:

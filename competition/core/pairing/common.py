@@ -122,8 +122,8 @@ def table_order(
     (tables 1.. by the higher placed player's position; ``position`` maps id to place,
     0 = top, in the system's own order).
     """
-    placed = [tuple(sorted(game, key=lambda player: position[player])) for game in games]
-    return sorted(placed, key=lambda game: position[game[0]])  # type: ignore[return-value]
+    placed = [(a, b) if position[a] <= position[b] else (b, a) for a, b in games]
+    return sorted(placed, key=lambda game: position[game[0]])
 
 
 def build_pairs(

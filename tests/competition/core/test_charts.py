@@ -2,7 +2,7 @@
 
 import re
 
-from competition.charts import BOTTOM, HEIGHT, TOP, Point, chart_svg, nice_ticks
+from competition.core.charts import BOTTOM, HEIGHT, TOP, Point, chart_svg, nice_ticks
 
 PLOT_BOTTOM = HEIGHT - BOTTOM
 

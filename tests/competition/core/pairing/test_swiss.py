@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from competition.pairing import (
+from competition.core.pairing import (
     CRITERIA,
     PairingEntrant,
     PairingError,
@@ -16,7 +16,7 @@ from competition.pairing import (
     SwissWeights,
     swiss,
 )
-from competition.pairing.simulation import Ledger
+from competition.core.pairing.simulation import Ledger
 
 from .strategies import arbitrary_entrants, brute_force, played_competitions
 

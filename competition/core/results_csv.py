@@ -1,0 +1,275 @@
+"""Reading a results file (CSV) into plain rows: the strict parser of the CSV import.
+
+Pure: imports nothing from Django or the apps. Every problem is a :class:`CsvError` with a
+stable ``code`` and its ``params`` (the line among them); the app renders it in the reader's
+language (``competition.services.importing``), which also plans and writes the rows.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+COLUMNS = ("round", "table", "player", "opponent", "score", "opponent_score", "outcome")
+DELIMITERS = (",", ";", "\t")
+MAX_FILE_BYTES = 2 * 1024 * 1024  # a season of a large club is well under 100 kB
+MAX_ROWS = 5000
+# A PositiveSmallIntegerField holds up to 32767 on every database Django supports.
+MAX_NUMBER = 32767
+BYE = "bye"
+
+# The result kinds are the codes of `games.services.ResultKind` (a test holds them equal).
+NORMAL, FLAG_A, FLAG_B = "normal", "flag_a", "flag_b"
+FORFEIT_A, FORFEIT_B, FORFEIT_BOTH, ANNULLED = "forfeit_a", "forfeit_b", "forfeit_both", "annulled"
+
+# The file speaks from the row's player's point of view; the game's first player is `player`.
+OUTCOMES = {
+    "normal": NORMAL,
+    "flag:player": FLAG_A,
+    "flag:opponent": FLAG_B,
+    "forfeit:player": FORFEIT_A,
+    "forfeit:opponent": FORFEIT_B,
+    "forfeit:both": FORFEIT_BOTH,
+    "annulled": ANNULLED,
+    "bye": BYE,
+}
+SCORED = frozenset({NORMAL, FLAG_A, FLAG_B})
+MIRRORED = {FLAG_A: FLAG_B, FLAG_B: FLAG_A, FORFEIT_A: FORFEIT_B, FORFEIT_B: FORFEIT_A}
+
+
+class CsvError(ValueError):
+    """One problem of a results file: ``code`` is stable (the app translates on it),
+    ``params`` fill the message, ``line`` is the file's line (0: the whole file)."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        self.code = code
+        self.params = params
+        self.line: int = params.get("line", 0)
+        super().__init__(code, params)  # not formatted here: a bad file makes thousands
+
+
+class CsvRefused(ValueError):
+    """The file's rows hold errors: every one of them, in file order."""
+
+    def __init__(self, errors: list[CsvError]) -> None:
+        self.errors = tuple(errors)
+        super().__init__(f"{len(errors)} errors, the first: {errors[0]}")
+
+
+@dataclass(frozen=True)
+class ImportRow:
+    line: int
+    round: int
+    table: int | None
+    player: str
+    opponent: str
+    kind: str
+    score: int | None
+    opponent_score: int | None
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What the database can hold: the longest name and the range of a score."""
+
+    max_name: int
+    min_score: int
+    max_score: int
+
+
+def name_key(name: str) -> str:
+    """How names are matched: case and runs of spaces ignored.
+
+    >>> name_key("  Anke   DE Vries ")
+    'anke de vries'
+    """
+    return " ".join(name.split()).casefold()
+
+
+def shown(value: str, limit: int = 30) -> str:
+    """A value as quoted back in a message: short, without control characters.
+
+    >>> shown("Anke\\x00") + "|" + shown("x" * 40)[-3:]
+    'Anke�|xx…'
+    """
+    text = "".join(ch if ch.isprintable() else "\ufffd" for ch in value[:limit])
+    return text + ("…" if len(value) > limit else "")
+
+
+def decode(data: bytes) -> str:
+    """The file's text: UTF-8 (a BOM allowed), at most MAX_FILE_BYTES."""
+    if len(data) > MAX_FILE_BYTES:
+        raise CsvError("too_large", size=MAX_FILE_BYTES // (1024 * 1024))
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise CsvError("not_utf8", line=data[: error.start].count(b"\n") + 1) from None
+
+
+def delimiter(header: str) -> str:
+    """The separator the header line uses: comma, semicolon (Dutch spreadsheets) or tab.
+
+    >>> delimiter("round;table;player") + delimiter("round,table") + delimiter("x")
+    ';,,'
+    """
+    return max(DELIMITERS, key=header.count) if any(d in header for d in DELIMITERS) else ","
+
+
+def read(data: bytes, *, limits: Limits) -> list[ImportRow]:
+    """Read and check every row.
+
+    Raises :class:`CsvError` for a file that cannot be read at all, and :class:`CsvRefused`
+    with every bad row's error (each with its line).
+    """
+    text = decode(data)
+    stream = io.StringIO(text, newline="")
+    header_line = text.split("\n", 1)[0]
+    reader = csv.reader(
+        stream, delimiter=delimiter(header_line), quotechar='"', doublequote=True,
+        skipinitialspace=True, strict=False,
+    )  # fmt: skip
+    rows: list[ImportRow] = []
+    errors: list[CsvError] = []
+    try:
+        header = [name.strip().lower() for name in next(reader, [])]
+        missing = [name for name in COLUMNS if name not in header]
+        if missing:
+            raise CsvError("missing_columns", line=1, missing=", ".join(missing))
+        position = {name: header.index(name) for name in COLUMNS}
+        for record in reader:
+            line = reader.line_num
+            values = {
+                name: record[index].strip() if index < len(record) else ""
+                for name, index in position.items()
+            }
+            if not any(values.values()):
+                continue
+            if len(rows) + len(errors) >= MAX_ROWS:
+                # First, so that a capped list still shows it.
+                errors.insert(0, CsvError("too_many_rows", line=line, count=MAX_ROWS))
+                break
+            try:
+                rows.append(parse_row(values, line, limits=limits))
+            except CsvError as error:
+                # Without its traceback: thousands kept alive, each with its frames, would
+                # make the garbage collector's rounds cost a third of the read.
+                errors.append(error.with_traceback(None))
+    except csv.Error:  # in practice: a quote left open swallowed the rest of the file
+        errors.append(CsvError("not_csv", line=reader.line_num))
+    if errors:
+        raise CsvRefused(errors)
+    if not rows:
+        raise CsvError("no_results")
+    return rows
+
+
+def parse_row(values: dict[str, str], line: int, *, limits: Limits) -> ImportRow:
+    """One row's values (by column name) as an :class:`ImportRow`; its first error raised."""
+    round_number = _required(
+        _number(values["round"], line, "round", low=1, high=MAX_NUMBER), line, "round"
+    )
+    table = _number(values["table"], line, "table", low=1, high=MAX_NUMBER)
+    outcome = values["outcome"].lower() or "normal"
+    if outcome not in OUTCOMES:
+        raise CsvError(
+            "unknown_outcome",
+            line=line,
+            outcome=shown(values["outcome"]),
+            known=", ".join(OUTCOMES),
+        )
+    kind = OUTCOMES[outcome]
+    player = _name(values["player"], line, "player", limits)
+    opponent = _name(values["opponent"], line, "opponent", limits)
+    if not player:
+        raise CsvError("no_player", line=line)
+    if kind == BYE and opponent:
+        raise CsvError("bye_with_opponent", line=line)
+    if kind != BYE and not opponent:
+        raise CsvError("no_opponent", line=line)
+    if name_key(player) == name_key(opponent):
+        raise CsvError("against_self", line=line)
+    score: int | None
+    opponent_score: int | None
+    if kind not in SCORED:
+        if values["score"] or values["opponent_score"]:
+            raise CsvError("scores_not_allowed", line=line, outcome=outcome)
+        score = opponent_score = None
+    else:
+        score = _required(_score(values["score"], line, "score", limits), line, "score")
+        opponent_score = _required(
+            _score(values["opponent_score"], line, "opponent_score", limits),
+            line,
+            "opponent_score",
+        )
+    return ImportRow(
+        line=line,
+        round=round_number,
+        table=table,
+        player=player,
+        opponent=opponent,
+        kind=kind,
+        score=score,
+        opponent_score=opponent_score,
+    )
+
+
+def _number(value: str, line: int, column: str, *, low: int, high: int) -> int | None:
+    """A whole number of ASCII digits within [low, high]; empty is None."""
+    digits = value[1:] if value[:1] in "+-" else value
+    if not value:
+        return None
+    # Ten digits are plenty; more would also make int() refuse (or take long) on its own.
+    plain = digits.isascii() and digits.isdigit() and len(digits) <= 10
+    if not plain or not low <= int(value) <= high:
+        raise CsvError(
+            "bad_number", line=line, column=column, low=low, high=high, value=shown(value)
+        )
+    return int(value)
+
+
+def _required(value: int | None, line: int, column: str) -> int:
+    if value is None:
+        raise CsvError("empty", line=line, column=column)
+    return value
+
+
+def _name(value: str, line: int, column: str, limits: Limits) -> str:
+    name = " ".join(value.split())
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise CsvError("control_character", line=line, column=column, value=shown(name))
+    if len(name) > limits.max_name:
+        raise CsvError("name_too_long", line=line, column=column, max=limits.max_name)
+    return name
+
+
+def _score(value: str, line: int, column: str, limits: Limits) -> int | None:
+    return _number(value, line, column, low=limits.min_score, high=limits.max_score)
+
+
+def same_game(first: ImportRow, second: ImportRow) -> bool:
+    """Whether `second` is the same game told from the opponent's side."""
+    return (
+        first.kind != BYE
+        and name_key(first.player) == name_key(second.opponent)
+        and name_key(first.opponent) == name_key(second.player)
+        and MIRRORED.get(second.kind, second.kind) == first.kind
+        and (second.score, second.opponent_score) == (first.opponent_score, first.score)
+    )
+
+
+def without_mirrored(rows: list[ImportRow]) -> list[ImportRow]:
+    """Drop each row that tells an earlier row's game from the opponent's side."""
+    kept: list[ImportRow] = []
+    seen: dict[tuple[int, str], ImportRow] = {}
+    for row in rows:
+        mirror = seen.get((row.round, name_key(row.player)))
+        if mirror is not None and same_game(mirror, row):
+            continue
+        for name in (row.player, row.opponent):
+            if name:
+                seen.setdefault((row.round, name_key(name)), row)
+        kept.append(row)
+    return kept
