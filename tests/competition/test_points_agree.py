@@ -25,7 +25,8 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from competition import selectors, standings, tsh
+from competition import selectors
+from competition.core import standings, tsh
 from competition.models import Round
 from games.models import Confirmation, Outcome, Winner
 from tests.factories import (

@@ -251,3 +251,22 @@ def test_present_player_not_entered_is_not_offered(secretary_client, published):
     page = secretary_client.get(url("attendance", published.competition)).content.decode()
     late = page[page.index('id="late"') :]
     assert "Zeno" not in late
+
+
+def test_a_final_score_is_corrected_and_an_open_game_goes_to_the_board(
+    secretary_client, two_rounds, competition
+):
+    """The round page offers what the game takes (`games.confirmation.game_actions_for`):
+    moves would replace a final score, so such a game offers its correction, not the board."""
+    round_obj = competition.rounds.get(number=2)
+    played = round_obj.games.first()
+    open_round = Round.objects.create(competition=competition, number=3, status="published")
+    anna, bert = (EntrantFactory(competition=competition).player for _ in range(2))
+    (open_game,) = round_set_pairings(round=open_round, pairings=[PairingSpec(anna.pk, bert.pk, 1)])
+
+    played_page = secretary_client.get(round_obj.get_absolute_url()).content.decode()
+    open_page = secretary_client.get(open_round.get_absolute_url()).content.decode()
+
+    assert reverse("board", args=[played.pk]) not in played_page
+    assert "board-link" not in played_page
+    assert reverse("board", args=[open_game.pk]) in open_page

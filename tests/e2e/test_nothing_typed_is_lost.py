@@ -1,0 +1,128 @@
+"""The board in a real browser when a save is refused: what was typed stays in its field.
+
+A 409 (another device saved first) shows the current board with the typed move still in
+the field. A 503 (the database too busy, or at fault) leaves the page as it was, and a
+message beside the form says what happened, in the server's own words; saving again
+once the database is free saves the move.
+"""
+
+import sqlite3
+
+import psycopg
+import pytest
+from django.db import connection
+from django.urls import reverse
+from playwright.sync_api import Page, expect
+
+from tests.e2e.test_board_entry import _login
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+class Writer:
+    """A second program holding the database's write lock (SQLite) or the club's row
+    (PostgreSQL), with the live server's connections told to wait at most 0.2 s."""
+
+    def __init__(self, club_id: int) -> None:
+        self.settings = connection.settings_dict
+        self.club_id = club_id
+        self.other = None
+
+    def hold(self) -> None:
+        settings = self.settings
+        if connection.vendor == "sqlite":
+            self.other = sqlite3.connect(settings["NAME"], isolation_level=None)
+            self.other.execute("BEGIN IMMEDIATE")
+            self.saved = settings["OPTIONS"].get("timeout")
+            settings["OPTIONS"]["timeout"] = 0.2
+        else:
+            self.other = psycopg.connect(
+                dbname=settings["NAME"],
+                user=settings["USER"],
+                password=settings["PASSWORD"],
+                host=settings["HOST"],
+                port=settings["PORT"] or 5432,
+            )
+            self.other.execute("SELECT id FROM clubs_club WHERE id = %s FOR UPDATE", [self.club_id])
+            self.saved = settings["OPTIONS"].get("options")
+            settings["OPTIONS"]["options"] = "-c lock_timeout=200"
+
+    def release(self) -> None:
+        if self.other is None:
+            return
+        key = "timeout" if connection.vendor == "sqlite" else "options"
+        if connection.vendor == "sqlite":
+            self.other.execute("ROLLBACK")
+        else:
+            self.other.rollback()
+        self.other.close()
+        self.other = None
+        if self.saved is None:
+            self.settings["OPTIONS"].pop(key, None)
+        else:
+            self.settings["OPTIONS"][key] = self.saved
+
+
+@pytest.fixture
+def writer(paired_game):
+    held = Writer(paired_game.round.competition.club_id)
+    yield held
+    held.release()
+
+
+def test_a_busy_database_keeps_the_typed_move_and_says_so(
+    page: Page, live_server, paired_game, writer
+):
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    _login(page, live_server)
+    page.goto(f"{live_server.url}{reverse('board', args=[paired_game.pk])}")
+    page.locator('#starter-form button[value="a"]').click()
+    expect(page.locator("#move-form")).to_be_visible()
+
+    writer.hold()
+    page.fill("#id_notation", "8H WOORD")
+    with page.expect_response(lambda response: response.request.method == "POST") as reply:
+        page.keyboard.press("Enter")
+    assert reply.value.status == 503
+    failed = page.locator("#save-failed")
+    expect(failed).to_contain_text("Even druk")
+    expect(failed).to_contain_text("Wat je typte staat er nog")
+    expect(page.locator("#id_notation")).to_have_value("8H WOORD")
+    # Beside the form that was sent, not at the top of a long page.
+    assert page.evaluate(
+        "document.getElementById('save-failed').nextElementSibling.contains("
+        "document.getElementById('id_notation'))"
+    )
+    assert paired_game.moves.count() == 0
+
+    writer.release()
+    page.locator("#id_notation").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator('#scoresheet tr[data-move="1"]')).to_be_visible()
+    assert paired_game.moves.count() == 1
+    assert errors == []
+
+
+def test_a_move_refused_for_another_device_stays_typed(
+    page: Page, live_server, paired_game, browser
+):
+    _login(page, live_server)
+    board_url = f"{live_server.url}{reverse('board', args=[paired_game.pk])}"
+    page.goto(board_url)
+    page.locator('#starter-form button[value="a"]').click()
+    second = browser.new_context(locale="nl-NL")
+    second.add_cookies(page.context.cookies())
+    other = second.new_page()
+    other.goto(board_url)
+
+    page.fill("#id_notation", "8H WOORD")
+    page.keyboard.press("Enter")
+    expect(page.locator('#scoresheet tr[data-move="1"]')).to_be_visible()
+    other.fill("#id_notation", "H8 WAAS")
+    other.keyboard.press("Enter")
+
+    expect(other.locator(".alert-danger")).to_be_visible()
+    expect(other.locator('#scoresheet tr[data-move="1"]')).to_be_visible()
+    expect(other.locator("#id_notation")).to_have_value("H8 WAAS")
+    second.close()
