@@ -75,7 +75,7 @@ from competition.views.access import secretary_required
 from competition.views.warnings import open_games_warning
 from games.models import Game
 from games.selectors import game_history
-from games.services import ResultEntry, ResultError, ResultInput, ResultKind
+from games.services import ResultEntry, ResultError, ResultInput, ResultKind, result_kind_of
 
 
 @login_required
@@ -518,6 +518,17 @@ def _results_page(request, competition, round_obj, formset, by_moves):
     )
 
 
+def _stored_now(game: Game) -> str:
+    """What the game holds now, for the row that changed under the page."""
+    kind = result_kind_of(game)
+    if kind is None:
+        return _("It has no result now.")
+    shown = dict(ResultKind.choices)[kind]
+    if kind in ResultKind.SCORED:
+        shown = f"{game.score_a} – {game.score_b} ({shown})"
+    return _("Saved now: %(result)s.") % {"result": shown}
+
+
 def _saved_message(request, changed: int) -> None:
     if changed:
         messages.success(
@@ -555,6 +566,7 @@ def _results_page_again(request, competition, round_obj, rows, changed_meanwhile
     for form in formset.forms:
         if form.game_obj.pk in changed_meanwhile:
             form.add_error(None, changed_meanwhile[form.game_obj.pk])
+            form.add_error(None, _stored_now(form.game_obj))
     by_moves = [game for game in fresh if game.move_count]
     for game in by_moves:
         if game.pk in changed_meanwhile:

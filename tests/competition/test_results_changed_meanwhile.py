@@ -95,6 +95,7 @@ def test_a_result_from_another_device_meanwhile_is_marked_and_the_typed_one_kept
     assert scores(one) == (300, 200)
     assert scores(two) == (250, 260)  # the other device's result stands
     assert CHANGED_NL in html
+    assert "Nu opgeslagen: 250 – 260 (normaal)." in html
     (form,) = [form for form in post_forms(html, url) if "form-TOTAL_FORMS" in form["fields"]]
     again = as_posted(form["fields"])
     index = row_index(again, two)
