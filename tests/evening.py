@@ -423,11 +423,18 @@ def username_of(actor: str, prefix: str = "") -> str:
     return prefix + ("secretaris" if actor.startswith("bord-") else actor)
 
 
-def run_evening(base_url: str, evening: Evening, *, timeout: float = 120.0) -> EveningRun:
-    """Log every device in, then start everyone at the same moment; wait for all."""
+def run_evening(
+    base_url: str,
+    evening: Evening,
+    *,
+    timeout: float = 120.0,
+    make_device: Callable[..., Device] = Device,
+) -> EveningRun:
+    """Log every device in, then start everyone at the same moment; wait for all.
+    `make_device` makes each one (benchmarks/faults.py watches what they send)."""
     devices = {}
     for name in actors(evening):
-        device = Device(base_url, timeout=timeout)
+        device = make_device(base_url, timeout=timeout)
         device.log_in(username_of(name, evening.prefix), evening.password)
         device.log.clear()
         devices[name] = device
@@ -740,7 +747,8 @@ def _check_import(evening: Evening, writes: list[Write]) -> list[Problem]:
     whole, nothing = (IMPORT_ROUNDS, IMPORT_GAMES, IMPORT_GAMES, IMPORT_PLAYERS), (0, 0, 0, 0)
     text = f"import: rounds, games, results, entrants {found}"
     if found not in (whole, nothing):
-        return [Problem("half-written", text)]
+        doubled = found == (*(2 * count for count in whole[:3]), whole[3])
+        return [Problem("duplicated" if doubled else "half-written", text)]
     if acknowledged and found == nothing:
         return [Problem("missing", text)]
     if not acknowledged and not unanswered and found == whole:
@@ -868,5 +876,9 @@ def _check_history(
         low, high = expected[key], expected[key] + maybe[key]
         if not low <= found[key] <= high:
             wanted = f"{low}" if low == high else f"{low}-{high}"
-            problems.append(Problem("history", f"{key}: {found[key]} entries, {wanted} expected"))
+            # Too many entries for an acknowledged change: it was made twice.
+            category = "history" if found[key] < low else "duplicated" if low else "unacknowledged"
+            problems.append(
+                Problem(category, f"{key}: {found[key]} history entries, {wanted} expected")
+            )
     return problems
