@@ -11,20 +11,21 @@ server (`manage.py runserver --noreload`, as `make run`; gunicorn with 2 workers
 - import: a CSV import confirmed;
 - pairing: a round added, its pairing generated or published;
 
-`--kills` times (2 by default), it prepares a fresh club evening in the running server's
-database (tests/evening.py, each under a prefix of its own), starts the whole busy evening
-(every device at once, as tests/test_busy_evening.py), and when the n-th write of that
-kind is sent (n drawn from a seeded random), waits 0-150 ms and kills the server's process
-group with SIGKILL: in the middle of that write, before it, or just after its commit. The
-devices stop at their first request without an answer; a write without an answer is kept
-as such: it may or may not be in the database, but only whole. Then the server is
+`--kills` times (once by default: four kills of each kind in all), it prepares a fresh
+club evening in the running server's database (tests/evening.py, each under a prefix of
+its own), starts the whole busy evening (every device at once, as
+tests/test_busy_evening.py), and when the n-th write of that kind is sent (n drawn from a
+seeded random), waits 0-150 ms and kills the server's process group with SIGKILL: in the
+middle of that write, before it, or just after its commit. The devices stop at their
+first request without an answer; a write without an answer is kept as such: it may or
+may not be in the database, but only whole. Then the server is
 started again (it must come back: SQLite recovers its WAL, PostgreSQL has rolled back the
 dead connections) and `tests.evening.check_evening` reads the database: every
 acknowledged write there exactly once, nothing half-written (moves with gaps, a game with a
 result but its round's status not following from its games, a results save or an import
 or a pairing partly there), no change nobody was told of, a history entry for each change.
 
-    .venv/bin/python benchmarks/faults.py [--kills 2] [--seed 17] [--database sqlite postgresql]
+    .venv/bin/python benchmarks/faults.py [--kills 1] [--seed 17] [--database sqlite postgresql]
         [--server runserver gunicorn] [--kind board results import pairing]
 
 Prints one line per database, server and kind. Bounded: kills x kinds x servers x
@@ -184,7 +185,7 @@ def run_database(label: str, url: str, args, folder: Path, rng: random.Random) -
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--kills", type=int, default=2, help="kills per kind of write")
+    parser.add_argument("--kills", type=int, default=1, help="kills per kind of write")
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument(
         "--database", nargs="+", choices=["sqlite", "postgresql"], default=["sqlite", "postgresql"]
