@@ -35,7 +35,7 @@ import re
 import threading
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from tests.live import Device, Response, Scoresheet, demo_scoresheets, form_values
@@ -105,9 +105,6 @@ class EveningRun:
 
     def requests(self) -> list[tuple[str, str, int, float]]:
         return [entry for device in self.devices.values() for entry in list(device.log)]
-
-    def as_json(self) -> dict[str, Any]:
-        return {"writes": [asdict(write) for write in self.writes], "failures": self.failures}
 
 
 def score(round_number: int, table: int, *, corrected: bool = False) -> tuple[int, int]:
