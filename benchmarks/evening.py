@@ -74,17 +74,22 @@ def _prepare_child(prefix: str) -> dict[str, Any]:
     }
 
 
-def _check_child(payload: dict[str, Any]) -> list[list[str]]:
+def _check_child(payload: dict[str, Any]) -> dict[str, Any]:
     _django()
-    from tests.evening import check_evening
+    from tests.evening import check_evening, cut_off_written
 
+    evening = Evening(**payload["evening"])
+    writes = [Write(**write) for write in payload["writes"]]
     problems = check_evening(
-        Evening(**payload["evening"]),
-        [Write(**write) for write in payload["writes"]],
+        evening,
+        writes,
         history_after=payload["history_after"],
         statuses_before=payload["statuses"],
     )
-    return [[problem.category, problem.text] for problem in problems]
+    return {
+        "problems": [[problem.category, problem.text] for problem in problems],
+        "cut_off": dict(cut_off_written(evening, writes)),
+    }
 
 
 # --- in this process -------------------------------------------------------------------
@@ -125,7 +130,9 @@ def prepare(env: dict[str, str], prefix: str) -> tuple[Evening, dict[str, Any]]:
     return Evening(**prepared["evening"]), prepared
 
 
-def check(env: dict[str, str], prepared: dict[str, Any], writes: list[Write]) -> list[list[str]]:
+def check(env: dict[str, str], prepared: dict[str, Any], writes: list[Write]) -> dict[str, Any]:
+    """The database after the evening: "problems" ([category, text]) and, of the writes
+    without an answer, how many were "written" and "not written" ("cut_off")."""
     payload = {**prepared, "writes": [asdict(write) for write in writes]}
     return child(env, "--check", stdin=json.dumps(payload))
 
@@ -210,7 +217,7 @@ def measure(label: str, database_url: str, workers: list[int], folder: Path) -> 
             seconds = time.monotonic() - start
         finally:
             server.stop()
-        problems = check(env, prepared, run.writes)
+        problems = check(env, prepared, run.writes)["problems"]
         report(f"{label}, gunicorn {count} workers", run, problems, seconds)
         for line in server_errors(log):
             print(f"  server: {line}")

@@ -148,12 +148,14 @@ def wave(server: Running, kind: str, number: int, rng: random.Random) -> dict[st
     time.sleep(0.3)  # the timer's kill has happened (SIGKILL is immediate)
     server.kill()
     server.start()
-    problems = check(server.env, prepared, run.writes)
+    checked = check(server.env, prepared, run.writes)
+    problems = checked["problems"]
     counts = Counter(category for category, _text in problems)
     acknowledged = sum(w.acknowledged for w in run.writes)
     counts["acknowledged"] = acknowledged
     counts["found"] = acknowledged - counts["missing"]
     counts["no answer"] = sum(w.status == 0 for w in run.writes)
+    counts["cut off, written"] = checked["cut_off"].get("written", 0)
     counts["refused"] = sum(w.status not in (0, 302) for w in run.writes)
     for category, text in problems[:3]:
         print(f"    {prefix} {category}: {text[:140]}", flush=True)
@@ -176,7 +178,8 @@ def run_database(label: str, url: str, args, folder: Path, rng: random.Random) -
                     f"{totals['acknowledged']:>6} {totals['found']:>6} {totals['missing']:>7} "
                     f"{totals['duplicated']:>6} {totals['half-written']:>5} "
                     f"{totals['unacknowledged']:>7} {totals['history']:>7} "
-                    f"{totals['no answer']:>6} {totals['refused']:>7}",
+                    f"{totals['no answer']:>6} {totals['cut off, written']:>7} "
+                    f"{totals['refused']:>7}",
                     flush=True,
                 )
         finally:
@@ -200,7 +203,7 @@ def main() -> None:
     print(
         f"{'database':10} {'server':9} {'write':8} {'kills':>5} {'acked':>6} {'found':>6} "
         f"{'missing':>7} {'double':>6} {'half':>5} {'untold':>7} {'history':>7} "
-        f"{'no ans':>6} {'refused':>7}"
+        f"{'no ans':>6} {'written':>7} {'refused':>7}"
     )
     try:
         if "sqlite" in args.database:
@@ -219,7 +222,8 @@ def main() -> None:
         "acked: writes answered as saved; found/missing: of those, in the database; double: "
         "written twice; half: partly written, or a round status its games contradict; "
         "untold: a change nobody was told of; history: entries too many or too few; "
-        "no ans: writes cut off by the kill (there whole or not at all)"
+        "no ans: writes cut off by the kill (there whole or not at all); written: of those, "
+        "the ones in the database (killed after the commit)"
     )
 
 

@@ -753,6 +753,46 @@ def _check_import(evening: Evening, writes: list[Write]) -> list[Problem]:
     return []
 
 
+def cut_off_written(evening: Evening, writes: list[Write]) -> Counter:
+    """Of the writes left without an answer, how many are in the database ("written")
+    and how many not: whether a kill came before the commit or after it."""
+    from competition.models import Round
+    from games.models import Game, Move, Seat
+
+    landed: Counter = Counter()
+    for write in writes:
+        if write.status != 0:
+            continue
+        data = write.data
+        if write.kind == "move":
+            there = Move.objects.filter(game_id=data["game"], number=data["number"]).exists()
+        elif write.kind == "results":
+            there = all(
+                Game.objects.filter(pk=int(game_id), score_a=a, score_b=b).exists()
+                for game_id, (a, b) in data["results"].items()
+            )
+        elif write.kind in ("correct", "override", "enter"):
+            a, b = data["result"]
+            there = Game.objects.filter(pk=data["game"], score_a=a, score_b=b).exists()
+        elif write.kind in ("confirm", "dispute"):
+            state = "confirmed" if write.kind == "confirm" else "disputed"
+            there = Game.objects.filter(pk=data["game"], confirmation=state).exists()
+        else:
+            rounds = Round.objects.filter(competition__club__slug=evening.club)
+            there = {
+                "round": rounds.filter(competition__slug=evening.competition, number=NEXT_ROUND),
+                "generate": Seat.objects.filter(
+                    round__in=rounds.filter(
+                        number=NEXT_ROUND, competition__slug=evening.competition
+                    )
+                ),
+                "publish": rounds.filter(number=NEXT_ROUND, status="published"),
+                "import": rounds.filter(competition__slug=evening.import_competition),
+            }[write.kind].exists()
+        landed["written" if there else "not written"] += 1
+    return landed
+
+
 def check_round_statuses(club: str) -> list[Problem]:
     """Every round's status is the one its games give (`round_update_status`'s rule)."""
     from competition.models import Round
