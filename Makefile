@@ -54,6 +54,8 @@ benchmarks: install
 	$(PY) benchmarks/csv_import.py
 	$(PY) benchmarks/load.py
 	$(PY) benchmarks/devices.py
+	$(PY) benchmarks/evening.py
+	$(PY) benchmarks/faults.py
 	$(PY) benchmarks/backup.py
 	$(PY) benchmarks/restore_safety.py
 	$(PY) benchmarks/club_evening_pages.py

@@ -153,6 +153,21 @@ class Device:
         return statuses
 
 
+def form_values(html: bytes, form_id: str) -> dict[str, str]:
+    """What a browser would submit from the form: hidden inputs and the selected options."""
+    form = re.search(rb'<form[^>]*id="' + form_id.encode() + rb'".*?</form>', html, re.S)
+    if form is None:
+        raise RuntimeError(f"no form #{form_id} on the page")
+    values = {
+        name.decode(): value.decode()
+        for name, value in re.findall(rb'<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"', form[0])
+    }
+    for name, options in re.findall(rb'<select name="([^"]+)".*?>(.*?)</select>', form[0], re.S):
+        selected = re.search(rb'<option value="([^"]*)" selected', options)
+        values[name.decode()] = selected[1].decode() if selected else ""
+    return values
+
+
 def _multipart(data: dict[str, str], files: dict[str, tuple[str, bytes]]) -> tuple[bytes, str]:
     boundary = uuid.uuid4().hex
     chunks = []

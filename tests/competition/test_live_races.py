@@ -17,7 +17,7 @@ from competition.services.rounds import round_set_pairings
 from games.models import Game, Seat
 from games.services import PairingSpec
 from tests.factories import PASSWORD, result_changes
-from tests.live import at_once, logged_in_devices
+from tests.live import at_once, form_values, logged_in_devices
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -143,20 +143,6 @@ def test_ten_devices_confirm_the_same_import_at_once(live_server, club_evening):
     assert Game.objects.filter(round__competition=club_evening.competition).count() == 4
     assert Seat.objects.count() == 8
     assert result_changes().count() == 4
-
-
-def form_values(html: bytes, form_id: str) -> dict[str, str]:
-    """What a browser would submit from the form: hidden inputs and the selected options."""
-    form = re.search(rb'<form[^>]*id="' + form_id.encode() + rb'".*?</form>', html, re.S)
-    assert form is not None, f"no form #{form_id} on the page"
-    values = {
-        name.decode(): value.decode()
-        for name, value in re.findall(rb'<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"', form[0])
-    }
-    for name, options in re.findall(rb'<select name="([^"]+)".*?>(.*?)</select>', form[0], re.S):
-        selected = re.search(rb'<option value="([^"]*)" selected', options)
-        values[name.decode()] = selected[1].decode() if selected else ""
-    return values
 
 
 def test_ten_devices_generate_and_publish_a_pairing_at_once(live_server, club_evening):
