@@ -254,7 +254,7 @@ def _canonical_word(word: str) -> str:
     return re.sub(r"\(([A-Za-z]+)\)", lambda m: f"({m.group(1).upper()})", word.strip())
 
 
-_TIME = re.compile(r"^\(time\s*(\d+)\)$", re.IGNORECASE)
+_TIME = re.compile(r"^\(time\s*(\d+)\)$", re.IGNORECASE | re.ASCII)
 _END_RACK = re.compile(r"^\(([A-Za-z?]*)\)$")
 
 
@@ -289,7 +289,7 @@ def parse_move(text: str, *, player: int = 0) -> Move:
         return EndRack(player, match.group(1))
     if text.startswith("-"):
         rest = text[1:]
-        if rest.isdigit():
+        if rest.isascii() and rest.isdigit():
             return Exchange(count=int(rest))
         if re.fullmatch(r"[A-Za-z?]+", rest):
             return Exchange(tiles=rest)

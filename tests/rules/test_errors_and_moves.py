@@ -92,3 +92,10 @@ def test_doctests(module):
     mod = importlib.import_module("rules" if module == "rules" else f"rules.{module}")
     failures, tried = doctest.testmod(mod)
     assert failures == 0 and tried > 0
+
+
+@pytest.mark.parametrize("notation", ["-²", "-٣", "-3²", "(time ²)", "(time ٣)"])
+def test_digits_of_other_scripts_are_refused_not_crashed(notation):
+    """`str.isdigit()` accepts "²", which `int()` refuses: the notation is ASCII digits."""
+    with pytest.raises(rules.RulesError):
+        rules.parse_move(notation)

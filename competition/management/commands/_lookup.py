@@ -7,7 +7,7 @@ from competition.models import Competition
 
 def competition_from_argument(value: str) -> Competition:
     queryset = Competition.objects.select_related("club")
-    if value.isdigit():
+    if value.isascii() and value.isdigit():
         found = list(queryset.filter(pk=int(value)))
     elif "/" in value:
         club, _slash, slug = value.partition("/")
