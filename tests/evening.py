@@ -856,6 +856,8 @@ def _expected_entries(evening: Evening, write: Write, competitions: dict[str, in
     elif write.kind == "import":
         entries[("import.csv", zomer, None, None, by, "")] += 1
         for number in range(1, IMPORT_ROUNDS + 1):
+            # Each round the import makes, as every round is made (`round_import`).
+            entries[("round.create", zomer, number, None, by, "csv_import")] += 1
             key = ("result.enter", zomer, number, "?", by, "csv_import")
             entries[key] += IMPORT_GAMES // IMPORT_ROUNDS
     return entries
