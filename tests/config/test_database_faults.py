@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
-from django.contrib.auth.models import User
 from django.db import connection
 
 from config.faults import Fault, fault_of, sqlite_file_writable
@@ -71,13 +71,13 @@ def results_form(device: Device, path: str) -> dict[str, str]:
     return {name: value for name, value in data.items() if not name.endswith("-confirm")}
 
 
-@pytest.fixture
-def own_server(tmp_path):
-    """`manage.py runserver` (what `make run` serves), in a process of its own
-    on a copy of the test database: SQLite hands a new connection a file descriptor that a
-    closed connection of the same process left open, writable, so a server inside the
+@contextlib.contextmanager
+def own_server(folder: Path, tmp_path: Path):
+    """`manage.py runserver` (what `make run` serves), in a process of its own, on a copy
+    of the test database in `folder`: SQLite hands a new connection a file descriptor that
+    a closed connection of the same process left open, writable, so a server inside the
     test process could still write to a file made read-only."""
-    copy = tmp_path / "db.sqlite3"
+    copy = folder / "db.sqlite3"
     with sqlite3.connect(connection.settings_dict["NAME"]) as source, sqlite3.connect(copy) as to:
         source.backup(to)
     port = free_port()
@@ -128,12 +128,14 @@ def _stored_scores(database: Path, game_id: int) -> tuple:
 
 @sqlite_only
 @pytest.mark.django_db(transaction=True)
-def test_a_read_only_database_names_the_fault_and_keeps_what_was_typed(club_evening, request):
+def test_a_read_only_database_names_the_fault_and_keeps_what_was_typed(club_evening, tmp_path):
     (game,) = _pair(club_evening, ["a"])
-    secretary_account = User.objects.get(username="secretaris")
-    secretary_account.password = PBKDF2PasswordHasher().encode(PASSWORD, "zout", 1000)
-    secretary_account.save()
-    base, database, server_log = request.getfixturevalue("own_server")
+    _server_password("secretaris")
+    with own_server(tmp_path, tmp_path) as (base, database, server_log):
+        _read_only_then_fixed(club_evening, game, base, database, server_log)
+
+
+def _read_only_then_fixed(club_evening, game, base, database, server_log):
     secretary = Device(base)
     secretary.log_in("secretaris", PASSWORD)
     path = f"/gouda/clubcompetitie/beheer/ronde/{club_evening.number}/uitslagen/"
@@ -189,3 +191,77 @@ def test_a_connection_opened_read_only_is_replaced_once_the_file_is_writable():
     finally:
         wrapper.close()
         shutil.rmtree(folder)
+
+
+def _server_password(username: str) -> None:
+    """The suite's fast test hasher is not the server's: a password the server can check."""
+    account = get_user_model().objects.get(username=username)
+    account.password = PBKDF2PasswordHasher().encode(PASSWORD, "zout", 1000)
+    account.save()
+
+
+@contextlib.contextmanager
+def small_disk(folder: Path, megabytes: int):
+    """A file system of its own, `megabytes` large (tmpfs: needs root)."""
+    folder.mkdir()
+    mounted = (
+        os.geteuid() == 0
+        and subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", f"size={megabytes}m", "tmpfs", str(folder)]
+        ).returncode
+        == 0
+    )
+    if not mounted:
+        reason = "a small disk for the database needs root and mount (tmpfs)"
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=True)
+
+
+def _fill(folder: Path) -> Path:
+    filler = folder / "filler"
+    with filler.open("wb") as out, contextlib.suppress(OSError):
+        while True:
+            out.write(b"\0" * 65536)
+            out.flush()
+    return filler
+
+
+@sqlite_only
+@pytest.mark.django_db(transaction=True)
+def test_a_full_disk_names_the_fault_and_saving_works_once_there_is_room(club_evening, tmp_path):
+    (game,) = _pair(club_evening, ["a"])
+    _server_password("secretaris")
+    with (
+        small_disk(tmp_path / "disk", 24) as disk,
+        own_server(disk, tmp_path) as (base, database, server_log),
+    ):
+        secretary = Device(base)
+        secretary.log_in("secretaris", PASSWORD)
+        path = f"/gouda/clubcompetitie/beheer/ronde/{club_evening.number}/uitslagen/"
+        data = results_form(secretary, path)
+        data["form-0-score_a"], data["form-0-score_b"] = "321", "287"
+        with sqlite3.connect(database) as writer:  # the next write must grow the files
+            writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        filler = _fill(disk)
+
+        refused = secretary.post(path, data)
+        health = secretary.get("/gezond/")
+        filler.unlink()
+
+        page = refused.body.decode()
+        assert refused.status == 503, page[:500]
+        assert "De schijf is vol" in page
+        assert "maak ruimte vrij" in page
+        assert health.status == 503
+        assert b'"database": "disk_full"' in health.body
+        assert server_log.read_text().count("Database fault (disk_full) on POST") == 1
+        assert secretary.get("/gezond/").status == 200
+        (again,) = [form for form in post_forms(page, path) if form["action"] == path]
+        saved = secretary.post(path, {name: values[0] for name, values in again["fields"].items()})
+        assert saved.status == 302
+        assert _stored_scores(database, game.pk) == (321, 287)
