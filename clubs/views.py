@@ -79,8 +79,10 @@ def _invite_page(request, *, player_id: int | None, prefill: str = ""):
     """The code form. Only a POST tries the code, so a link opened by anything (a preview,
     an `<img>` on another site) counts for nothing; a wrong POST counts against the link's
     player from this address and against the address (clubs/throttle.py)."""
-    form = InviteCodeForm(request.POST or None, initial={"code": prefill})
-    if request.method != "POST":
+    posted = request.method == "POST"
+    # Bound even when the body is empty: a refusal is then said on the form.
+    form = InviteCodeForm(request.POST if posted else None, initial={"code": prefill})
+    if not posted:
         return render(request, "clubs/invite_code.html", {"form": form})
     keys = invite_keys(player_id=player_id, address=client_ip(request))
     waiting = throttle_wait(keys)

@@ -74,6 +74,9 @@ def test_wrong_codes_on_a_link_bring_growing_waits(client, invited):
     # While it waits, even the right code from here is not tried.
     response = post(client, url, code)
     assert response.status_code == 429 and WAIT_1 in response.content.decode()
+    # A post without any field while it waits: the same wait, no server error.
+    response = client.post(url, {}, REMOTE_ADDR=HERE)
+    assert response.status_code == 429 and WAIT_1 in response.content.decode()
     assert "invite_code" not in client.session
     wait_passes()
     response = post(client, url, wrong_code(code))  # the fourth: two minutes
