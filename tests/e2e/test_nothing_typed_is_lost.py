@@ -82,7 +82,13 @@ def test_a_busy_database_keeps_the_typed_move_and_says_so(
 
     writer.hold()
     page.fill("#id_notation", "8H WOORD")
-    with page.expect_response(lambda response: response.request.method == "POST") as reply:
+    board_url = reverse("board", args=[paired_game.pk])
+
+    def saved(response) -> bool:
+        """The save, not the live preview that typing sends beside it."""
+        return response.request.method == "POST" and response.url.endswith(board_url)
+
+    with page.expect_response(saved) as reply:
         page.keyboard.press("Enter")
     assert reply.value.status == 503
     failed = page.locator("#save-failed")
