@@ -19,6 +19,25 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.fresh_database import django_on_a_fresh_database  # noqa: E402
 
 
+def big_club(entrants: int, rounds: int, with_moves: int):
+    """A played competition of `entrants` × `rounds` (benchmarks/standings.py), the first
+    `with_moves` games entered move by move from the demo GCG files; its competition."""
+    from benchmarks.standings import build
+    from games.models import Game, Outcome, Winner
+    from games.moves import moves_import_gcg
+
+    competition = build(entrants, rounds)
+    records = sorted((ROOT / "games" / "demo").glob("*.gcg"))
+    games = Game.objects.filter(round__competition=competition).order_by("pk")[:with_moves]
+    for index, game in enumerate(games):
+        Game.objects.filter(pk=game.pk).update(
+            outcome=Outcome.PENDING, winner=Winner.UNDECIDED, score_a=None, score_b=None
+        )
+        game.refresh_from_db()
+        moves_import_gcg(game=game, data=records[index % len(records)].read_bytes(), by=None)
+    return competition
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entrants", type=int, default=300)
@@ -28,22 +47,10 @@ def main() -> None:
 
     django_on_a_fresh_database()
 
-    from benchmarks.standings import build
     from competition.services.backup import club_archive, restore_club
-    from games.models import Game, Outcome, Winner
-    from games.moves import moves_import_gcg
 
     start = time.perf_counter()
-    competition = build(args.entrants, args.rounds)
-    records = sorted((ROOT / "games" / "demo").glob("*.gcg"))
-    games = Game.objects.filter(round__competition=competition).order_by("pk")[: args.with_moves]
-    for index, game in enumerate(games):
-        Game.objects.filter(pk=game.pk).update(
-            outcome=Outcome.PENDING, winner=Winner.UNDECIDED, score_a=None, score_b=None
-        )
-        game.refresh_from_db()
-        data = records[index % len(records)].read_bytes()
-        moves_import_gcg(game=game, data=data, by=None)
+    competition = big_club(args.entrants, args.rounds, args.with_moves)
     database_kind = os.environ["DATABASE_URL"].split(":")[0]
     print(
         f"built {args.entrants} entrants x {args.rounds} rounds in "

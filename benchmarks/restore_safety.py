@@ -100,10 +100,8 @@ def main() -> None:
 
     django_on_a_fresh_database()
     # The children use the same database (DATABASE_URL is set now) and production settings.
-    from benchmarks.standings import build
+    from benchmarks.backup import big_club
     from competition.services.backup import club_archive
-    from games.models import Game, Outcome, Winner
-    from games.moves import moves_import_gcg
 
     folder = Path(tempfile.mkdtemp())
     small = [("history.json", b"[]")]
@@ -119,15 +117,7 @@ def main() -> None:
     _run("dense JSON (1 MB of [{},{},...])", dense)
 
     start = time.perf_counter()
-    competition = build(args.entrants, args.rounds)
-    records = sorted((ROOT / "games" / "demo").glob("*.gcg"))
-    games = Game.objects.filter(round__competition=competition).order_by("pk")[: args.with_moves]
-    for index, game in enumerate(games):
-        Game.objects.filter(pk=game.pk).update(
-            outcome=Outcome.PENDING, winner=Winner.UNDECIDED, score_a=None, score_b=None
-        )
-        game.refresh_from_db()
-        moves_import_gcg(game=game, data=records[index % len(records)].read_bytes(), by=None)
+    competition = big_club(args.entrants, args.rounds, args.with_moves)
     real = folder / "club.zip"
     real.write_bytes(club_archive(club=competition.club))
     database_kind = os.environ["DATABASE_URL"].split(":")[0]
