@@ -6,103 +6,45 @@ message beside the form says what happened, in the server's own words; saving ag
 once the database is free saves the move.
 """
 
-import sqlite3
-
-import psycopg
 import pytest
-from django.db import connection
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
+from tests.busy import database_held
 from tests.e2e.test_board_entry import _login
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-class Writer:
-    """A second program holding the database's write lock (SQLite) or the club's row
-    (PostgreSQL), with the live server's connections told to wait at most 0.2 s."""
-
-    def __init__(self, club_id: int) -> None:
-        self.settings = connection.settings_dict
-        self.club_id = club_id
-        self.other = None
-
-    def hold(self) -> None:
-        settings = self.settings
-        if connection.vendor == "sqlite":
-            self.other = sqlite3.connect(settings["NAME"], isolation_level=None)
-            self.other.execute("BEGIN IMMEDIATE")
-            self.saved = settings["OPTIONS"].get("timeout")
-            settings["OPTIONS"]["timeout"] = 0.2
-        else:
-            self.other = psycopg.connect(
-                dbname=settings["NAME"],
-                user=settings["USER"],
-                password=settings["PASSWORD"],
-                host=settings["HOST"],
-                port=settings["PORT"] or 5432,
-            )
-            self.other.execute("SELECT id FROM clubs_club WHERE id = %s FOR UPDATE", [self.club_id])
-            self.saved = settings["OPTIONS"].get("options")
-            settings["OPTIONS"]["options"] = "-c lock_timeout=200"
-
-    def release(self) -> None:
-        if self.other is None:
-            return
-        key = "timeout" if connection.vendor == "sqlite" else "options"
-        if connection.vendor == "sqlite":
-            self.other.execute("ROLLBACK")
-        else:
-            self.other.rollback()
-        self.other.close()
-        self.other = None
-        if self.saved is None:
-            self.settings["OPTIONS"].pop(key, None)
-        else:
-            self.settings["OPTIONS"][key] = self.saved
-
-
-@pytest.fixture
-def writer(paired_game):
-    held = Writer(paired_game.round.competition.club_id)
-    yield held
-    held.release()
-
-
-def test_a_busy_database_keeps_the_typed_move_and_says_so(
-    page: Page, live_server, paired_game, writer
-):
+def test_a_busy_database_keeps_the_typed_move_and_says_so(page: Page, live_server, paired_game):
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    board_url = reverse("board", args=[paired_game.pk])
     _login(page, live_server)
-    page.goto(f"{live_server.url}{reverse('board', args=[paired_game.pk])}")
+    page.goto(f"{live_server.url}{board_url}")
     page.locator('#starter-form button[value="a"]').click()
     expect(page.locator("#move-form")).to_be_visible()
-
-    writer.hold()
-    page.fill("#id_notation", "8H WOORD")
-    board_url = reverse("board", args=[paired_game.pk])
 
     def saved(response) -> bool:
         """The save, not the live preview that typing sends beside it."""
         return response.request.method == "POST" and response.url.endswith(board_url)
 
-    with page.expect_response(saved) as reply:
-        page.keyboard.press("Enter")
-    assert reply.value.status == 503
-    failed = page.locator("#save-failed")
-    expect(failed).to_contain_text("Even druk")
-    expect(failed).to_contain_text("Wat je typte staat er nog")
-    expect(page.locator("#id_notation")).to_have_value("8H WOORD")
-    # Beside the form that was sent, not at the top of a long page.
-    assert page.evaluate(
-        "document.getElementById('save-failed').nextElementSibling.contains("
-        "document.getElementById('id_notation'))"
-    )
-    assert paired_game.moves.count() == 0
+    with database_held():
+        page.fill("#id_notation", "8H WOORD")
+        with page.expect_response(saved) as reply:
+            page.keyboard.press("Enter")
+        assert reply.value.status == 503
+        failed = page.locator("#save-failed")
+        expect(failed).to_contain_text("Even druk")
+        expect(failed).to_contain_text("Wat je typte staat er nog")
+        expect(page.locator("#id_notation")).to_have_value("8H WOORD")
+        # Beside the form that was sent, not at the top of a long page.
+        assert page.evaluate(
+            "document.getElementById('save-failed').nextElementSibling.contains("
+            "document.getElementById('id_notation'))"
+        )
+        assert paired_game.moves.count() == 0
 
-    writer.release()
     page.locator("#id_notation").focus()
     page.keyboard.press("Enter")
     expect(page.locator('#scoresheet tr[data-move="1"]')).to_be_visible()
