@@ -31,6 +31,7 @@ def competition_touched(*, competition_id: int) -> None:
 
 
 def on_game_changed(sender, *, round_id: int, **kwargs) -> None:
+    """Moves the round's competition forward: every change of a game, result or not."""
     open_ones = Competition.objects.filter(rounds__id=round_id, archived_at__isnull=True)
     if not open_ones.update(changed_at=timezone.now()):
         _refuse_if_archived(Competition.objects.filter(rounds__id=round_id))

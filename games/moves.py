@@ -58,7 +58,7 @@ def _locked(game: Game, expected_version: int | None) -> Game:
     )
     if locked.player_b_id is None:
         raise MoveError(_("A bye has no moves."))
-    game_changed.send(sender=Game, round_id=locked.round_id)
+    game_changed.send(sender=Game, round_id=locked.round_id, result_changed=False)
     return locked
 
 
@@ -383,6 +383,7 @@ def _finish(
         game.entered_by = _user(by)
         game.entered_at = now or timezone.now()
         had_result = before["outcome"] != Outcome.PENDING
+        game_changed.send(sender=Game, round_id=game.round_id, result_changed=True)
         record_game_change(
             context,
             by=by,

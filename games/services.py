@@ -192,7 +192,7 @@ def _apply(
     game.version += 1
     game.full_clean(exclude=["round", "player_a", "player_b"], validate_unique=False)
     game.save()
-    game_changed.send(sender=Game, round_id=game.round_id)
+    game_changed.send(sender=Game, round_id=game.round_id, result_changed=True)
     record_game_change(
         context,
         by=by,

@@ -9,5 +9,7 @@ bulk writes and `update()` would slip past those.
 
 from django.dispatch import Signal
 
-#: Sent with `round_id` (int): a game of that round changed.
+#: Sent with `round_id` (int): a game of that round changed; and `result_changed` (bool):
+#: False when only its moves changed so far (a board save mid-game, which cannot change
+#: the round's status; the board's services send it again with True once the result does).
 game_changed = Signal()

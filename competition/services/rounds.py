@@ -478,9 +478,12 @@ def round_status_after_commit(*, round_id: int) -> None:
             round_update_status(round=round)
 
 
-def on_game_changed_status(sender, *, round_id: int, **kwargs) -> None:
+def on_game_changed_status(sender, *, round_id: int, result_changed: bool, **kwargs) -> None:
     """Receiver of `games.signals.game_changed`: only schedules `round_status_after_commit`
-    (games/ may not import competition, and sends the signal before some of its writes)."""
+    (games/ may not import competition, and sends the signal before some of its writes),
+    and only when a result may have changed: a move mid-game leaves the status as it is."""
+    if not result_changed:
+        return
     transaction.on_commit(lambda: round_status_after_commit(round_id=round_id), robust=True)
 
 

@@ -226,6 +226,25 @@ def test_taking_back_the_last_move_on_the_board_opens_the_round_again(
     assert statuses == ["finished", "published"]
 
 
+def test_a_move_mid_game_does_not_read_the_round_status(
+    published, django_capture_on_commit_callbacks
+):
+    """The board's most frequent write: a move that leaves the game unfinished cannot change
+    the round's status, so nothing is scheduled after its commit."""
+    board_game = published.games.get(table=2)
+    board_game.rules = rules.GOUDS_8.to_dict()
+    board_game.save(update_fields=["rules"])
+    with django_capture_on_commit_callbacks(execute=True):
+        moves_import_gcg(game=board_game, data=(DEMO / "demo-1.gcg").read_bytes(), by=None)
+    with django_capture_on_commit_callbacks(execute=True) as reopened:
+        move_undo(game=board_game, by=None)  # the result goes: the status is read
+    with django_capture_on_commit_callbacks(execute=True) as mid_game:
+        move_undo(game=board_game, by=None)  # still no result: nothing to read
+    assert len(reopened) == 1
+    assert mid_game == []
+    assert Round.objects.get(pk=published.pk).status == Round.Status.PUBLISHED
+
+
 def test_status_cannot_be_set_finished_by_hand(published):
     with pytest.raises(CompetitionError):
         round_set_status(round=published, status=Round.Status.FINISHED)
