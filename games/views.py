@@ -13,6 +13,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -96,7 +97,7 @@ def board(request, game: Game):
     form = MoveForm(request.POST)
     if form.is_valid():
         try:
-            game_moves_write(
+            saved = game_moves_write(
                 game=game,
                 by=request.user,
                 write=lambda locked: move_add(
@@ -118,6 +119,13 @@ def board(request, game: Game):
                 }
             )
             return _board_page(request, game, form=form, status=409 if error.conflict else 422)
+        if request.htmx:
+            # The board screen (htmx) gets the new board in the same answer: one round trip
+            # per move, not a redirect and a second request. The address stays the board's,
+            # so a reload reads it again (GET) and nothing is posted twice.
+            response = _board_page(request, saved.game)
+            response["HX-Replace-Url"] = reverse("board", args=[game.pk])
+            return response
         return redirect("board", game_id=game.pk)
     return _board_page(request, game, form=form, status=422)
 
