@@ -134,7 +134,8 @@ def entry_reading(entry: HistoryEntry) -> Reading:
     `games.history`); none for other entries or a label that does not split in two."""
     if entry.game_id is None or entry.object_type != "game":
         return Reading()
-    names = entry.object_label.split(" – ")
+    # An older label put the round and table first: "Ronde 3, tafel 2: An – Bert".
+    names = entry.object_label.rpartition(": ")[2].split(" – ")
     if len(names) != 2 or not all(name.strip() for name in names):
         return Reading()
     return Reading(names=(names[0], names[1]))
@@ -158,7 +159,8 @@ def entry_changes(entry: HistoryEntry) -> list[ChangeRow]:
         return [ChangeRow("", value_text("", before, reading), value_text("", after, reading))]
     before = before if isinstance(before, dict) else {}
     after = after if isinstance(after, dict) else {}
-    values = {**before, **after}
+    # What a label may depend on (who entered the result): as it is after, else before.
+    values = {**before, **{key: value for key, value in after.items() if value not in (None, "")}}
     rows: list[ChangeRow] = []
     done: set[str] = set()
     for key in dict.fromkeys([*before, *after]):
