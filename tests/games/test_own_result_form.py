@@ -10,30 +10,8 @@ from django.urls import reverse
 from games.confirmation import game_result_enter
 from games.models import Confirmation, Game
 from games.services import ResultInput
-from tests.factories import GameFactory, RoundFactory, user_in_club
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def anna(club):
-    return user_in_club(club, username="anna")
-
-
-@pytest.fixture
-def bert(club):
-    return user_in_club(club, username="bert")
-
-
-@pytest.fixture
-def table(competition, anna, bert):
-    """Anna is the first player at the table, Bert the second."""
-    return GameFactory(
-        round=RoundFactory(competition=competition),
-        table=1,
-        player_a=anna.player,
-        player_b=bert.player,
-    )
 
 
 def _url(game) -> str:
