@@ -185,7 +185,7 @@ def _locked(game: Game, *, by: AbstractBaseUser | None, expected_version: int | 
         game,
         expected_version=expected_version,
         stale=_stale_result,
-        related=("player_a", "player_b", "round__competition__club"),
+        related=("player_a", "player_b", "round__competition__club", "clock"),
     )
     if locked.player_b_id is None:
         raise ConfirmationError(_("A bye has no result to enter."))

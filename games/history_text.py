@@ -167,6 +167,26 @@ def _one_pairing(row: Any) -> str:
     return text
 
 
+def clock_time(ms: Any) -> str:
+    """Milliseconds as a clock shows them: "24:15" (minutes:seconds), "-0:30" in overtime;
+    a part of a second counts as a whole one used."""
+    if not isinstance(ms, int) or isinstance(ms, bool):
+        return EMPTY
+    sign, ms = ("-", -ms) if ms < 0 else ("", ms)
+    seconds = ms // 1000
+    return f"{sign}{seconds // 60}:{seconds % 60:02d}"
+
+
+def _times_left(values: Any, reading: Reading) -> str:
+    """Each player's time left on the clock, by name: "Ans 23:30, Bert 24:15"."""
+    if not isinstance(values, list):
+        return EMPTY
+    return ", ".join(
+        f"{player(side, reading)} {clock_time(ms)}"
+        for side, ms in zip((Side.A, Side.B), values, strict=False)
+    )
+
+
 def register_history_texts() -> None:
     """Name the codes and values a game's history entries hold, for the history pages."""
     from clubs.history_display import register
@@ -177,6 +197,9 @@ def register_history_texts() -> None:
             "player_a": gettext_lazy("first player"),
             "player_b": gettext_lazy("second player"),
             "counter_result": _counter_label,
+            "left_ms": gettext_lazy("time left"),
+            "flag": gettext_lazy("flag fell"),
+            "flag_at_ms": gettext_lazy("flag fell after"),
         },
         choices={
             "outcome": Outcome.choices,
@@ -187,6 +210,9 @@ def register_history_texts() -> None:
         },
         texts={
             "starter": lambda side, reading: player(side, reading),
+            "flag": lambda side, reading: player(side, reading),
+            "left_ms": _times_left,
+            "flag_at_ms": lambda ms, reading: clock_time(ms),
             "entered_by_player": lambda side, reading: player(side, reading),
             "notation": lambda notation, reading: notation_text(str(notation)),
             "moves": moves_text,

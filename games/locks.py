@@ -46,7 +46,9 @@ def _loaded(game: Game, path: str) -> bool:
     instance = game
     for name in path.split("__"):
         field = type(instance)._meta.get_field(name)
-        if not field.is_cached(instance):  # type: ignore[union-attr]
+        # A reverse relation (the game's clock) is read with the lock: it has no key on
+        # the game's row to tell whether the caller's copy is still the one.
+        if not field.concrete or not field.is_cached(instance):  # type: ignore[union-attr]
             return False
         instance = getattr(instance, name)
         if instance is None:
@@ -85,8 +87,9 @@ def row_held(game: Game) -> Iterator[Game]:
     """For a write of the moves on a row its caller has just locked, in the same
     transaction (`games.confirmation.game_moves_write`): `game_lock` takes the row as it
     is instead of reading and locking it a second time. A board save is a few queries less."""
+    held = getattr(game, "_row_held", False)
     game._row_held = True  # type: ignore[attr-defined]
     try:
         yield game
     finally:
-        del game._row_held  # type: ignore[attr-defined]
+        game._row_held = held  # type: ignore[attr-defined]

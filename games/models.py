@@ -399,6 +399,9 @@ class Move(models.Model):
         verbose_name=_("entered by"),
     )
     entered_at = models.DateTimeField(_("entered at"))
+    #: The thinking time of this turn in ms: from the board's clock when it ran
+    #: (games.clock), else the time since the move before was saved; None when unknown.
+    think_ms = models.PositiveIntegerField(_("thinking time (ms)"), null=True, blank=True)
 
     class Meta:
         ordering = ["game", "number"]
@@ -419,3 +422,30 @@ class Move(models.Model):
     def problem(self) -> str:
         """Why the engine refuses this move, in the reader's language; empty when it does not."""
         return describe(self.problem_code, self.problem_params) if self.problem_code else ""
+
+
+class GameClock(models.Model):
+    """The board's game clock (games.clock): what was pressed, on one time line.
+
+    ``events`` is the clock's own log, append-only: ``[kind, at, player, user id]`` per
+    press, ``at`` in ms since ``origin`` on the server's clock (rules.clock computes the
+    rest from it). ``budget_ms`` is each player's time, in seat order.
+    """
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, related_name="clock", verbose_name=_("game")
+    )
+    budget_ms = models.JSONField(_("time per player (ms)"))
+    flag_ends = models.BooleanField(_("a flag fall ends the game"))
+    origin = models.DateTimeField(_("started at"))
+    events = models.JSONField(_("presses"), default=list)
+    #: Turns each player had taken on the board when the clock was started (it may start
+    #: mid-game): the clock's first turn of a player is that player's next move.
+    turns_before = models.JSONField(_("turns before the clock"), default=list)
+
+    class Meta:
+        verbose_name = _("game clock")
+        verbose_name_plural = _("game clocks")
+
+    def __str__(self) -> str:
+        return f"{self.game_id}: {len(self.events)}"

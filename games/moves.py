@@ -24,6 +24,7 @@ from games.locks import game_lock
 from games.models import Confirmation, Game, Move, Outcome, Side, Winner, winner_by_score
 from games.rule_messages import coded, describe_stored, error_message, message, refusal
 from games.signals import game_changed
+from games.timing import think_ms
 from rules import gcg
 
 
@@ -54,12 +55,16 @@ def _locked(game: Game, expected_version: int | None) -> Game:
         game,
         expected_version=expected_version,
         stale=_stale_board,
-        related=("player_a", "player_b", "round__competition"),
+        related=("player_a", "player_b", "round__competition", "clock"),
     )
     if locked.player_b_id is None:
         raise MoveError(_("A bye has no moves."))
     game_changed.send(sender=Game, round_id=locked.round_id, result_changed=False)
     return locked
+
+
+def _turns_taken(results: list[rules.MoveResult | None], player: int) -> int:
+    return sum(1 for result in results if result and result.is_turn and result.player == player)
 
 
 def moves_of(game: Game) -> list[Move]:
@@ -115,6 +120,7 @@ def move_add(
         result = current.push(move, rack=rack.upper() or None, player=engine.mover(move, side))
     except rules.RulesError as error:
         raise MoveError(refusal(error, notation)) from None
+    entered_at = now or timezone.now()
     row = Move(
         game=locked,
         number=len(rows) + 1,
@@ -122,8 +128,16 @@ def move_add(
         notation=result.notation or notation.strip(),
         rack=rack.upper(),
         entered_by=_user(by),
-        entered_at=now or timezone.now(),
+        entered_at=entered_at,
     )
+    if result.is_turn:
+        row.think_ms = think_ms(
+            locked,
+            player=result.player,
+            turns_taken=_turns_taken(replayed.results, result.player),
+            previous=rows[-1] if rows else None,
+            now=entered_at,
+        )
     _store(row, result)
     row.save()
     context = game_context(locked)

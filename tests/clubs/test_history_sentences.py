@@ -129,6 +129,16 @@ SAMPLES = {
     "move.undo": (GAME, {**MOVE, "notation": "-"}, None, "", "Zet 3"),
     "move.correct": (GAME, MOVE, {**MOVE, "notation": "swap H8 K5"}, "", "blanco"),
     "game.starter": (GAME, {"starter": ""}, {"starter": "b"}, "", "Bert Bakker"),
+    "clock.start": (GAME, None, {"left_ms": [1_500_000, 1_500_000]}, "", "25:00"),
+    "clock.pause": (GAME, None, {"left_ms": [1_410_000, 1_455_500]}, "", "Bert Bakker 24:15"),
+    "clock.resume": (GAME, None, {"left_ms": [1_410_000, 1_455_500]}, "", "23:30"),
+    "clock.flag": (
+        GAME,
+        None,
+        {"left_ms": [0, 312_000], "flag": "a", "flag_at_ms": 2_712_000},
+        "",
+        "45:12",
+    ),
     "moves.import": (
         GAME,
         {"starter": "a", "moves": []},
