@@ -8,7 +8,9 @@ puts the device's clock right at once.
 from __future__ import annotations
 
 from django import forms
+from django.contrib import messages
 from django.http import JsonResponse
+from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods
 
 from clubs.inputs import StrictIntegerField
@@ -35,15 +37,24 @@ class ClockPressForm(forms.Form):
 def clock(request, game):
     if request.method == "GET":
         return JsonResponse(clock_view(game))
+    if "application/json" not in request.headers.get("Accept", ""):
+        # The start button without the clock's script: start it, and show the board.
+        if request.POST.get("action") == "start":
+            try:
+                clock_start(game=game, by=request.user)
+            except ClockError as error:
+                messages.error(request, error.message)
+        return redirect("board", game_id=game.pk)
     form = ClockPressForm(request.POST)
     if not form.is_valid():
         return _refused(game, str(next(iter(form.errors.values()))[0]), status=422)
     data = form.cleaned_data
+    recorded = False
     try:
         if data["action"] == "start":
             clock_start(game=game, by=request.user)
         elif data["action"] == "flag":
-            clock_flag(game=game, by=request.user)
+            recorded = clock_flag(game=game, by=request.user)
         else:
             if data["sequence"] is None or data["at"] is None:
                 return _refused(game, "", status=422)
@@ -59,7 +70,7 @@ def clock(request, game):
     except ClockError as error:
         status = 403 if error.forbidden else 409 if error.conflict else 422
         return _refused(game, str(error.message), status=status)
-    return JsonResponse(clock_view(_fresh(game)))
+    return JsonResponse({**clock_view(_fresh(game)), "flag_recorded": recorded})
 
 
 def _fresh(game: Game) -> Game:

@@ -24,6 +24,7 @@ from clubs.permissions import can_manage_club
 from games import engine
 from games.analysis import game_review
 from games.board import board_view, squares
+from games.clock import clock_flag, clock_view
 from games.confirmation import game_moves_write, role_in_game
 from games.forms import CorrectMoveForm, GcgUploadForm, MoveForm, StarterForm, VersionForm
 from games.models import Game, game_visible_to
@@ -40,14 +41,15 @@ from games.moves import (
 )
 from games.rule_messages import blank_hint, message
 from games.selectors import game_history
+from games.timing import clock_of
 
 
 def _game(pk: int, *, user) -> Game:
     """The game, if `user` may see it: a draft round's game is a 404 to all but its secretaries."""
     game = get_object_or_404(
-        Game.objects.select_related("player_a", "player_b", "round__competition__club").exclude(
-            player_b=None
-        ),
+        Game.objects.select_related(
+            "player_a", "player_b", "round__competition__club", "clock"
+        ).exclude(player_b=None),
         pk=pk,
     )
     if not game_visible_to(user, game):
@@ -84,6 +86,7 @@ def _board_page(request, game: Game, *, form=None, status: int = 200):
             "game": game,
             "form": form or MoveForm(initial={"version": game.version, "kind": "play"}),
             "competition": game.round.competition,
+            "clock": clock_view(game),
         },
         status=status,
     )
@@ -119,11 +122,15 @@ def board(request, game: Game):
                 }
             )
             return _board_page(request, game, form=form, status=409 if error.conflict else 422)
+        shown = saved.game
+        # A flag that fell while the board lagged behind the clock is entered now.
+        if clock_of(shown) is not None and clock_flag(game=shown, by=request.user):
+            shown = _game(game.pk, user=request.user)
         if request.htmx:
             # The board screen (htmx) gets the new board in the same answer: one round trip
             # per move, not a redirect and a second request. The address stays the board's,
             # so a reload reads it again (GET) and nothing is posted twice.
-            response = _board_page(request, saved.game)
+            response = _board_page(request, shown)
             response["HX-Replace-Url"] = reverse("board", args=[game.pk])
             return response
         return redirect("board", game_id=game.pk)

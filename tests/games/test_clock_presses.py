@@ -20,6 +20,7 @@ from tests.factories import UserFactory
 pytestmark = pytest.mark.django_db
 
 MINUTE = 60_000
+JSON = "application/json"
 
 
 @pytest.fixture
@@ -177,17 +178,22 @@ def url(game) -> str:
     return reverse("game_clock", args=[game.pk])
 
 
+def send(client, game, data):
+    """What the board's script sends: a form, asking for JSON."""
+    return client.post(url(game), data, HTTP_ACCEPT=JSON)
+
+
 def test_the_clock_over_http(secretary_client, game):
-    started = secretary_client.post(url(game), {"action": "start"})
+    started = send(secretary_client, game, {"action": "start"})
     assert started.status_code == 200
     view = started.json()
     assert view["started"] and view["sequence"] == 1 and view["running"] == 0
     data = {"action": "switch", "player": 0, "sequence": 1, "at": view["now"] + 50}
-    assert secretary_client.post(url(game), data).status_code == 200
-    stale = secretary_client.post(url(game), {**data, "action": "pause", "player": ""})
+    assert send(secretary_client, game, data).status_code == 200
+    stale = send(secretary_client, game, {**data, "action": "pause", "player": ""})
     assert stale.status_code == 409
     assert stale.json()["clock"]["sequence"] == 2 and stale.json()["error"]
-    forged = secretary_client.post(url(game), {**data, "sequence": 2, "player": 1, "at": 0})
+    forged = send(secretary_client, game, {**data, "sequence": 2, "player": 1, "at": 0})
     assert forged.status_code == 422
     kind, moment, player, _by = GameClock.objects.get(game=game).events[-1]
     assert (kind, player) == ("switch", 0) and moment <= data["at"]  # never after the server's now
@@ -195,9 +201,9 @@ def test_the_clock_over_http(secretary_client, game):
 
 @pytest.mark.parametrize("at_value", ["١٢٣", "1e9999", "9" * 40, "-5", "", "\x00", "12.5", " 7 "])
 def test_odd_press_times_are_refused_without_an_error(secretary_client, game, at_value):
-    secretary_client.post(url(game), {"action": "start"})
-    reply = secretary_client.post(
-        url(game), {"action": "switch", "player": 0, "sequence": 1, "at": at_value}
+    send(secretary_client, game, {"action": "start"})
+    reply = send(
+        secretary_client, game, {"action": "switch", "player": 0, "sequence": 1, "at": at_value}
     )
     assert reply.status_code in (200, 422)  # " 7 " reads as 7: in the past, refused
     assert len(GameClock.objects.get(game=game).events) == 1 or at_value == " 7 "
@@ -205,7 +211,7 @@ def test_odd_press_times_are_refused_without_an_error(secretary_client, game, at
 
 def test_only_the_players_and_secretaries_may_press(client, game):
     client.force_login(UserFactory())
-    assert client.post(url(game), {"action": "start"}).status_code == 403
+    assert send(client, game, {"action": "start"}).status_code == 403
     client.logout()
-    assert client.post(url(game), {"action": "start"}).status_code == 302
+    assert send(client, game, {"action": "start"}).status_code == 302
     assert not GameClock.objects.exists()
