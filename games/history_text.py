@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy
 import rules
 from clubs.history_display import EMPTY, Group, Reading
 from games.models import Confirmation, Outcome, RoundStatus, Side, Winner
+from games.timing import clock_time
 
 RESULT_KEYS = ("outcome", "winner", "score_a", "score_b")
 COUNTER_KEYS = tuple(f"counter_{key}" for key in RESULT_KEYS)
@@ -165,16 +166,6 @@ def _one_pairing(row: Any) -> str:
     if starter:
         text = _("%(game)s, %(name)s starts") % {"game": text, "name": starter}
     return text
-
-
-def clock_time(ms: Any) -> str:
-    """Milliseconds as a clock shows them: "24:15" (minutes:seconds), "-0:30" in overtime;
-    a part of a second counts as a whole one used."""
-    if not isinstance(ms, int) or isinstance(ms, bool):
-        return EMPTY
-    sign, ms = ("-", -ms) if ms < 0 else ("", ms)
-    seconds = ms // 1000
-    return f"{sign}{seconds // 60}:{seconds % 60:02d}"
 
 
 def _times_left(values: Any, reading: Reading) -> str:

@@ -24,7 +24,7 @@ from games.locks import game_lock
 from games.models import Confirmation, Game, Move, Outcome, Side, Winner, winner_by_score
 from games.rule_messages import coded, describe_stored, error_message, message, refusal
 from games.signals import game_changed
-from games.timing import think_ms
+from games.timing import clock_time, think_ms
 from rules import gcg
 
 
@@ -297,9 +297,16 @@ def _not_one_against_one(count: Any) -> str:
 
 
 def game_to_gcg(game: Game) -> str:
-    """The game's moves as a GCG record (with Bordpunt's extension for Gouds 8)."""
-    replayed = engine.replay(game, moves_of(game))
-    return gcg.write(replayed.engine)
+    """The game's moves as a GCG record (with Bordpunt's extension for Gouds 8); the
+    thinking time of each turn the board's clock timed as a note after it ("time 1:30")."""
+    rows = moves_of(game)
+    replayed = engine.replay(game, rows)
+    notes = {
+        index: [f"time {clock_time(row.think_ms)}"]
+        for index, row in enumerate(rows[: len(replayed.engine.history)])
+        if row.think_ms is not None
+    }
+    return gcg.write(replayed.engine, notes=notes)
 
 
 def _entry(row: Move) -> dict[str, Any]:

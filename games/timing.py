@@ -8,6 +8,7 @@ everything else from them.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.utils import timezone
 
@@ -69,3 +70,16 @@ def think_ms(
     if previous is not None:
         return max(0, int((now - previous.entered_at).total_seconds() * 1000))
     return None
+
+
+def clock_time(ms: Any) -> str:
+    """Milliseconds as minutes and whole seconds: "24:15", "-0:30" in overtime.
+
+    >>> clock_time(1_455_500), clock_time(-30_000), clock_time(None)
+    ('24:15', '-0:30', '—')
+    """
+    if not isinstance(ms, int) or isinstance(ms, bool):
+        return "—"
+    sign, ms = ("-", -ms) if ms < 0 else ("", ms)
+    seconds = ms // 1000
+    return f"{sign}{seconds // 60}:{seconds % 60:02d}"

@@ -215,3 +215,24 @@ def test_only_the_players_and_secretaries_may_press(client, game):
     client.logout()
     assert send(client, game, {"action": "start"}).status_code == 302
     assert not GameClock.objects.exists()
+
+
+def test_the_gcg_export_notes_each_timed_turn(running, secretary, t0, client):
+    press(running, secretary, "switch", player=0, ms=90_000, t0=t0)
+    move_add(game=running, notation="8H WOORD", by=secretary, now=at(t0, 100_000))
+    move_add(game=running, notation="-", by=secretary, now=at(t0, 135_400))
+    lines = client.get(reverse("gcg_download", args=[running.pk])).content.decode().splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith(">") and "WOORD" in line)
+    assert lines[first + 1] == "#note time 1:30"
+    assert lines[first + 3] == "#note time 0:45"  # Bram, his clock still running
+
+
+def test_the_replay_and_the_analysis_show_each_turns_time(running, secretary, t0, client):
+    press(running, secretary, "switch", player=0, ms=90_000, t0=t0)
+    move_add(game=running, notation="8H WOORD", rack="WOORDEN", by=secretary,
+             now=at(t0, 100_000))  # fmt: skip
+    replay = client.get(reverse("replay", args=[running.pk])).content.decode()
+    assert "⏱ 1:30" in replay
+    analysis = client.get(reverse("game_analysis", args=[running.pk])).content.decode()
+    row = analysis[analysis.index('data-move="1"') :]
+    assert "1:30" in row[: row.index("</tr>")]
