@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
+from collections.abc import Callable
 from itertools import combinations
 from typing import NamedTuple
 
@@ -220,6 +221,8 @@ class MoveGenerator:
             return out
         left_parts, bounds = _left_parts(self.dawg, counts, blanks, rack_total - 1)
         floor = [0 if best_only else -1]
+        tasks: list[tuple[int, int, int, int]] = []
+        runs: list[Callable[[int, int], None]] = []
         for down in (False, True):
             if down:
                 g = [grid[_TRANSPOSE[i]] for i in range(SIZE * SIZE)]
@@ -227,7 +230,7 @@ class MoveGenerator:
                 lm, wm = _LM_DOWN, _WM_DOWN
             else:
                 g, v, lm, wm = grid, gval, LETTER_MULT, WORD_MULT
-            _search(
+            anchor_bounds, run = _search(
                 self.dawg,
                 g,
                 v,
@@ -247,6 +250,16 @@ class MoveGenerator:
                 out,
                 floor,
             )
+            tasks.extend((bound, len(runs), row, anchor) for bound, row, anchor in anchor_bounds)
+            runs.append(run)
+        if best_only:
+            # The anchors that may score most first: the best play found early lets the
+            # bound cut off the rest (ties are kept: only plays below the floor are cut).
+            tasks.sort(key=lambda task: -task[0])
+        for bound, which, row, anchor in tasks:
+            if bound < floor[0]:
+                break
+            runs[which](row, anchor)
         out.sort(key=_sort_key)
         return out
 
@@ -449,8 +462,13 @@ def _search(
     blanks0: int,
     out: list[GeneratedPlay],
     floor: list[int],
-) -> None:
-    """The across search on one (possibly transposed) board; appends to ``out``."""
+) -> tuple[list[tuple[int, int, int]], Callable[[int, int], None]]:
+    """The across search on one (possibly transposed) board: its anchors as ``(bound,
+    row, col)`` and the function that searches from one of them, appending to ``out``.
+
+    With a floor (``floor[0] >= 0``: only the best plays are wanted), ``bound`` is the
+    most any play from that anchor can score, and the search stops following a branch
+    whose best completion cannot reach the floor (see :func:`_bound_tables`)."""
     masks, bases, targets = dawg.masks, dawg.bases, dawg.targets
     n_squares = SIZE * SIZE
     if empty_board:
@@ -474,6 +492,14 @@ def _search(
     new_play = tuple.__new__
     # With best_only, only plays scoring at least the best so far are kept.
     best_only = floor[0] >= 0
+    width = rack_total + 1
+    if best_only:
+        add, mult, extra, room = _bound_tables(grid, gval, lm, wm, cscore, values, counts, blanks0)
+        heights = dawg.heights()
+    else:
+        add = mult = extra = room = []
+    # The bingo bonus counts toward a bound only when the rack was full.
+    bingo_bound = bingo_bonus if rack_total == rack_size else 0
     full_rack = tuple(counts)
     word: list[str] = []
     row = base = anchor = start = 0
@@ -527,6 +553,22 @@ def _search(
                         floor[0] = score
         if col < SIZE:
             sq = base + col
+            if best_only:
+                # Prune: what this branch can still score, at most (see _bound_tables).
+                left = rack_total - placed
+                height = heights[node]
+                if height < left:
+                    k = sq * width + height
+                    bound = (main_sum + add[k]) * word_mult * mult[k] + cross_sum + extra[k]
+                else:
+                    k = sq * width + left
+                    bound = (main_sum + add[k]) * word_mult * mult[k] + cross_sum + extra[k]
+                    if left <= room[sq]:
+                        bound += bingo_bound
+                if bound < floor[0]:
+                    if through:
+                        del word[-through:]
+                    return
             allowed = mask & cross[sq]
             if not blanks:
                 allowed &= rack_mask
@@ -609,57 +651,154 @@ def _search(
         if through:
             del word[-through:]
 
-    for row in range(SIZE):
-        base = row * SIZE
-        for anchor in range(SIZE):
-            if base + anchor not in anchors:
+    def free_left(idx: int, col: int) -> int:
+        """How many empty non-anchor squares a left part may take before the anchor."""
+        limit = 0
+        c = col - 1
+        while c >= 0 and grid[idx - col + c] < 0 and (idx - col + c) not in anchors:
+            limit += 1
+            c -= 1
+        return min(limit, rack_total - 1, len(bounds) - 1)
+
+    def run(row_: int, anchor_: int) -> None:
+        nonlocal row, base, anchor, start
+        row, base, anchor = row_, row_ * SIZE, anchor_
+        if anchor > 0 and grid[base + anchor - 1] >= 0:
+            start = anchor - 1
+            while start > 0 and grid[base + start - 1] >= 0:
+                start -= 1
+            node = 0
+            main_sum = 0
+            for c in range(start, anchor):
+                tile = grid[base + c]
+                mask = masks[node]
+                bit = 1 << tile
+                if not mask & bit:
+                    return
+                node = targets[bases[node] + (mask & (bit - 1)).bit_count()]
+                main_sum += gval[base + c]
+            word[:] = ["."] * (anchor - start)
+            counts[:] = full_rack
+            extend(node, anchor, main_sum, 1, 0, 0, rack_mask0, blanks0)
+            return
+        limit = free_left(base + anchor, anchor)
+        here = cross[base + anchor]
+        parts = [p for p in left_parts[: bounds[limit]] if p[2] & here]
+        if anchor + 1 < SIZE and grid[base + anchor + 1] >= 0 and parts:
+            # A tile right after the anchor: keep the left parts that can reach it
+            # through some anchor letter (asked once per DAWG node and letter set).
+            parts = _reaching(parts, here, 1 << grid[base + anchor + 1], masks, bases, targets)
+        for part in parts:
+            length, node, _, letters, tile_values, after, rack_mask, blanks = part
+            start = anchor - length
+            main_sum = 0
+            word_mult = 1
+            sq = base + start
+            for i, ch in enumerate(letters):
+                if tile_values[i] > 0:
+                    main_sum += values[ord(ch) - 65] * lm[sq + i]
+                word_mult *= wm[sq + i]
+            word[:] = letters
+            counts[:] = after
+            extend(node, anchor, main_sum, word_mult, 0, length, rack_mask, blanks)
+
+    tasks = []
+    for idx in sorted(anchors):
+        r, c = divmod(idx, SIZE)
+        bound = 0
+        if best_only:
+            if c > 0 and grid[idx - 1] >= 0:
+                first = idx - 1
+                while first > r * SIZE and grid[first - 1] >= 0:
+                    first -= 1
+                k = idx * width + rack_total
+                bound = (sum(gval[first:idx]) + add[k]) * mult[k] + extra[k]
+                if rack_total <= room[idx]:
+                    bound += bingo_bound
+            else:
+                for sq in range(idx - free_left(idx, c), idx + 1):
+                    k = sq * width + rack_total
+                    here = add[k] * mult[k] + extra[k]
+                    if rack_total <= room[sq]:
+                        here += bingo_bound
+                    bound = max(bound, here)
+        tasks.append((bound, r, c))
+    return tasks, run
+
+
+def _bound_tables(
+    grid: list[int],
+    gval: list[int],
+    lm: tuple[int, ...],
+    wm: tuple[int, ...],
+    cscore: list[int],
+    values: list[int],
+    counts: list[int],
+    blanks: int,
+) -> tuple[list[int], list[int], list[int], list[int]]:
+    """Per empty square ``sq`` and number ``j`` of tiles still on the rack (index
+    ``sq * (n + 1) + j``, ``n`` the rack's size), the parts of an upper bound on what
+    placing up to ``j`` more tiles from ``sq`` on can add to a play, for the top search:
+
+        score <= (main_sum + add) * word_mult * mult + cross_sum + extra
+
+    ``add``: the rack's ``j`` highest values on the ``j`` highest letter premiums of the
+    next ``j`` empty squares (the best pairing, by the rearrangement inequality), plus
+    the tiles already on the board among and right after them; ``mult``: those squares'
+    word premiums multiplied; ``extra``: the cross-words those squares can form, their
+    tiles and the rack's highest values paired with their premiums. Every term grows
+    with ``j``, and a play places no more than the rack holds (nor more than the DAWG
+    node's height allows), so the bound holds for every play that continues from there;
+    the values are those of the whole rack, so it holds whatever has been placed
+    already. The bingo bonus is added by the caller when all tiles left fit: ``room``
+    is, per square, the empty squares from there to the row's end."""
+    n = sum(counts) + blanks
+    width = n + 1
+    ranked = sorted((values[i] for i, c in enumerate(counts) for _ in range(c)), reverse=True)
+    ranked += [0] * blanks
+    size = SIZE * SIZE
+    add = [0] * (size * width)
+    mult = [1] * (size * width)
+    extra = [0] * (size * width)
+    room = [0] * size
+    for sq in range(size):
+        if grid[sq] >= 0:
+            continue
+        row_end = sq - sq % SIZE + SIZE
+        letter_mults: list[int] = []
+        cross_mults: list[int] = []
+        board = 0
+        word_mult = 1
+        cross_fixed = 0
+        pos = sq
+        for j in range(1, n + 1):
+            while pos < row_end and grid[pos] >= 0:  # tiles between the new ones
+                board += gval[pos]
+                pos += 1
+            if pos == row_end:
+                # No room for a j-th tile: more tiles cannot add more.
+                k = sq * width + j
+                add[k], mult[k], extra[k] = add[k - 1], mult[k - 1], extra[k - 1]
                 continue
-            if anchor > 0 and grid[base + anchor - 1] >= 0:
-                start = anchor - 1
-                while start > 0 and grid[base + start - 1] >= 0:
-                    start -= 1
-                node = 0
-                main_sum = 0
-                for c in range(start, anchor):
-                    tile = grid[base + c]
-                    mask = masks[node]
-                    bit = 1 << tile
-                    if not mask & bit:
-                        node = -1
-                        break
-                    node = targets[bases[node] + (mask & (bit - 1)).bit_count()]
-                    main_sum += gval[base + c]
-                if node < 0:
-                    continue
-                word[:] = ["."] * (anchor - start)
-                counts[:] = full_rack
-                extend(node, anchor, main_sum, 1, 0, 0, rack_mask0, blanks0)
-                continue
-            limit = 0
-            c = anchor - 1
-            while c >= 0 and grid[base + c] < 0 and (base + c) not in anchors:
-                limit += 1
-                c -= 1
-            limit = min(limit, rack_total - 1, len(bounds) - 1)
-            here = cross[base + anchor]
-            parts = [p for p in left_parts[: bounds[limit]] if p[2] & here]
-            if anchor + 1 < SIZE and grid[base + anchor + 1] >= 0 and parts:
-                # A tile right after the anchor: keep the left parts that can reach it
-                # through some anchor letter (asked once per DAWG node and letter set).
-                parts = _reaching(parts, here, 1 << grid[base + anchor + 1], masks, bases, targets)
-            for part in parts:
-                length, node, _, letters, tile_values, after, rack_mask, blanks = part
-                start = anchor - length
-                main_sum = 0
-                word_mult = 1
-                sq = base + start
-                for i, ch in enumerate(letters):
-                    if tile_values[i] > 0:
-                        main_sum += values[ord(ch) - 65] * lm[sq + i]
-                    word_mult *= wm[sq + i]
-                word[:] = letters
-                counts[:] = after
-                extend(node, anchor, main_sum, word_mult, 0, length, rack_mask, blanks)
+            letter_mults.append(lm[pos])
+            word_mult *= wm[pos]
+            if cscore[pos] >= 0:
+                cross_mults.append(lm[pos] * wm[pos])
+                cross_fixed += cscore[pos] * wm[pos]
+            pos += 1
+            after = board
+            end = pos
+            while end < row_end and grid[end] >= 0:  # the tiles right after the last one
+                after += gval[end]
+                end += 1
+            letter_mults.sort(reverse=True)
+            cross_mults.sort(reverse=True)
+            k = sq * width + j
+            add[k] = after + sum(v * m for v, m in zip(ranked, letter_mults, strict=False))
+            mult[k] = word_mult
+            extra[k] = cross_fixed + sum(v * m for v, m in zip(ranked, cross_mults, strict=False))
+        room[sq] = sum(1 for i in range(sq, row_end) if grid[i] < 0)
+    return add, mult, extra, room
 
 
 def _reaching(
