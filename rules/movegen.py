@@ -186,6 +186,14 @@ class MoveGenerator:
         plays = self._generate(game, rack, best_only=True)
         return plays[0] if plays else None
 
+    def tops(self, game: Game, rack: str) -> list[GeneratedPlay]:
+        """Every play with the highest score (a duplicate turn's *top*), in the order
+        :meth:`plays` lists them; empty when no play is possible. The search skips every
+        branch that cannot reach the best score so far, so it is several times quicker
+        than :meth:`plays` (``benchmarks/duplicate.py``)."""
+        plays = self._generate(game, rack, best_only=True)
+        return [play for play in plays if play.score == plays[0].score] if plays else []
+
     def best_move(self, game: Game, rack: str) -> GeneratedMove | None:
         """The highest-scoring move the rules allow from ``rack``: the best play, or a
         blank swap that scores more (on a tie the play, as it is listed first)."""
