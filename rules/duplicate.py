@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -377,10 +378,11 @@ class DuplicateGame:
         return self.positions[number - 1].copy()
 
 
-def bag_order(text: str, tiles: TileSet = DUTCH) -> list[str]:
+def bag_order(text: str, tiles: TileSet = DUTCH, seed: int | None = None) -> list[str]:
     """A whole bag order from ``text`` (letters, ``?`` for a blank, drawn from the
-    left): the tiles not written follow in alphabetical order, blanks last. Refuses
-    letters outside the set and more of a tile than the set holds.
+    left): the tiles not written follow in alphabetical order, blanks last, or shuffled
+    by ``random.Random(seed)`` when a seed is given. Refuses letters outside the set
+    and more of a tile than the set holds.
 
     >>> "".join(bag_order("ZEBRA", DUTCH)[:7])
     'ZEBRAAA'
@@ -400,7 +402,10 @@ def bag_order(text: str, tiles: TileSet = DUTCH) -> list[str]:
             count=tiles.count(tile),
             letter="blank" if tile == BLANK else tile,
         )
-    return order + sorted((+rest).elements(), key=lambda t: (t == BLANK, t))
+    tail = sorted((+rest).elements(), key=lambda t: (t == BLANK, t))
+    if seed is not None:
+        random.Random(seed).shuffle(tail)
+    return order + tail
 
 
 def play_bag(

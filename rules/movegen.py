@@ -389,24 +389,12 @@ def _left_parts(
     masks, bases, targets = dawg.masks, dawg.bases, dawg.targets
     found: list[_LeftPart] = []
     letters: list[str] = []
-    tile_values: list[int] = []
 
     def visit(node: int, rack_mask: int, blanks: int) -> None:
         mask = masks[node]
         follow = mask & (ALL_LETTERS if blanks else rack_mask)
         if follow:
-            found.append(
-                (
-                    len(letters),
-                    node,
-                    follow,
-                    "".join(letters),
-                    tuple(tile_values),
-                    tuple(counts),
-                    rack_mask,
-                    blanks,
-                )
-            )
+            found.append((len(letters), node, follow, "".join(letters), rack_mask, blanks))
         if len(letters) == max_len:
             return
         allowed = follow
@@ -420,16 +408,12 @@ def _left_parts(
             if have:
                 counts[letter] = have - 1
                 letters.append(_UPPER[letter])
-                tile_values.append(1)
                 visit(child, rack_mask if have > 1 else rack_mask ^ low, blanks)
-                tile_values.pop()
                 letters.pop()
                 counts[letter] = have
             if blanks:
                 letters.append(_LOWER[letter])
-                tile_values.append(-1)
                 visit(child, rack_mask, blanks - 1)
-                tile_values.pop()
                 letters.pop()
 
     rack_mask = 0
@@ -440,15 +424,15 @@ def _left_parts(
     found.sort(key=lambda part: part[0])
     bounds = [0] * (max_len + 1)
     for part in found:
-        for k in range(part[0], max_len + 1):
-            bounds[k] += 1
+        bounds[part[0]] += 1
+    for k in range(1, max_len + 1):
+        bounds[k] += bounds[k - 1]
     return found, bounds
 
 
 #: (length, DAWG node, letters that may follow from the rack, letters (lowercase =
-#: blank), 1 per real tile / -1 per blank, rack counts after, rack mask after, blanks
-#: after).
-_LeftPart = tuple[int, int, int, str, tuple[int, ...], tuple[int, ...], int, int]
+#: blank), rack mask after, blanks after).
+_LeftPart = tuple[int, int, int, str, int, int]
 
 
 def _search(
@@ -501,11 +485,12 @@ def _search(
     # With best_only, only plays scoring at least the best so far are kept.
     best_only = floor[0] >= 0
     width = rack_total + 1
+    rem0 = sum(values[i] * n for i, n in enumerate(counts))
     if best_only:
-        add, mult, extra, room = _bound_tables(grid, gval, lm, wm, cscore, values, counts, blanks0)
+        tables, room = _bound_tables(grid, gval, lm, wm, cscore, values, counts, blanks0)
         heights = dawg.heights()
     else:
-        add = mult = extra = room = []
+        tables, room = [], []
     # The bingo bonus counts toward a bound only when the rack was full.
     bingo_bound = bingo_bonus if rack_total == rack_size else 0
     full_rack = tuple(counts)
@@ -521,6 +506,7 @@ def _search(
         placed: int,
         rack_mask: int,
         blanks: int,
+        rem: int,
     ) -> None:
         # Follow the tiles already on the board (a loop, not a call per tile).
         through = 0
@@ -565,14 +551,20 @@ def _search(
                 # Prune: what this branch can still score, at most (see _bound_tables).
                 left = rack_total - placed
                 height = heights[node]
-                if height < left:
-                    k = sq * width + height
-                    bound = (main_sum + add[k]) * word_mult * mult[k] + cross_sum + extra[k]
-                else:
-                    k = sq * width + left
-                    bound = (main_sum + add[k]) * word_mult * mult[k] + cross_sum + extra[k]
-                    if left <= room[sq]:
-                        bound += bingo_bound
+                board, pair, lmax, mult, cfix, cpair, cmax, span = tables[
+                    sq * width + (height if height < left else left)
+                ]
+                # The best pairing of the rack's top values, or all that is left of
+                # the rack's value on the best premium, whichever is less.
+                if rem * lmax < pair:
+                    pair = rem * lmax
+                if rem * cmax < cpair:
+                    cpair = rem * cmax
+                bound = (main_sum + board + pair) * word_mult * mult + cross_sum + cfix + cpair
+                # A bingo needs a word that takes every tile left and every tile on
+                # the board among and right after them.
+                if height >= left and span <= height and left <= room[sq]:
+                    bound += bingo_bound
                 if bound < floor[0]:
                     if through:
                         del word[-through:]
@@ -640,6 +632,7 @@ def _search(
                                 placed + 1,
                                 left,
                                 blanks,
+                                rem - values[letter],
                             )
                             word.pop()
                             counts[letter] = have
@@ -654,6 +647,7 @@ def _search(
                             placed + 1,
                             rack_mask,
                             blanks - 1,
+                            rem,
                         )
                         word.pop()
         if through:
@@ -687,7 +681,7 @@ def _search(
                 main_sum += gval[base + c]
             word[:] = ["."] * (anchor - start)
             counts[:] = full_rack
-            extend(node, anchor, main_sum, 1, 0, 0, rack_mask0, blanks0)
+            extend(node, anchor, main_sum, 1, 0, 0, rack_mask0, blanks0, rem0)
             return
         limit = free_left(base + anchor, anchor)
         here = cross[base + anchor]
@@ -697,18 +691,23 @@ def _search(
             # through some anchor letter (asked once per DAWG node and letter set).
             parts = _reaching(parts, here, 1 << grid[base + anchor + 1], masks, bases, targets)
         for part in parts:
-            length, node, _, letters, tile_values, after, rack_mask, blanks = part
+            length, node, _, letters, rack_mask, blanks = part
             start = anchor - length
             main_sum = 0
             word_mult = 1
+            rem = rem0
             sq = base + start
+            counts[:] = full_rack
             for i, ch in enumerate(letters):
-                if tile_values[i] > 0:
-                    main_sum += values[ord(ch) - 65] * lm[sq + i]
+                if ch < "a":  # a real tile (a blank is lowercase)
+                    letter = ord(ch) - 65
+                    counts[letter] -= 1
+                    value = values[letter]
+                    main_sum += value * lm[sq + i]
+                    rem -= value
                 word_mult *= wm[sq + i]
             word[:] = letters
-            counts[:] = after
-            extend(node, anchor, main_sum, word_mult, 0, length, rack_mask, blanks)
+            extend(node, anchor, main_sum, word_mult, 0, length, rack_mask, blanks, rem)
 
     tasks = []
     for idx in sorted(anchors):
@@ -719,19 +718,30 @@ def _search(
                 first = idx - 1
                 while first > r * SIZE and grid[first - 1] >= 0:
                     first -= 1
-                k = idx * width + rack_total
-                bound = (sum(gval[first:idx]) + add[k]) * mult[k] + extra[k]
+                bound = _table_bound(tables[idx * width + rack_total], sum(gval[first:idx]))
                 if rack_total <= room[idx]:
                     bound += bingo_bound
             else:
                 for sq in range(idx - free_left(idx, c), idx + 1):
-                    k = sq * width + rack_total
-                    here = add[k] * mult[k] + extra[k]
+                    here = _table_bound(tables[sq * width + rack_total], 0)
                     if rack_total <= room[sq]:
                         here += bingo_bound
                     bound = max(bound, here)
         tasks.append((bound, r, c))
     return tasks, run
+
+
+#: Per square and tiles left (see :func:`_bound_tables`): the board tiles the play can
+#: take in, the best pairing of rack values with letter premiums, the highest letter
+#: premium, the word premiums multiplied, the cross-words' board tiles, the best pairing
+#: with the cross-words' premiums, the highest such premium, the squares the play takes.
+_BoundRow = tuple[int, int, int, int, int, int, int, int]
+
+
+def _table_bound(row: _BoundRow, main_sum: int) -> int:
+    """The bound of :func:`_bound_tables` from the start of a play (word premium 1)."""
+    board, pair, _, mult, cfix, cpair, _, _ = row
+    return (main_sum + board + pair) * mult + cfix + cpair
 
 
 def _bound_tables(
@@ -743,31 +753,31 @@ def _bound_tables(
     values: list[int],
     counts: list[int],
     blanks: int,
-) -> tuple[list[int], list[int], list[int], list[int]]:
+) -> tuple[list[_BoundRow], list[int]]:
     """Per empty square ``sq`` and number ``j`` of tiles still on the rack (index
-    ``sq * (n + 1) + j``, ``n`` the rack's size), the parts of an upper bound on what
-    placing up to ``j`` more tiles from ``sq`` on can add to a play, for the top search:
+    ``sq * (n + 1) + j``, ``n`` the rack's size), what placing up to ``j`` more tiles from
+    ``sq`` on can add to a play at most, for the top search:
 
-        score <= (main_sum + add) * word_mult * mult + cross_sum + extra
+        score <= (main_sum + board + pair) * word_mult * mult + cross_sum + cfix + cpair
 
-    ``add``: the rack's ``j`` highest values on the ``j`` highest letter premiums of the
-    next ``j`` empty squares (the best pairing, by the rearrangement inequality), plus
-    the tiles already on the board among and right after them; ``mult``: those squares'
-    word premiums multiplied; ``extra``: the cross-words those squares can form, their
-    tiles and the rack's highest values paired with their premiums. Every term grows
-    with ``j``, and a play places no more than the rack holds (nor more than the DAWG
-    node's height allows), so the bound holds for every play that continues from there;
-    the values are those of the whole rack, so it holds whatever has been placed
-    already. The bingo bonus is added by the caller when all tiles left fit: ``room``
-    is, per square, the empty squares from there to the row's end."""
+    ``board``: the tiles already on the board among and right after the next ``j`` empty
+    squares; ``pair``: the rack's ``j`` highest values on those squares' ``j`` highest
+    letter premiums (the best pairing, by the rearrangement inequality; the search lowers
+    it to what is left of the rack's value times ``lmax``, the highest premium, when that
+    is less); ``mult``: their word premiums multiplied; ``cfix`` and ``cpair`` the same
+    for the cross-words those squares can form (their tiles, and values paired with
+    letter times word premium; ``cmax`` the highest). Every term grows with ``j``, and a
+    play places no more than the rack holds (nor more than the DAWG node's height
+    allows), so the bound holds for every play that continues from there. The bingo
+    bonus is added by the caller when all tiles left fit: ``room`` is, per square, the
+    empty squares from there to the row's end."""
     n = sum(counts) + blanks
     width = n + 1
     ranked = sorted((values[i] for i, c in enumerate(counts) for _ in range(c)), reverse=True)
     ranked += [0] * blanks
     size = SIZE * SIZE
-    add = [0] * (size * width)
-    mult = [1] * (size * width)
-    extra = [0] * (size * width)
+    nothing: _BoundRow = (0, 0, 0, 1, 0, 0, 0, 0)
+    tables = [nothing] * (size * width)
     room = [0] * size
     for sq in range(size):
         if grid[sq] >= 0:
@@ -780,13 +790,12 @@ def _bound_tables(
         cross_fixed = 0
         pos = sq
         for j in range(1, n + 1):
+            k = sq * width + j
             while pos < row_end and grid[pos] >= 0:  # tiles between the new ones
                 board += gval[pos]
                 pos += 1
             if pos == row_end:
-                # No room for a j-th tile: more tiles cannot add more.
-                k = sq * width + j
-                add[k], mult[k], extra[k] = add[k - 1], mult[k - 1], extra[k - 1]
+                tables[k] = tables[k - 1]  # no room for a j-th tile: it adds nothing
                 continue
             letter_mults.append(lm[pos])
             word_mult *= wm[pos]
@@ -801,12 +810,18 @@ def _bound_tables(
                 end += 1
             letter_mults.sort(reverse=True)
             cross_mults.sort(reverse=True)
-            k = sq * width + j
-            add[k] = after + sum(v * m for v, m in zip(ranked, letter_mults, strict=False))
-            mult[k] = word_mult
-            extra[k] = cross_fixed + sum(v * m for v, m in zip(ranked, cross_mults, strict=False))
+            tables[k] = (
+                after,
+                sum(v * m for v, m in zip(ranked, letter_mults, strict=False)),
+                letter_mults[0],
+                word_mult,
+                cross_fixed,
+                sum(v * m for v, m in zip(ranked, cross_mults, strict=False)),
+                cross_mults[0] if cross_mults else 0,
+                end - sq,
+            )
         room[sq] = sum(1 for i in range(sq, row_end) if grid[i] < 0)
-    return add, mult, extra, room
+    return tables, room
 
 
 def _reaching(

@@ -193,3 +193,23 @@ def test_every_top_agrees_with_the_reference_generator(seed, rules):
         for _, _, letter in turn.replaced:
             order.remove(letter)
             order.append("?")
+
+
+def test_the_top_search_finds_exactly_the_highest_plays_of_the_full_search():
+    """The bounded search against every play, on the boards of a master game with the
+    real word list and racks with no, one and two blanks."""
+    rng = random.Random(22)
+    game = play_bag(bag_order("", DUTCH, seed=22), STANDARD, DUTCH)
+    generator = game.generator
+    checked = 0
+    for position in game.positions[::2]:
+        unseen = position.unseen_tiles()
+        letters = [t for t in unseen if t != "?"]
+        for blanks in range(min(2, unseen.count("?")) + 1):
+            rng.shuffle(letters)
+            rack = "".join(letters[: 7 - blanks]) + "?" * blanks
+            plays = generator.plays(position, rack)
+            best = [p for p in plays if p.score == plays[0].score] if plays else []
+            assert generator.tops(position, rack) == best, rack
+            checked += 1
+    assert checked >= 20
