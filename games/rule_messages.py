@@ -125,6 +125,7 @@ MESSAGES = {
     "duplicate_not_a_top": _("{play} is not a top: the top scores {score}."),
     "duplicate_no_turn": _("There is no turn {turn}."),
     "duplicate_bag_order": _("A bag order must hold the whole {tiles} set ({count} tiles)."),
+    "duplicate_not_a_play": _("{notation} is not a play: a slip holds a position and a word."),
     # Bordpunt's own (a move that waits for an earlier one to be corrected)
     "not_scored_until": _("Not scored until move {number} is corrected."),
 }

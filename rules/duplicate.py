@@ -25,9 +25,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from rules.board import SIZE, Direction, parse_position
 from rules.dawg import Dawg
 from rules.errors import RulesError
 from rules.game import Game
+from rules.move import Play, parse_move
 from rules.movegen import GeneratedPlay, MoveGenerator
 from rules.ruleset import STANDARD, RuleSet
 from rules.tiles import BLANK, DUTCH, TileSet, parse_rack
@@ -37,10 +39,12 @@ __all__ = [
     "DrawRules",
     "DuplicateError",
     "DuplicateGame",
+    "Slip",
     "Turn",
     "bag_order",
     "default_choice",
     "play_bag",
+    "score_slip",
 ]
 
 Leftovers = Literal["return", "keep"]
@@ -371,6 +375,19 @@ class DuplicateGame:
         elif not self.minimum_possible():
             self.ending = "no_valid_draw"
 
+    def score_slip(self, text: str, claimed: int | None = None, turn: int | None = None) -> Slip:
+        """Score a player's slip for ``turn`` (default: the turn being played, whose
+        rack is drawn) against the board and rack of that turn: see :func:`score_slip`."""
+        if turn is None or turn == self.turn_number:
+            if self.rack is None:
+                raise DuplicateError("duplicate_no_rack")
+            board, rack = self.game, self.rack
+            top = self.tops()[0].score if self.tops() else 0
+        else:
+            board, rack = self.position(turn), self.turns[turn - 1].rack
+            top = self.turns[turn - 1].score
+        return score_slip(board, rack, text, claimed=claimed, top=top)
+
     def position(self, number: int) -> Game:
         """The board as it was before turn ``number`` (1-based), for checking slips."""
         if not 1 <= number <= len(self.positions):
@@ -447,3 +464,83 @@ def play_bag(
             bag.remove(letter)
             bag.append(BLANK)
     return game
+
+
+@dataclass(frozen=True)
+class Slip:
+    """What a slip (*beurtbriefje*) scores. ``reason`` (a code of
+    :data:`rules.MESSAGES`, with ``params``) says why a slip scores 0: the notation
+    cannot be read, the play does not fit the board, the rack does not hold its
+    letters, or a word is not in the word list. A claimed score that differs from the
+    real one is corrected: ``score`` is the real one, ``corrected`` says so."""
+
+    score: int
+    claimed: int | None
+    reason: str | None = None
+    params: tuple[tuple[str, Any], ...] = ()
+    #: The play in the engine's notation (``.`` for tiles on the board), when it fits.
+    notation: str | None = None
+    #: The words it forms with their scores.
+    words: tuple[tuple[str, int], ...] = ()
+    #: Whether it scores the turn's top.
+    is_top: bool = False
+
+    @property
+    def corrected(self) -> bool:
+        """A play that counts, whose claimed score was not its real one."""
+        return self.reason is None and self.claimed is not None and self.claimed != self.score
+
+
+def score_slip(
+    board: Game, rack: str, text: str, *, claimed: int | None = None, top: int | None = None
+) -> Slip:
+    """Score the play written on a slip, e.g. ``8H WOORD`` or ``H8 woord``, on ``board``
+    with ``rack``. The word may be written whole, letters already on the board included
+    (as players write it), or in the engine's notation with ``.``; a lowercase letter is a
+    blank. Never raises for what a player can write: a slip that cannot score says why.
+
+    >>> game = DuplicateGame()
+    >>> _ = game.draw("KAASEIN")
+    >>> slip = game.score_slip("8H KAAS", claimed=20)
+    >>> slip.score, slip.corrected, slip.reason
+    (14, True, None)
+    >>> game.score_slip("8H KAAZ").reason
+    'not_in_rack'
+    """
+    try:
+        move = parse_move(_through_dots(board, text))
+        if not isinstance(move, Play):
+            raise DuplicateError("duplicate_not_a_play", notation=text)
+        result = board.preview(move, rack=rack)
+    except RulesError as exc:
+        return Slip(0, claimed, exc.code, tuple(sorted(exc.params.items())))
+    for warning in result.warnings:
+        if warning.code == "not_in_lexicon":
+            return Slip(0, claimed, "not_in_lexicon", warning.params, result.notation, result.words)
+    return Slip(
+        result.score,
+        claimed,
+        notation=result.notation,
+        words=result.words,
+        is_top=top is not None and result.score == top,
+    )
+
+
+def _through_dots(board: Game, text: str) -> str:
+    """``text`` with each letter written on a square that holds that tile already
+    turned into ``.``, so a slip may spell the whole word; anything else is left for
+    the notation parser to judge."""
+    parts = " ".join(text.split()).split(" ")
+    if len(parts) != 2 or not parts[1].isalpha():
+        return text
+    try:
+        row, col, direction = parse_position(parts[0])
+    except RulesError:
+        return text
+    cells = board.board
+    out = []
+    for i, ch in enumerate(parts[1]):
+        r, c = (row, col + i) if direction is Direction.ACROSS else (row + i, col)
+        held = cells.letter(r, c) if 0 <= r < SIZE and 0 <= c < SIZE else None
+        out.append("." if held and held.upper() == ch.upper() else ch)
+    return f"{parts[0]} {''.join(out)}"

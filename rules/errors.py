@@ -126,6 +126,7 @@ MESSAGES: dict[str, str] = {
     "duplicate_not_a_top": "{play} is not a top: the top scores {score}",
     "duplicate_no_turn": "there is no turn {turn}",
     "duplicate_bag_order": "a bag order must hold the whole {tiles} set ({count} tiles)",
+    "duplicate_not_a_play": "{notation} is not a play: a slip holds a position and a word",
     # warnings (not errors: an unchallenged phony stands)
     "not_in_lexicon": "{word} is not in the word list",
 }

@@ -213,3 +213,39 @@ def test_the_top_search_finds_exactly_the_highest_plays_of_the_full_search():
             assert generator.tops(position, rack) == best, rack
             checked += 1
     assert checked >= 20
+
+
+def test_slips_are_scored_against_the_board_and_rack_of_their_turn():
+    game = DuplicateGame(STANDARD, HAND, NTSV, build(HAND_WORDS))
+    game.draw("AEKNRT?")
+    # The top, written as a player writes it, with a wrong total: corrected to 22.
+    slip = game.score_slip("8D KANTEn", claimed=24)
+    assert (slip.score, slip.corrected, slip.is_top, slip.reason) == (22, True, True, None)
+    # KAT on H8 (DW): K3 A1 T2 = 6 x 2 = 12, claimed right; a play, not a top.
+    slip = game.score_slip("8h kat", claimed=12)
+    assert (slip.score, slip.reason) == (0, "too_many_tiles")  # three blanks: the set has two
+    slip = game.score_slip("8H KAT", claimed=12)
+    assert (slip.score, slip.corrected, slip.is_top, slip.reason) == (12, False, False, None)
+    assert slip.words == (("KAT", 12),)
+    for text, reason in (
+        ("8H KAST", "not_in_rack"),  # no S on the rack
+        ("8H KNAT", "not_in_lexicon"),
+        ("8A KAT", "first_not_centre"),
+        ("8Z KAT", "bad_notation"),
+        ("-KAT", "duplicate_not_a_play"),
+        ("", "bad_notation"),
+        ("8H " + "K" * 40, "off_board"),
+    ):
+        slip = game.score_slip(text, claimed=30)
+        assert (slip.score, slip.reason, slip.corrected) == (0, reason, False), text
+    game.play()
+    game.draw("AAEKRST")
+    # Turn 2 is open; a late slip for turn 1 is scored on turn 1's board and rack.
+    assert game.score_slip("8D KANTEn", turn=1).score == 22
+    # On turn 2's board the whole word may be written through the tiles on the board:
+    # F4 down R2 A1 K on F6 (TL) 9 E1, N on the board 1 = 14.
+    slip = game.score_slip("F4 RAKEN")
+    assert (slip.score, slip.is_top, slip.notation) == (14, True, "F4 RAKE.")
+    assert game.score_slip("F4 RAKE.").score == 14
+    # A letter written where the board holds another one.
+    assert game.score_slip("F4 RAKET").reason == "square_occupied"
