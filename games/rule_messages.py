@@ -120,6 +120,21 @@ MESSAGES = {
     "gcg_end_total": _("The recorded total is {offset} off the running total."),
     "gcg_end_not_recorded": _("The end-of-game score {score} for {player} is not recorded."),
     "not_in_lexicon": _("{word} is not in the word list."),
+    # duplicate (rules.duplicate)
+    "invalid_draw_rules": _("Invalid duplicate draw rules: {reason}."),
+    "duplicate_over": _("The duplicate game is over."),
+    "duplicate_rack_drawn": _("The rack {rack} is drawn already: play its top first."),
+    "duplicate_draw_size": _("This draw takes {needed} tile(s), not {count}."),
+    "duplicate_not_in_bag": _("The bag does not hold {tiles}."),
+    "duplicate_draw_minimum": _(
+        "The rack {rack} has too few vowels or consonants: throw the draw back and draw again."
+    ),
+    "duplicate_no_rack": _("No rack is drawn yet."),
+    "duplicate_no_play": _("No word can be made with {rack}: the game ends."),
+    "duplicate_not_a_top": _("{play} is not a top: the top scores {score}."),
+    "duplicate_no_turn": _("There is no turn {turn}."),
+    "duplicate_bag_order": _("A bag order must hold the whole {tiles} set ({count} tiles)."),
+    "duplicate_not_a_play": _("{notation} is not a play: a slip holds a position and a word."),
     # Bordpunt's own (a move that waits for an earlier one to be corrected)
     "not_scored_until": _("Not scored until move {number} is corrected."),
 }

@@ -1,4 +1,4 @@
-"""Command line: ``python -m rules replay|check|moves|analyse|build-lexicon``.
+"""Command line: ``python -m rules replay|check|moves|analyse|duplicate|build-lexicon``.
 
 Pure Python: this module imports nothing from Django.
 
@@ -16,6 +16,8 @@ Pure Python: this module imports nothing from Django.
   give, exits 2 with the reason.
 * ``analyse FILE.gcg [--json]`` gives, per turn with a known rack, the best play (or
   blank swap) and the points left on the table, and the total per player.
+* ``duplicate --bag TILES [--rules R] [--draw-rules JSON] [--json]`` plays a duplicate
+  master game from a bag order (:mod:`rules.cli_duplicate`).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from rules import gcg
+from rules import cli_duplicate, gcg
 from rules.errors import GCGError, RulesError
 from rules.game import Game, WordList
 from rules.ruleset import RULE_SETS, RuleSet, rule_set
@@ -60,6 +62,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--rules", choices=sorted(RULE_SETS), default="gouds8")
     sub.add_parser("build-lexicon", help="build the word lists", add_help=False)
     _add_movegen_parsers(sub)
+    cli_duplicate.add_parser(sub)
     return parser
 
 
@@ -79,6 +82,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return _moves(args, out, err)
     if args.command == "analyse":
         return _analyse(args, out, err)
+    if args.command == "duplicate":
+        return cli_duplicate.run(args, out, err)
     return _check(args, out, err)
 
 

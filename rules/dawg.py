@@ -44,13 +44,42 @@ SUFFIX = ".dawg"
 class Dawg:
     """A read-only minimal DAWG over ``A``-``Z`` (see the module docstring)."""
 
-    __slots__ = ("bases", "masks", "name", "targets")
+    __slots__ = ("_heights", "bases", "masks", "name", "targets")
 
     def __init__(self, masks: array[int], bases: array[int], targets: array[int], name: str = ""):
         self.masks = masks
         self.bases = bases
         self.targets = targets
         self.name = name
+        self._heights: array[int] | None = None
+
+    def heights(self) -> array[int]:
+        """Per node, the most letters a word can still take after it (0 at a leaf).
+
+        The top search (:mod:`rules.movegen`) bounds a play with it: a prefix that no
+        word extends by ``n`` letters cannot empty a rack of ``n``. Computed once.
+        """
+        if self._heights is None:
+            masks, bases, targets = self.masks, self.bases, self.targets
+            heights = array("B", [0]) * len(masks)
+            done = bytearray(len(masks))
+            stack = [0]
+            while stack:
+                node = stack[-1]
+                if done[node]:
+                    stack.pop()
+                    continue
+                base = bases[node]
+                kids = targets[base : base + (masks[node] & ALL_LETTERS).bit_count()]
+                pending = [kid for kid in kids if not done[kid]]
+                if pending:
+                    stack.extend(pending)
+                    continue
+                heights[node] = 1 + max(heights[kid] for kid in kids) if kids else 0
+                done[node] = 1
+                stack.pop()
+            self._heights = heights
+        return self._heights
 
     def __repr__(self) -> str:
         return f"<Dawg {self.name or '(unnamed)'}: {len(self.masks)} nodes>"

@@ -120,6 +120,22 @@ MESSAGES: dict[str, str] = {
     "gcg_end_total": "recorded total is {offset:+d} off the running total",
     "gcg_end_not_recorded": "the end-of-game {score:+d} for {player} is not recorded",
     "gcg_move": "{reason}",
+    # duplicate (rules.duplicate)
+    "invalid_draw_rules": "invalid duplicate draw rules: {reason}",
+    "duplicate_over": "the duplicate game is over ({ending})",
+    "duplicate_rack_drawn": "the rack {rack} is drawn already: play its top first",
+    "duplicate_draw_size": "this draw takes {needed} tile(s), not {count}",
+    "duplicate_not_in_bag": "the bag does not hold {tiles}",
+    "duplicate_draw_minimum": (
+        "the rack {rack} has fewer than {vowels} vowel(s) or {consonants} consonant(s): "
+        "throw the draw back and draw again"
+    ),
+    "duplicate_no_rack": "no rack is drawn yet",
+    "duplicate_no_play": "no word can be made with {rack}: the game ends",
+    "duplicate_not_a_top": "{play} is not a top: the top scores {score}",
+    "duplicate_no_turn": "there is no turn {turn}",
+    "duplicate_bag_order": "a bag order must hold the whole {tiles} set ({count} tiles)",
+    "duplicate_not_a_play": "{notation} is not a play: a slip holds a position and a word",
     # warnings (not errors: an unchallenged phony stands)
     "not_in_lexicon": "{word} is not in the word list",
 }

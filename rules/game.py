@@ -555,6 +555,27 @@ class Game:
         r0, c0 = squares[0]
         return Play(r0, c0, direction, "".join(word))
 
+    def put_real_tile(self, row: int, col: int) -> None:
+        """Replace the blank on ``(row, col)`` by the real tile of its letter, as a
+        duplicate game's spelleider does (:mod:`rules.duplicate`): later words through
+        the square score the letter's value. Kept with the last move, so :meth:`pop`
+        takes both back. Raises ``not_a_blank`` or ``too_many_tiles``."""
+        if not (0 <= row < SIZE and 0 <= col < SIZE) or not self._undo:
+            raise IllegalMoveError("not_a_blank", square=f"{row},{col}")
+        idx = row * SIZE + col
+        tile = self._cells[idx]
+        if not tile or not tile.islower():
+            raise IllegalMoveError("not_a_blank", square=square_name(row, col))
+        letter = tile.upper()
+        if self._on_board.get(letter, 0) >= self.tiles.count(letter):
+            raise IllegalMoveError(
+                "too_many_tiles",
+                tiles=self.tiles.name,
+                count=self.tiles.count(letter),
+                letter=letter,
+            )
+        self._set(idx, letter, self._undo[-1][1])
+
     # --------------------------------------------------------------- internals
 
     def _snapshot(self) -> _Snapshot:

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
+from collections.abc import Callable
 from itertools import combinations
 from typing import NamedTuple
 
@@ -185,6 +186,14 @@ class MoveGenerator:
         plays = self._generate(game, rack, best_only=True)
         return plays[0] if plays else None
 
+    def tops(self, game: Game, rack: str) -> list[GeneratedPlay]:
+        """Every play with the highest score (a duplicate turn's *top*), in the order
+        :meth:`plays` lists them; empty when no play is possible. The search skips every
+        branch that cannot reach the best score so far, so it is several times quicker
+        than :meth:`plays` (``benchmarks/duplicate.py``)."""
+        plays = self._generate(game, rack, best_only=True)
+        return [play for play in plays if play.score == plays[0].score] if plays else []
+
     def best_move(self, game: Game, rack: str) -> GeneratedMove | None:
         """The highest-scoring move the rules allow from ``rack``: the best play, or a
         blank swap that scores more (on a tie the play, as it is listed first)."""
@@ -220,6 +229,8 @@ class MoveGenerator:
             return out
         left_parts, bounds = _left_parts(self.dawg, counts, blanks, rack_total - 1)
         floor = [0 if best_only else -1]
+        tasks: list[tuple[int, int, int, int]] = []
+        runs: list[Callable[[int, int], None]] = []
         for down in (False, True):
             if down:
                 g = [grid[_TRANSPOSE[i]] for i in range(SIZE * SIZE)]
@@ -227,7 +238,7 @@ class MoveGenerator:
                 lm, wm = _LM_DOWN, _WM_DOWN
             else:
                 g, v, lm, wm = grid, gval, LETTER_MULT, WORD_MULT
-            _search(
+            anchor_bounds, run = _search(
                 self.dawg,
                 g,
                 v,
@@ -247,6 +258,16 @@ class MoveGenerator:
                 out,
                 floor,
             )
+            tasks.extend((bound, len(runs), row, anchor) for bound, row, anchor in anchor_bounds)
+            runs.append(run)
+        if best_only:
+            # The anchors that may score most first: the best play found early lets the
+            # bound cut off the rest (ties are kept: only plays below the floor are cut).
+            tasks.sort(key=lambda task: -task[0])
+        for bound, which, row, anchor in tasks:
+            if bound < floor[0]:
+                break
+            runs[which](row, anchor)
         out.sort(key=_sort_key)
         return out
 
@@ -368,24 +389,12 @@ def _left_parts(
     masks, bases, targets = dawg.masks, dawg.bases, dawg.targets
     found: list[_LeftPart] = []
     letters: list[str] = []
-    tile_values: list[int] = []
 
     def visit(node: int, rack_mask: int, blanks: int) -> None:
         mask = masks[node]
         follow = mask & (ALL_LETTERS if blanks else rack_mask)
         if follow:
-            found.append(
-                (
-                    len(letters),
-                    node,
-                    follow,
-                    "".join(letters),
-                    tuple(tile_values),
-                    tuple(counts),
-                    rack_mask,
-                    blanks,
-                )
-            )
+            found.append((len(letters), node, follow, "".join(letters), rack_mask, blanks))
         if len(letters) == max_len:
             return
         allowed = follow
@@ -399,16 +408,12 @@ def _left_parts(
             if have:
                 counts[letter] = have - 1
                 letters.append(_UPPER[letter])
-                tile_values.append(1)
                 visit(child, rack_mask if have > 1 else rack_mask ^ low, blanks)
-                tile_values.pop()
                 letters.pop()
                 counts[letter] = have
             if blanks:
                 letters.append(_LOWER[letter])
-                tile_values.append(-1)
                 visit(child, rack_mask, blanks - 1)
-                tile_values.pop()
                 letters.pop()
 
     rack_mask = 0
@@ -419,15 +424,15 @@ def _left_parts(
     found.sort(key=lambda part: part[0])
     bounds = [0] * (max_len + 1)
     for part in found:
-        for k in range(part[0], max_len + 1):
-            bounds[k] += 1
+        bounds[part[0]] += 1
+    for k in range(1, max_len + 1):
+        bounds[k] += bounds[k - 1]
     return found, bounds
 
 
 #: (length, DAWG node, letters that may follow from the rack, letters (lowercase =
-#: blank), 1 per real tile / -1 per blank, rack counts after, rack mask after, blanks
-#: after).
-_LeftPart = tuple[int, int, int, str, tuple[int, ...], tuple[int, ...], int, int]
+#: blank), rack mask after, blanks after).
+_LeftPart = tuple[int, int, int, str, int, int]
 
 
 def _search(
@@ -449,8 +454,13 @@ def _search(
     blanks0: int,
     out: list[GeneratedPlay],
     floor: list[int],
-) -> None:
-    """The across search on one (possibly transposed) board; appends to ``out``."""
+) -> tuple[list[tuple[int, int, int]], Callable[[int, int], None]]:
+    """The across search on one (possibly transposed) board: its anchors as ``(bound,
+    row, col)`` and the function that searches from one of them, appending to ``out``.
+
+    With a floor (``floor[0] >= 0``: only the best plays are wanted), ``bound`` is the
+    most any play from that anchor can score, and the search stops following a branch
+    whose best completion cannot reach the floor (see :func:`_bound_tables`)."""
     masks, bases, targets = dawg.masks, dawg.bases, dawg.targets
     n_squares = SIZE * SIZE
     if empty_board:
@@ -474,6 +484,15 @@ def _search(
     new_play = tuple.__new__
     # With best_only, only plays scoring at least the best so far are kept.
     best_only = floor[0] >= 0
+    width = rack_total + 1
+    rem0 = sum(values[i] * n for i, n in enumerate(counts))
+    if best_only:
+        tables, room = _bound_tables(grid, gval, lm, wm, cscore, values, counts, blanks0)
+        heights = dawg.heights()
+    else:
+        tables, room = [], []
+    # The bingo bonus counts toward a bound only when the rack was full.
+    bingo_bound = bingo_bonus if rack_total == rack_size else 0
     full_rack = tuple(counts)
     word: list[str] = []
     row = base = anchor = start = 0
@@ -487,6 +506,7 @@ def _search(
         placed: int,
         rack_mask: int,
         blanks: int,
+        rem: int,
     ) -> None:
         # Follow the tiles already on the board (a loop, not a call per tile).
         through = 0
@@ -527,6 +547,28 @@ def _search(
                         floor[0] = score
         if col < SIZE:
             sq = base + col
+            if best_only:
+                # Prune: what this branch can still score, at most (see _bound_tables).
+                left = rack_total - placed
+                height = heights[node]
+                board, pair, lmax, mult, cfix, cpair, cmax, span = tables[
+                    sq * width + (height if height < left else left)
+                ]
+                # The best pairing of the rack's top values, or all that is left of
+                # the rack's value on the best premium, whichever is less.
+                if rem * lmax < pair:
+                    pair = rem * lmax
+                if rem * cmax < cpair:
+                    cpair = rem * cmax
+                bound = (main_sum + board + pair) * word_mult * mult + cross_sum + cfix + cpair
+                # A bingo needs a word that takes every tile left and every tile on
+                # the board among and right after them.
+                if height >= left and span <= height and left <= room[sq]:
+                    bound += bingo_bound
+                if bound < floor[0]:
+                    if through:
+                        del word[-through:]
+                    return
             allowed = mask & cross[sq]
             if not blanks:
                 allowed &= rack_mask
@@ -590,6 +632,7 @@ def _search(
                                 placed + 1,
                                 left,
                                 blanks,
+                                rem - values[letter],
                             )
                             word.pop()
                             counts[letter] = have
@@ -604,62 +647,181 @@ def _search(
                             placed + 1,
                             rack_mask,
                             blanks - 1,
+                            rem,
                         )
                         word.pop()
         if through:
             del word[-through:]
 
-    for row in range(SIZE):
-        base = row * SIZE
-        for anchor in range(SIZE):
-            if base + anchor not in anchors:
+    def free_left(idx: int, col: int) -> int:
+        """How many empty non-anchor squares a left part may take before the anchor."""
+        limit = 0
+        c = col - 1
+        while c >= 0 and grid[idx - col + c] < 0 and (idx - col + c) not in anchors:
+            limit += 1
+            c -= 1
+        return min(limit, rack_total - 1, len(bounds) - 1)
+
+    def run(row_: int, anchor_: int) -> None:
+        nonlocal row, base, anchor, start
+        row, base, anchor = row_, row_ * SIZE, anchor_
+        if anchor > 0 and grid[base + anchor - 1] >= 0:
+            start = anchor - 1
+            while start > 0 and grid[base + start - 1] >= 0:
+                start -= 1
+            node = 0
+            main_sum = 0
+            for c in range(start, anchor):
+                tile = grid[base + c]
+                mask = masks[node]
+                bit = 1 << tile
+                if not mask & bit:
+                    return
+                node = targets[bases[node] + (mask & (bit - 1)).bit_count()]
+                main_sum += gval[base + c]
+            word[:] = ["."] * (anchor - start)
+            counts[:] = full_rack
+            extend(node, anchor, main_sum, 1, 0, 0, rack_mask0, blanks0, rem0)
+            return
+        limit = free_left(base + anchor, anchor)
+        here = cross[base + anchor]
+        parts = [p for p in left_parts[: bounds[limit]] if p[2] & here]
+        if anchor + 1 < SIZE and grid[base + anchor + 1] >= 0 and parts:
+            # A tile right after the anchor: keep the left parts that can reach it
+            # through some anchor letter (asked once per DAWG node and letter set).
+            parts = _reaching(parts, here, 1 << grid[base + anchor + 1], masks, bases, targets)
+        for part in parts:
+            length, node, _, letters, rack_mask, blanks = part
+            start = anchor - length
+            main_sum = 0
+            word_mult = 1
+            rem = rem0
+            sq = base + start
+            counts[:] = full_rack
+            for i, ch in enumerate(letters):
+                if ch < "a":  # a real tile (a blank is lowercase)
+                    letter = ord(ch) - 65
+                    counts[letter] -= 1
+                    value = values[letter]
+                    main_sum += value * lm[sq + i]
+                    rem -= value
+                word_mult *= wm[sq + i]
+            word[:] = letters
+            extend(node, anchor, main_sum, word_mult, 0, length, rack_mask, blanks, rem)
+
+    tasks = []
+    for idx in sorted(anchors):
+        r, c = divmod(idx, SIZE)
+        bound = 0
+        if best_only:
+            if c > 0 and grid[idx - 1] >= 0:
+                first = idx - 1
+                while first > r * SIZE and grid[first - 1] >= 0:
+                    first -= 1
+                bound = _table_bound(tables[idx * width + rack_total], sum(gval[first:idx]))
+                if rack_total <= room[idx]:
+                    bound += bingo_bound
+            else:
+                for sq in range(idx - free_left(idx, c), idx + 1):
+                    here = _table_bound(tables[sq * width + rack_total], 0)
+                    if rack_total <= room[sq]:
+                        here += bingo_bound
+                    bound = max(bound, here)
+        tasks.append((bound, r, c))
+    return tasks, run
+
+
+#: Per square and tiles left (see :func:`_bound_tables`): the board tiles the play can
+#: take in, the best pairing of rack values with letter premiums, the highest letter
+#: premium, the word premiums multiplied, the cross-words' board tiles, the best pairing
+#: with the cross-words' premiums, the highest such premium, the squares the play takes.
+_BoundRow = tuple[int, int, int, int, int, int, int, int]
+
+
+def _table_bound(row: _BoundRow, main_sum: int) -> int:
+    """The bound of :func:`_bound_tables` from the start of a play (word premium 1)."""
+    board, pair, _, mult, cfix, cpair, _, _ = row
+    return (main_sum + board + pair) * mult + cfix + cpair
+
+
+def _bound_tables(
+    grid: list[int],
+    gval: list[int],
+    lm: tuple[int, ...],
+    wm: tuple[int, ...],
+    cscore: list[int],
+    values: list[int],
+    counts: list[int],
+    blanks: int,
+) -> tuple[list[_BoundRow], list[int]]:
+    """Per empty square ``sq`` and number ``j`` of tiles still on the rack (index
+    ``sq * (n + 1) + j``, ``n`` the rack's size), what placing up to ``j`` more tiles from
+    ``sq`` on can add to a play at most, for the top search:
+
+        score <= (main_sum + board + pair) * word_mult * mult + cross_sum + cfix + cpair
+
+    ``board``: the tiles already on the board among and right after the next ``j`` empty
+    squares; ``pair``: the rack's ``j`` highest values on those squares' ``j`` highest
+    letter premiums (the best pairing, by the rearrangement inequality; the search lowers
+    it to what is left of the rack's value times ``lmax``, the highest premium, when that
+    is less); ``mult``: their word premiums multiplied; ``cfix`` and ``cpair`` the same
+    for the cross-words those squares can form (their tiles, and values paired with
+    letter times word premium; ``cmax`` the highest). Every term grows with ``j``, and a
+    play places no more than the rack holds (nor more than the DAWG node's height
+    allows), so the bound holds for every play that continues from there. The bingo
+    bonus is added by the caller when all tiles left fit: ``room`` is, per square, the
+    empty squares from there to the row's end."""
+    n = sum(counts) + blanks
+    width = n + 1
+    ranked = sorted((values[i] for i, c in enumerate(counts) for _ in range(c)), reverse=True)
+    ranked += [0] * blanks
+    size = SIZE * SIZE
+    nothing: _BoundRow = (0, 0, 0, 1, 0, 0, 0, 0)
+    tables = [nothing] * (size * width)
+    room = [0] * size
+    for sq in range(size):
+        if grid[sq] >= 0:
+            continue
+        row_end = sq - sq % SIZE + SIZE
+        letter_mults: list[int] = []
+        cross_mults: list[int] = []
+        board = 0
+        word_mult = 1
+        cross_fixed = 0
+        pos = sq
+        for j in range(1, n + 1):
+            k = sq * width + j
+            while pos < row_end and grid[pos] >= 0:  # tiles between the new ones
+                board += gval[pos]
+                pos += 1
+            if pos == row_end:
+                tables[k] = tables[k - 1]  # no room for a j-th tile: it adds nothing
                 continue
-            if anchor > 0 and grid[base + anchor - 1] >= 0:
-                start = anchor - 1
-                while start > 0 and grid[base + start - 1] >= 0:
-                    start -= 1
-                node = 0
-                main_sum = 0
-                for c in range(start, anchor):
-                    tile = grid[base + c]
-                    mask = masks[node]
-                    bit = 1 << tile
-                    if not mask & bit:
-                        node = -1
-                        break
-                    node = targets[bases[node] + (mask & (bit - 1)).bit_count()]
-                    main_sum += gval[base + c]
-                if node < 0:
-                    continue
-                word[:] = ["."] * (anchor - start)
-                counts[:] = full_rack
-                extend(node, anchor, main_sum, 1, 0, 0, rack_mask0, blanks0)
-                continue
-            limit = 0
-            c = anchor - 1
-            while c >= 0 and grid[base + c] < 0 and (base + c) not in anchors:
-                limit += 1
-                c -= 1
-            limit = min(limit, rack_total - 1, len(bounds) - 1)
-            here = cross[base + anchor]
-            parts = [p for p in left_parts[: bounds[limit]] if p[2] & here]
-            if anchor + 1 < SIZE and grid[base + anchor + 1] >= 0 and parts:
-                # A tile right after the anchor: keep the left parts that can reach it
-                # through some anchor letter (asked once per DAWG node and letter set).
-                parts = _reaching(parts, here, 1 << grid[base + anchor + 1], masks, bases, targets)
-            for part in parts:
-                length, node, _, letters, tile_values, after, rack_mask, blanks = part
-                start = anchor - length
-                main_sum = 0
-                word_mult = 1
-                sq = base + start
-                for i, ch in enumerate(letters):
-                    if tile_values[i] > 0:
-                        main_sum += values[ord(ch) - 65] * lm[sq + i]
-                    word_mult *= wm[sq + i]
-                word[:] = letters
-                counts[:] = after
-                extend(node, anchor, main_sum, word_mult, 0, length, rack_mask, blanks)
+            letter_mults.append(lm[pos])
+            word_mult *= wm[pos]
+            if cscore[pos] >= 0:
+                cross_mults.append(lm[pos] * wm[pos])
+                cross_fixed += cscore[pos] * wm[pos]
+            pos += 1
+            after = board
+            end = pos
+            while end < row_end and grid[end] >= 0:  # the tiles right after the last one
+                after += gval[end]
+                end += 1
+            letter_mults.sort(reverse=True)
+            cross_mults.sort(reverse=True)
+            tables[k] = (
+                after,
+                sum(v * m for v, m in zip(ranked, letter_mults, strict=False)),
+                letter_mults[0],
+                word_mult,
+                cross_fixed,
+                sum(v * m for v, m in zip(ranked, cross_mults, strict=False)),
+                cross_mults[0] if cross_mults else 0,
+                end - sq,
+            )
+        room[sq] = sum(1 for i in range(sq, row_end) if grid[i] < 0)
+    return tables, room
 
 
 def _reaching(
