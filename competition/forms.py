@@ -650,13 +650,16 @@ class PairingForm(forms.Form):
 
 
 class SwapForm(forms.Form):
+    """Two players of the round to swap. The second starts empty: with the same player
+    preselected on both sides, one tap on *Swap* could only be refused."""
+
     player_x = forms.ChoiceField(label=_("Swap"))
     player_y = forms.ChoiceField(label=_("with"))
 
     def __init__(self, *args, players: list[tuple[int, str]], **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["player_x"].choices = players
-        self.fields["player_y"].choices = players
+        self.fields["player_y"].choices = [("", _("— choose —")), *players]
 
 
 class GroupForm(forms.Form):
