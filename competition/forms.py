@@ -653,8 +653,12 @@ class SwapForm(forms.Form):
     """Two players of the round to swap. The second starts empty: with the same player
     preselected on both sides, one tap on *Swap* could only be refused."""
 
-    player_x = forms.ChoiceField(label=_("Swap"))
-    player_y = forms.ChoiceField(label=_("with"))
+    player_x = forms.ChoiceField(
+        label=_("Swap"), widget=forms.Select(attrs={"class": "form-select"})
+    )
+    player_y = forms.ChoiceField(
+        label=_("with"), widget=forms.Select(attrs={"class": "form-select"})
+    )
 
     def __init__(self, *args, players: list[tuple[int, str]], **kwargs) -> None:
         super().__init__(*args, **kwargs)

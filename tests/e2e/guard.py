@@ -45,6 +45,10 @@ class BrowserGuard:
                 heard(f"console error: {message.text} ({url})")
 
         def failed(request: Request) -> None:
+            # Cancelled, not failed: the page went on to another address before it loaded
+            # (a favicon when a test navigates right after a redirect), or a download.
+            if request.failure == "net::ERR_ABORTED":
+                return
             heard(f"request failed: {request.failure} {request.method} {request.url}")
 
         def response(answer: Response) -> None:
