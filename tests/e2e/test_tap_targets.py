@@ -54,7 +54,7 @@ MEASURE = """(minimum) => {
       + (element.type && element.tagName === 'INPUT' ? `[type=${element.type}]` : '')
       + (text ? ` "${text}"` : '')
       + ` in ${element.parentElement.tagName.toLowerCase()}`
-      + (element.parentElement.classList.length ? '.' + [...element.parentElement.classList].join('.') : '');
+      + [...element.parentElement.classList].map((name) => '.' + name).join('');
   };
   const small = [];
   for (const element of document.querySelectorAll(controls)) {
@@ -121,3 +121,25 @@ def test_every_control_on_every_page_is_big_enough_to_tap(
     assert not too_small, f"{len(too_small)} controls under {MINIMUM}×{MINIMUM} px:\n" + "\n".join(
         too_small
     )
+
+
+def test_the_score_is_right_checkbox_is_big_enough_to_tap(browser: Browser, live_server, evening):
+    """The *klopt* checkbox shows only after an implausible score was refused: the page the
+    walk above cannot reach by opening addresses."""
+    client = Client()
+    client.force_login(evening["secretary"])
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, locale="nl-NL")
+    session = client.cookies["sessionid"].value
+    context.add_cookies([{"name": "sessionid", "value": session, "url": live_server.url}])
+    page = context.new_page()
+    page.goto(f"{live_server.url}/gouda/clubcompetitie/beheer/ronde/2/uitslagen/")
+    page.locator("#id_form-1-score_a").fill("612")
+    page.locator("#id_form-1-score_b").fill("300")
+    page.locator("#id_form-1-score_b").press("Enter")
+    checkbox = page.locator("#id_form-1-confirm")
+    checkbox.wait_for()
+    assert page.evaluate(MEASURE, MINIMUM) == []
+    # The label takes the tap: one tap on the word ticks the box.
+    page.get_by_text("klopt").first.tap()
+    assert checkbox.is_checked()
+    context.close()
