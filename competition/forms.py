@@ -650,13 +650,20 @@ class PairingForm(forms.Form):
 
 
 class SwapForm(forms.Form):
-    player_x = forms.ChoiceField(label=_("Swap"))
-    player_y = forms.ChoiceField(label=_("with"))
+    """Two players of the round to swap. The second starts empty: with the same player
+    preselected on both sides, one tap on *Swap* could only be refused."""
+
+    player_x = forms.ChoiceField(
+        label=_("Swap"), widget=forms.Select(attrs={"class": "form-select"})
+    )
+    player_y = forms.ChoiceField(
+        label=_("with"), widget=forms.Select(attrs={"class": "form-select"})
+    )
 
     def __init__(self, *args, players: list[tuple[int, str]], **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["player_x"].choices = players
-        self.fields["player_y"].choices = players
+        self.fields["player_y"].choices = [("", _("— choose —")), *players]
 
 
 class GroupForm(forms.Form):
