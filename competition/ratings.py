@@ -1,0 +1,183 @@
+"""The club's ratings read from the database: rating periods built from the rated games,
+computed by the pure `competition.core.ratings`, cached per version of the club's results.
+
+What counts (the rule's home is `games.models.RATED`, asked through `Game.objects.rated()`):
+a settled result of a game played on the board in a published round of a competition that
+counts for the rating. One period per club evening: the rounds of all the club's rated
+competitions played on one date; a round without a date is a period of its own, placed
+after the last dated round before it in its competition (else at its competition's start
+date, else first), in the order of that competition's rounds. Only evenings with a rated
+game are periods: a round that is paired but not yet played changes nothing.
+
+Nothing is stored: the cache key holds the club's rating system and the last change of
+every one of its competitions (`Competition.changed_at`, which every result, correction,
+setting and name change moves, see competition/versioning.py), so a corrected old result
+gives a new key and every later rating follows.
+
+Django: ORM reads and the cache.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.core.cache import cache
+from django.db.models import Count, Max
+
+from clubs.models import Club, Player
+from competition.core import ratings
+from competition.models import Competition, Round
+from games.models import Game, Outcome, Winner
+
+CACHE_SECONDS = 24 * 3600
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    """One line of the rating list."""
+
+    rank: int
+    player_id: int
+    name: str
+    rating: float
+    deviation: float | None
+    volatility: float | None
+    games: int
+    last_played: datetime.date | None
+    provisional: bool
+    change: float | None  # on the last evening the player played
+
+
+@dataclass(frozen=True)
+class ClubRatings:
+    """The club's rating list, and each player's history (per evening played)."""
+
+    system: ratings.System
+    rows: tuple[RatingRow, ...]
+    names: dict[int, str]
+    histories: dict[int, tuple[ratings.PeriodChange, ...]]
+
+    def row_of(self, player_id: int) -> RatingRow | None:
+        return next((row for row in self.rows if row.player_id == player_id), None)
+
+
+def club_system(club: Club) -> ratings.System:
+    return ratings.System(club.rating_system)
+
+
+def ratings_version(club: Club) -> str:
+    """The cache key's version: one query over the club's competitions."""
+    found = Competition.objects.filter(club=club).aggregate(last=Max("changed_at"), n=Count("id"))
+    text = f"{club.pk}|{club.rating_system}|{found['last']}|{found['n']}"
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def club_ratings(club: Club, *, on: datetime.date | None = None) -> ClubRatings:
+    """The club's ratings after every period, or after the periods up to date `on`.
+
+    Cached per `ratings_version` (the list and the histories under one key: a page reads
+    both, and a list of 300 players with their histories unpickles in milliseconds).
+    """
+    if on is not None:
+        return _compute(club, on=on)
+    key = f"ratings:{ratings_version(club)}"
+    found = cache.get(key)
+    if found is None:
+        found = _compute(club, on=None)
+        cache.set(key, found, CACHE_SECONDS)
+    return found
+
+
+def _compute(club: Club, *, on: datetime.date | None) -> ClubRatings:
+    system = club_system(club)
+    periods = club_periods(club, on=on)
+    players = {seat.player for p in periods for t in p.tables for seat in t.seats}
+    known = Player.objects.filter(pk__in=players).values_list(
+        "pk", "name", "rating", "rating_deviation"
+    )
+    names: dict[int, str] = {}
+    starts: dict[int, ratings.Start] = {}
+    for pk, name, rating, deviation in known:
+        names[pk] = name
+        if rating is not None:
+            starts[pk] = ratings.Start(float(rating), float(deviation or ratings.START_DEVIATION))
+    result = ratings.compute(periods, system=system, starts=starts)
+    rows = tuple(
+        RatingRow(
+            rank=index,
+            player_id=row.player,
+            name=names.get(row.player, ""),
+            rating=row.rating.rating,
+            deviation=row.rating.deviation,
+            volatility=row.rating.volatility,
+            games=row.games,
+            last_played=row.last_played,
+            provisional=row.provisional,
+            change=row.history[-1].change if row.history else None,
+        )
+        for index, row in enumerate(ratings.ranked(result), start=1)
+    )
+    histories = {player: row.history for player, row in result.items()}
+    return ClubRatings(system=system, rows=rows, names=names, histories=histories)
+
+
+def club_periods(club: Club, *, on: datetime.date | None = None) -> list[ratings.Period]:
+    """The club's rating periods in order, from two queries (rounds, rated games).
+
+    A flag fall is a loss for the player whose flag fell whatever the score; otherwise the
+    scores decide (`games.models.CONSISTENT_RESULT` keeps the winner in line with them).
+    """
+    rounds = list(
+        Round.objects.filter(competition__club=club, competition__rated=True)
+        .order_by("competition_id", "number")
+        .values_list("pk", "competition_id", "number", "date", "competition__start_date")
+    )
+    # A round's place: its own date, or after the last dated round before it.
+    places: dict[int, tuple[datetime.date, int, int, int]] = {}
+    last_date: dict[int, datetime.date] = {}
+    for pk, competition_id, number, day, start in rounds:
+        if day is not None:
+            last_date[competition_id] = day
+            places[pk] = (day, 0, 0, 0)
+        else:
+            after = last_date.get(competition_id, start or datetime.date.min)
+            places[pk] = (after, 1, competition_id, number)
+    games = (
+        Game.objects.rated()
+        .filter(round__competition__club=club)
+        .values_list(
+            "round_id", "player_a_id", "player_b_id", "score_a", "score_b", "outcome", "winner"
+        )
+        .order_by()
+    )
+    tables: dict[tuple[datetime.date, int, int, int], list[ratings.Table]] = defaultdict(list)
+    for round_id, a, b, score_a, score_b, outcome, winner in games:
+        place = places[round_id]
+        if on is not None and place[0] > on:
+            continue
+        flag_a = flag_b = False
+        if outcome == Outcome.FLAG_FALL:  # the loser's flag fell
+            flag_a, flag_b = winner == Winner.B, winner == Winner.A
+        tables[place].append(
+            ratings.Table(
+                (ratings.Seat(a, score_a or 0, flag_a), ratings.Seat(b, score_b or 0, flag_b))
+            )
+        )
+    return [
+        ratings.Period(key=_period_key(place), tables=tuple(found), date=_period_date(place))
+        for place, found in sorted(tables.items())
+    ]
+
+
+def _period_key(place: tuple[datetime.date, int, int, int]) -> str:
+    day, undated, competition_id, number = place
+    if undated:
+        return f"{competition_id}-{number}"
+    return day.isoformat()
+
+
+def _period_date(place: tuple[datetime.date, int, int, int]) -> datetime.date | None:
+    return None if place[1] else place[0]
