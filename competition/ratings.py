@@ -59,9 +59,27 @@ class ClubRatings:
     rows: tuple[RatingRow, ...]
     names: dict[int, str]
     histories: dict[int, tuple[ratings.PeriodChange, ...]]
+    positions: dict[int, int]  # player id -> index in `rows`
 
     def row_of(self, player_id: int) -> RatingRow | None:
-        return next((row for row in self.rows if row.player_id == player_id), None)
+        index = self.positions.get(player_id)
+        return None if index is None else self.rows[index]
+
+    def rating_of(self, player: Player) -> ratings.Rating:
+        """The player's rating now; one without rated games starts where `compute` would
+        start them (the known start, `Player.rating`, or the system's default)."""
+        row = self.row_of(player.pk)
+        if row is not None:
+            return ratings.Rating(row.rating, row.deviation, row.volatility)
+        return ratings.start_rating(start_of(player.rating, player.rating_deviation), self.system)
+
+    def chance(self, player_a, player_b) -> float:
+        """Player a's expected score against player b ("kans op winst", a draw half)."""
+        return ratings.expected_score(
+            self.rating_of(player_a),
+            self.rating_of(player_b),
+            self.system,
+        )
 
 
 def club_system(club: Club) -> ratings.System:
@@ -89,6 +107,14 @@ def club_ratings(club: Club, *, on: datetime.date | None = None) -> ClubRatings:
         found = _compute(club, on=None)
         cache.set(key, found, CACHE_SECONDS)
     return found
+
+
+def start_of(rating: int | None, deviation: int | None) -> ratings.Start | None:
+    """A player's known start (`Player.rating`, `Player.rating_deviation`); an empty
+    deviation is the new player's 350: the known rating says where, not how sure."""
+    if rating is None:
+        return None
+    return ratings.Start(float(rating), float(deviation or ratings.START_DEVIATION))
 
 
 def _compute(club: Club, *, on: datetime.date | None) -> ClubRatings:
@@ -121,7 +147,10 @@ def _compute(club: Club, *, on: datetime.date | None) -> ClubRatings:
         for index, row in enumerate(ratings.ranked(result), start=1)
     )
     histories = {player: row.history for player, row in result.items()}
-    return ClubRatings(system=system, rows=rows, names=names, histories=histories)
+    positions = {row.player_id: index for index, row in enumerate(rows)}
+    return ClubRatings(
+        system=system, rows=rows, names=names, histories=histories, positions=positions
+    )
 
 
 def club_periods(club: Club, *, on: datetime.date | None = None) -> list[ratings.Period]:

@@ -1,0 +1,109 @@
+"""The rating list and a player's rating history: what they show, that a player can see
+why the rating went down, and their query counts (independent of the club's size)."""
+
+import datetime
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+
+from tests.factories import (
+    ClubFactory,
+    CompetitionFactory,
+    GameFactory,
+    MembershipFactory,
+    PlayerFactory,
+    RoundFactory,
+)
+
+pytestmark = pytest.mark.django_db
+
+D1, D2 = datetime.date(2026, 9, 3), datetime.date(2026, 9, 10)
+
+
+def played(round, a, b, score_a, score_b):
+    return GameFactory(
+        round=round, player_a=a, player_b=b, played=True, score_a=score_a, score_b=score_b
+    )
+
+
+@pytest.fixture
+def evening_club():
+    """Anna beats Bert on the first evening; on the second she beats Cor (new) and loses to
+    Bert and to Dirk (new): one win of three, against players the rating then held weaker."""
+    club = ClubFactory(slug="deletter")
+    anna, bert, cor, dirk = (PlayerFactory(name=n) for n in ("Anna", "Bert", "Cor", "Dirk"))
+    for player in (anna, bert, cor, dirk):
+        MembershipFactory(club=club, player=player)
+    competition = CompetitionFactory(club=club)
+    first = RoundFactory(competition=competition, date=D1)
+    played(first, anna, bert, 400, 300)
+    second = RoundFactory(competition=competition, date=D2)
+    played(second, anna, cor, 400, 300)
+    third = RoundFactory(competition=competition, date=D2)
+    played(third, anna, bert, 300, 400)
+    fourth = RoundFactory(competition=competition, date=D2)
+    played(fourth, anna, dirk, 300, 400)
+    return club, anna, bert
+
+
+def test_the_list_ranks_players_and_marks_provisional_ratings(client, evening_club):
+    club, anna, _bert = evening_club
+    page = client.get(reverse("ratings", kwargs={"club": club.slug})).content.decode()
+    assert page.count('class="provisional"') == 4  # everyone new: ± above 110
+    assert "Ratinglijst" in page or "Rating list" in page
+    # Dirk beat Anna (1662 after the first evening): above 1500; Cor lost to her: below.
+    dirk, cor = (club.members.get(name=name) for name in ("Dirk", "Cor"))
+    assert page.index(f'data-player="{dirk.pk}"') < page.index(f'data-player="{cor.pk}"')
+    assert reverse("rating_history", kwargs={"club": club.slug, "player_id": anna.pk}) in page
+
+
+def test_the_history_shows_why_a_rating_went_down_after_a_win(client, evening_club):
+    club, anna, _bert = evening_club
+    url = reverse("rating_history", kwargs={"club": club.slug, "player_id": anna.pk})
+    page = client.get(url).content.decode()
+    assert page.count('class="evening table-light"') == 2
+    assert page.count('class="game small"') == 4
+    assert "<svg" in page and "Bert" in page and "Cor" in page
+    # Newest evening first: 1 of 3, the change negative (shown in red).
+    second = page.index('data-period="2026-09-10"')
+    assert second < page.index('data-period="2026-09-03"')
+    assert "text-danger" in page[second : page.index('data-period="2026-09-03"')]
+
+
+def test_a_player_of_another_club_is_a_404(client, evening_club):
+    club, _anna, _bert = evening_club
+    stranger = PlayerFactory()
+    url = reverse("rating_history", kwargs={"club": club.slug, "player_id": stranger.pk})
+    assert client.get(url).status_code == 404
+    assert client.get(reverse("ratings", kwargs={"club": "nergens"})).status_code == 404
+
+
+def _club_of(size: int):
+    club = ClubFactory()
+    competition = CompetitionFactory(club=club)
+    players = [PlayerFactory() for _ in range(size)]
+    for player in players:
+        MembershipFactory(club=club, player=player)
+    for day in range(3):
+        round_ = RoundFactory(competition=competition, date=D1 + datetime.timedelta(days=7 * day))
+        order = players[day:] + players[:day]
+        for index in range(0, size - 1, 2):
+            played(round_, order[index], order[index + 1], 300 + index, 290)
+    return club, players[0]
+
+
+@pytest.mark.parametrize("size", [4, 40])
+def test_query_counts_do_not_depend_on_the_club(client, django_assert_num_queries, size):
+    club, player = _club_of(size)
+    list_url = reverse("ratings", kwargs={"club": club.slug})
+    history_url = reverse("rating_history", kwargs={"club": club.slug, "player_id": player.pk})
+    cache.clear()
+    # The club, the version; computed: rounds, games, players.
+    with django_assert_num_queries(5):
+        assert client.get(list_url).status_code == 200
+    with django_assert_num_queries(2):
+        client.get(list_url)
+    # The club, the player, the version, the competitions' names.
+    with django_assert_num_queries(4):
+        assert client.get(history_url).status_code == 200
