@@ -33,6 +33,8 @@ from competition.models import Competition, Round
 from games.models import Game, Outcome, Winner
 
 CACHE_SECONDS = 24 * 3600
+#: What the ratings need of a player, read with the games (the names, the known start).
+PLAYER_COLUMNS = ("name", "rating", "rating_deviation")
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,13 @@ class ClubRatings:
         )
 
 
+def seed_rating(club_rating: ClubRatings | None, player: Player) -> int | None:
+    """The rating a first round (or a group) is seeded by: the club's computed rating,
+    else the player's known start rating (`Player.rating`), else None."""
+    row = club_rating.row_of(player.pk) if club_rating is not None else None
+    return round(row.rating) if row is not None else player.rating
+
+
 def club_system(club: Club) -> ratings.System:
     return ratings.System(club.rating_system)
 
@@ -119,17 +128,13 @@ def start_of(rating: int | None, deviation: int | None) -> ratings.Start | None:
 
 def _compute(club: Club, *, on: datetime.date | None) -> ClubRatings:
     system = club_system(club)
-    periods = club_periods(club, on=on)
-    players = {seat.player for p in periods for t in p.tables for seat in t.seats}
-    known = Player.objects.filter(pk__in=players).values_list(
-        "pk", "name", "rating", "rating_deviation"
-    )
-    names: dict[int, str] = {}
-    starts: dict[int, ratings.Start] = {}
-    for pk, name, rating, deviation in known:
-        names[pk] = name
-        if rating is not None:
-            starts[pk] = ratings.Start(float(rating), float(deviation or ratings.START_DEVIATION))
+    periods, known = _read(club, on=on)
+    names = {pk: name for pk, (name, _r, _d) in known.items()}
+    starts = {}
+    for pk, (_name, rating, deviation) in known.items():
+        start = start_of(rating, deviation)
+        if start is not None:
+            starts[pk] = start
     result = ratings.compute(periods, system=system, starts=starts)
     rows = tuple(
         RatingRow(
@@ -154,7 +159,14 @@ def _compute(club: Club, *, on: datetime.date | None) -> ClubRatings:
 
 
 def club_periods(club: Club, *, on: datetime.date | None = None) -> list[ratings.Period]:
-    """The club's rating periods in order, from two queries (rounds, rated games).
+    """The club's rating periods in order, from two queries (rounds, rated games)."""
+    return _read(club, on=on)[0]
+
+
+def _read(
+    club: Club, *, on: datetime.date | None
+) -> tuple[list[ratings.Period], dict[int, tuple[str, int | None, int | None]]]:
+    """The periods, and each player's name and known start (read with the games).
 
     A flag fall is a loss for the player whose flag fell whatever the score; otherwise the
     scores decide (`games.models.CONSISTENT_RESULT` keeps the winner in line with them).
@@ -178,12 +190,21 @@ def club_periods(club: Club, *, on: datetime.date | None = None) -> list[ratings
         Game.objects.rated()
         .filter(round__competition__club=club)
         .values_list(
-            "round_id", "player_a_id", "player_b_id", "score_a", "score_b", "outcome", "winner"
+            "round_id",
+            "player_a_id",
+            "player_b_id",
+            "score_a",
+            "score_b",
+            "outcome",
+            "winner",
+            *(f"player_{side}__{name}" for side in "ab" for name in PLAYER_COLUMNS),
         )
         .order_by()
     )
     tables: dict[tuple[datetime.date, int, int, int], list[ratings.Table]] = defaultdict(list)
-    for round_id, a, b, score_a, score_b, outcome, winner in games:
+    known: dict[int, tuple[str, int | None, int | None]] = {}
+    for round_id, a, b, score_a, score_b, outcome, winner, *people in games:
+        known[a], known[b] = tuple(people[:3]), tuple(people[3:])  # type: ignore[assignment]
         place = places[round_id]
         if on is not None and place[0] > on:
             continue
@@ -195,10 +216,11 @@ def club_periods(club: Club, *, on: datetime.date | None = None) -> list[ratings
                 (ratings.Seat(a, score_a or 0, flag_a), ratings.Seat(b, score_b or 0, flag_b))
             )
         )
-    return [
+    periods = [
         ratings.Period(key=_period_key(place), tables=tuple(found), date=_period_date(place))
         for place, found in sorted(tables.items())
     ]
+    return periods, known
 
 
 def _period_key(place: tuple[datetime.date, int, int, int]) -> str:

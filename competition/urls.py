@@ -96,6 +96,11 @@ urlpatterns = [
         secretary.entrant_group_view,
         name="entrant_group",
     ),
+    path(
+        f"{competition}beheer/deelnemers/groepen-op-rating/",
+        secretary.groups_fill_view,
+        name="groups_fill",
+    ),
     path(f"{competition}beheer/ronde/nieuw/", secretary.round_create_view, name="round_create"),
     path(
         f"{competition}beheer/ronde/<number:number>/aanwezig/",

@@ -445,3 +445,23 @@ def ranked(ratings: Mapping[int, PlayerRating]) -> list[PlayerRating]:
         ratings.values(),
         key=lambda r: (-r.rating.rating, r.rating.deviation or 0.0, r.player),
     )
+
+
+def fill_groups(strongest_first: Sequence[int], groups: int) -> list[list[int]]:
+    """Groups by strength: the first group the strongest, sizes as equal as possible (the
+    larger groups first).
+
+    >>> fill_groups([1, 2, 3, 4, 5, 6, 7], 3)
+    [[1, 2, 3], [4, 5], [6, 7]]
+    >>> fill_groups([1, 2], 3)
+    [[1], [2], []]
+    """
+    if groups < 1:
+        raise ValueError("at least one group")
+    size, extra = divmod(len(strongest_first), groups)
+    result, start = [], 0
+    for index in range(groups):
+        end = start + size + (1 if index < extra else 0)
+        result.append(list(strongest_first[start:end]))
+        start = end
+    return result

@@ -99,11 +99,25 @@ def test_query_counts_do_not_depend_on_the_club(client, django_assert_num_querie
     list_url = reverse("ratings", kwargs={"club": club.slug})
     history_url = reverse("rating_history", kwargs={"club": club.slug, "player_id": player.pk})
     cache.clear()
-    # The club, the version; computed: rounds, games, players.
-    with django_assert_num_queries(5):
+    # The club, the version; computed: the rounds, the games (with the players).
+    with django_assert_num_queries(4):
         assert client.get(list_url).status_code == 200
     with django_assert_num_queries(2):
         client.get(list_url)
     # The club, the player, the version, the competitions' names.
     with django_assert_num_queries(4):
         assert client.get(history_url).status_code == 200
+
+
+def test_the_pairing_page_shows_the_chance_to_win(secretary_client, competition):
+    # Known starts, no rated games yet: 1700 ± 50 against 1500 ± 50. On the Glicko-2
+    # scale g(sqrt(2) · 50 / 173.7178) = 0.9757, 0.9757 · 200 / 173.7178 = 1.1233,
+    # 1 / (1 + e^-1.1233) = 0.7546: 75% – 25%.
+    strong = PlayerFactory(name="Sterk", rating=1700, rating_deviation=50)
+    weak = PlayerFactory(name="Zwak", rating=1500, rating_deviation=50)
+    round_ = RoundFactory(competition=competition, status="draft")
+    GameFactory(round=round_, player_a=strong, player_b=weak, table=1)
+    url = reverse("round_pairing", kwargs={**competition.url_kwargs, "number": round_.number})
+    page = secretary_client.get(url).content.decode()
+    assert "Kans op winst" in page
+    assert ">75% – 25%<" in page

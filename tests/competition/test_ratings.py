@@ -166,15 +166,15 @@ def test_a_corrected_old_result_changes_every_later_rating_at_once():
     assert club_ratings(club).row_of(c.pk).rating == after
 
 
-def test_a_cached_list_costs_one_query_and_a_fresh_one_four(django_assert_num_queries):
+def test_a_cached_list_costs_one_query_and_a_fresh_one_three(django_assert_num_queries):
     club = ClubFactory()
     competition = CompetitionFactory(club=club)
     for day in (D1, D2, D3):
         round_ = RoundFactory(competition=competition, date=day)
         for _ in range(5):
             played(round_, PlayerFactory(), PlayerFactory())
-    # The version, the rounds, the games, the players' names and starts.
-    with django_assert_num_queries(4):
+    # The version, the rounds, the games (with the players' names and starts).
+    with django_assert_num_queries(3):
         assert len(club_ratings(club).rows) == 30
     with django_assert_num_queries(1):
         club_ratings(club)
@@ -207,3 +207,69 @@ def test_the_command_prints_the_list_as_a_table_csv_and_json():
         call_command("ratings", "scrabbleclub", "--date", "10-09-2026")
     with pytest.raises(CommandError, match="No club"):
         call_command("ratings", "nobody")
+
+
+def _rated_club_of_four():
+    """Four members, rated by last season: Anna beat everyone, Bert beat Cor and Dirk, Cor
+    beat Dirk (one evening each pair): Anna > Bert > Cor > Dirk."""
+    club = ClubFactory()
+    anna, bert, cor, dirk = (PlayerFactory(name=n) for n in ("Anna", "Bert", "Cor", "Dirk"))
+    season = CompetitionFactory(club=club, slug="vorig")
+    day = D1
+    for winner, loser in [
+        (anna, bert),
+        (anna, cor),
+        (anna, dirk),
+        (bert, cor),
+        (bert, dirk),
+        (cor, dirk),
+    ]:
+        played(RoundFactory(competition=season, date=day), winner, loser, 400, 300)
+        day += datetime.timedelta(days=7)
+    return club, [anna, bert, cor, dirk]
+
+
+def test_round_one_of_a_tournament_is_seeded_by_the_clubs_rating():
+    from competition.services.pairing import round_pairing_preview
+    from competition.services.rounds import round_create
+    from tests.factories import EntrantFactory
+
+    club, (anna, bert, cor, dirk) = _rated_club_of_four()
+    ranking = [row.player_id for row in club_ratings(club).rows]
+    assert ranking == [anna.pk, bert.pk, cor.pk, dirk.pk]
+    tournament = CompetitionFactory(club=club, kind="tournament", slug="open")
+    for player in (dirk, cor, bert, anna):
+        EntrantFactory(competition=tournament, player=player)
+    first = round_create(competition=tournament)
+    pairing = round_pairing_preview(round=first, system="swiss")
+    # by rating, "slide": 1 v 3, 2 v 4.
+    assert {frozenset((p.player_a, p.player_b)) for p in pairing.pairs} == {
+        frozenset((anna.pk, cor.pk)),
+        frozenset((bert.pk, dirk.pk)),
+    }
+
+
+def test_groups_are_filled_by_rating_before_the_first_round():
+    from competition.services import CompetitionError
+    from competition.services.entrants import group_create, groups_fill_by_rating
+    from tests.factories import EntrantFactory
+
+    club, (anna, bert, cor, dirk) = _rated_club_of_four()
+    newcomer = PlayerFactory(name="Eva", rating=1900)  # a known start, no games here
+    competition = CompetitionFactory(club=club, slug="nieuw")
+    with pytest.raises(CompetitionError):
+        groups_fill_by_rating(competition=competition)
+    top = group_create(competition=competition, name="A")
+    rest = group_create(competition=competition, name="B")
+    for player in (dirk, newcomer, cor, bert, anna):
+        EntrantFactory(competition=competition, player=player)
+    assert groups_fill_by_rating(competition=competition) == 5
+    groups = dict(competition.entrants.values_list("player__name", "group__name"))
+    # Eva 1900 (known start) and Anna (three wins) lead; sizes 3 and 2.
+    assert groups == {"Eva": "A", "Anna": "A", "Bert": "A", "Cor": "B", "Dirk": "B"}
+    assert top.entrants.count() == 3 and rest.entrants.count() == 2
+    assert groups_fill_by_rating(competition=competition) == 0  # nothing to move
+    RoundFactory(competition=competition)
+    GameFactory(round=competition.rounds.get(), player_a=anna, player_b=bert)
+    with pytest.raises(CompetitionError, match="started"):
+        groups_fill_by_rating(competition=competition)
