@@ -55,13 +55,13 @@ class RatingRow:
 
 @dataclass(frozen=True)
 class ClubRatings:
-    """The club's rating list, and each player's history (per evening played)."""
+    """The club's rating list; each player's history is `rating_history`."""
 
     system: ratings.System
     rows: tuple[RatingRow, ...]
     names: dict[int, str]
-    histories: dict[int, tuple[ratings.PeriodChange, ...]]
     positions: dict[int, int]  # player id -> index in `rows`
+    version: str = ""  # the cache's (`ratings_version`); "" when computed up to a date
 
     def row_of(self, player_id: int) -> RatingRow | None:
         index = self.positions.get(player_id)
@@ -105,17 +105,44 @@ def ratings_version(club: Club) -> str:
 def club_ratings(club: Club, *, on: datetime.date | None = None) -> ClubRatings:
     """The club's ratings after every period, or after the periods up to date `on`.
 
-    Cached per `ratings_version` (the list and the histories under one key: a page reads
-    both, and a list of 300 players with their histories unpickles in milliseconds).
+    Cached per `ratings_version`, in two entries: the list (small: what the list, the
+    pairing page and the TSH export read) and every player's history as plain tuples
+    (5 MB for 45,000 games; a pickle of named tuples would cost ten times as long).
     """
     if on is not None:
-        return _compute(club, on=on)
-    key = f"ratings:{ratings_version(club)}"
-    found = cache.get(key)
+        return _compute(club, on=on, version="")[0]
+    version = ratings_version(club)
+    found = cache.get(f"ratings:{version}:list")
     if found is None:
-        found = _compute(club, on=None)
-        cache.set(key, found, CACHE_SECONDS)
+        found = _compute_and_cache(club, version)[0]
     return found
+
+
+def rating_history(club: Club, club_rating: ClubRatings, player_id: int):
+    """One player's `PeriodChange`s, oldest first (of the version `club_rating` is)."""
+    histories = cache.get(f"ratings:{club_rating.version}:histories")
+    if histories is None:
+        histories = _compute_and_cache(club, club_rating.version)[1]
+    return tuple(
+        ratings.PeriodChange(
+            period,
+            key,
+            day,
+            ratings.Rating(*before),
+            ratings.Rating(*after),
+            tuple(ratings.GameChange(*game) for game in games),
+        )
+        for period, key, day, before, after, games in histories.get(player_id, ())
+    )
+
+
+def _compute_and_cache(club: Club, version: str):
+    found, histories = _compute(club, on=None, version=version)
+    cache.set_many(
+        {f"ratings:{version}:list": found, f"ratings:{version}:histories": histories},
+        CACHE_SECONDS,
+    )
+    return found, histories
 
 
 def start_of(rating: int | None, deviation: int | None) -> ratings.Start | None:
@@ -126,7 +153,7 @@ def start_of(rating: int | None, deviation: int | None) -> ratings.Start | None:
     return ratings.Start(float(rating), float(deviation or ratings.START_DEVIATION))
 
 
-def _compute(club: Club, *, on: datetime.date | None) -> ClubRatings:
+def _compute(club: Club, *, on: datetime.date | None, version: str):
     system = club_system(club)
     periods, known = _read(club, on=on)
     names = {pk: name for pk, (name, _r, _d) in known.items()}
@@ -151,11 +178,19 @@ def _compute(club: Club, *, on: datetime.date | None) -> ClubRatings:
         )
         for index, row in enumerate(ratings.ranked(result), start=1)
     )
-    histories = {player: row.history for player, row in result.items()}
+    # Plain tuples: they pickle in C (see `club_ratings`).
+    histories = {
+        player: tuple(
+            (c.period, c.key, c.date, tuple(c.before), tuple(c.after), tuple(map(tuple, c.games)))
+            for c in row.history
+        )
+        for player, row in result.items()
+    }
     positions = {row.player_id: index for index, row in enumerate(rows)}
-    return ClubRatings(
-        system=system, rows=rows, names=names, histories=histories, positions=positions
+    listed = ClubRatings(
+        system=system, rows=rows, names=names, positions=positions, version=version
     )
+    return listed, histories
 
 
 def club_periods(club: Club, *, on: datetime.date | None = None) -> list[ratings.Period]:

@@ -36,7 +36,7 @@ urlpatterns = [
         name="player_history",
     ),
     path("<slug:club>/rating/", ratings.rating_list, name="ratings"),
-    path("<slug:club>/rating/<id:player_id>/", ratings.rating_history, name="rating_history"),
+    path("<slug:club>/rating/<id:player_id>/", ratings.rating_history_page, name="rating_history"),
     path(competition, conditional_page(public.standings_page), name="standings"),
     path(
         f"{competition}stand.json",

@@ -12,8 +12,8 @@ Two systems (docs/ratings.md gives the formulas and sources):
 
 A table of 3 or 4 is, for the rating, every pair at the table one game of the period
 (`table_games`). Within a period every game is rated against the ratings the players had at
-its start, and the sums are exact (`math.fsum`): the order of games within a period does not
-change the outcome.
+its start, each player's games taken in one fixed (sorted) order: the order of games within
+a period does not change the outcome, to the last bit.
 
 Pure: imports nothing from Django or the apps (`tests/competition/core/test_purity.py`).
 """
@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
 from itertools import combinations
+from typing import NamedTuple
 
 
 class System(StrEnum):
@@ -55,8 +56,7 @@ ELO_K_NEW = 40.0
 ELO_NEW_GAMES = 50
 
 
-@dataclass(frozen=True)
-class Rating:
+class Rating(NamedTuple):
     """A player's rating on the Glicko scale; Elo has no deviation nor volatility (None)."""
 
     rating: float
@@ -64,8 +64,7 @@ class Rating:
     volatility: float | None = None
 
 
-@dataclass(frozen=True)
-class Seat:
+class Seat(NamedTuple):
     """One player at a table: the board points, and whether their flag fell."""
 
     player: int
@@ -80,9 +79,13 @@ class Table:
     seats: tuple[Seat, ...]
 
     def __post_init__(self) -> None:
-        if not 2 <= len(self.seats) <= 4:
+        seats = self.seats
+        if len(seats) == 2:  # the common case, checked without a set: 45,000 of them
+            if seats[0].player == seats[1].player:
+                raise ValueError("a player sits at a table once")
+        elif not 2 <= len(seats) <= 4:
             raise ValueError("a table has 2 to 4 seats")
-        if len({seat.player for seat in self.seats}) != len(self.seats):
+        elif len({seat.player for seat in seats}) != len(seats):
             raise ValueError("a player sits at a table once")
 
 
@@ -113,8 +116,7 @@ class Game:
     score: float
 
 
-@dataclass(frozen=True)
-class GameChange:
+class GameChange(NamedTuple):
     """One game of a period as the player's history shows it: who, the opponent's rating at
     the start of the period, the score and the expected score."""
 
@@ -124,8 +126,7 @@ class GameChange:
     expected: float
 
 
-@dataclass(frozen=True)
-class PeriodChange:
+class PeriodChange(NamedTuple):
     """A period a player played in: the rating before and after, and the games."""
 
     period: int
@@ -141,11 +142,11 @@ class PeriodChange:
 
     @property
     def score(self) -> float:
-        return math.fsum(game.score for game in self.games)
+        return sum(game.score for game in self.games)
 
     @property
     def expected(self) -> float:
-        return math.fsum(game.expected for game in self.games)
+        return sum(game.expected for game in self.games)
 
 
 @dataclass(frozen=True)
@@ -191,10 +192,6 @@ def _g(phi: float) -> float:
     return 1.0 / math.sqrt(1.0 + 3.0 * phi * phi / (math.pi * math.pi))
 
 
-def _e(mu: float, mu_j: float, phi_j: float) -> float:
-    return 1.0 / (1.0 + math.exp(-_g(phi_j) * (mu - mu_j)))
-
-
 def glicko2_update(
     player: Rating, results: Sequence[tuple[Rating, float]], *, tau: float = TAU
 ) -> Rating:
@@ -215,27 +212,11 @@ def glicko2_update(
     >>> grown.rating, round(grown.deviation, 2)  # sqrt(200² + (0.06 · 173.7178)²)
     (1500, 200.27)
     """
-    deviation, volatility = _glicko_parts(player)
-    mu = (player.rating - START_RATING) / SCALE
-    phi = deviation / SCALE
     if not results:
-        grown = min(math.sqrt(phi * phi + volatility * volatility) * SCALE, START_DEVIATION)
-        return Rating(player.rating, grown, volatility)
-    terms = []
-    for opponent, score in results:
-        mu_j = (opponent.rating - START_RATING) / SCALE
-        phi_j = _glicko_parts(opponent)[0] / SCALE
-        g_j = _g(phi_j)
-        e_j = _e(mu, mu_j, phi_j)
-        terms.append((g_j, e_j, score))
-    v = 1.0 / math.fsum(g * g * e * (1.0 - e) for g, e, _s in terms)
-    improvement = math.fsum(g * (s - e) for g, e, s in terms)
-    delta = v * improvement
-    sigma = _new_volatility(phi, volatility, v, delta, tau)
-    phi_star = math.sqrt(phi * phi + sigma * sigma)
-    phi_new = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v)
-    mu_new = mu + phi_new * phi_new * improvement
-    return Rating(START_RATING + SCALE * mu_new, min(SCALE * phi_new, START_DEVIATION), sigma)
+        return _grown(player)
+    before = {0: player, **{index: r for index, (r, _s) in enumerate(results, 1)}}
+    played = {0: [(index, score) for index, (_r, score) in enumerate(results, 1)]}
+    return _glicko2_period(before, played, tau)[0][0]
 
 
 def _glicko_parts(rating: Rating) -> tuple[float, float]:
@@ -247,16 +228,15 @@ def _glicko_parts(rating: Rating) -> tuple[float, float]:
 def _new_volatility(phi: float, sigma: float, v: float, delta: float, tau: float) -> float:
     """Step 5: the Illinois algorithm on f(x) = 0, as the paper gives it."""
     a = math.log(sigma * sigma)
+    d2, p2, t2, exp = delta * delta, phi * phi, tau * tau, math.exp
 
     def f(x: float) -> float:
-        ex = math.exp(x)
-        top = ex * (delta * delta - phi * phi - v - ex)
-        bottom = 2.0 * (phi * phi + v + ex) ** 2
-        return top / bottom - (x - a) / (tau * tau)
+        ex = exp(x)
+        return ex * (d2 - p2 - v - ex) / (2.0 * (p2 + v + ex) ** 2) - (x - a) / t2
 
     big_a = a
-    if delta * delta > phi * phi + v:
-        big_b = math.log(delta * delta - phi * phi - v)
+    if d2 > p2 + v:
+        big_b = math.log(d2 - p2 - v)
     else:
         k = 1
         while f(a - k * tau) < 0:
@@ -295,9 +275,9 @@ def elo_update(player: Rating, results: Sequence[tuple[Rating, float]], *, games
     >>> elo_update(Rating(1500), [(Rating(1500), 1.0)], games=60).rating  # 20 · 0.5
     1510.0
     """
-    k = ELO_K_NEW if games < ELO_NEW_GAMES else ELO_K
-    change = k * math.fsum(score - elo_expected(player.rating, o.rating) for o, score in results)
-    return Rating(player.rating + change)
+    before = {0: player, **{index: r for index, (r, _s) in enumerate(results, 1)}}
+    played = {0: [(index, score) for index, (_r, score) in enumerate(results, 1)]}
+    return _elo_period(before, played, {0: games})[0][0]
 
 
 # --- Expected score of a pairing -----------------------------------------------------------
@@ -347,7 +327,9 @@ def compute(
 
     A player enters the rating at the first period they play in, from their known `start`
     or the system's default; from then on they take part in every period (absent: the
-    deviation grows). Games of a period are rated against the ratings at its start.
+    deviation grows). Games of a period are rated against the ratings at its start; each
+    player's games are taken in one fixed order (sorted), so the order in which they were
+    given changes nothing, to the last bit.
 
     >>> p = Period("1", (Table((Seat(1, 400), Seat(2, 300))),))
     >>> result = compute([p])
@@ -359,6 +341,7 @@ def compute(
     games_played: dict[int, int] = {}
     last: dict[int, date | None] = {}
     history: dict[int, list[PeriodChange]] = {}
+    glicko = system == System.GLICKO2
     for index, period in enumerate(periods):
         played: dict[int, list[tuple[int, float]]] = {}
         for table in period.tables:
@@ -370,35 +353,19 @@ def compute(
                 games_played[player] = 0
                 history[player] = []
         before = current
-        current = {}
-        for player, rating in before.items():
-            games = played.get(player)
-            if games is None:
-                current[player] = _absent(rating, system)
-                continue
-            results = [(before[opponent], score) for opponent, score in games]
-            if system == System.ELO:
-                after = elo_update(rating, results, games=games_played[player])
-            else:
-                after = glicko2_update(rating, results, tau=tau)
+        if glicko:
+            current = {
+                player: rating if player in played else _grown(rating)
+                for player, rating in before.items()
+            }
+            changes = _glicko2_period(before, played, tau)
+        else:
+            current = dict(before)
+            changes = _elo_period(before, played, games_played)
+        for player, (after, games) in changes.items():
             current[player] = after
             history[player].append(
-                PeriodChange(
-                    period=index,
-                    key=period.key,
-                    date=period.date,
-                    before=rating,
-                    after=after,
-                    games=tuple(
-                        GameChange(
-                            opponent=opponent,
-                            opponent_rating=before[opponent].rating,
-                            score=score,
-                            expected=_period_expected(rating, before[opponent], system),
-                        )
-                        for opponent, score in games
-                    ),
-                )
+                PeriodChange(index, period.key, period.date, before[player], after, games)
             )
             games_played[player] += len(games)
             if period.date is not None:
@@ -416,20 +383,69 @@ def compute(
     }
 
 
-def _period_expected(own: Rating, opponent: Rating, system: System) -> float:
-    """The expected score the update itself used: Glickman's E (the opponent's deviation
-    only), or Elo's."""
-    if system == System.ELO:
-        return elo_expected(own.rating, opponent.rating)
-    mu = (own.rating - START_RATING) / SCALE
-    mu_j = (opponent.rating - START_RATING) / SCALE
-    return _e(mu, mu_j, _glicko_parts(opponent)[0] / SCALE)
+_Changes = dict[int, tuple[Rating, tuple[GameChange, ...]]]
 
 
-def _absent(rating: Rating, system: System) -> Rating:
-    if system == System.ELO:
-        return rating
-    return glicko2_update(rating, [])
+def _glicko2_period(
+    before: Mapping[int, Rating], played: Mapping[int, list[tuple[int, float]]], tau: float
+) -> _Changes:
+    """Steps 2-8 for every player who played, on the Glicko-2 scale; each player's own
+    values at the start of the period worked out once."""
+    scaled = {}
+    for player in {*played, *(o for games in played.values() for o, _s in games)}:
+        rating = before[player]
+        deviation, volatility = _glicko_parts(rating)
+        phi = deviation / SCALE
+        scaled[player] = ((rating.rating - START_RATING) / SCALE, phi, _g(phi), volatility)
+    changes: _Changes = {}
+    for player, games in played.items():
+        mu, phi, _own_g, sigma = scaled[player]
+        games.sort()
+        v_inverse = improvement = 0.0
+        shown = []
+        for opponent, score in games:
+            mu_j, _phi_j, g_j, _sigma_j = scaled[opponent]
+            e_j = 1.0 / (1.0 + math.exp(-g_j * (mu - mu_j)))
+            v_inverse += g_j * g_j * e_j * (1.0 - e_j)
+            improvement += g_j * (score - e_j)
+            shown.append(GameChange(opponent, before[opponent].rating, score, e_j))
+        v = 1.0 / v_inverse
+        sigma_new = _new_volatility(phi, sigma, v, v * improvement, tau)
+        phi_star_squared = phi * phi + sigma_new * sigma_new
+        phi_new = 1.0 / math.sqrt(1.0 / phi_star_squared + 1.0 / v)
+        mu_new = mu + phi_new * phi_new * improvement
+        after = Rating(
+            START_RATING + SCALE * mu_new, min(SCALE * phi_new, START_DEVIATION), sigma_new
+        )
+        changes[player] = (after, tuple(shown))
+    return changes
+
+
+def _grown(rating: Rating) -> Rating:
+    """Step 6 for a player who did not play: phi' = sqrt(phi² + sigma²), at most 350."""
+    deviation, volatility = _glicko_parts(rating)
+    phi = deviation / SCALE
+    grown = min(math.sqrt(phi * phi + volatility * volatility) * SCALE, START_DEVIATION)
+    return Rating(rating.rating, grown, volatility)
+
+
+def _elo_period(
+    before: Mapping[int, Rating],
+    played: Mapping[int, list[tuple[int, float]]],
+    games_played: Mapping[int, int],
+) -> _Changes:
+    changes: _Changes = {}
+    for player, games in played.items():
+        own = before[player].rating
+        games.sort()
+        shown = [
+            GameChange(o, before[o].rating, s, elo_expected(own, before[o].rating))
+            for o, s in games
+        ]
+        k = ELO_K_NEW if games_played[player] < ELO_NEW_GAMES else ELO_K
+        change = k * sum(game.score - game.expected for game in shown)
+        changes[player] = (Rating(own + change), tuple(shown))
+    return changes
 
 
 def is_provisional(rating: Rating, games: int, system: System) -> bool:

@@ -14,7 +14,10 @@ from competition.core import ratings
 from competition.core.charts import Point, chart_svg
 from competition.models import Competition
 from competition.player_history import club_player_get
-from competition.ratings import club_ratings
+from competition.ratings import club_ratings, rating_history
+
+#: Evenings in a player's table unless all are asked for (the chart always has them all).
+RECENT_EVENINGS = 20
 
 
 def rating_list(request, club: str):
@@ -33,12 +36,14 @@ def rating_list(request, club: str):
     )
 
 
-def rating_history(request, club: str, player_id: int):
+def rating_history_page(request, club: str, player_id: int):
     club_obj = get_object_or_404(Club, slug=club)
     player = club_player_get(club_obj, player_id)  # a member or entrant, else 404
     data = club_ratings(club_obj)
-    history = data.histories.get(player.pk, ())
+    history = rating_history(club_obj, data, player.pk)
     labels = _period_labels(club_obj, history)
+    # The latest evenings are what a player asks about; all of them on request (`?alle=1`).
+    shown = 0 if request.GET.get("alle") == "1" else RECENT_EVENINGS
     evenings = [
         {
             "change": change,
@@ -52,7 +57,7 @@ def rating_history(request, club: str, player_id: int):
                 for game in change.games
             ],
         }
-        for change in reversed(history)
+        for change in reversed(history[-shown:] if shown else history)
     ]
     points = [Point(labels[change.key], round(change.after.rating, 1)) for change in history]
     return render(
@@ -64,6 +69,7 @@ def rating_history(request, club: str, player_id: int):
             "row": data.row_of(player.pk),
             "glicko": data.system == ratings.System.GLICKO2,
             "evenings": evenings,
+            "hidden": max(len(history) - len(evenings), 0),
             # chart_svg escapes every text it draws.
             "chart": mark_safe(chart_svg(points, title=_("Rating after each evening"))),
         },

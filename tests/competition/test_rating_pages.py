@@ -121,3 +121,20 @@ def test_the_pairing_page_shows_the_chance_to_win(secretary_client, competition)
     page = secretary_client.get(url).content.decode()
     assert "Kans op winst" in page
     assert ">75% – 25%<" in page
+
+
+def test_the_history_lists_the_latest_twenty_evenings_and_all_on_request(client):
+    club = ClubFactory()
+    competition = CompetitionFactory(club=club)
+    anna, bert = PlayerFactory(name="Anna"), PlayerFactory(name="Bert")
+    MembershipFactory(club=club, player=anna)
+    for week in range(23):
+        round_ = RoundFactory(competition=competition, date=D1 + datetime.timedelta(days=7 * week))
+        played(round_, anna, bert, 400, 300 + week * 10)
+    url = reverse("rating_history", kwargs={"club": club.slug, "player_id": anna.pk})
+    page = client.get(url).content.decode()
+    assert page.count('class="evening table-light"') == 20
+    assert "Nog 3 eerdere avonden tonen" in page
+    assert page.count("<circle") == 23  # the chart has every evening
+    everything = client.get(url, {"alle": "1"}).content.decode()
+    assert everything.count('class="evening table-light"') == 23

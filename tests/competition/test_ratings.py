@@ -271,5 +271,5 @@ def test_groups_are_filled_by_rating_before_the_first_round():
     assert groups_fill_by_rating(competition=competition) == 0  # nothing to move
     RoundFactory(competition=competition)
     GameFactory(round=competition.rounds.get(), player_a=anna, player_b=bert)
-    with pytest.raises(CompetitionError, match="started"):
+    with pytest.raises(CompetitionError, match="begonnen"):
         groups_fill_by_rating(competition=competition)
