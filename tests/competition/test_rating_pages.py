@@ -138,3 +138,19 @@ def test_the_history_lists_the_latest_twenty_evenings_and_all_on_request(client)
     assert page.count("<circle") == 23  # the chart has every evening
     everything = client.get(url, {"alle": "1"}).content.decode()
     assert everything.count('class="evening table-light"') == 23
+
+
+def test_the_settings_form_leaves_a_competition_out_of_the_rating(secretary_client, competition):
+    from clubs.models import HistoryEntry
+    from tests.factories import competition_form_data
+
+    data = competition_form_data(name=competition.name, slug=competition.slug)
+    del data["rated"]  # the box unticked
+    url = reverse("competition_edit", kwargs=competition.url_kwargs)
+    assert secretary_client.post(url, data).status_code == 302
+    competition.refresh_from_db()
+    assert competition.rated is False
+    change = HistoryEntry.objects.filter(competition_id=competition.pk).first()
+    assert change.before == {"rated": True} and change.after == {"rated": False}
+    page = secretary_client.get(url).content.decode()
+    assert "telt mee voor de rating" in page.lower()
