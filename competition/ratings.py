@@ -154,6 +154,13 @@ def start_of(rating: int | None, deviation: int | None) -> ratings.Start | None:
 
 
 def _compute(club: Club, *, on: datetime.date | None, version: str):
+    # Reading 45,000 games and turning the histories into tuples allocate as much as the
+    # computation itself: the same pause of the cyclic collector (core `collector_paused`).
+    with ratings.collector_paused():
+        return _compute_paused(club, on=on, version=version)
+
+
+def _compute_paused(club: Club, *, on: datetime.date | None, version: str):
     system = club_system(club)
     periods, known = _read(club, on=on)
     names = {pk: name for pk, (name, _r, _d) in known.items()}
