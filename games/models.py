@@ -138,6 +138,19 @@ COUNTS = (
 )
 
 
+#: Whether a game counts for the club's rating (competition/ratings.py): it counts for its
+#: competition (`COUNTS`), it is settled (confirmed: a provisional or disputed result waits,
+#: even where the standings count it at once), it was played on the board
+#: (`SCORED_OUTCOMES`, a flag fall a loss for the player whose flag fell; byes, forfeits and
+#: annulled games are not rated), and its competition counts for the rating.
+RATED = (
+    COUNTS
+    & Q(confirmation=Confirmation.CONFIRMED)
+    & Q(outcome__in=SCORED_OUTCOMES, player_b__isnull=False)
+    & Q(round__competition__rated=True)
+)
+
+
 class GameQuerySet(models.QuerySet):
     def published(self) -> "GameQuerySet":
         """Games of published rounds: what the public may see, and what the standings count."""
@@ -162,6 +175,10 @@ class GameQuerySet(models.QuerySet):
     def counting_for(self, competition) -> "GameQuerySet":
         """The games that count for `competition` (a `competition.models.Competition`)."""
         return self.counting().filter(round__competition=competition)
+
+    def rated(self) -> "GameQuerySet":
+        """Games whose result counts for the club's rating (`RATED`)."""
+        return self.filter(RATED)
 
     def with_counts(self) -> "GameQuerySet":
         """Each game with `counts` (True when `COUNTS` holds): for a page that shows the

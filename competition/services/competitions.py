@@ -39,6 +39,7 @@ SETTINGS_FIELDS = (
     "ranking",
     "min_games",
     "only_confirmed_results",
+    "rated",
     "tiebreaks",
 )
 

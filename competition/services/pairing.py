@@ -17,6 +17,7 @@ from clubs.history import HistoryAction
 from competition import selectors
 from competition.core import pairing, standings
 from competition.models import Competition, Entrant, Round
+from competition.ratings import club_ratings, seed_rating
 from competition.rulesets import game_rules_for
 from competition.selectors import (
     entrants_active_in,
@@ -110,6 +111,9 @@ def pairing_input(round: Round, *, standings_round: int | None) -> PairingInput:
             starts[player_a].append(started_a)
             starts[player_b].append(not started_a)
     groups: dict[str, list[pairing.PairingEntrant]] = defaultdict(list)
+    # Round 1 is seeded by the club's rating (competition/ratings.py); a player without a
+    # rated game keeps the known start rating, or none.
+    club_rating = club_ratings(competition.club) if round.number == 1 else None
     for entrant in present:
         row = by_player.get(entrant.player_id)
         own_starts = starts[entrant.player_id]
@@ -119,7 +123,7 @@ def pairing_input(round: Round, *, standings_round: int | None) -> PairingInput:
                 rank=row.rank if row else len(rows) + 1,
                 match_points=row.match_points if row else 0,
                 board_points=row.board_points if row else 0,
-                rating=entrant.player.rating,
+                rating=seed_rating(club_rating, entrant.player),
                 seed=entrant.seed,
                 byes=byes[entrant.player_id],
                 starts=sum(own_starts),

@@ -50,6 +50,7 @@ from competition.services.entrants import (
     entrant_set_group,
     entrant_withdraw,
     group_create,
+    groups_fill_by_rating,
 )
 from competition.services.importing import (
     UNDECIDED,
@@ -253,6 +254,27 @@ def entrant_group_view(request, competition: Competition):
             messages.success(request, _("Saved."))
     else:
         messages.error(request, _("Reload the page and try again."))
+    return redirect("entrants", **competition.url_kwargs)
+
+
+@require_POST
+@secretary_required
+def groups_fill_view(request, competition: Competition):
+    """Fill the groups by the club's rating (before the first round)."""
+    try:
+        moved = groups_fill_by_rating(competition=competition, by=request.user)
+    except CompetitionError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            ngettext(
+                "Groups filled by rating: %(count)d player moved.",
+                "Groups filled by rating: %(count)d players moved.",
+                moved,
+            )
+            % {"count": moved},
+        )
     return redirect("entrants", **competition.url_kwargs)
 
 
