@@ -51,6 +51,7 @@ COMPETITION_LIMITS = {
     "forfeit_win_match_points": (0, 10),
     "forfeit_win_board_points": (0, SCORE_MAX),
     "min_games": (0, MAX_ROUNDS),
+    "clock_minutes": (1, 180),
 }
 
 

@@ -62,8 +62,7 @@ class ClockError(Exception):
 
 def clock_minutes(game: Game) -> int | None:
     """Each player's minutes: the competition's own choice, else the rule set's."""
-    chosen = getattr(game.round.competition, "clock_minutes", None)
-    return chosen or engine.ruleset_of(game).clock_minutes
+    return game.round.competition.clock_minutes or engine.ruleset_of(game).clock_minutes
 
 
 def clock_view(game: Game, now: datetime | None = None) -> dict[str, Any]:

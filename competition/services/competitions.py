@@ -40,6 +40,7 @@ SETTINGS_FIELDS = (
     "min_games",
     "only_confirmed_results",
     "rated",
+    "clock_minutes",
     "tiebreaks",
 )
 

@@ -236,3 +236,12 @@ def test_the_replay_and_the_analysis_show_each_turns_time(running, secretary, t0
     analysis = client.get(reverse("game_analysis", args=[running.pk])).content.decode()
     row = analysis[analysis.index('data-move="1"') :]
     assert "1:30" in row[: row.index("</tr>")]
+
+
+def test_the_competitions_own_minutes_come_before_the_rule_sets(game, secretary, t0):
+    competition = game.round.competition
+    competition.clock_minutes = 30
+    competition.save()
+    game.refresh_from_db()
+    clock_start(game=game, by=secretary, now=t0)
+    assert GameClock.objects.get(game=game).budget_ms == [30 * MINUTE, 30 * MINUTE]
