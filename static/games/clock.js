@@ -277,7 +277,8 @@
     if (event.target.id !== "clock-start-form") return;
     event.preventDefault();
     var form = event.target;
-    fetch(form.action, {
+    // getAttribute: the form's field named "action" shadows the form's action property.
+    fetch(form.getAttribute("action"), {
       method: "POST",
       headers: { Accept: "application/json", "X-CSRFToken": csrf() },
       body: new URLSearchParams(new FormData(form)),

@@ -29,6 +29,11 @@ def times(page) -> list[str]:
     return [page.locator(f'[data-time="{player}"]').inner_text() for player in (0, 1)]
 
 
+# The presses made while the connection is cut fail to send, as they must: they are kept.
+@pytest.mark.browser_errors(
+    r"request failed: net::ERR_INTERNET_DISCONNECTED POST .*/klok/",
+    r"console error: Failed to load resource: net::ERR_INTERNET_DISCONNECTED .*/klok/",
+)
 def test_a_gouds8_game_on_the_clock_to_a_flag_fall(browser, live_server, paired_game):
     context = browser.new_context(locale="nl-NL", **PHONE)
     context.clock.install()
