@@ -98,13 +98,23 @@ class RulesJSONField(forms.JSONField):
             return True
 
 
+class DateInput(forms.DateInput):
+    """`<input type="date">`: the browser reads only ISO dates (2026-06-13), whatever the
+    reader's language; a localised "13-06-2026" shows an empty field and saves a blank."""
+
+    input_type = "date"
+
+    def __init__(self, attrs=None) -> None:
+        super().__init__(attrs, format="%Y-%m-%d")
+
+
 class CompetitionForm(forms.ModelForm):
     """A competition's settings; the tiebreak order is chosen slot by slot."""
 
     class Meta:
         model = Competition
         fields = [name for name in SETTINGS_FIELDS if name != "tiebreaks"]
-        widgets = {"start_date": forms.DateInput(attrs={"type": "date"})}
+        widgets = {"start_date": DateInput()}
         field_classes = {
             "custom_rules": RulesJSONField,
             **dict.fromkeys(COMPETITION_LIMITS, StrictIntegerField),
@@ -548,9 +558,7 @@ class RoundDeleteForm(forms.Form):
 
 
 class RoundCreateForm(forms.Form):
-    date = forms.DateField(
-        label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
+    date = forms.DateField(label=_("Date"), required=False, widget=DateInput())
     # The round the page offered to add; without it the next round is added.
     number = bounded(StrictIntegerField(required=False), minimum=1, maximum=MAX_ROUNDS)
 
