@@ -512,13 +512,15 @@ BYE_CHOICE = "bye"
 
 class LateArrivalForm(forms.Form):
     """A late arrival's place in a paired round: against the bye, against another late
-    arrival at a new table, or a bye. The choices are the round's as the page showed it."""
+    arrival at a new table, or a bye. The choices are the round's as the page showed it:
+    only players present and without a place. The place is a list of choices that wrap
+    (not a select cut off at phone width), one tap each; none is chosen for the user."""
 
     player = forms.ChoiceField(
         label=_("Late arrival"), widget=forms.Select(attrs={"class": "form-select"})
     )
     opponent = forms.ChoiceField(
-        label=_("Plays"), widget=forms.Select(attrs={"class": "form-select"})
+        label=_("Plays"), widget=forms.RadioSelect(attrs={"class": "btn-check"})
     )
     pairing = forms.CharField(widget=forms.HiddenInput, max_length=40)
 
@@ -527,18 +529,26 @@ class LateArrivalForm(forms.Form):
         *args,
         unplaced: list[tuple[int, str]],
         bye_players: list[tuple[int, str]],
+        chosen: int | None = None,
         **kwargs,
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = unplaced
+        players = [(str(player_id), name) for player_id, name in unplaced]
+        if chosen in {player_id for player_id, _name in unplaced}:
+            self.fields["player"].initial = str(chosen)
+        elif len(players) > 1:
+            # Nobody just ticked: the secretary chooses; the first name is no guess.
+            players.insert(0, ("", _("choose…")))
+        self.fields["player"].choices = players
         opponents = [
-            (str(player_id), _("against %(name)s, who has the bye") % {"name": name})
+            (str(player_id), _("against %(name)s (has the bye)") % {"name": name})
             for player_id, name in bye_players
         ]
-        opponents += [
-            (str(player_id), _("at a new table against %(name)s") % {"name": name})
-            for player_id, name in unplaced
-        ]
+        if len(unplaced) > 1:  # one late arrival alone has nobody new to play
+            opponents += [
+                (str(player_id), _("new table, against %(name)s") % {"name": name})
+                for player_id, name in unplaced
+            ]
         opponents.append((BYE_CHOICE, _("a bye")))
         self.fields["opponent"].choices = opponents
 

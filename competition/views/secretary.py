@@ -14,6 +14,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from clubs.inputs import BIGINT_MAX, query_int
 from clubs.models import Club
 from clubs.permissions import can_manage_club
 from competition import selectors
@@ -76,6 +77,9 @@ from competition.views.warnings import open_games_warning
 from games.models import Game
 from games.selectors import game_history
 from games.services import ResultEntry, ResultError, ResultInput, ResultKind, result_kind_of
+
+#: The attendance page's query parameter naming the late arrival to seat (just ticked).
+LATE_PARAM = "nakomer"
 
 
 @login_required
@@ -300,7 +304,11 @@ def attendance(request, competition: Competition, number: int):
         initial={"joined_round": round_obj.number},
         prefix="enter",
     )
-    late_form = _late_arrival_form(round_obj, active, request.POST if action == "late" else None)
+    late_form = _late_arrival_form(
+        round_obj,
+        request.POST if action == "late" else None,
+        chosen=query_int(request, LATE_PARAM, maximum=BIGINT_MAX),
+    )
     if action == "attendance" and form.is_valid():
         try:
             round_set_attendance(
@@ -312,8 +320,11 @@ def attendance(request, competition: Competition, number: int):
             form.add_error(None, error.message)
         else:
             messages.success(request, _("Attendance saved."))
-            if _warn_unpaired(request, round_obj):
-                return redirect(f"{request.path}#late")
+            unpaired = _warn_unpaired(request, round_obj)
+            if unpaired:
+                # The one just ticked present is the one to seat: chosen in the late form.
+                ticked = [e for e in unpaired if e.player_id in absent] or unpaired
+                return redirect(f"{request.path}?{LATE_PARAM}={ticked[0].player_id}#late")
             return redirect(round_obj)
     elif action == "enter" and enter_form.is_valid():
         try:
@@ -358,17 +369,16 @@ def attendance(request, competition: Competition, number: int):
     )
 
 
-def _late_arrival_form(round_obj, active, data) -> LateArrivalForm | None:
-    """The late-arrival form of a round that is paired and not finished; else None."""
+def _late_arrival_form(round_obj, data, *, chosen: int | None) -> LateArrivalForm | None:
+    """The late-arrival form of a round that is paired and not finished; else None. It
+    offers the players present and without a place (`entrants_unpaired_in`): an absent
+    player is ticked present first, never seated by mistake."""
     if round_obj.status == Round.Status.FINISHED:
         return None
     games = list(round_obj.games.select_related("player_a"))
     if not games:
         return None
-    unplaced = [
-        (e.player_id, e.player.name)
-        for e in entrants_unpaired_in(round_obj, entrants=active, games=games)
-    ]
+    unplaced = [(e.player_id, e.player.name) for e in entrants_unpaired_in(round_obj, games=games)]
     bye_players = [(game.player_a_id, game.player_a.name) for game in games if game.is_bye]
     if not unplaced:
         return None
@@ -376,11 +386,12 @@ def _late_arrival_form(round_obj, active, data) -> LateArrivalForm | None:
         data,
         unplaced=unplaced,
         bye_players=bye_players,
+        chosen=chosen,
         initial={"pairing": pairing_version(game.pk for game in games)},
     )
 
 
-def _warn_unpaired(request, round_obj) -> bool:
+def _warn_unpaired(request, round_obj) -> list:
     unpaired = entrants_unpaired_in(round_obj)
     if unpaired:
         messages.warning(
@@ -397,7 +408,7 @@ def _warn_unpaired(request, round_obj) -> bool:
                 "number": round_obj.number,
             },
         )
-    return bool(unpaired)
+    return unpaired
 
 
 def _late_added_message(game: Game) -> str:
