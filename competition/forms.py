@@ -25,6 +25,7 @@ from competition.rulesets import custom_rules_error
 from competition.selectors import current_round_number
 from competition.services.competitions import SETTINGS_FIELDS
 from competition.services.importing import UNDECIDED, NameQuestion
+from games.forms import zero_zero_error
 from games.models import Game
 from games.services import (
     MAX_SCORE,
@@ -287,6 +288,10 @@ class ResultRowForm(forms.Form):
                 self.fields[f"score_{side}"].label = _("Board points of %(name)s") % {
                     "name": player.name
                 }
+            if game.player_b is not None:
+                self.fields["kind"].choices = ResultKind.choices_for(
+                    game.player_a.name, game.player_b.name
+                )
 
     @staticmethod
     def initial_for(game: Game) -> dict:
@@ -335,6 +340,10 @@ class ResultRowForm(forms.Form):
         game = self.game_obj
         if game is not None and (game.score_a, game.score_b) == tuple(scores.values()):
             return  # confirmed when it was saved
+        if all(score == 0 for score in scores.values()):
+            # Nobody scored: far more often two empty boxes typed as zeros than a game.
+            self.add_error("score_a", zero_zero_error())
+            return
         for side, score in scores.items():
             if score < 0:
                 message = _(

@@ -304,8 +304,12 @@ def attendance(request, competition: Competition, number: int):
         initial={"joined_round": round_obj.number},
         prefix="enter",
     )
+    games = list(round_obj.games.select_related("player_a"))
+    unpaired = entrants_unpaired_in(round_obj, games=games)
     late_form = _late_arrival_form(
         round_obj,
+        games,
+        unpaired,
         request.POST if action == "late" else None,
         chosen=query_int(request, LATE_PARAM, maximum=BIGINT_MAX),
     )
@@ -364,21 +368,21 @@ def attendance(request, competition: Competition, number: int):
             "form": form,
             "enter_form": enter_form,
             "late_form": late_form,
-            "unpaired": entrants_unpaired_in(round_obj),
+            "unpaired": unpaired,
         },
     )
 
 
-def _late_arrival_form(round_obj, data, *, chosen: int | None) -> LateArrivalForm | None:
+def _late_arrival_form(
+    round_obj, games: list[Game], unpaired: list, data, *, chosen: int | None
+) -> LateArrivalForm | None:
     """The late-arrival form of a round that is paired and not finished; else None. It
-    offers the players present and without a place (`entrants_unpaired_in`): an absent
-    player is ticked present first, never seated by mistake."""
-    if round_obj.status == Round.Status.FINISHED:
+    offers the players present and without a place (`unpaired`, from
+    `entrants_unpaired_in`): an absent player is ticked present first, never seated by
+    mistake."""
+    if round_obj.status == Round.Status.FINISHED or not games:
         return None
-    games = list(round_obj.games.select_related("player_a"))
-    if not games:
-        return None
-    unplaced = [(e.player_id, e.player.name) for e in entrants_unpaired_in(round_obj, games=games)]
+    unplaced = [(e.player_id, e.player.name) for e in unpaired]
     bye_players = [(game.player_a_id, game.player_a.name) for game in games if game.is_bye]
     if not unplaced:
         return None
@@ -534,7 +538,8 @@ def _stored_now(game: Game) -> str:
     kind = result_kind_of(game)
     if kind is None:
         return _("It has no result now.")
-    shown = dict(ResultKind.choices)[kind]
+    names = (game.player_a.name, game.player_b.name if game.player_b else "")
+    shown = dict(ResultKind.choices_for(*names))[kind]
     if kind in ResultKind.SCORED:
         shown = f"{game.score_a} – {game.score_b} ({shown})"
     return _("Saved now: %(result)s.") % {"result": shown}
