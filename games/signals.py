@@ -11,3 +11,8 @@ from django.dispatch import Signal
 
 #: Sent with `round_id` (int): a game of that round changed.
 game_changed = Signal()
+
+#: Sent with `round_id` (int): a write to a game of that round found nothing to change (a
+#: form sent back as shown). Nothing moves forward, but an archived competition still
+#: refuses the write, as it refuses every other.
+game_unchanged = Signal()
