@@ -354,6 +354,11 @@ def attendance(request, competition: Competition, number: int):
         messages.success(request, _late_added_message(game))
         return redirect(round_obj)
     elif action == "late":
+        if late_form is not None and _only_left_empty(late_form):
+            messages.error(request, _("Choose the late arrival and where they play."))
+            chosen = request.POST.get("player", "")
+            query = f"?{LATE_PARAM}={chosen}" if chosen.isascii() and chosen.isdigit() else ""
+            return redirect(f"{request.path}{query}#late")
         messages.error(
             request,
             _("The pairing or the attendance changed in the meantime: choose the place again."),
@@ -392,6 +397,14 @@ def _late_arrival_form(
         bye_players=bye_players,
         chosen=chosen,
         initial={"pairing": pairing_version(game.pk for game in games)},
+    )
+
+
+def _only_left_empty(form) -> bool:
+    """Whether a refused form only lacks a choice (rather than offering a stale one)."""
+    errors = form.errors.as_data()
+    return bool(errors) and all(
+        error.code == "required" for field_errors in errors.values() for error in field_errors
     )
 
 

@@ -339,3 +339,19 @@ def test_the_dutch_texts_say_vrije_ronde_never_bye():
     # The CSV help names the code typed in a file ("bye"), beside its Dutch meaning.
     translations = [text.replace("bye (vrije ronde", "") for text in translations]
     assert [text for text in translations if re.search(r"\bbye\b", text, re.I)] == []
+
+
+def test_a_late_arrival_without_a_place_chosen_is_asked_for_it(
+    secretary_client, published, four_entrants
+):
+    dirk = four_entrants[3]
+    published.absences.all().delete()
+    games = list(published.games.values_list("pk", flat=True))
+    response = secretary_client.post(
+        url("attendance", published.competition),
+        {"action": "late", "player": dirk.pk, "pairing": pairing_version(games)},
+    )
+    assert response.url.endswith(f"?nakomer={dirk.pk}#late")
+    page = secretary_client.get(response.url).content.decode()
+    assert "Kies de nakomer en waar die speelt." in page
+    assert published.games.count() == 2
