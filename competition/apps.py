@@ -14,10 +14,11 @@ class CompetitionConfig(AppConfig):
     def ready(self) -> None:
         from clubs.signals import club_changed, player_changed
         from competition.services.rounds import on_game_changed_status
-        from competition.versioning import on_game_changed, on_names_changed
-        from games.signals import game_changed
+        from competition.versioning import on_game_changed, on_game_unchanged, on_names_changed
+        from games.signals import game_changed, game_unchanged
 
         game_changed.connect(on_game_changed, dispatch_uid="competition-version")
+        game_unchanged.connect(on_game_unchanged, dispatch_uid="competition-archived")
         player_changed.connect(on_names_changed, dispatch_uid="competition-player-name")
         club_changed.connect(on_names_changed, dispatch_uid="competition-club-name")
         game_changed.connect(on_game_changed_status, dispatch_uid="competition-round-status")

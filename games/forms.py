@@ -145,6 +145,14 @@ def _score_field(label) -> forms.IntegerField:
     return bounded(field, minimum=MIN_SCORE, maximum=MAX_SCORE)
 
 
+def zero_zero_error() -> forms.ValidationError:
+    """0 – 0 is asked like an implausible score: the results page and a player's form."""
+    return forms.ValidationError(
+        _("0 – 0: nobody scored. If it is right, tick “score is right” and save again."),
+        code="implausible",
+    )
+
+
 class GameResultForm(VersionForm):
     """A game's result as one of its players (or the secretary) enters it.
 
@@ -163,6 +171,7 @@ class GameResultForm(VersionForm):
         validators=[validate_plain_text],
         widget=forms.Textarea(attrs={"rows": 2}),
     )
+    confirm = forms.BooleanField(label=_("score is right"), required=False)
 
     def __init__(self, *args, game=None, side: str | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -183,6 +192,21 @@ class GameResultForm(VersionForm):
         reader's own first; for the secretary the table order, the label being the name."""
         order = ("b", "a") if self.side == "b" else ("a", "b")
         return [(self[f"score_{which}"], self.names[which] if self.side else "") for which in order]
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        zero_zero = cleaned.get("kind") in ResultKind.SCORED and (
+            cleaned.get("score_a") == cleaned.get("score_b") == 0
+        )
+        if zero_zero and not cleaned.get("confirm"):
+            self.add_error("score_a", zero_zero_error())
+        return cleaned
+
+    @property
+    def needs_confirmation(self) -> bool:
+        """Whether the form shows the “score is right” box: it was asked for, or ticked."""
+        asked = any(e.code == "implausible" for e in self.errors.as_data().get("score_a", []))
+        return self.is_bound and (asked or bool(self.data.get("confirm")))
 
 
 def _other(side: str) -> str:

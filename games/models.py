@@ -301,6 +301,13 @@ class Game(models.Model):
         return self.outcome == Outcome.BYE
 
     @property
+    def flag_fell_player(self) -> Player | None:
+        """Whose flag fell (a flag fall loses): named wherever the result is described."""
+        if self.outcome != Outcome.FLAG_FALL:
+            return None
+        return self.player_b if self.winner == Winner.A else self.player_a
+
+    @property
     def has_result(self) -> bool:
         """`HAS_RESULT` for one game: a bye has a result."""
         return self.outcome != Outcome.PENDING

@@ -23,7 +23,7 @@ from games.history import game_context, record_game_change
 from games.locks import game_lock
 from games.models import Confirmation, Game, Move, Outcome, Side, Winner, winner_by_score
 from games.rule_messages import coded, describe_stored, error_message, message, refusal
-from games.signals import game_changed
+from games.signals import game_changed, game_unchanged
 from games.timing import clock_time, think_ms
 from rules import gcg
 
@@ -48,9 +48,10 @@ def _stale_board() -> MoveError:
     )
 
 
-def _locked(game: Game, expected_version: int | None) -> Game:
+def _locked(game: Game, expected_version: int | None, *, announce: bool = True) -> Game:
     """Every write to a game's moves starts here: lock the row, check the screen's version,
-    and tell the competition that its data changes (undone with the rest on failure)."""
+    and tell the competition that its data changes (undone with the rest on failure).
+    `announce=False`: the caller tells it itself, once it knows something changes."""
     locked = game_lock(
         game,
         expected_version=expected_version,
@@ -59,7 +60,8 @@ def _locked(game: Game, expected_version: int | None) -> Game:
     )
     if locked.player_b_id is None:
         raise MoveError(_("A bye has no moves."))
-    game_changed.send(sender=Game, round_id=locked.round_id, result_changed=False)
+    if announce:
+        game_changed.send(sender=Game, round_id=locked.round_id, result_changed=False)
     return locked
 
 
@@ -180,7 +182,7 @@ def move_correct(
     Returns the moves that the engine now refuses, by number, with the reason; they stay
     on the scoresheet, marked, until they are corrected or undone.
     """
-    locked = _locked(game, expected_version)
+    locked = _locked(game, expected_version, announce=False)
     row = Move.objects.filter(game=locked, number=number).first()
     if row is None:
         raise MoveError(_("There is no move %(number)s.") % {"number": number})
@@ -191,13 +193,23 @@ def move_correct(
     before = _entry(row)
     row.notation = " ".join(notation.split())
     row.rack = rack.upper()
-    row.save(update_fields=["notation", "rack"])
-    context = game_context(locked)
-    if _entry(row) != before:
+    if _entry(row) == before:
+        # Corrected to what it was (the form sent as shown): nothing is written, not even
+        # the game's version; the moves keep their marks.
+        game_unchanged.send(sender=Game, round_id=locked.round_id)
+        problems = {
+            move.number: describe_stored({"code": move.problem_code, "params": move.problem_params})
+            for move in moves_of(locked)
+            if move.problem_code
+        }
+    else:
+        game_changed.send(sender=Game, round_id=locked.round_id, result_changed=False)
+        row.save(update_fields=["notation", "rack"])
+        context = game_context(locked)
         record_game_change(
             context, by=by, action=HistoryAction.MOVE_CORRECT, before=before, after=_entry(row)
         )
-    problems = _rescore(locked, by=by, context=context)
+        problems = _rescore(locked, by=by, context=context)
     if number in problems:
         raise MoveError(problems[number])
     return problems

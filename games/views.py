@@ -327,6 +327,8 @@ def replay(request, game_id: int):
             "upto": upto,
             "count": len(moves),
             "current": moves[upto - 1] if upto else None,
+            # The analysis looks only at turns whose rack is known: without one, nothing.
+            "can_analyse": any(move.rack for move in moves),
             "can_manage": can_manage or role_in_game(game, request.user) is not None,
             # The game's history is the secretary's: who entered and corrected what.
             "history": game_history(game.pk) if can_manage else None,

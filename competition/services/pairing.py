@@ -7,10 +7,12 @@ round's games (a draft the director reviews, may swap, and then publishes);
 
 from collections import defaultdict
 from dataclasses import dataclass, replace
+from datetime import date
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction
@@ -245,10 +247,14 @@ def round_create_and_pair(
     standings_round: int | None = None,
     seed: int | None = None,
     by: AbstractBaseUser | None = None,
+    date: date | None = None,
 ) -> tuple[Round, RoundPairing]:
     """Pair round `number` (default: a new next round), adding it first when it is the next
-    one, as *Add round* and *Generate* on the pages do: both or neither."""
-    round = round_create(competition=competition, number=number, by=by)
+    one, as *Add round* and *Generate* on the pages do: both or neither. A round added here
+    is played tonight (`date`, default the club's local date), like *Add round*'s."""
+    round = round_create(
+        competition=competition, number=number, date=date or timezone.localdate(), by=by
+    )
     return round, round_pair(
         round=round, system=system, standings_round=standings_round, seed=seed, by=by
     )
