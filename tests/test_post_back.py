@@ -56,6 +56,7 @@ ACTIONS: dict[tuple[str, str], str] = {
     ("/indeling/", "publish"): "Publish the pairing: the button is the publication",
     ("/indeling/", "generate"): "Generate: draws a pairing for the draft round with the "
     "system shown; drawing is its purpose",
+    ("/klok/", "start"): "Start the clock: the button switches the game's clock on",
 }
 
 

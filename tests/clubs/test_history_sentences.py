@@ -270,7 +270,7 @@ SAMPLES = {
         "B-groep",
     ),
     # competition/services/competitions.py
-    "competition.create": (COMPETITION, None, SETTINGS, "", "King of the Hill"),
+    "competition.create": (COMPETITION, None, SETTINGS, "", "op de stand (1–2, 3–4)"),
     "competition.settings": (
         COMPETITION,
         {"start_date": None, "only_confirmed_results": False, "tiebreaks": ["spread"]},
