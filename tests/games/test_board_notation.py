@@ -150,9 +150,7 @@ def test_garbage_is_refused_in_dutch_under_the_move_field(
         ({"kind": "play", "start": "A1", "rack": "12"}, "move-form"),
     ],
 )
-def test_each_refusal_stands_under_the_field_that_was_used(
-    secretary_client, game, data, form_id
-):
+def test_each_refusal_stands_under_the_field_that_was_used(secretary_client, game, data, form_id):
     response = _post(secretary_client, game, **data)
     assert response.status_code == 422
     page = _page(response)
