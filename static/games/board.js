@@ -86,8 +86,11 @@
     applyZoom();
     var start = field("id_start");
     if (start && start.value) markSelected(start.value.toUpperCase());
-    // Only a whole page (a saved or refused move), not the live preview.
-    if (event.detail.target && event.detail.target.tagName === "MAIN") showRefusal();
+    // Only a whole page (a saved or refused move), not the live preview; after htmx has
+    // scrolled the swapped page to its top (a boosted form's "show:top").
+    if (event.detail.target && event.detail.target.tagName === "MAIN") {
+      window.setTimeout(showRefusal, 0);
+    }
   });
 
   applyZoom();
