@@ -78,8 +78,14 @@
     if (!refusal) return;
     var used = document.querySelector('[aria-describedby~="move-error"]') || refusal;
     used.focus({ preventScroll: true });
-    refusal.scrollIntoView({ block: "center" });
+    // Instant, not Bootstrap's smooth scrolling: it would still be under way when read.
+    refusal.scrollIntoView({ block: "center", behavior: "instant" });
+    refusal.dataset.shown = "true";
   }
+
+  // The large board at once when the page is swapped in, not after htmx's settle delay:
+  // the board growing then would push the refusal out of view again.
+  document.addEventListener("htmx:afterSwap", applyZoom);
 
   // After the board is swapped in, the selection is gone with the old squares.
   document.addEventListener("htmx:afterSettle", function (event) {

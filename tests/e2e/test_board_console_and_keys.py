@@ -28,9 +28,12 @@ def _board_url(live_server, game) -> str:
 
 
 def _refuse(page: Page, selector: str, typed: str, expected: str) -> None:
+    """Enter `typed` in the field and wait for its refusal under that field's own form
+    (the refusal before it, under another form, must not count)."""
     page.locator(selector).fill(typed)
     page.locator(selector).press("Enter")
-    expect(page.locator("#move-error")).to_contain_text(expected)
+    form = page.locator(selector).evaluate("(field) => field.form.id")
+    expect(page.locator(f"#{form} #move-error")).to_contain_text(expected)
     page.locator(selector).fill("")
 
 
@@ -136,7 +139,8 @@ def test_on_a_phone_a_refusal_stands_under_its_field(live_server, paired_game, b
         touch.locator(field).tap()
         touch.locator(field).fill(typed)
         touch.keyboard.press("Enter")
-        refusal = touch.locator(f"{form} #move-error")
+        # Once the page has settled and scrolled (board.js marks it shown), not before.
+        refusal = touch.locator(f"{form} #move-error[data-shown]")
         expect(refusal).to_contain_text(expected)
         expect(refusal).to_be_in_viewport(ratio=1)
         near = _refusal_near(touch, field)
@@ -146,7 +150,7 @@ def test_on_a_phone_a_refusal_stands_under_its_field(live_server, paired_game, b
         expect(touch.locator(field)).to_have_value(typed)
     # A refused challenge (nothing to challenge yet) stands under the challenge buttons.
     touch.locator('button[value="challenge_upheld"]').tap()
-    refusal = touch.locator("#turn-form + #move-error")
+    refusal = touch.locator("#turn-form + #move-error[data-shown]")
     expect(refusal).to_contain_text("bezwaar")
     expect(refusal).to_be_in_viewport(ratio=1)
     near = _refusal_near(touch, "#turn-form")
