@@ -152,6 +152,7 @@ NOTATION_DETAILS = {
     "rack_letters": _("a rack must be letters or ?"),
     "exchange_form": _("an exchange is written -TILES or -NUMBER"),
     "swap_no_squares": _("name the squares of the blanks"),
+    "challenge_form": _("a challenge is written ?+ (the word stands) or ?- (the word is removed)"),
     "play_form": _("a play is written POSITION WORD, e.g. 8H WORD"),
     "bad_position": _("“{position}” is not a position such as 8H or H8"),
 }
@@ -226,11 +227,15 @@ def error_message(error: rules.RulesError) -> str:
     return _("Line %(line)s: %(reason)s") % {"line": error.line, "reason": reason}
 
 
+#: How the notations that are not a play begin (rules.move): their letters are no blanks.
+SPECIAL_PREFIXES = ("-", "(", "swap", "*", "?", "!")
+
+
 def typed_blanks(notation: str) -> str:
     """The letters of a typed play that the engine reads as blanks (lowercase, outside
     ``(...)``, which marks letters already on the board); "" for other moves."""
     parts = notation.split(maxsplit=1)
-    if len(parts) != 2 or notation.lstrip().lower().startswith(("-", "(", "swap")):
+    if len(parts) != 2 or notation.lstrip().lower().startswith(SPECIAL_PREFIXES):
         return ""
     word = re.sub(r"\([^)]*\)", "", parts[1])
     return "".join(letter for letter in word if letter.isalpha() and letter.islower())
