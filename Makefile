@@ -61,6 +61,7 @@ benchmarks: install
 	$(PY) benchmarks/club_evening_pages.py
 	$(PY) benchmarks/movegen.py
 	$(PY) benchmarks/ratings.py
+	$(PY) benchmarks/duplicate.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles
