@@ -10,7 +10,6 @@ Target: the standings page under 150 ms on a 2-core machine.
 import argparse
 import os
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -18,16 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.fresh_database import django_on_a_fresh_database  # noqa: E402
-
-
-def median_ms(function, repeat: int) -> float:
-    timings = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        timings.append((time.perf_counter() - start) * 1000)
-    return statistics.median(timings)
+from benchmarks.fresh_database import django_on_a_fresh_database, median_ms  # noqa: E402
 
 
 def build(entrant_count: int, round_count: int):
