@@ -132,3 +132,28 @@ def paired_game(django_user_model):
         round=round_obj, pairings=[PairingSpec(player_a=anke.pk, player_b=bram.pk, table=1)]
     )
     return game
+
+
+def table_of_players(django_user_model, names: dict[str, str], *, table: int):
+    """A published round 1 of a Gouds 8 club competition with one game at `table` between
+    two players who have accounts (`names`: username -> name, in table order), each
+    logging in with PASSWORD."""
+    club = Club.objects.create(name="De Goudse Letters", slug="gouda")
+    competition = Competition.objects.create(
+        club=club, name="Clubcompetitie", slug="clubcompetitie", rules=Competition.Rules.GOUDS_8
+    )
+    players = []
+    for username, name in names.items():
+        user = django_user_model.objects.create_user(username, password=PASSWORD)
+        player = Player.objects.create(name=name, user=user)
+        Membership.objects.create(club=club, player=player)
+        entrant_add(competition=competition, player=player)
+        players.append(player)
+    round_obj = Round.objects.create(
+        competition=competition, number=1, status=Round.Status.PUBLISHED
+    )
+    (game,) = round_set_pairings(
+        round=round_obj,
+        pairings=[PairingSpec(player_a=players[0].pk, player_b=players[1].pk, table=table)],
+    )
+    return game

@@ -12,42 +12,22 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Browser, expect
 
-from clubs.models import Club, Membership, Player
-from competition.models import Competition, Round
-from competition.services.entrants import entrant_add
-from competition.services.rounds import round_set_pairings
 from games.confirmation import game_result_enter
 from games.models import Game
-from games.services import PairingSpec, ResultInput
+from games.services import ResultInput
+from tests.e2e.conftest import PASSWORD, table_of_players
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-PASSWORD = "geheim-genoeg-123"
 PHONE = {"width": 360, "height": 740}
 
 
 @pytest.fixture
 def table(django_user_model):
     """A long first name and a short second one: the labels would wrap differently."""
-    club = Club.objects.create(name="De Goudse Letters", slug="gouda")
-    competition = Competition.objects.create(
-        club=club, name="Clubcompetitie", slug="clubcompetitie", rules=Competition.Rules.GOUDS_8
+    return table_of_players(
+        django_user_model, {"anke": "Anke van Oosterhout-Wijnbergen", "bram": "Bram"}, table=3
     )
-    players = []
-    for username, name in (("anke", "Anke van Oosterhout-Wijnbergen"), ("bram", "Bram")):
-        user = django_user_model.objects.create_user(username, password=PASSWORD)
-        player = Player.objects.create(name=name, user=user)
-        Membership.objects.create(club=club, player=player)
-        entrant_add(competition=competition, player=player)
-        players.append(player)
-    round_obj = Round.objects.create(
-        competition=competition, number=1, status=Round.Status.PUBLISHED
-    )
-    (game,) = round_set_pairings(
-        round=round_obj,
-        pairings=[PairingSpec(player_a=players[0].pk, player_b=players[1].pk, table=3)],
-    )
-    return game
 
 
 def _phone_page(browser: Browser, live_server, username: str, game: Game):
