@@ -852,6 +852,6 @@ def _preview_row(game: PlannedGame) -> dict:
         "table": game.table,
         "player_a": game.names[0],
         "player_b": game.names[1],
-        "before": describe_result(game.before) if game.before else "",
-        "after": describe_result(game.result),
+        "before": describe_result(game.before, game.names) if game.before else "",
+        "after": describe_result(game.result, game.names),
     }
