@@ -35,3 +35,14 @@ def django_on_a_fresh_database() -> Path:
 
     call_command("migrate", verbosity=0)
     return folder
+
+
+def pages_in_this_process() -> None:
+    """Let Django's test client fetch pages here as the production server would serve them:
+    the test environment (an in-memory mail box, hosts allowed) and the static files'
+    manifest the templates' `{% static %}` reads."""
+    from django.core.management import call_command
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()
+    call_command("collectstatic", verbosity=0, interactive=False)

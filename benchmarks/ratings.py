@@ -20,7 +20,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.fresh_database import django_on_a_fresh_database, median_ms  # noqa: E402
+from benchmarks.fresh_database import (  # noqa: E402
+    django_on_a_fresh_database,
+    median_ms,
+    pages_in_this_process,
+)
 
 
 def build(player_count: int, seasons: int, evenings: int):
@@ -96,17 +100,14 @@ def main() -> None:
 
     django_on_a_fresh_database()
     from django.core.cache import cache
-    from django.core.management import call_command
     from django.test import Client
-    from django.test.utils import setup_test_environment
     from django.urls import reverse
 
     from competition import ratings
     from competition.core import ratings as core
     from games.models import Game
 
-    setup_test_environment()
-    call_command("collectstatic", verbosity=0, interactive=False)
+    pages_in_this_process()
     start = time.perf_counter()
     club, players = build(args.players, args.seasons, args.evenings)
     games = Game.objects.count()

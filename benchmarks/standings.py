@@ -17,7 +17,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.fresh_database import django_on_a_fresh_database, median_ms  # noqa: E402
+from benchmarks.fresh_database import (  # noqa: E402
+    django_on_a_fresh_database,
+    median_ms,
+    pages_in_this_process,
+)
 
 
 def build(entrant_count: int, round_count: int):
@@ -79,16 +83,13 @@ def main() -> None:
     args = parser.parse_args()
 
     django_on_a_fresh_database()
-    from django.core.management import call_command
     from django.test import Client
-    from django.test.utils import setup_test_environment
     from django.urls import reverse
 
     from competition import selectors
     from competition.core import standings
 
-    setup_test_environment()
-    call_command("collectstatic", verbosity=0, interactive=False)
+    pages_in_this_process()
     start = time.perf_counter()
     competition = build(args.entrants, args.rounds)
     print(
