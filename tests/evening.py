@@ -45,7 +45,6 @@ TABLES = 12  # round 4: ten boards, tables 11 and 12 entered by their players
 PLAYERS = 2 * TABLES
 NEXT_ROUND = 5
 PASSWORD = "bordpunt-avond"
-VERSION = re.compile(rb'name="version" value="(\d+)"')
 PAIRING_VERSION = re.compile(rb'name="pairing" value="([^"]+)"')
 
 IMPORT_CSV = (
@@ -214,10 +213,9 @@ def prepare_evening(password: str = PASSWORD, prefix: str = "") -> Evening:
 
 
 def _version(reply: Response, what: str) -> int:
-    match = VERSION.search(reply.body) if reply.status == 200 else None
-    if match is None:
+    if reply.version is None:
         raise RuntimeError(f"{what}: HTTP {reply.status}, no version on the page")
-    return int(match.group(1))
+    return reply.version
 
 
 class _Actors:
