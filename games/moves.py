@@ -96,20 +96,33 @@ def move_preview(*, game: Game, notation: str, rack: str = "") -> Preview:
     return Preview(result=result, moves=moves, replay=replayed)
 
 
-@transaction.atomic
-def move_add(
-    *,
-    game: Game,
-    notation: str,
-    rack: str = "",
-    by: AbstractBaseUser | None,
-    expected_version: int | None = None,
-    now: datetime | None = None,
-) -> Move:
-    """Record the next move of the game (made by the player to move)."""
-    locked = _locked(game, expected_version)
-    rows = moves_of(locked)
-    replayed = engine.replay(locked, rows)
+@dataclass(frozen=True)
+class Prepared:
+    """A move scored against the game as it stood at `version`, before anything is locked:
+    the board's save scores it outside the transaction, so that the database's write lock
+    (all of SQLite) is held only for the writing. `move_add` takes it when the game is still
+    at that version (every change of a game's moves moves its version on)."""
+
+    version: int
+    notation: str
+    rack: str
+    rows: list[Move]
+    replayed: engine.Replay
+    result: rules.MoveResult
+
+
+def move_prepare(*, game: Game, notation: str, rack: str = "") -> Prepared:
+    """Score the next move without saving anything; raises `MoveError` as `move_add` does."""
+    rows = moves_of(game)
+    replayed, result = _scored(game, rows, notation, rack)
+    return Prepared(game.version, notation, rack, rows, replayed, result)
+
+
+def _scored(
+    game: Game, rows: list[Move], notation: str, rack: str
+) -> tuple[engine.Replay, rules.MoveResult]:
+    """The game replayed from `rows`, with the move pushed onto its engine, and its result."""
+    replayed = engine.replay(game, rows)
     current = replayed.engine
     if replayed.problems:
         raise MoveError(_("Correct the marked moves before entering new ones."))
@@ -122,6 +135,34 @@ def move_add(
         result = current.push(move, rack=rack.upper() or None, player=engine.mover(move, side))
     except rules.RulesError as error:
         raise MoveError(refusal(error, notation)) from None
+    return replayed, result
+
+
+@transaction.atomic
+def move_add(
+    *,
+    game: Game,
+    notation: str,
+    rack: str = "",
+    by: AbstractBaseUser | None,
+    expected_version: int | None = None,
+    now: datetime | None = None,
+    prepared: Prepared | None = None,
+) -> Move:
+    """Record the next move of the game (made by the player to move); `prepared`: the same
+    move scored beforehand (`move_prepare`), used when the game has not changed since."""
+    locked = _locked(game, expected_version)
+    fresh = prepared is not None and (prepared.version, prepared.notation, prepared.rack) == (
+        locked.version,
+        notation,
+        rack,
+    )
+    if fresh:
+        rows, replayed, result = prepared.rows, prepared.replayed, prepared.result
+    else:
+        rows = moves_of(locked)
+        replayed, result = _scored(locked, rows, notation, rack)
+    current = replayed.engine
     entered_at = now or timezone.now()
     row = Move(
         game=locked,

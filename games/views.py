@@ -28,13 +28,15 @@ from games.board import board_view, move_in_words, squares
 from games.clock import clock_flag, clock_view
 from games.confirmation import game_moves_write, role_in_game
 from games.forms import CorrectMoveForm, GcgUploadForm, MoveForm, StarterForm, VersionForm
-from games.models import Game, game_visible_to
+from games.models import Game, Move, game_visible_to
 from games.moves import (
     MoveError,
+    Prepared,
     game_set_starter,
     game_to_gcg,
     move_add,
     move_correct,
+    move_prepare,
     move_preview,
     move_undo,
     moves_import_gcg,
@@ -76,9 +78,18 @@ def board_manager_required(view):
     return wrapper
 
 
-def _board_page(request, game: Game, *, form=None, refusal: str = "", status: int = 200):
-    moves = moves_of(game)
-    view = board_view(game, moves, engine.replay(game, moves))
+def _board_page(
+    request,
+    game: Game,
+    *,
+    form=None,
+    refusal: str = "",
+    status: int = 200,
+    after: tuple[list, engine.Replay] | None = None,
+):
+    """The board page; `after`: the moves and their replay as the save just left them."""
+    moves, replayed = after or (moves_of(game), None)
+    view = board_view(game, moves, replayed or engine.replay(game, moves))
     form = form or MoveForm(initial={"version": game.version, "kind": "play"})
     return render(
         request,
@@ -96,6 +107,27 @@ def _board_page(request, game: Game, *, form=None, refusal: str = "", status: in
         # error in the console for every refused move (issue 19). Without htmx, 409/422.
         status=200 if request.htmx else status,
     )
+
+
+def _prepared(game: Game, version: int, notation: str, rack: str) -> Prepared | None:
+    """The move scored before the transaction, so that the write lock is held only to write.
+    None when the screen is stale or the move is refused: the save inside the transaction
+    then tells why, against the game as it is (a move saved meanwhile is a 409, not this
+    move's refusal against a board it was not made on)."""
+    if version != game.version:
+        return None
+    try:
+        return move_prepare(game=game, notation=notation, rack=rack)
+    except MoveError:
+        return None
+
+
+def _after(prepared: Prepared | None, saved: Move, shown: Game):
+    """The moves and the replay the save used, when nothing changed the game since: the
+    board after the save is shown without reading and replaying its moves again."""
+    if prepared is None or shown.version != prepared.version + 1 or saved.pk is None:
+        return None
+    return [*prepared.rows, saved], prepared.replayed
 
 
 def _refused_at(form: MoveForm, view) -> str:
@@ -132,16 +164,20 @@ def board(request, game: Game):
         return _board_page(request, game)
     form = MoveForm(request.POST)
     if form.is_valid():
+        notation = form.cleaned_data["notation_text"]
+        rack = form.cleaned_data.get("rack") or ""
+        prepared = _prepared(game, form.cleaned_data["version"], notation, rack)
         try:
             saved = game_moves_write(
                 game=game,
                 by=request.user,
                 write=lambda locked: move_add(
                     game=locked,
-                    notation=form.cleaned_data["notation_text"],
-                    rack=form.cleaned_data.get("rack") or "",
+                    notation=notation,
+                    rack=rack,
                     by=request.user,
                     expected_version=form.cleaned_data["version"],
+                    prepared=prepared,
                 ),
             )
         except MoveError as error:
@@ -168,7 +204,7 @@ def board(request, game: Game):
             # The board screen (htmx) gets the new board in the same answer: one round trip
             # per move, not a redirect and a second request. The address stays the board's,
             # so a reload reads it again (GET) and nothing is posted twice.
-            response = _board_page(request, shown)
+            response = _board_page(request, shown, after=_after(prepared, saved, shown))
             response["HX-Replace-Url"] = reverse("board", args=[game.pk])
             return response
         return redirect("board", game_id=game.pk)

@@ -492,3 +492,17 @@ def test_a_running_move_by_move_game_takes_no_final_score(game, play, secretary)
     with pytest.raises(ResultError):
         game_record_result(game=game, result=ResultInput("normal", 300, 200), by=secretary)
     assert result_of(game)[0] == Outcome.PENDING
+
+
+def test_a_move_scored_before_another_was_saved_is_scored_again(game):
+    """`move_prepare` scores outside the lock; if the game changed meanwhile, `move_add`
+    does not take that score but scores the move against the game as it is."""
+    from games.moves import move_prepare
+
+    early = move_prepare(game=game, notation="8H WOORD")
+    assert early.result.score == 26
+    move_add(game=game, notation="-", by=None)  # Anna passes first, on another device
+    game.refresh_from_db()
+    row = move_add(game=game, notation="8H WOORD", by=None, prepared=early)
+    assert (row.number, row.side) == (2, "b")  # Bert's move, not the prepared one of Anna
+    assert [m.side for m in Move.objects.filter(game=game).order_by("number")] == ["a", "b"]
