@@ -19,16 +19,9 @@ from django.utils.translation import gettext_lazy as _
 from clubs.history import HistoryAction
 from games.history import game_contexts, record_game_change
 from games.locks import game_lock, games_lock
-from games.models import (
-    Confirmation,
-    Game,
-    Outcome,
-    Seat,
-    Side,
-    Winner,
-    winner_by_score,
-)
+from games.models import MAX_SEAT, Confirmation, Game, Outcome, Seat
 from games.signals import game_changed
+from rules import result as result_rules
 
 MIN_SCORE = -999
 MAX_SCORE = 9999
@@ -44,9 +37,16 @@ class ResultError(Exception):
 
 
 class ResultKind:
-    """How a game ended, as typed on the results page and in CSV files."""
+    """How a game ended, as typed on the results page and in CSV files.
+
+    The seat-less kinds (normal, flag, forfeit, annulled) name the seats they concern in
+    `ResultInput.seats`; the one-against-one codes (flag_a, forfeit_b, ...) are what the
+    results page of a pair, the short CSV form and the TSH import type, and name the seat.
+    """
 
     NORMAL = "normal"
+    FLAG = "flag"  # the flags of `ResultInput.seats` fell
+    FORFEIT = "forfeit"  # `ResultInput.seats` did not play
     FLAG_A = "flag_a"  # the first player's flag fell: the second player wins
     FLAG_B = "flag_b"
     FORFEIT_A = "forfeit_a"  # the first player did not play: the second player wins
@@ -63,7 +63,16 @@ class ResultKind:
         (FORFEIT_BOTH, _("forfeit: both")),
         (ANNULLED, _("not properly played")),
     ]
-    values = frozenset(key for key, _label in choices)
+    values = frozenset(key for key, _label in choices) | {FLAG, FORFEIT}
+
+    #: The one-against-one codes: (outcome kind, the seats they name).
+    OF_A_PAIR = {
+        FLAG_A: (FLAG, frozenset({0})),
+        FLAG_B: (FLAG, frozenset({1})),
+        FORFEIT_A: (FORFEIT, frozenset({0})),
+        FORFEIT_B: (FORFEIT, frozenset({1})),
+        FORFEIT_BOTH: (FORFEIT, frozenset({0, 1})),
+    }
 
     @classmethod
     def choices_for(cls, name_a: str, name_b: str) -> list[tuple[str, str]]:
@@ -76,100 +85,157 @@ class ResultKind:
         }
         return [(kind, named.get(kind, label)) for kind, label in cls.choices]
 
-    #: The kinds typed with both board points: those stored as `games.models.SCORED_OUTCOMES`.
-    SCORED = frozenset({NORMAL, FLAG_A, FLAG_B})
+    #: The kinds typed with every player's board points (`games.models.SCORED_OUTCOMES`).
+    SCORED = frozenset({NORMAL, FLAG, FLAG_A, FLAG_B})
 
 
 @dataclass(frozen=True)
 class ResultInput:
+    """A result as typed: how the game ended, the board points in table order, and the
+    seats a flag fall or a forfeit concerns (for the seat-less kinds)."""
+
     kind: str
-    score_a: int | None = None
-    score_b: int | None = None
+    scores: tuple[int | None, ...] = ()
+    seats: frozenset[int] = frozenset()
+
+    @classmethod
+    def of_pair(cls, kind: str, score_a: int | None = None, score_b: int | None = None):
+        """A one-against-one result as its results page and the short CSV type it."""
+        scores = () if score_a is None and score_b is None else (score_a, score_b)
+        return cls(kind, scores)
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """A result as stored on a game's seats: the outcome, and per seat (table order) the
+    board points, whether the flag fell and whether the player forfeited."""
+
+    outcome: str
+    scores: tuple[int | None, ...]
+    flag_fell: tuple[bool, ...]
+    forfeited: tuple[bool, ...]
+
+    @classmethod
+    def pending(cls, count: int) -> TableResult:
+        return cls(Outcome.PENDING, (None,) * count, (False,) * count, (False,) * count)
+
+    def places(self) -> tuple[int | None, ...]:
+        """Each seat's place (`rules.result.places`: the one home of who won)."""
+        return result_rules.places(
+            self.outcome, scores=self.scores, flag_fell=self.flag_fell, forfeited=self.forfeited
+        )
+
+    def snapshot(self) -> dict[str, Any]:
+        """What the history keeps: the outcome, the scores, and the seats named by it."""
+        return {
+            "outcome": self.outcome,
+            "scores": list(self.scores),
+            "flag_fell": [seat for seat, fell in enumerate(self.flag_fell) if fell],
+            "forfeited": [seat for seat, gone in enumerate(self.forfeited) if gone],
+        }
 
 
 @dataclass(frozen=True)
 class PairingSpec:
-    """One game to create: a pair at a table, or a bye when `player_b` is None."""
+    """One game to create: its players in table order (one player: a bye)."""
 
-    player_a: int
-    player_b: int | None
+    players: tuple[int, ...]
     table: int | None = None
-    starter: str = ""
+    starter: int | None = None  # the position that moves first, when the pairing says
     rules: dict[str, Any] | None = None  # the rule set (rules.RuleSet.to_dict())
 
 
-def result_fields(result: ResultInput) -> dict[str, Any]:
-    """Turn what was typed into the stored fields, or say in plain words what is wrong."""
-    kind, score_a, score_b = result.kind, result.score_a, result.score_b
+def result_fields(result: ResultInput, seat_count: int = 2) -> TableResult:
+    """Turn what was typed into the stored result, or say in plain words what is wrong."""
+    kind, scores, named = result.kind, result.scores, result.seats
     if kind not in ResultKind.values:
         raise ResultError(_("Unknown outcome “%(kind)s”.") % {"kind": kind})
+    if kind in ResultKind.OF_A_PAIR:
+        if seat_count != 2:
+            raise ResultError(_("Name the players this outcome concerns."))
+        kind, named = ResultKind.OF_A_PAIR[kind]
+    if any(not 0 <= seat < seat_count for seat in named):
+        raise ResultError(_("Unknown outcome “%(kind)s”.") % {"kind": result.kind})
     if kind in ResultKind.SCORED:
-        if score_a is None or score_b is None:
-            raise ResultError(_("Enter the board points of both players."))
-        for score in (score_a, score_b):
-            if not MIN_SCORE <= score <= MAX_SCORE:
+        if len(scores) != seat_count or any(score is None for score in scores):
+            raise ResultError(_("Enter the board points of every player."))
+        for score in scores:
+            if not MIN_SCORE <= score <= MAX_SCORE:  # type: ignore[operator]
                 raise ResultError(
                     _("Board points must lie between %(min)s and %(max)s.")
                     % {"min": MIN_SCORE, "max": MAX_SCORE}
                 )
-    elif score_a is not None or score_b is not None:
+    elif any(score is not None for score in scores):
         raise ResultError(_("A forfeited or annulled game has no board points; leave them empty."))
-
+    none = (False,) * seat_count
+    seated = tuple(seat in named for seat in range(seat_count))
+    no_scores = (None,) * seat_count
     if kind == ResultKind.NORMAL:
-        winner = winner_by_score(score_a, score_b)
-        return {"outcome": Outcome.NORMAL, "winner": winner, "score_a": score_a, "score_b": score_b}
-    if kind in {ResultKind.FLAG_A, ResultKind.FLAG_B}:
-        winner = Winner.B if kind == ResultKind.FLAG_A else Winner.A
-        return {
-            "outcome": Outcome.FLAG_FALL,
-            "winner": winner,
-            "score_a": score_a,
-            "score_b": score_b,
-        }
+        return TableResult(Outcome.NORMAL, tuple(scores), none, none)
+    if kind == ResultKind.FLAG:
+        if not named or len(named) == seat_count:
+            raise ResultError(_("Name whose flag fell: not everyone's."))
+        return TableResult(Outcome.FLAG_FALL, tuple(scores), seated, none)
     if kind == ResultKind.ANNULLED:
-        return {
-            "outcome": Outcome.ANNULLED,
-            "winner": Winner.NONE,
-            "score_a": None,
-            "score_b": None,
-        }
-    winner = {
-        ResultKind.FORFEIT_A: Winner.B,
-        ResultKind.FORFEIT_B: Winner.A,
-        ResultKind.FORFEIT_BOTH: Winner.NONE,
-    }[kind]
-    return {"outcome": Outcome.FORFEIT, "winner": winner, "score_a": None, "score_b": None}
+        return TableResult(Outcome.ANNULLED, no_scores, none, none)
+    if not named:
+        raise ResultError(_("Name who did not play."))
+    return TableResult(Outcome.FORFEIT, no_scores, none, seated)
+
+
+def result_of(game: Game) -> TableResult:
+    """The result stored on the game's seats."""
+    seats = game.seat_list
+    return TableResult(
+        game.outcome,
+        tuple(seat.score for seat in seats),
+        tuple(seat.flag_fell for seat in seats),
+        tuple(seat.forfeited for seat in seats),
+    )
 
 
 def result_kind_of(game: Game) -> str | None:
-    """The inverse of `result_fields`: how the stored result would be typed."""
+    """The inverse of `result_fields` for a pair: how the stored result would be typed."""
+    result = result_of(game)
     if game.outcome == Outcome.NORMAL:
         return ResultKind.NORMAL
-    if game.outcome == Outcome.FLAG_FALL:
-        return ResultKind.FLAG_A if game.winner == Winner.B else ResultKind.FLAG_B
-    if game.outcome == Outcome.FORFEIT:
-        return {
-            Winner.A: ResultKind.FORFEIT_B,
-            Winner.B: ResultKind.FORFEIT_A,
-            Winner.NONE: ResultKind.FORFEIT_BOTH,
-        }[game.winner]
     if game.outcome == Outcome.ANNULLED:
         return ResultKind.ANNULLED
-    return None
+    named = frozenset(
+        seat
+        for seat, marked in enumerate(
+            result.flag_fell if game.outcome == Outcome.FLAG_FALL else result.forfeited
+        )
+        if marked
+    )
+    kind = ResultKind.FLAG if game.outcome == Outcome.FLAG_FALL else ResultKind.FORFEIT
+    if game.outcome not in (Outcome.FLAG_FALL, Outcome.FORFEIT):
+        return None
+    for code, meaning in ResultKind.OF_A_PAIR.items():
+        if meaning == (kind, named) and len(result.scores) == 2:
+            return code
+    return kind
 
 
-def _snapshot(game: Game) -> dict[str, Any]:
-    return {
-        "outcome": game.outcome,
-        "winner": game.winner,
-        "score_a": game.score_a,
-        "score_b": game.score_b,
-    }
+def result_store(game: Game, result: TableResult) -> None:
+    """Write `result` onto the game and its seats (the game's row is locked by the caller;
+    the seats are saved here, the game row by the caller)."""
+    try:
+        places = result.places()
+    except result_rules.ResultError as error:
+        raise ResultError(_("This result does not fit the table (%(code)s).") % {"code": error.code}) from None
+    game.outcome = result.outcome
+    seats = game.seat_list
+    for seat, score, fell, gone, place in zip(
+        seats, result.scores, result.flag_fell, result.forfeited, places, strict=True
+    ):
+        seat.score, seat.flag_fell, seat.forfeited, seat.place = score, fell, gone, place
+    Seat.objects.bulk_update(seats, ["score", "flag_fell", "forfeited", "place", "confirmed"])
 
 
 def _apply(
     game: Game,
-    fields: dict[str, Any],
+    result: TableResult,
     *,
     by: AbstractBaseUser | None,
     reason: str,
@@ -182,8 +248,8 @@ def _apply(
     `reason` is what a person typed; `reason_code` (a HistoryReason) is why a service did;
     `context` is the game's history context (`games.history.game_contexts`).
     """
-    before = _snapshot(game)
-    if before == fields:
+    before = result_of(game)
+    if before == result:
         return False
     if game.is_bye:
         raise ResultError(_("A bye has no result to enter."))
@@ -194,23 +260,24 @@ def _apply(
     had_result = game.has_result
     if had_result and not reason.strip() and not reason_code:
         raise ResultError(_("This game already has a result: give a reason for the correction."))
-    for name, value in fields.items():
-        setattr(game, name, value)
     # A result written here is the secretary's (or an import's): confirmed at once. A
     # player's entry is marked provisional afterwards by games.confirmation.
-    game.confirmation, game.claimed_by, game.counter_result = Confirmation.CONFIRMED, "", {}
+    for seat in game.seat_list:
+        seat.confirmed = True
+    result_store(game, result)
+    game.confirmation, game.claimed_by, game.counter_result = Confirmation.CONFIRMED, None, {}
     game.entered_by = by if by is not None and by.is_authenticated else None
     game.entered_at = now
     game.version += 1
-    game.full_clean(exclude=["round", "player_a", "player_b"], validate_unique=False)
+    game.full_clean(exclude=["round"], validate_unique=False)
     game.save()
     game_changed.send(sender=Game, round_id=game.round_id, result_changed=True)
     record_game_change(
         context,
         by=by,
         action=HistoryAction.RESULT_CORRECT if had_result else HistoryAction.RESULT_ENTER,
-        before=before,
-        after=fields,
+        before=before.snapshot(),
+        after=result.snapshot(),
         reason=reason,
         reason_code=reason_code,
         at=now,
@@ -237,11 +304,10 @@ def game_record_result(
 ) -> Game:
     """Enter or correct one game's result. A correction of an existing result needs a reason
     (typed by a person, or a HistoryReason code when a service such as an import writes it)."""
-    fields = result_fields(result)
     locked = game_lock(game, expected_version=expected_version, stale=_stale_result)
     _apply(
         locked,
-        fields,
+        result_fields(result, len(locked.seat_list)),
         by=by,
         reason=reason,
         reason_code=reason_code,
@@ -305,9 +371,9 @@ def games_record_results(
         if entry.result is None:
             continue
         try:
-            fields = result_fields(entry.result)
+            fields = result_fields(entry.result, len(game.seat_list))
             if entry.expected_version is not None and game.version != entry.expected_version:
-                if fields != _snapshot(game):
+                if fields != result_of(game):
                     meanwhile[entry.game_id] = _changed_meanwhile_message(game)
                 continue
             changed += _apply(
@@ -331,19 +397,24 @@ def games_create(*, round_id: int, pairings: Iterable[PairingSpec]) -> list[Game
     """
     created = []
     for spec in pairings:
+        if not 1 <= len(spec.players) <= MAX_SEAT + 1:
+            raise ValueError(f"a table has 1 to {MAX_SEAT + 1} players, not {len(spec.players)}")
         game = Game.objects.create(
             round_id=round_id,
             table=spec.table,
-            player_a_id=spec.player_a,
-            player_b_id=spec.player_b,
             starter=spec.starter,
-            outcome=Outcome.BYE if spec.player_b is None else Outcome.PENDING,
-            winner=Winner.A if spec.player_b is None else Winner.UNDECIDED,
+            outcome=Outcome.BYE if len(spec.players) == 1 else Outcome.PENDING,
             rules=spec.rules or {},
         )
-        seats = [Seat(game=game, round_id=round_id, player_id=spec.player_a, side=Side.A)]
-        if spec.player_b is not None:
-            seats.append(Seat(game=game, round_id=round_id, player_id=spec.player_b, side=Side.B))
-        Seat.objects.bulk_create(seats)
+        Seat.objects.bulk_create(
+            Seat(
+                game=game,
+                round_id=round_id,
+                player_id=player,
+                position=position,
+                place=1 if len(spec.players) == 1 else None,
+            )
+            for position, player in enumerate(spec.players)
+        )
         created.append(game)
     return created
