@@ -11,12 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import prefetch_related_objects
 
-from games.models import Game, Seat
-
-#: The seats with their players, read with every locked game: who sits where is the game's.
-SEATS = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+from games.models import Game, seats_with_players
 
 
 def game_lock(
@@ -41,7 +38,7 @@ def game_lock(
         )
         for path in loaded:
             _reuse(locked, game, path.split("__")[0])
-        prefetch_related_objects([locked], SEATS)
+        prefetch_related_objects([locked], seats_with_players())
     if expected_version is not None and locked.version != expected_version:
         raise stale()
     return locked
@@ -80,7 +77,7 @@ def games_lock(game_ids: Iterable[int]) -> dict[int, Game]:
         .order_by("pk")
         .in_bulk(list(game_ids))
     )
-    prefetch_related_objects(list(games.values()), SEATS)
+    prefetch_related_objects(list(games.values()), seats_with_players())
     return games
 
 
@@ -88,7 +85,9 @@ def games_locked(queryset):
     """`queryset` of games, locked in id order when it is read: a round's games before a
     change of the pairing, so that a move entered at that moment waits or is seen."""
     return (
-        queryset.select_for_update(of=("self",), no_key=True).order_by("pk").prefetch_related(SEATS)
+        queryset.select_for_update(of=("self",), no_key=True)
+        .order_by("pk")
+        .prefetch_related(seats_with_players())
     )
 
 

@@ -7,7 +7,7 @@ scores, flags and forfeits) is `rules.result.places`, asked by every write.
 
 from django.conf import settings
 from django.db import models
-from django.db.models import BooleanField, ExpressionWrapper, F, Q
+from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Player
@@ -116,6 +116,13 @@ RATED = (
 )
 
 
+def seats_with_players() -> models.Prefetch:
+    """The seats of each game with their players, in table order: who sits where."""
+    return models.Prefetch(
+        "seats", queryset=Seat.objects.select_related("player").order_by("position")
+    )
+
+
 class GameQuerySet(models.QuerySet):
     def published(self) -> "GameQuerySet":
         """Games of published rounds: what the public may see, and what the standings count."""
@@ -149,6 +156,10 @@ class GameQuerySet(models.QuerySet):
         """Each game with `counts` (True when `COUNTS` holds): for a page that shows the
         games that do not count too, marked, in the same query."""
         return self.annotate(counts=ExpressionWrapper(COUNTS, output_field=BooleanField()))
+
+    def with_seats(self) -> "GameQuerySet":
+        """Each game with its seats and their players, in table order (`Game.seat_list`)."""
+        return self.prefetch_related(seats_with_players())
 
     def visible_to(self, user) -> "GameQuerySet":
         """Published games, and every game of the clubs `user` is secretary of (staff: all)."""
@@ -251,6 +262,16 @@ class Game(models.Model):
         return [seat.player for seat in self.seat_list]
 
     @property
+    def title(self) -> str:
+        """The players in table order, as pages head the game: "Anke – Bram – Cor"."""
+        return " – ".join(player.name for player in self.players)
+
+    @property
+    def scores(self) -> tuple[int | None, ...]:
+        """The board points in table order (None each while the game has none)."""
+        return tuple(seat.score for seat in self.seat_list)
+
+    @property
     def is_bye(self) -> bool:
         return self.outcome == Outcome.BYE
 
@@ -342,7 +363,9 @@ class Seat(models.Model):
         verbose_name_plural = _("seats")
         constraints = [
             models.UniqueConstraint(fields=["round", "player"], name="seat_player_once_per_round"),
-            models.UniqueConstraint(fields=["game", "position"], name="seat_position_once_per_game"),
+            models.UniqueConstraint(
+                fields=["game", "position"], name="seat_position_once_per_game"
+            ),
             models.CheckConstraint(
                 condition=Q(position__lte=MAX_SEAT), name="seat_position_at_most_four"
             ),

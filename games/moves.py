@@ -345,9 +345,10 @@ def moves_import_gcg(
 
 
 def _not_this_table(count: Any, seats: int) -> str:
-    return _(
-        "This file records a game of %(count)s players; this table has %(seats)s."
-    ) % {"count": count, "seats": seats}
+    return _("This file records a game of %(count)s players; this table has %(seats)s.") % {
+        "count": count,
+        "seats": seats,
+    }
 
 
 def game_to_gcg(game: Game) -> str:

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.history import HistoryAction
 from games.history import game_contexts, record_game_change
 from games.locks import game_lock, games_lock
-from games.models import MAX_SEAT, Confirmation, Game, Outcome, Seat
+from games.models import MAX_SEAT, SCORED_OUTCOMES, Confirmation, Game, Outcome, Seat
 from games.signals import game_changed
 from rules import result as result_rules
 
@@ -36,17 +36,16 @@ class ResultError(Exception):
         self.errors = errors or {}
 
 
-class ResultKind:
-    """How a game ended, as typed on the results page and in CSV files.
+#: Seats by letter in the typed codes: "flag_c" is the third player's flag.
+SEAT_LETTERS = "abcd"
 
-    The seat-less kinds (normal, flag, forfeit, annulled) name the seats they concern in
-    `ResultInput.seats`; the one-against-one codes (flag_a, forfeit_b, ...) are what the
-    results page of a pair, the short CSV form and the TSH import type, and name the seat.
-    """
+
+class ResultKind:
+    """How a game ended, as typed on the results page and in CSV files: one code per
+    outcome and seat ("flag_b": the second player's flag fell; "forfeit_c": the third
+    player did not play), "forfeit_both" for a pair of which neither played."""
 
     NORMAL = "normal"
-    FLAG = "flag"  # the flags of `ResultInput.seats` fell
-    FORFEIT = "forfeit"  # `ResultInput.seats` did not play
     FLAG_A = "flag_a"  # the first player's flag fell: the second player wins
     FLAG_B = "flag_b"
     FORFEIT_A = "forfeit_a"  # the first player did not play: the second player wins
@@ -63,46 +62,70 @@ class ResultKind:
         (FORFEIT_BOTH, _("forfeit: both")),
         (ANNULLED, _("not properly played")),
     ]
-    values = frozenset(key for key, _label in choices) | {FLAG, FORFEIT}
 
-    #: The one-against-one codes: (outcome kind, the seats they name).
-    OF_A_PAIR = {
-        FLAG_A: (FLAG, frozenset({0})),
-        FLAG_B: (FLAG, frozenset({1})),
-        FORFEIT_A: (FORFEIT, frozenset({0})),
-        FORFEIT_B: (FORFEIT, frozenset({1})),
-        FORFEIT_BOTH: (FORFEIT, frozenset({0, 1})),
+    #: Every code with what it means: (outcome, the seats it names).
+    MEANING: dict[str, tuple[str, frozenset[int]]] = {
+        NORMAL: (Outcome.NORMAL, frozenset()),
+        ANNULLED: (Outcome.ANNULLED, frozenset()),
+        FORFEIT_BOTH: (Outcome.FORFEIT, frozenset({0, 1})),
+        **{
+            f"flag_{letter}": (Outcome.FLAG_FALL, frozenset({seat}))
+            for seat, letter in enumerate(SEAT_LETTERS)
+        },
+        **{
+            f"forfeit_{letter}": (Outcome.FORFEIT, frozenset({seat}))
+            for seat, letter in enumerate(SEAT_LETTERS)
+        },
     }
+    values = frozenset(MEANING)
+
+    @classmethod
+    def for_table(cls, names: Sequence[str], reader: int | None = None) -> list[tuple[str, str]]:
+        """The choices of one table, its players named ("flag fell: Anke"; the reader's
+        own name marked "(you)")."""
+
+        def who(seat: int) -> str:
+            if seat == reader:
+                return _("%(name)s (you)") % {"name": names[seat]}
+            return names[seat]
+
+        letters = SEAT_LETTERS[: len(names)]
+        choices: list[tuple[str, str]] = [(cls.NORMAL, _("normal"))]
+        choices += [
+            (f"flag_{letter}", _("flag fell: %(name)s") % {"name": who(seat)})
+            for seat, letter in enumerate(letters)
+        ]
+        choices += [
+            (f"forfeit_{letter}", _("forfeit: %(name)s") % {"name": who(seat)})
+            for seat, letter in enumerate(letters)
+        ]
+        if len(names) == 2:
+            choices.append((cls.FORFEIT_BOTH, _("forfeit: both")))
+        return [*choices, (cls.ANNULLED, _("not properly played"))]
 
     @classmethod
     def choices_for(cls, name_a: str, name_b: str) -> list[tuple[str, str]]:
-        """The choices of one game, its players named: "flag fell: Anke", not "first player"."""
-        named = {
-            cls.FLAG_A: _("flag fell: %(name)s") % {"name": name_a},
-            cls.FLAG_B: _("flag fell: %(name)s") % {"name": name_b},
-            cls.FORFEIT_A: _("forfeit: %(name)s") % {"name": name_a},
-            cls.FORFEIT_B: _("forfeit: %(name)s") % {"name": name_b},
-        }
-        return [(kind, named.get(kind, label)) for kind, label in cls.choices]
+        """The choices of a pair, its players named: "flag fell: Anke", not "first player"."""
+        return cls.for_table((name_a, name_b))
 
     #: The kinds typed with every player's board points (`games.models.SCORED_OUTCOMES`).
-    SCORED = frozenset({NORMAL, FLAG, FLAG_A, FLAG_B})
+    SCORED = frozenset(
+        code for code, (outcome, _seats) in MEANING.items() if outcome in SCORED_OUTCOMES
+    )
 
 
 @dataclass(frozen=True)
 class ResultInput:
-    """A result as typed: how the game ended, the board points in table order, and the
-    seats a flag fall or a forfeit concerns (for the seat-less kinds)."""
+    """A result as typed: how the game ended (a `ResultKind`) and the board points in
+    table order (empty, or None each, when the outcome has none)."""
 
     kind: str
     scores: tuple[int | None, ...] = ()
-    seats: frozenset[int] = frozenset()
 
     @classmethod
     def of_pair(cls, kind: str, score_a: int | None = None, score_b: int | None = None):
         """A one-against-one result as its results page and the short CSV type it."""
-        scores = () if score_a is None and score_b is None else (score_a, score_b)
-        return cls(kind, scores)
+        return cls(kind, (score_a, score_b))
 
 
 @dataclass(frozen=True)
@@ -147,17 +170,16 @@ class PairingSpec:
 
 def result_fields(result: ResultInput, seat_count: int = 2) -> TableResult:
     """Turn what was typed into the stored result, or say in plain words what is wrong."""
-    kind, scores, named = result.kind, result.scores, result.seats
-    if kind not in ResultKind.values:
+    kind = result.kind
+    scores = result.scores or (None,) * seat_count
+    meaning = ResultKind.MEANING.get(kind)
+    if meaning is None or any(seat >= seat_count for seat in meaning[1]):
         raise ResultError(_("Unknown outcome “%(kind)s”.") % {"kind": kind})
-    if kind in ResultKind.OF_A_PAIR:
-        if seat_count != 2:
-            raise ResultError(_("Name the players this outcome concerns."))
-        kind, named = ResultKind.OF_A_PAIR[kind]
-    if any(not 0 <= seat < seat_count for seat in named):
-        raise ResultError(_("Unknown outcome “%(kind)s”.") % {"kind": result.kind})
+    if len(scores) != seat_count:
+        raise ResultError(_("Enter the board points of every player."))
+    outcome, named = meaning
     if kind in ResultKind.SCORED:
-        if len(scores) != seat_count or any(score is None for score in scores):
+        if any(score is None for score in scores):
             raise ResultError(_("Enter the board points of every player."))
         for score in scores:
             if not MIN_SCORE <= score <= MAX_SCORE:  # type: ignore[operator]
@@ -167,20 +189,13 @@ def result_fields(result: ResultInput, seat_count: int = 2) -> TableResult:
                 )
     elif any(score is not None for score in scores):
         raise ResultError(_("A forfeited or annulled game has no board points; leave them empty."))
+    marked = tuple(seat in named for seat in range(seat_count))
     none = (False,) * seat_count
-    seated = tuple(seat in named for seat in range(seat_count))
-    no_scores = (None,) * seat_count
-    if kind == ResultKind.NORMAL:
-        return TableResult(Outcome.NORMAL, tuple(scores), none, none)
-    if kind == ResultKind.FLAG:
-        if not named or len(named) == seat_count:
-            raise ResultError(_("Name whose flag fell: not everyone's."))
-        return TableResult(Outcome.FLAG_FALL, tuple(scores), seated, none)
-    if kind == ResultKind.ANNULLED:
-        return TableResult(Outcome.ANNULLED, no_scores, none, none)
-    if not named:
-        raise ResultError(_("Name who did not play."))
-    return TableResult(Outcome.FORFEIT, no_scores, none, seated)
+    if outcome == Outcome.FLAG_FALL:
+        return TableResult(outcome, tuple(scores), marked, none)
+    if outcome == Outcome.FORFEIT:
+        return TableResult(outcome, tuple(scores), none, marked)
+    return TableResult(outcome, tuple(scores), none, none)
 
 
 def result_of(game: Game) -> TableResult:
@@ -195,26 +210,15 @@ def result_of(game: Game) -> TableResult:
 
 
 def result_kind_of(game: Game) -> str | None:
-    """The inverse of `result_fields` for a pair: how the stored result would be typed."""
+    """The inverse of `result_fields`: how the stored result would be typed (None: it has
+    no result, or one that cannot be typed, such as two flags at one table)."""
     result = result_of(game)
-    if game.outcome == Outcome.NORMAL:
-        return ResultKind.NORMAL
-    if game.outcome == Outcome.ANNULLED:
-        return ResultKind.ANNULLED
-    named = frozenset(
-        seat
-        for seat, marked in enumerate(
-            result.flag_fell if game.outcome == Outcome.FLAG_FALL else result.forfeited
-        )
-        if marked
-    )
-    kind = ResultKind.FLAG if game.outcome == Outcome.FLAG_FALL else ResultKind.FORFEIT
-    if game.outcome not in (Outcome.FLAG_FALL, Outcome.FORFEIT):
-        return None
-    for code, meaning in ResultKind.OF_A_PAIR.items():
-        if meaning == (kind, named) and len(result.scores) == 2:
+    marked = result.flag_fell if game.outcome == Outcome.FLAG_FALL else result.forfeited
+    named = frozenset(seat for seat, is_marked in enumerate(marked) if is_marked)
+    for code, meaning in ResultKind.MEANING.items():
+        if meaning == (game.outcome, named):
             return code
-    return kind
+    return None
 
 
 def result_store(game: Game, result: TableResult) -> None:
@@ -223,7 +227,9 @@ def result_store(game: Game, result: TableResult) -> None:
     try:
         places = result.places()
     except result_rules.ResultError as error:
-        raise ResultError(_("This result does not fit the table (%(code)s).") % {"code": error.code}) from None
+        raise ResultError(
+            _("This result does not fit the table (%(code)s).") % {"code": error.code}
+        ) from None
     game.outcome = result.outcome
     seats = game.seat_list
     for seat, score, fell, gone, place in zip(

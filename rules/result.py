@@ -42,7 +42,7 @@ def places(
     count = max(len(scores), len(flag_fell), len(forfeited), 1 if outcome == "bye" else 0)
     flags = tuple(flag_fell) or (False,) * count
     forfeits = tuple(forfeited) or (False,) * count
-    if len(flags) != count or len(forfeits) != count or scores and len(scores) != count:
+    if len(flags) != count or len(forfeits) != count or (scores and len(scores) != count):
         raise ResultError("seats_differ")
     if outcome == "bye":
         if count != 1 or any(score is not None for score in scores):
