@@ -55,20 +55,34 @@ def entrant_records(competition: Competition) -> list[standings.EntrantRecord]:
     ]
 
 
-#: The fields of a `standings.GameRecord`, in its order, as a game row names them.
-GAME_RECORD_FIELDS = (
-    "round__number",
-    "player_a_id",
-    "player_b_id",
-    "score_a",
-    "score_b",
-    "outcome",
-    "winner",
-)
+def _winner(outcome: str, seats: list[tuple]) -> str:
+    """The pair's winner as the standings record names it, from the seats' places."""
+    if outcome == Outcome.BYE:
+        return "a"
+    places = [seat[3] for seat in seats]
+    if outcome in (Outcome.ANNULLED,) or places == [None, None]:
+        return "none"
+    if places[0] == places[1]:
+        return "draw"
+    if places[1] is None or places[0] is not None and places[0] < places[1]:
+        return "a"
+    return "b"
+
+
+def _pair_record(round_number: int, outcome: str, seats: list[tuple]) -> standings.GameRecord:
+    """A game of one or two seats (player_id, score, position, place) as a standings record."""
+    if len(seats) > 2:
+        # Tables of 3 and 4 wait for the standings at tables (competition/core/standings.py).
+        raise NotImplementedError("standings of tables of 3 and 4")
+    first = seats[0]
+    second = seats[1] if len(seats) == 2 else (None, None, 1, None)
+    return standings.GameRecord(
+        round_number, first[0], second[0], first[1], second[1], outcome, _winner(outcome, seats)
+    )
 
 
 def game_records(competition: Competition) -> list[standings.GameRecord]:
-    """Every game that counts for the competition, as standings records (one query).
+    """Every game that counts for the competition, as standings records (two queries).
 
     Which games count is one rule, `Game.objects.counting_for` (`games.models.COUNTS`): a
     draft round's games do not, not even for its secretaries (the standings are the same
@@ -80,18 +94,22 @@ def game_records(competition: Competition) -> list[standings.GameRecord]:
 
 def _game_records(competition: Competition) -> tuple[list[standings.GameRecord], int]:
     """The records that count, and how many results await confirmation (counted or not)."""
-    rows = (
-        Game.objects.published()
-        .with_result()
-        .filter(round__competition=competition)
-        .with_counts()
-        .values_list(*GAME_RECORD_FIELDS, "confirmation", "counts")
+    games = (
+        Game.objects.published().with_result().filter(round__competition=competition).with_counts()
     )
+    rows = list(games.values_list("pk", "round__number", "outcome", "confirmation", "counts"))
+    seats: dict[int, list[tuple]] = defaultdict(list)
+    for game_id, *seat in (
+        Seat.objects.filter(game__in=games.values("pk"))
+        .order_by("game_id", "position")
+        .values_list("game_id", "player_id", "score", "position", "place")
+    ):
+        seats[game_id].append(tuple(seat))
     records, provisional = [], 0
-    for *fields, confirmation, counts in rows:
+    for game_id, round_number, outcome, confirmation, counts in rows:
         provisional += confirmation != Confirmation.CONFIRMED
         if counts:
-            records.append(standings.GameRecord(*fields))
+            records.append(_pair_record(round_number, outcome, seats[game_id]))
     return records, provisional
 
 
@@ -183,10 +201,10 @@ def round_games(round: Round) -> QuerySet[Game]:
     """The round's games with their players, move count and whether each counts."""
     return (
         Game.objects.filter(round=round)
-        .select_related("player_a", "player_b")
+        .with_seats()
         .with_counts()
         .annotate(move_count=Count("moves"))
-        .order_by("table", "player_a__name")
+        .order_by("table", "pk")
     )
 
 
@@ -195,7 +213,8 @@ def player_games(competition: Competition, player: Player, *, with_drafts: bool)
     games = Game.objects.all() if with_drafts else Game.objects.published()
     return (
         games.filter(round__competition=competition, seats__player=player)
-        .select_related("round__competition__club", "player_a", "player_b")
+        .select_related("round__competition__club")
+        .with_seats()
         .annotate(move_count=Count("moves"))
         .order_by("round__number")
     )
@@ -290,7 +309,7 @@ def entrants_unpaired_in(
     seated". A page that has read them already passes `entrants` (the late-arrival form
     passes all active ones: seating one marks them present) and the round's `games`."""
     if games is not None:
-        seated = {player for game in games for player in (game.player_a_id, game.player_b_id)}
+        seated = {player.pk for game in games for player in game.players}
     else:
         seated = seated_player_ids(round) if round.pk else set()
     if not seated:
