@@ -64,7 +64,7 @@ def _winner(outcome: str, seats: list[tuple]) -> str:
         return "none"
     if places[0] == places[1]:
         return "draw"
-    if places[1] is None or places[0] is not None and places[0] < places[1]:
+    if places[1] is None or (places[0] is not None and places[0] < places[1]):
         return "a"
     return "b"
 
@@ -94,10 +94,20 @@ def game_records(competition: Competition) -> list[standings.GameRecord]:
 
 def _game_records(competition: Competition) -> tuple[list[standings.GameRecord], int]:
     """The records that count, and how many results await confirmation (counted or not)."""
-    games = (
-        Game.objects.published().with_result().filter(round__competition=competition).with_counts()
+    games = Game.objects.published().with_result().filter(round__competition=competition)
+    provisional = games.exclude(confirmation=Confirmation.CONFIRMED).count()
+    records = records_of(Game.objects.counting_for(competition))
+    return records.get(competition.pk, []), provisional
+
+
+def records_of(games: QuerySet[Game]) -> dict[int, list[standings.GameRecord]]:
+    """`games` as standings records, by competition (two queries, whatever their number):
+    the one way a game's seats become what the standings read."""
+    rows = list(
+        games.order_by("round__number", "pk").values_list(
+            "pk", "round__competition_id", "round__number", "outcome"
+        )
     )
-    rows = list(games.values_list("pk", "round__number", "outcome", "confirmation", "counts"))
     seats: dict[int, list[tuple]] = defaultdict(list)
     for game_id, *seat in (
         Seat.objects.filter(game__in=games.values("pk"))
@@ -105,12 +115,10 @@ def _game_records(competition: Competition) -> tuple[list[standings.GameRecord],
         .values_list("game_id", "player_id", "score", "position", "place")
     ):
         seats[game_id].append(tuple(seat))
-    records, provisional = [], 0
-    for game_id, round_number, outcome, confirmation, counts in rows:
-        provisional += confirmation != Confirmation.CONFIRMED
-        if counts:
-            records.append(_pair_record(round_number, outcome, seats[game_id]))
-    return records, provisional
+    records: dict[int, list[standings.GameRecord]] = defaultdict(list)
+    for game_id, competition_id, round_number, outcome in rows:
+        records[competition_id].append(_pair_record(round_number, outcome, seats[game_id]))
+    return records
 
 
 @dataclass(frozen=True)

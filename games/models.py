@@ -267,6 +267,26 @@ class Game(models.Model):
         return " – ".join(player.name for player in self.players)
 
     @property
+    def first_seat(self) -> "Seat":
+        """The seat listed first on the pages: the player column of a pairing list."""
+        return self.seat_list[0]
+
+    @property
+    def other_seats(self) -> list["Seat"]:
+        """The seats after the first: the opponent column (empty for a bye)."""
+        return self.seat_list[1:]
+
+    @property
+    def scores_text(self) -> str:
+        """The board points in table order, as the pages show them: "412 – 388"."""
+        return " – ".join(str(score) for score in self.scores if score is not None)
+
+    @property
+    def forfeit_marks(self) -> str:
+        """A forfeit per seat, in table order: "+ / −" (− who did not play)."""
+        return " / ".join("−" if seat.forfeited else "+" for seat in self.seat_list)
+
+    @property
     def scores(self) -> tuple[int | None, ...]:
         """The board points in table order (None each while the game has none)."""
         return tuple(seat.score for seat in self.seat_list)
@@ -281,6 +301,10 @@ class Game(models.Model):
         if self.outcome != Outcome.FLAG_FALL:
             return []
         return [seat.player for seat in self.seat_list if seat.flag_fell]
+
+    @property
+    def flag_fell_names(self) -> str:
+        return ", ".join(player.name for player in self.flag_fell_players)
 
     @property
     def has_result(self) -> bool:

@@ -57,7 +57,8 @@ def _initial(game) -> dict:
     return {
         "version": game.version,
         "kind": result_kind_of(game) or "normal",
-        **{f"score_{letter}": score for letter, score in zip(SEAT_LETTERS, game.scores)},
+        # Fewer seats than letters: the seats decide.
+        **{f"score_{SEAT_LETTERS[seat]}": score for seat, score in enumerate(game.scores)},
     }
 
 

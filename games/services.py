@@ -127,6 +127,14 @@ class ResultInput:
         """A one-against-one result as its results page and the short CSV type it."""
         return cls(kind, (score_a, score_b))
 
+    @property
+    def score_a(self) -> int | None:
+        return self.scores[0] if self.scores else None
+
+    @property
+    def score_b(self) -> int | None:
+        return self.scores[1] if len(self.scores) > 1 else None
+
 
 @dataclass(frozen=True)
 class TableResult:

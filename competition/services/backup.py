@@ -21,6 +21,7 @@ import re
 import struct
 import zipfile
 import zlib
+from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -42,11 +43,11 @@ from clubs.models import Club, HistoryEntry, Membership, Player, Throttle
 from clubs.slugs import validate_club_slug
 from competition.models import Absence, Competition, Entrant, Group, Round
 from competition.services import CompetitionError, backup_schema
-from games.models import Game, GameClock, Move, Seat, Side
+from games.models import MAX_SEAT, Game, GameClock, Move, Outcome, Seat
 from games.moves import game_to_gcg
 
 FORMAT = "bordpunt-club"
-VERSION = 1
+VERSION = 2  # 2: a game's players and result are its seats (docs/tables.md)
 
 #: Every model of a club, parents before children (the order rows are restored in).
 CLUB_MODELS: tuple[type[models.Model], ...] = (
@@ -262,7 +263,7 @@ def club_archive(*, club: Club) -> bytes:
         games = (
             Game.objects.filter(round__competition__club=club, moves__isnull=False)
             .distinct()
-            .select_related("player_a", "player_b")
+            .with_seats()
             .order_by("pk")
         )
         gcg_files = {f"games/{game.pk}.gcg": game_to_gcg(game) for game in games}
@@ -613,12 +614,19 @@ def _memberships(restorer: _Restorer, rows: list[Any], report: RestoreReport) ->
 
 
 def _seats_match_games(built: list[tuple[int, Any]], games: dict[int, Any]) -> None:
-    """A seat is the game's own player, on the game's side, in the game's round."""
+    """A seat is in its game's round, and a game's seats hold positions 0, 1, ... in
+    order, one player each: 1 for a bye, 2 to 4 at a table."""
+    positions: dict[int, list[int]] = defaultdict(list)
     for old, seat in built:
         game = games[seat.game_id]
-        player = {Side.A: game.player_a_id, Side.B: game.player_b_id}.get(seat.side)
-        if seat.round_id != game.round_id or seat.player_id != player:
+        if seat.round_id != game.round_id:
             raise _damaged(_("games.seat %(id)s does not match its game.") % {"id": old})
+        positions[seat.game_id].append(seat.position)
+    for game_id, game in games.items():
+        taken = sorted(positions.get(game_id, []))
+        proper = taken == [0] if game.outcome == Outcome.BYE else 2 <= len(taken) <= MAX_SEAT + 1
+        if taken != list(range(len(taken))) or not proper:
+            raise _damaged(_("games.game %(id)s has no proper seats.") % {"id": game_id})
 
 
 def _moves_as_the_engine_scores_them(game_ids: list[int]) -> None:
@@ -629,7 +637,7 @@ def _moves_as_the_engine_scores_them(game_ids: list[int]) -> None:
     loaded = (
         Game.objects.filter(pk__in=game_ids, moves__isnull=False)
         .distinct()
-        .select_related("player_a", "player_b")
+        .with_seats()
         .prefetch_related(models.Prefetch("moves", Move.objects.order_by("number")))
     )
     rows = []

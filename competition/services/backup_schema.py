@@ -22,8 +22,10 @@ import rules
 from clubs.inputs import BIGINT_MAX, INTEGER_MAX, SMALLINT_MAX
 from competition.models import Competition
 from competition.rulesets import custom_rules_error
-from games.confirmation import RESULT_FIELDS
-from games.models import Game, Outcome, Winner
+from games.models import MAX_SEAT, Game, Outcome
+
+#: The keys of a dispute's other entry (`games.services.TableResult.snapshot` and its seat).
+COUNTER_FIELDS = ("outcome", "scores", "flag_fell", "forfeited", "by")
 
 #: Each integer column's range, as PostgreSQL has it (SQLite would take larger numbers, and
 #: a restore must give the same answer on both).
@@ -158,17 +160,33 @@ def _game(obj: Any) -> None:
             raise Invalid(
                 "rules", _("is not a rule set the engine plays: %(problem)s") % {"problem": problem}
             )
-    counter = obj.counter_result
-    if not isinstance(counter, dict) or not set(counter) <= set(RESULT_FIELDS):
+    if not _is_counter_result(obj.counter_result):
         raise Invalid("counter_result", _("is not a result"))
-    if counter.get("outcome", "") not in Outcome.values:
-        raise Invalid("counter_result", _("is not a result"))
-    if counter.get("winner", "") not in Winner.values:
-        raise Invalid("counter_result", _("is not a result"))
-    for key in ("score_a", "score_b"):
-        score = counter.get(key)
-        if score is not None and (type(score) is not int or abs(score) > INTEGER_MAX):
-            raise Invalid("counter_result", _("is not a result"))
+
+
+def _is_counter_result(counter: Any) -> bool:
+    """The other entry of a dispute (`games.confirmation._dispute`): `{}`, or an outcome,
+    the scores and the seats named, and the seat that entered it."""
+    if counter == {}:
+        return True
+    if not isinstance(counter, dict) or set(counter) != set(COUNTER_FIELDS):
+        return False
+    scores, named = counter["scores"], (counter["flag_fell"], counter["forfeited"])
+    seat = counter["by"]
+    return (
+        counter["outcome"] in Outcome.values
+        and isinstance(scores, list)
+        and 2 <= len(scores) <= MAX_SEAT + 1
+        and all(
+            score is None or (type(score) is int and abs(score) <= INTEGER_MAX) for score in scores
+        )
+        and all(
+            isinstance(seats, list) and all(type(s) is int and 0 <= s < len(scores) for s in seats)
+            for seats in named
+        )
+        and type(seat) is int
+        and 0 <= seat < len(scores)
+    )
 
 
 #: Checks of a whole row, after its fields (a move's computed fields are recomputed instead).

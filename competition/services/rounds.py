@@ -12,7 +12,6 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction, HistoryReason, history_record
@@ -23,7 +22,7 @@ from competition.selectors import entrants_active_in, next_round_number, seated_
 from competition.services import CompetitionError, competition_check_open
 from competition.versioning import competition_touched
 from games.locks import games_locked
-from games.models import Confirmation, Game, Move, Outcome
+from games.models import Confirmation, Game, Move, Outcome, Seat
 from games.services import (
     PairingSpec,
     ResultEntry,

@@ -55,6 +55,24 @@ class Migration(migrations.Migration):
             name="seat",
             field=models.PositiveSmallIntegerField(verbose_name="player"),
         ),
+        migrations.AlterModelOptions(
+            name="seat",
+            options={
+                "ordering": ["game", "position"],
+                "verbose_name": "seat",
+                "verbose_name_plural": "seats",
+            },
+        ),
+        migrations.AlterField(
+            model_name="game",
+            name="counter_result",
+            field=models.JSONField(
+                blank=True,
+                default=dict,
+                help_text="The other result a player at the table entered, while it is disputed.",
+                verbose_name="other player's result",
+            ),
+        ),
         migrations.AddConstraint(
             model_name="game",
             constraint=models.CheckConstraint(
