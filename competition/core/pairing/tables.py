@@ -153,7 +153,7 @@ def _check_sizes(sizes: Sequence[int], present: int) -> bool:
     return extra == 1
 
 
-def _check_starters(starters: str) -> None:
+def check_starters(starters: str) -> None:
     if starters not in STARTER_MODES:
         raise PairingError(f"starters must be one of {STARTER_MODES}, not {starters!r}")
 
@@ -280,7 +280,7 @@ def _greedy(size: int, sizes: Sequence[int], met: Sequence[dict[int, int]]) -> l
     for table_size in sizes:
         while taken[first]:
             first += 1
-        lookahead = []
+        lookahead: list[int] = []
         candidate = first + 1
         while candidate < size and len(lookahead) < 3 * table_size + 6:
             if not taken[candidate]:
@@ -495,7 +495,7 @@ def finish_tables(
     return TablePairing(tables=tables, bye=bye, system=system)
 
 
-def _prepare(
+def prepare_round(
     entrants: Iterable[PairingEntrant], sizes: Sequence[int], history: Iterable[PastTable]
 ) -> tuple[list[PairingEntrant], PairingEntrant | None, list[PairingEntrant], TableHistory]:
     """Standings order, the bye (common rule), the players to seat, the history."""
@@ -522,10 +522,10 @@ def swiss_tables(
     the bye by the common rule. Exact up to ``exact_up_to`` players, else greedy plus
     swaps (module docstring). ``starters="by_lot"`` leaves the seat order to the table.
     """
-    _check_starters(starters)
+    check_starters(starters)
     if window < 1:
         raise PairingError("window must be at least 1")
-    ordered, bye, players, table_history = _prepare(entrants, sizes, history)
+    ordered, bye, players, table_history = prepare_round(entrants, sizes, history)
     order = _swiss_order(players)
     cost = Costs.for_order(order, len(sizes), table_history)
     if len(order) <= exact_up_to:
@@ -555,8 +555,8 @@ def random_tables(
     ``random.Random(seed)`` and cut into the sizes in the order given. The bye follows
     the common rule, not the draw; tables are numbered in the order drawn.
     """
-    _check_starters(starters)
-    ordered, bye, players, table_history = _prepare(entrants, sizes, history)
+    check_starters(starters)
+    ordered, bye, players, table_history = prepare_round(entrants, sizes, history)
     ids = sorted(entrant.id for entrant in players)
     random.Random(seed).shuffle(ids)
     groups, start = [], 0
