@@ -101,14 +101,16 @@ def choose_bye(
     entrants: Sequence[PairingEntrant],
     *,
     strongest_first: Callable[[PairingEntrant], Any] = standing_key,
+    needed: bool | None = None,
 ) -> PairingEntrant | None:
     """The entrant who gets the bye, or None with an even number present.
 
     The bye goes to the lowest placed entrant among those with the fewest byes, so no
     one gets a second bye while someone present has had none. ``strongest_first`` is
-    the sort key of the placing (default: rank, then id).
+    the sort key of the placing (default: rank, then id). ``needed`` overrides the
+    parity rule (tables of 3 and 4 need a bye only when the sizes leave one out).
     """
-    if len(entrants) % 2 == 0:
+    if not entrants or not (len(entrants) % 2 == 1 if needed is None else needed):
         return None
     fewest = min(entrant.byes for entrant in entrants)
     candidates = [entrant for entrant in entrants if entrant.byes == fewest]

@@ -16,6 +16,10 @@ __all__ = [
     "PairingEntrant",
     "PairingError",
     "PastGame",
+    "PastTable",
+    "RepeatMeeting",
+    "Table",
+    "TablePairing",
 ]
 
 
@@ -123,6 +127,77 @@ class Pairing:
     def player_ids(self) -> tuple[int, ...]:
         """Everyone with a game this round, in table order, then the bye."""
         ids = [player for pair in self.pairs for player in (pair.player_a, pair.player_b)]
+        if self.bye is not None:
+            ids.append(self.bye)
+        return tuple(ids)
+
+
+@dataclass(frozen=True)
+class PastTable:
+    """One earlier game of 2 to 4 players, for pairing into tables.
+
+    ``players`` are in playing order, so ``players[0]`` started; ``order_known`` is
+    False when the order was drawn at the table and not recorded (the game then counts
+    for meetings but not for who starts).
+    """
+
+    round_number: int
+    players: tuple[int, ...]
+    order_known: bool = True
+
+
+@dataclass(frozen=True)
+class RepeatMeeting:
+    """Two players at one table who met before: how often, and the latest round."""
+
+    player_a: int
+    player_b: int
+    meetings: int
+    last_round: int
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of a round with what the director's pairing page explains.
+
+    ``players`` are in seat order: seat 0 starts, then the others in turn. When
+    ``seated`` is False the order is drawn at the table and ``players`` are simply in
+    standings order. ``repeats`` lists every pair at the table that met before;
+    ``match_point_spread`` is the highest minus the lowest match points at the table.
+    """
+
+    number: int
+    players: tuple[int, ...]
+    seated: bool
+    repeats: tuple[RepeatMeeting, ...]
+    match_point_spread: float
+    board_point_spread: int
+
+    @property
+    def starter(self) -> int | None:
+        return self.players[0] if self.seated else None
+
+    @property
+    def repeat_meetings(self) -> int:
+        """Earlier meetings between players at this table (2 for a pair that met twice)."""
+        return sum(repeat.meetings for repeat in self.repeats)
+
+
+@dataclass(frozen=True)
+class TablePairing:
+    """A complete round at tables of 2 to 4: the tables, who has the bye, which system."""
+
+    tables: tuple[Table, ...]
+    bye: int | None
+    system: str
+
+    @property
+    def repeat_meetings(self) -> int:
+        return sum(table.repeat_meetings for table in self.tables)
+
+    def player_ids(self) -> tuple[int, ...]:
+        """Everyone with a game this round, in table and seat order, then the bye."""
+        ids = [player for table in self.tables for player in table.players]
         if self.bye is not None:
             ids.append(self.bye)
         return tuple(ids)

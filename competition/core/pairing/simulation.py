@@ -1,6 +1,7 @@
 """A tiny in-memory competition for tests, benchmarks and demo data: it keeps each
 player's totals and history, hands out ``PairingEntrant`` records for whoever is
-present and plays a ``Pairing`` with seeded random scores.
+present and plays a ``Pairing`` (or a ``TablePairing`` of tables of 2 to 4) with
+seeded random scores.
 
 Not used by the engines themselves. Pure Python; this module must never import
 Django, the ORM or another app.
@@ -12,7 +13,7 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .records import Pairing, PairingEntrant, PastGame
+from .records import Pairing, PairingEntrant, PastGame, PastTable, TablePairing
 
 __all__ = ["Ledger"]
 
@@ -38,6 +39,7 @@ class Ledger:
     def __init__(self, player_ids: Iterable[int], *, seed: int) -> None:
         self.random = random.Random(seed)
         self.records: dict[int, _Record] = {}
+        self.tables: list[PastTable] = []
         for player_id in player_ids:
             self.add(player_id)
 
@@ -90,6 +92,36 @@ class Ledger:
                 own.starts += started
                 own.recent_starts.append(started)
                 own.opponents.append(PastGame(other.id, round_number, started))
+        if pairing.bye is not None:
+            bye = self.records[pairing.bye]
+            bye.byes += 1
+            bye.match_points += 2
+
+    def play_tables(self, pairing: TablePairing, round_number: int) -> None:
+        """Play every table with random scores, 2/1/0 match points against each
+        opponent at the table; an unseated table draws its playing order by lot. The
+        tables played are kept in ``self.tables`` as the tables engines' history.
+        """
+        for table in pairing.tables:
+            order = list(table.players)
+            if not table.seated:
+                self.random.shuffle(order)
+            scores = {
+                player: self.random.randint(250, 450) + self.records[player].strength
+                for player in order
+            }
+            for seat, player in enumerate(order):
+                own = self.records[player]
+                own.board_points += scores[player]
+                for other in order:
+                    if other != player:
+                        own.match_points += (
+                            2 if scores[player] > scores[other] else scores[player] == scores[other]
+                        )
+                own.games += 1
+                own.starts += seat == 0
+                own.recent_starts.append(seat == 0)
+            self.tables.append(PastTable(round_number, tuple(order)))
         if pairing.bye is not None:
             bye = self.records[pairing.bye]
             bye.byes += 1
