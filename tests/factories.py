@@ -156,6 +156,17 @@ class GameFactory(DjangoModelFactory):
         played = factory.Trait(outcome=Outcome.NORMAL, score_a=321, score_b=287)
         bye = factory.Trait(player_b=None, table=None, outcome=Outcome.BYE)
 
+    _TABLE_FIELDS = ("player_a", "player_b", "score_a", "score_b", "winner", "players", "scores")
+
+    @classmethod
+    def _build(cls, model_class, *args, **kwargs):
+        """An unsaved game: the seats need the saved game, so the table's fields are dropped."""
+        for name in (*cls._TABLE_FIELDS, "seats"):
+            kwargs.pop(name, None)
+        if isinstance(kwargs.get("starter"), str):
+            kwargs["starter"] = {"a": 0, "b": 1}.get(kwargs["starter"])
+        return super()._build(model_class, *args, **kwargs)
+
     @classmethod
     def _create(cls, model_class, *args, **kwargs):
         players = kwargs.pop("players") or [
@@ -239,7 +250,18 @@ class HistoryEntryFactory(DjangoModelFactory):
     before = factory.LazyFunction(
         lambda: {"outcome": "", "scores": [None, None], "flag_fell": [], "forfeited": []}
     )
-    after = factory.LazyAttribute(lambda change: result_of(change.game).snapshot())
+    after = factory.LazyAttribute(
+        lambda change: (
+            result_of(change.game).snapshot()
+            if change.game.pk is not None
+            else {
+                "outcome": change.game.outcome,
+                "scores": [321, 287],
+                "flag_fell": [],
+                "forfeited": [],
+            }
+        )
+    )
 
 
 class MoveFactory(DjangoModelFactory):

@@ -123,10 +123,12 @@ def test_a_board_save_goes_on_while_the_secretary_holds_club_and_round(table):
 def test_a_players_result_goes_on_while_the_secretary_holds_the_club(table, club):
     _round, game = table
     player = UserFactory()
-    game.player_a.user = player
-    game.player_a.save()
+    game.players[0].user = player
+    game.players[0].save()
     with Holding(lambda: club_lock(club.pk)):
         entered = game_result_enter(
-            game=game, result=ResultInput(kind="normal", score_a=300, score_b=250), by=player
+            game=game,
+            result=ResultInput.of_pair(kind="normal", score_a=300, score_b=250),
+            by=player,
         )
     assert entered.confirmation == "provisional"

@@ -41,6 +41,7 @@ from tests.factories import (
     secretary_of,
     user_in_club,
 )
+from tests.seats import winner
 
 User = get_user_model()
 
@@ -82,18 +83,20 @@ def full_club(club, secretary):
     GameFactory(round=finished, player_a=cor, player_b=None, table=None, bye=True)
     game_record_result(
         game=normal,
-        result=ResultInput(ResultKind.NORMAL, 356, 298),
+        result=ResultInput.of_pair(ResultKind.NORMAL, 356, 298),
         by=secretary,
         now=moment,
     )
     game_record_result(
         game=normal,
-        result=ResultInput(ResultKind.NORMAL, 356, 398),
+        result=ResultInput.of_pair(ResultKind.NORMAL, 356, 398),
         by=secretary,
         reason="Score van Bert verkeerd overgenomen.",
         now=moment + timedelta(minutes=5),
     )
-    game_record_result(game=forfeit, result=ResultInput(ResultKind.FORFEIT_B), by=None, now=moment)
+    game_record_result(
+        game=forfeit, result=ResultInput.of_pair(ResultKind.FORFEIT_B), by=None, now=moment
+    )
     Round.objects.filter(pk=finished.pk).update(status=Round.Status.FINISHED)
 
     # Entered move by move (still being played), with a word-list warning.
@@ -110,7 +113,7 @@ def full_club(club, secretary):
     flag = GameFactory(round=published, table=2, player_a=bert, player_b=dirk)
     game_record_result(
         game=flag,
-        result=ResultInput(ResultKind.FLAG_A, 377, 301),
+        result=ResultInput.of_pair(ResultKind.FLAG_A, 377, 301),
         by=secretary,
         reason="Vlag van Bert gevallen.",
     )
@@ -138,7 +141,7 @@ def _crosstable(competition: Competition):
 
 
 def _game_key(game: Game) -> tuple:
-    return (game.round.competition.slug, game.round.number, game.table or 0, game.player_a.name)
+    return (game.round.competition.slug, game.round.number, game.table or 0, game.players[0].name)
 
 
 def _history(club: Club) -> list[tuple]:
@@ -222,11 +225,11 @@ def _everything(club: Club) -> dict:
         "games": sorted(
             (
                 _game_key(g),
-                g.player_b.name if g.player_b else None,
+                g.players[1].name if g.players[1] else None,
                 g.outcome,
-                g.winner,
-                g.score_a,
-                g.score_b,
+                winner(g),
+                g.scores[0],
+                g.scores[1],
                 g.version,
                 g.starter,
                 json.dumps(g.rules, sort_keys=True),

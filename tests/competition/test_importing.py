@@ -28,10 +28,11 @@ from competition.services.importing import (
     results_import_read,
 )
 from competition.services.rounds import round_create, round_set_pairings
-from games.models import Game, Outcome, Seat, Winner
+from games.models import Game, Outcome, Seat
 from games.moves import game_set_starter, move_add
-from games.services import PairingSpec, ResultInput, game_record_result
+from games.services import ResultInput, game_record_result
 from tests.factories import EntrantFactory, MembershipFactory, PlayerFactory
+from tests.seats import Winner, pair_spec, winner
 
 pytestmark = pytest.mark.django_db
 
@@ -80,7 +81,7 @@ def result_of(competition, number, first, second):
         player_a__name=first,
         player_b__name=second,
     )
-    return game.outcome, game.winner, game.score_a, game.score_b
+    return game.outcome, winner(game), game.scores[0], game.scores[1]
 
 
 def assert_good_file_imported(competition, anna, other_bert):
@@ -166,13 +167,13 @@ def test_import_completes_existing_pairings(competition, known_players):
     for player in (anna, bert):
         entrant_add(competition=competition, player=player)
     round_obj = round_create(competition=competition)
-    (game,) = round_set_pairings(round=round_obj, pairings=[PairingSpec(anna.pk, bert.pk, 1)])
+    (game,) = round_set_pairings(round=round_obj, pairings=[pair_spec(anna.pk, bert.pk, 1)])
     # Told from Bert's side, whose flag fell.
     data = HEADER + "1,1,Bert,Anna,290,320,flag:player\n"
     summary = results_import(competition=competition, data=data.encode(), by=None)
     assert (summary.games, summary.new_players) == (1, 0)
     game.refresh_from_db()
-    assert (game.player_a, game.outcome, game.winner, game.score_a, game.score_b) == (
+    assert (game.players[0], game.outcome, winner(game), game.scores[0], game.scores[1]) == (
         anna,
         Outcome.FLAG_FALL,
         Winner.A,
@@ -560,7 +561,7 @@ def test_a_draft_pairing_partly_imported_is_published_not_left_a_draft(competiti
     round_obj = round_create(competition=competition)
     round_set_pairings(
         round=round_obj,
-        pairings=[PairingSpec(anna.pk, bert.pk, 1), PairingSpec(cor.pk, dirk.pk, 2)],
+        pairings=[pair_spec(anna.pk, bert.pk, 1), pair_spec(cor.pk, dirk.pk, 2)],
     )
     data = HEADER + "1,1,Bert,Anna,290,320,normal\n"
     summary = results_import(competition=competition, data=data.encode(), create=False)
@@ -575,7 +576,7 @@ def test_a_game_against_the_pairing_is_refused(competition, four_entrants):
     round_obj = round_create(competition=competition)
     round_set_pairings(
         round=round_obj,
-        pairings=[PairingSpec(anna.pk, bert.pk, 1), PairingSpec(cor.pk, dirk.pk, 2)],
+        pairings=[pair_spec(anna.pk, bert.pk, 1), pair_spec(cor.pk, dirk.pk, 2)],
     )
     before = counts()
     data = HEADER + "1,3,Anna,Cor,320,290,normal\n"
@@ -603,14 +604,14 @@ def test_a_result_saved_after_the_preview_refuses_the_confirmation(competition, 
     round_obj = round_create(competition=competition)
     (game, _other) = round_set_pairings(
         round=round_obj,
-        pairings=[PairingSpec(anna.pk, bert.pk, 1), PairingSpec(cor.pk, dirk.pk, 2)],
+        pairings=[pair_spec(anna.pk, bert.pk, 1), pair_spec(cor.pk, dirk.pk, 2)],
     )
     data = (HEADER + "1,1,Anna,Bert,320,290,normal\n").encode()
     rows = results_import_read(data=data)
     seen = results_import_plan(competition=competition, rows=rows, decisions=ImportDecisions())
     assert [planned.action for planned in seen.games] == ["enter"]
     # Another secretary saves the same game in the meantime.
-    game_record_result(game=game, result=ResultInput("normal", 300, 310), by=None)
+    game_record_result(game=game, result=ResultInput.of_pair("normal", 300, 310), by=None)
     before = counts()
     with pytest.raises(ImportPlanChanged) as caught:
         results_import_apply(
@@ -624,13 +625,13 @@ def test_a_result_saved_after_the_preview_refuses_the_confirmation(competition, 
     assert caught.value.plan.fingerprint != seen.fingerprint
     assert counts() == before
     game.refresh_from_db()
-    assert (game.score_a, game.score_b) == (300, 310)
+    assert (game.scores[0], game.scores[1]) == (300, 310)
 
 
 def test_a_game_entered_move_by_move_keeps_its_result(competition, four_entrants):
     anna, bert, _cor, _dirk = four_entrants
     round_obj = round_create(competition=competition)
-    (game,) = round_set_pairings(round=round_obj, pairings=[PairingSpec(anna.pk, bert.pk, 1)])
+    (game,) = round_set_pairings(round=round_obj, pairings=[pair_spec(anna.pk, bert.pk, 1)])
     game_set_starter(game=game, starter="a")
     move_add(game=game, notation="8H WOORD", by=None)
     before = counts()

@@ -46,7 +46,7 @@ def six(competition):
 def seated(round_obj) -> list[int]:
     ids = []
     for game in round_obj.games.all():
-        ids += [game.player_a_id] + ([game.player_b_id] if game.player_b_id else [])
+        ids += [game.players[0].pk] + ([game.players[1].pk] if game.players[1].pk else [])
     return ids
 
 
@@ -54,7 +54,7 @@ def play_round(round_obj, *, winner_first=True):
     entries = [
         ResultEntry(
             game_id=game.pk,
-            result=ResultInput(
+            result=ResultInput.of_pair(
                 kind=ResultKind.NORMAL,
                 score_a=300 if winner_first else 200,
                 score_b=200 if winner_first else 300,
@@ -67,7 +67,7 @@ def play_round(round_obj, *, winner_first=True):
 
 def pairs_of(round_obj) -> set[frozenset[int]]:
     return {
-        frozenset((game.player_a_id, game.player_b_id))
+        frozenset((game.players[0].pk, game.players[1].pk))
         for game in round_obj.games.exclude(player_b=None)
     }
 
@@ -138,11 +138,11 @@ def test_swap_two_players_and_the_bye(competition, six):
     round_set_attendance(round=round_obj, present_player_ids=[p.pk for p in six[:5]])
     round_pair(round=round_obj, system="random", seed=1)
     games = list(round_obj.games.exclude(player_b=None).order_by("table"))
-    x, y = games[0].player_a_id, games[1].player_b_id
+    x, y = games[0].players[0].pk, games[1].players[1].pk
     round_swap_players(round=round_obj, player_x=x, player_y=y)
     after = pairs_of(round_obj)
-    assert frozenset((y, games[0].player_b_id)) in after
-    assert frozenset((games[1].player_a_id, x)) in after
+    assert frozenset((y, games[0].players[1].pk)) in after
+    assert frozenset((games[1].players[0].pk, x)) in after
     bye = round_obj.games.get(outcome=Outcome.BYE).player_a_id
     round_swap_players(round=round_obj, player_x=bye, player_y=x)
     assert round_obj.games.get(outcome=Outcome.BYE).player_a_id == x
@@ -154,11 +154,15 @@ def test_swapping_partners_or_a_played_game_is_refused(competition, six):
     round_pair(round=round_obj, system="swiss")
     game = round_obj.games.exclude(player_b=None).first()
     with pytest.raises(CompetitionError, match="already play each other"):
-        round_swap_players(round=round_obj, player_x=game.player_a_id, player_y=game.player_b_id)
+        round_swap_players(
+            round=round_obj, player_x=game.players[0].pk, player_y=game.players[1].pk
+        )
     play_round(round_obj)
     other = round_obj.games.exclude(pk=game.pk).exclude(player_b=None).first()
     with pytest.raises(CompetitionError, match="result"):
-        round_swap_players(round=round_obj, player_x=game.player_a_id, player_y=other.player_a_id)
+        round_swap_players(
+            round=round_obj, player_x=game.players[0].pk, player_y=other.players[0].pk
+        )
 
 
 def test_undo_the_pairing_of_an_unplayed_round(competition, six):
@@ -233,9 +237,9 @@ def test_director_flow_through_the_page(secretary_client, competition, six):
     game = round_obj.games.order_by("table").first()
     other = round_obj.games.order_by("table").last()
     secretary_client.post(
-        url, {"action": "swap", "player_x": game.player_a_id, "player_y": other.player_a_id}
+        url, {"action": "swap", "player_x": game.players[0].pk, "player_y": other.players[0].pk}
     )
-    assert frozenset((other.player_a_id, game.player_b_id)) in pairs_of(round_obj)
+    assert frozenset((other.players[0].pk, game.players[1].pk)) in pairs_of(round_obj)
     secretary_client.post(url, {"action": "publish"})
     assert Round.objects.get(pk=round_obj.pk).status == Round.Status.PUBLISHED
     play_round(round_obj)
@@ -290,8 +294,8 @@ def test_the_director_acts_on_the_pairing_the_page_showed(competition, six):
         lambda: round_pair(round=round_obj, system="swiss", expected_pairing=shown),
         lambda: round_swap_players(
             round=round_obj,
-            player_x=game.player_a_id,
-            player_y=other.player_a_id,
+            player_x=game.players[0].pk,
+            player_y=other.players[0].pk,
             expected_pairing=shown,
         ),
         lambda: round_clear_pairings(round=round_obj, expected_pairing=shown),

@@ -28,7 +28,7 @@ from django.urls import reverse
 from competition import selectors
 from competition.core import standings, tsh
 from competition.models import Round
-from games.models import Confirmation, Outcome, Winner
+from games.models import Confirmation, Outcome
 from tests.factories import (
     CompetitionFactory,
     EntrantFactory,
@@ -37,6 +37,7 @@ from tests.factories import (
     RoundFactory,
     secretary_of,
 )
+from tests.seats import Winner, winner
 
 pytestmark = pytest.mark.django_db
 
@@ -136,9 +137,9 @@ def season(request, club):
             player_a=players[game.a],
             player_b=players[game.b] if game.b else None,
             outcome=game.outcome,
-            winner=game.winner,
-            score_a=game.score_a,
-            score_b=game.score_b,
+            winner=winner(game),
+            score_a=game.scores[0],
+            score_b=game.scores[1],
             confirmation=game.confirmation,
             claimed_by="a" if claimed else "",
             counter_result={"kind": "normal", "score_a": 100, "score_b": 170}
@@ -156,10 +157,10 @@ def expected(competition, players, only_confirmed: bool) -> dict[str, tuple[floa
             game.round,
             ids[game.a],
             ids[game.b] if game.b else None,
-            game.score_a,
-            game.score_b,
+            game.scores[0],
+            game.scores[1],
             game.outcome,
-            game.winner,
+            winner(game),
         )
         for game in GAMES
         if should_count(game, only_confirmed=only_confirmed)
@@ -311,10 +312,10 @@ def tsh_export(client, competition, players):
             game.round,
             ids[game.a],
             None if game.b is None else ids[game.b],
-            game.score_a,
-            game.score_b,
+            game.scores[0],
+            game.scores[1],
             game.outcome,
-            game.winner,
+            winner(game),
         )
         for game in tournament.games
         if game.outcome

@@ -9,8 +9,9 @@ from django.urls import reverse
 
 from competition.services.rounds import round_create, round_set_pairings
 from games.models import Game
-from games.services import PairingSpec, ResultInput, game_record_result
+from games.services import ResultInput, game_record_result
 from tests.factories import PlayerFactory
+from tests.seats import pair_spec
 
 pytestmark = pytest.mark.django_db
 
@@ -89,7 +90,10 @@ def test_correcting_an_old_round_changes_later_standings(client, competition, tw
     anna, _bert, _cor, _dirk = two_rounds
     game = Game.objects.get(round__competition=competition, round__number=1, player_a=anna)
     game_record_result(
-        game=game, result=ResultInput("normal", 280, 300), by=None, reason="scores verwisseld"
+        game=game,
+        result=ResultInput.of_pair("normal", 280, 300),
+        by=None,
+        reason="scores verwisseld",
     )
     rows = {row["player"]: row for row in json_rows(client, competition)}
     assert (rows["Bert"]["rank"], rows["Bert"]["match_points"], rows["Bert"]["board_points"]) == (
@@ -182,7 +186,7 @@ def test_a_draft_round_shows_its_pairing_to_the_secretary_only(
     round_obj = round_create(competition=competition)
     round_set_pairings(
         round=round_obj,
-        pairings=[PairingSpec(anna.pk, bert.pk, 1), PairingSpec(cor.pk, dirk.pk, 2)],
+        pairings=[pair_spec(anna.pk, bert.pk, 1), pair_spec(cor.pk, dirk.pk, 2)],
     )
     page = url("round", competition, number=1)
     assert url("player", competition, player_id=anna.pk) not in client.get(page).content.decode()
@@ -208,7 +212,7 @@ def test_a_draft_pairing_is_not_published_elsewhere(client, competition, four_en
     round_obj = round_create(competition=competition)
     round_set_pairings(
         round=round_obj,
-        pairings=[PairingSpec(anna.pk, bert.pk, 1), PairingSpec(cor.pk, dirk.pk, 2)],
+        pairings=[pair_spec(anna.pk, bert.pk, 1), pair_spec(cor.pk, dirk.pk, 2)],
     )
     response = client.get(url(name, competition, number=1))
     assert response.status_code in {200, 404}

@@ -17,10 +17,11 @@ from clubs.models import HistoryEntry
 from competition.models import Competition, Round
 from competition.rulesets import competition_score_max, plausible_score_max
 from competition.services.rounds import round_record_results
-from games.models import Game, Outcome, Winner
+from games.models import Game, Outcome
 from games.services import ResultEntry, ResultInput
 from tests.competition import test_results_entry
 from tests.competition.test_results_entry import post_data, results_url, row_segments, tab_order
+from tests.seats import Winner
 
 pytestmark = pytest.mark.django_db
 
@@ -51,7 +52,7 @@ def test_the_cursor_starts_in_the_first_empty_score(secretary_client, round_game
     round_obj, games = round_games
     round_record_results(
         round=round_obj,
-        entries=[ResultEntry(games[0].pk, ResultInput("normal", 300, 200))],
+        entries=[ResultEntry(games[0].pk, ResultInput.of_pair("normal", 300, 200))],
         by=None,
     )
     page = tab_order(secretary_client.get(results_url(round_obj)).content.decode())
@@ -125,7 +126,7 @@ def test_a_correction_without_reason_marks_the_reason(secretary_client, round_ga
     round_obj, games = round_games
     round_record_results(
         round=round_obj,
-        entries=[ResultEntry(games[0].pk, ResultInput("normal", 300, 200))],
+        entries=[ResultEntry(games[0].pk, ResultInput.of_pair("normal", 300, 200))],
         by=None,
     )
     before = stored(round_obj)

@@ -28,8 +28,9 @@ from competition.services.rounds import (
 )
 from games.models import Game, Outcome
 from games.moves import move_undo, moves_import_gcg
-from games.services import PairingSpec, ResultEntry, ResultInput
+from games.services import ResultEntry, ResultInput
 from tests.factories import EntrantFactory, PlayerFactory
+from tests.seats import pair_spec
 
 pytestmark = pytest.mark.django_db
 
@@ -61,9 +62,9 @@ def published(competition, five, secretary):
     round_set_pairings(
         round=round_obj,
         pairings=[
-            PairingSpec(anna.pk, bert.pk, table=1),
-            PairingSpec(cor.pk, dirk.pk, table=2),
-            PairingSpec(eva.pk, None),
+            pair_spec(anna.pk, bert.pk, table=1),
+            pair_spec(cor.pk, dirk.pk, table=2),
+            pair_spec(eva.pk, None),
         ],
         by=secretary,
     )
@@ -76,7 +77,7 @@ def results(round_obj, scores, *, by=None):
     return round_record_results(
         round=round_obj,
         entries=[
-            ResultEntry(game.pk, ResultInput("normal", *score))
+            ResultEntry(game.pk, ResultInput.of_pair("normal", *score))
             for game, score in zip(games, scores, strict=False)
         ],
         by=by,
@@ -188,7 +189,9 @@ def test_the_last_result_finishes_the_round_with_a_history_entry(published, secr
 def test_a_correction_through_the_round_keeps_the_status(published, secretary):
     results(published, [(300, 200), (250, 260)])
     game = published.games.get(table=1)
-    round_correct_result(game=game, result=ResultInput("annulled"), by=secretary, reason="geschil")
+    round_correct_result(
+        game=game, result=ResultInput.of_pair("annulled"), by=secretary, reason="geschil"
+    )
     assert Game.objects.get(pk=game.pk).outcome == Outcome.ANNULLED
     assert Round.objects.get(pk=published.pk).status == Round.Status.FINISHED
 
@@ -326,7 +329,7 @@ def test_late_arrival_plays_the_bye(published, five, frank, secretary):
     game = round_add_late_player(
         round=published, player_id=frank.pk, opponent_id=eva.pk, by=secretary
     )
-    assert (game.player_a, game.player_b, game.table) == (eva, frank, 3)
+    assert (game.players[0], game.players[1], game.table) == (eva, frank, 3)
     assert game.outcome == Outcome.PENDING
     assert not published.games.filter(outcome=Outcome.BYE).exists()
     assert untouched < set(published.games.values_list("pk", flat=True))
@@ -344,9 +347,9 @@ def test_two_late_arrivals_at_a_new_table_and_a_bye(published, competition, fran
     hanna = PlayerFactory(name="Hanna")
     EntrantFactory(competition=competition, player=hanna)
     game = round_add_late_player(round=published, player_id=gert.pk, opponent_id=frank.pk)
-    assert (game.player_a, game.player_b, game.table) == (frank, gert, 3)
+    assert (game.players[0], game.players[1], game.table) == (frank, gert, 3)
     bye = round_add_late_player(round=published, player_id=hanna.pk, opponent_id=BYE)
-    assert bye.is_bye and bye.player_a == hanna
+    assert bye.is_bye and bye.players[0] == hanna
     assert published.games.filter(outcome=Outcome.BYE).count() == 2
 
 
@@ -397,5 +400,5 @@ def test_late_arrival_in_a_reopened_round(published, five, frank, secretary):
     round_reopen(round=published, reason="Frank kwam om half negen", by=secretary)
     game = round_add_late_player(round=published, player_id=frank.pk, opponent_id=five[4].pk)
     assert Round.objects.get(pk=published.pk).status == Round.Status.PUBLISHED
-    round_correct_result(game=game, result=ResultInput("normal", 310, 290), by=secretary)
+    round_correct_result(game=game, result=ResultInput.of_pair("normal", 310, 290), by=secretary)
     assert Round.objects.get(pk=published.pk).status == Round.Status.FINISHED

@@ -22,8 +22,9 @@ from competition.services import CompetitionError
 from competition.services.rounds import round_create, round_set_pairings, round_set_status
 from competition.services.tsh import tsh_export, tsh_import
 from games.models import Game
-from games.services import PairingSpec, ResultInput, ResultKind, game_record_result
+from games.services import ResultInput, ResultKind, game_record_result
 from tests.factories import EntrantFactory, MembershipFactory, PlayerFactory, result_changes
+from tests.seats import pair_spec, winner
 
 HAND_WRITTEN = Path(__file__).parent / "fixtures" / "tsh_hand_written.t"
 
@@ -73,7 +74,15 @@ def test_the_hand_written_file_as_a_tournament():
     by_round = {}
     for game in tournament.games:
         by_round.setdefault(game.round, set()).add(
-            (game.a, game.b, game.outcome, game.winner, game.score_a, game.score_b, game.starter)
+            (
+                game.a,
+                game.b,
+                game.outcome,
+                winner(game),
+                game.scores[0],
+                game.scores[1],
+                game.starter,
+            )
         )
     assert by_round[2] == {
         (0, 2, "normal", "draw", 390, 390, "b"),  # Chew–Buddhdev, Buddhdev (p12 1) first
@@ -141,7 +150,7 @@ def test_the_hand_written_file_imports_with_its_standings(club, secretary):
     game = Game.objects.get(
         round__competition=competition, round__number=1, player_a__name="Chew, John"
     )
-    assert (game.player_b.name, game.starter, game.score_a, game.score_b) == (
+    assert (game.players[1].name, game.starter, game.scores[0], game.scores[1]) == (
         "Holden, Stewart",
         "a",
         412,
@@ -219,20 +228,20 @@ def played_competition(competition, secretary):
     a, b, c, d, e, f = (p.pk for p in players)
     rounds = [
         [
-            ((a, b, "a"), ResultInput(ResultKind.NORMAL, 412, 388)),
-            ((c, d, "b"), ResultInput(ResultKind.FLAG_A, 420, 300)),  # Cor's flag fell
-            ((e, f, ""), ResultInput(ResultKind.NORMAL, 350, 350)),
+            ((a, b, "a"), ResultInput.of_pair(ResultKind.NORMAL, 412, 388)),
+            ((c, d, "b"), ResultInput.of_pair(ResultKind.FLAG_A, 420, 300)),  # Cor's flag fell
+            ((e, f, ""), ResultInput.of_pair(ResultKind.NORMAL, 350, 350)),
         ],
         [
-            ((a, c, ""), ResultInput(ResultKind.FORFEIT_B)),  # Cor forfeited
-            ((b, e, "b"), ResultInput(ResultKind.ANNULLED)),
+            ((a, c, ""), ResultInput.of_pair(ResultKind.FORFEIT_B)),  # Cor forfeited
+            ((b, e, "b"), ResultInput.of_pair(ResultKind.ANNULLED)),
             ((d, None, ""), None),  # bye
             ((f, None, ""), None),
         ],
         [
-            ((a, d, "a"), ResultInput(ResultKind.FORFEIT_BOTH)),
-            ((b, f, "a"), ResultInput(ResultKind.FORFEIT_A)),  # Bert forfeited
-            ((c, e, "b"), ResultInput(ResultKind.FLAG_B, 280, 390)),  # Eva's flag fell
+            ((a, d, "a"), ResultInput.of_pair(ResultKind.FORFEIT_BOTH)),
+            ((b, f, "a"), ResultInput.of_pair(ResultKind.FORFEIT_A)),  # Bert forfeited
+            ((c, e, "b"), ResultInput.of_pair(ResultKind.FLAG_B, 280, 390)),  # Eva's flag fell
         ],
         [((a, e, "a"), None), ((b, c, ""), None), ((d, f, "b"), None)],  # published, no results
     ]
@@ -241,7 +250,7 @@ def played_competition(competition, secretary):
         games = round_set_pairings(
             round=round_obj,
             pairings=[
-                PairingSpec(player_a=x, player_b=y, table=i, starter=s)
+                pair_spec(player_a=x, player_b=y, table=i, starter=s)
                 for i, ((x, y, s), _r) in enumerate(pairs, 1)
             ],
         )
@@ -250,7 +259,7 @@ def played_competition(competition, secretary):
             if result is not None:
                 game_record_result(game=game, result=result, by=secretary)
     draft = round_create(competition=competition)
-    round_set_pairings(round=draft, pairings=[PairingSpec(player_a=a, player_b=f)])
+    round_set_pairings(round=draft, pairings=[pair_spec(player_a=a, player_b=f)])
     return players
 
 
@@ -262,13 +271,13 @@ def pairings(competition):
         .exclude(round__status="draft")
         .select_related("player_a", "player_b", "round")
     ):
-        names = {"a": game.player_a.name, "b": game.player_b.name if game.player_b else None}
+        names = {"a": game.players[0].name, "b": game.players[1].name if game.players[1] else None}
         out.setdefault(game.round.number, set()).add(
             (
                 frozenset(filter(None, names.values())),
                 game.outcome,
-                names.get(game.winner, game.winner),
-                frozenset({(names["a"], game.score_a), (names["b"], game.score_b)}),
+                names.get(winner(game), winner(game)),
+                frozenset({(names["a"], game.scores[0]), (names["b"], game.scores[1])}),
                 # Who started a forfeited or annulled game does not travel (TSH: no game).
                 names.get(game.starter) if game.outcome in ("", "normal", "flag_fall") else "",
             )

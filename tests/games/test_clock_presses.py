@@ -12,10 +12,11 @@ import rules
 from clubs.history import HistoryAction
 from clubs.models import HistoryEntry
 from games.clock import TOLERANCE_MS, ClockError, clock_flag, clock_press, clock_start
-from games.models import GameClock, Move, Outcome, Winner
+from games.models import GameClock, Move, Outcome
 from games.moves import move_add
 from games.timing import clock_state
 from tests.factories import UserFactory
+from tests.seats import Winner, winner
 
 pytestmark = pytest.mark.django_db
 
@@ -122,7 +123,7 @@ def test_the_flag_fall_is_entered_for_the_player_whose_flag_fell(running, secret
     (flag,) = Move.objects.filter(game=running)
     assert (flag.notation, flag.side) == ("(flagfall)", "a")
     running.refresh_from_db()
-    assert (running.outcome, running.winner) == (Outcome.FLAG_FALL, Winner.B)
+    assert (running.outcome, winner(running)) == (Outcome.FLAG_FALL, Winner.B)
     (entry,) = HistoryEntry.objects.filter(action=HistoryAction.CLOCK_FLAG)
     assert entry.after == {"left_ms": [0, 25 * MINUTE], "flag": "a", "flag_at_ms": 25 * MINUTE}
     # A press after the flag changes nothing; the flag is not entered twice.

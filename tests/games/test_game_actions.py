@@ -44,7 +44,7 @@ def _moves(game, by, *notations):
 
 
 def _normal(a, b):
-    return ResultInput("normal", a, b)
+    return ResultInput.of_pair("normal", a, b)
 
 
 def _provisional_a(game, anna, bert, competition):

@@ -193,14 +193,14 @@ def test_my_games_has_a_fixed_query_budget(client, competition, anna, bert):
         game = GameFactory(
             round=RoundFactory(competition=competition), player_a=anna.player, player_b=bert.player
         )
-        game_result_enter(game=game, result=ResultInput("normal", 300, 200), by=bert)
+        game_result_enter(game=game, result=ResultInput.of_pair("normal", 300, 200), by=bert)
     assert _count(client, reverse("my_games")) == few <= 6
 
 
 def test_the_result_page_has_a_fixed_query_budget(client, table, anna, bert, secretary):
     client.force_login(anna)
     before = _count(client, urls(table)["result"])
-    game_result_enter(game=table, result=ResultInput("normal", 300, 200), by=anna)
+    game_result_enter(game=table, result=ResultInput.of_pair("normal", 300, 200), by=anna)
     client.force_login(bert)
     after = _count(client, urls(table)["result"])
     assert before == after <= 7

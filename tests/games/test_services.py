@@ -6,9 +6,8 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import translation
 
-from games.models import Game, Outcome, Seat, Winner
+from games.models import Game, Outcome, Seat
 from games.services import (
-    PairingSpec,
     ResultEntry,
     ResultError,
     ResultInput,
@@ -20,6 +19,7 @@ from games.services import (
     result_kind_of,
 )
 from tests.factories import GameFactory, PlayerFactory, RoundFactory, UserFactory, result_changes
+from tests.seats import Winner, pair_spec, winner
 
 PENDING = {"outcome": Outcome.PENDING, "winner": Winner.UNDECIDED, "score_a": None, "score_b": None}
 NOW = datetime(2026, 10, 6, 21, 30, tzinfo=UTC)
@@ -32,17 +32,17 @@ def fields(outcome, winner, score_a=None, score_b=None):
 @pytest.mark.parametrize(
     ("typed", "stored"),
     [
-        (ResultInput("normal", 320, 290), fields(Outcome.NORMAL, Winner.A, 320, 290)),
-        (ResultInput("normal", 290, 320), fields(Outcome.NORMAL, Winner.B, 290, 320)),
-        (ResultInput("normal", 300, 300), fields(Outcome.NORMAL, Winner.DRAW, 300, 300)),
-        (ResultInput("normal", -5, 0), fields(Outcome.NORMAL, Winner.B, -5, 0)),
+        (ResultInput.of_pair("normal", 320, 290), fields(Outcome.NORMAL, Winner.A, 320, 290)),
+        (ResultInput.of_pair("normal", 290, 320), fields(Outcome.NORMAL, Winner.B, 290, 320)),
+        (ResultInput.of_pair("normal", 300, 300), fields(Outcome.NORMAL, Winner.DRAW, 300, 300)),
+        (ResultInput.of_pair("normal", -5, 0), fields(Outcome.NORMAL, Winner.B, -5, 0)),
         # Flag fall: the player whose flag fell loses, even with the higher score.
-        (ResultInput("flag_a", 400, 200), fields(Outcome.FLAG_FALL, Winner.B, 400, 200)),
-        (ResultInput("flag_b", 150, 380), fields(Outcome.FLAG_FALL, Winner.A, 150, 380)),
-        (ResultInput("forfeit_a"), fields(Outcome.FORFEIT, Winner.B)),
-        (ResultInput("forfeit_b"), fields(Outcome.FORFEIT, Winner.A)),
-        (ResultInput("forfeit_both"), fields(Outcome.FORFEIT, Winner.NONE)),
-        (ResultInput("annulled"), fields(Outcome.ANNULLED, Winner.NONE)),
+        (ResultInput.of_pair("flag_a", 400, 200), fields(Outcome.FLAG_FALL, Winner.B, 400, 200)),
+        (ResultInput.of_pair("flag_b", 150, 380), fields(Outcome.FLAG_FALL, Winner.A, 150, 380)),
+        (ResultInput.of_pair("forfeit_a"), fields(Outcome.FORFEIT, Winner.B)),
+        (ResultInput.of_pair("forfeit_b"), fields(Outcome.FORFEIT, Winner.A)),
+        (ResultInput.of_pair("forfeit_both"), fields(Outcome.FORFEIT, Winner.NONE)),
+        (ResultInput.of_pair("annulled"), fields(Outcome.ANNULLED, Winner.NONE)),
     ],
     ids=lambda value: value.kind if isinstance(value, ResultInput) else "",
 )
@@ -53,7 +53,7 @@ def test_result_fields(typed, stored):
 @pytest.mark.parametrize("kind", sorted(ResultKind.values))
 def test_result_kind_of_inverts_result_fields(kind):
     scores = (310, 270) if kind in {"normal", "flag_a", "flag_b"} else (None, None)
-    game = Game(**result_fields(ResultInput(kind, *scores)))
+    game = Game(**result_fields(ResultInput.of_pair(kind, *scores)))
     assert result_kind_of(game) == kind
     assert result_kind_of(Game()) is None
 
@@ -61,17 +61,17 @@ def test_result_kind_of_inverts_result_fields(kind):
 @pytest.mark.parametrize(
     ("typed", "english"),
     [
-        (ResultInput("resign"), "Unknown outcome “resign”."),
-        (ResultInput("normal", 300, None), "Enter the board points of both players."),
-        (ResultInput("flag_a", None, None), "Enter the board points of both players."),
-        (ResultInput("normal", 10000, 0), "Board points must lie between -999 and 9999."),
-        (ResultInput("normal", 0, -1000), "Board points must lie between -999 and 9999."),
+        (ResultInput.of_pair("resign"), "Unknown outcome “resign”."),
+        (ResultInput.of_pair("normal", 300, None), "Enter the board points of both players."),
+        (ResultInput.of_pair("flag_a", None, None), "Enter the board points of both players."),
+        (ResultInput.of_pair("normal", 10000, 0), "Board points must lie between -999 and 9999."),
+        (ResultInput.of_pair("normal", 0, -1000), "Board points must lie between -999 and 9999."),
         (
-            ResultInput("forfeit_a", 0, None),
+            ResultInput.of_pair("forfeit_a", 0, None),
             "A forfeited or annulled game has no board points; leave them empty.",
         ),
         (
-            ResultInput("annulled", 100, 100),
+            ResultInput.of_pair("annulled", 100, 100),
             "A forfeited or annulled game has no board points; leave them empty.",
         ),
     ],
@@ -97,11 +97,11 @@ def _dutch(message) -> str:
 
 def test_result_errors_are_in_dutch():
     with translation.override("nl"), pytest.raises(ResultError) as caught:
-        result_fields(ResultInput("normal", 300, None))
+        result_fields(ResultInput.of_pair("normal", 300, None))
     assert _dutch(caught.value.message) == BOTH_SCORES_NL
 
     with translation.override("nl"), pytest.raises(ResultError) as caught:
-        result_fields(ResultInput("normal", 10000, 0))
+        result_fields(ResultInput.of_pair("normal", 10000, 0))
     assert _dutch(caught.value.message) == RANGE_NL
 
 
@@ -111,7 +111,7 @@ def test_dutch_is_the_default_language():
     translation.deactivate()
     try:
         with pytest.raises(ResultError) as caught:
-            result_fields(ResultInput("flag_b", None, 100))
+            result_fields(ResultInput.of_pair("flag_b", None, 100))
         assert str(caught.value.message) == BOTH_SCORES_NL
     finally:
         translation.activate(previous)
@@ -121,7 +121,7 @@ def test_dutch_is_the_default_language():
 def test_correction_error_is_dutch():
     game = GameFactory(played=True)
     with translation.override("nl"), pytest.raises(ResultError) as caught:
-        game_record_result(game=game, result=ResultInput("normal", 100, 200), by=None)
+        game_record_result(game=game, result=ResultInput.of_pair("normal", 100, 200), by=None)
     assert _dutch(caught.value.message) == REASON_NL
 
 
@@ -132,9 +132,9 @@ def snapshot(game: Game) -> dict:
     game.refresh_from_db()
     return {
         "outcome": game.outcome,
-        "winner": game.winner,
-        "score_a": game.score_a,
-        "score_b": game.score_b,
+        "winner": winner(game),
+        "score_a": game.scores[0],
+        "score_b": game.scores[1],
         "version": game.version,
     }
 
@@ -143,7 +143,9 @@ def snapshot(game: Game) -> dict:
 def test_first_entry_needs_no_reason_and_is_audited():
     user = UserFactory()
     game = GameFactory()
-    saved = game_record_result(game=game, result=ResultInput("normal", 350, 300), by=user, now=NOW)
+    saved = game_record_result(
+        game=game, result=ResultInput.of_pair("normal", 350, 300), by=user, now=NOW
+    )
     assert snapshot(game) == {**fields(Outcome.NORMAL, Winner.A, 350, 300), "version": 1}
     assert (saved.entered_by, saved.entered_at) == (user, NOW)
     change = result_changes(game_id=game.pk).get()
@@ -156,11 +158,11 @@ def test_first_entry_needs_no_reason_and_is_audited():
 @pytest.mark.parametrize("reason", ["", "   "])
 def test_correction_without_reason_is_refused(reason):
     game = GameFactory()
-    game_record_result(game=game, result=ResultInput("normal", 350, 300), by=None)
+    game_record_result(game=game, result=ResultInput.of_pair("normal", 350, 300), by=None)
     before = snapshot(game)
     with pytest.raises(ResultError):
         game_record_result(
-            game=game, result=ResultInput("normal", 300, 350), by=None, reason=reason
+            game=game, result=ResultInput.of_pair("normal", 300, 350), by=None, reason=reason
         )
     assert snapshot(game) == before
     assert result_changes(game_id=game.pk).count() == 1
@@ -170,10 +172,10 @@ def test_correction_without_reason_is_refused(reason):
 def test_correction_with_reason_keeps_before_and_after():
     user = UserFactory()
     game = GameFactory()
-    game_record_result(game=game, result=ResultInput("normal", 350, 300), by=None)
+    game_record_result(game=game, result=ResultInput.of_pair("normal", 350, 300), by=None)
     game_record_result(
         game=game,
-        result=ResultInput("flag_b", 350, 300),
+        result=ResultInput.of_pair("flag_b", 350, 300),
         by=user,
         reason="  vlag van Bert viel, niet van Anna  ",
         now=NOW,
@@ -190,8 +192,8 @@ def test_correction_with_reason_keeps_before_and_after():
 @pytest.mark.django_db
 def test_the_same_result_again_changes_nothing():
     game = GameFactory()
-    game_record_result(game=game, result=ResultInput("normal", 350, 300), by=None)
-    game_record_result(game=game, result=ResultInput("normal", 350, 300), by=None)
+    game_record_result(game=game, result=ResultInput.of_pair("normal", 350, 300), by=None)
+    game_record_result(game=game, result=ResultInput.of_pair("normal", 350, 300), by=None)
     assert snapshot(game)["version"] == 1
     assert result_changes(game_id=game.pk).count() == 1
 
@@ -200,12 +202,12 @@ def test_the_same_result_again_changes_nothing():
 def test_stale_version_is_refused():
     game = GameFactory()
     seen_version = game.version
-    game_record_result(game=game, result=ResultInput("normal", 350, 300), by=None)
+    game_record_result(game=game, result=ResultInput.of_pair("normal", 350, 300), by=None)
     before = snapshot(game)
     with pytest.raises(ResultError) as caught, translation.override("en"):
         game_record_result(
             game=game,
-            result=ResultInput("normal", 200, 300),
+            result=ResultInput.of_pair("normal", 200, 300),
             by=None,
             reason="typo",
             expected_version=seen_version,
@@ -216,7 +218,7 @@ def test_stale_version_is_refused():
     # With the current version the correction goes through.
     game_record_result(
         game=game,
-        result=ResultInput("normal", 200, 300),
+        result=ResultInput.of_pair("normal", 200, 300),
         by=None,
         reason="typo",
         expected_version=before["version"],
@@ -228,7 +230,7 @@ def test_stale_version_is_refused():
 def test_a_bye_takes_no_result():
     game = GameFactory(bye=True)
     with pytest.raises(ResultError):
-        game_record_result(game=game, result=ResultInput("forfeit_a"), by=None, reason="x")
+        game_record_result(game=game, result=ResultInput.of_pair("forfeit_a"), by=None, reason="x")
     assert snapshot(game)["outcome"] == Outcome.BYE
 
 
@@ -246,8 +248,8 @@ def test_batch_records_every_row(three_games):
     first, second, third = three_games
     changed = games_record_results(
         entries=[
-            ResultEntry(first.pk, ResultInput("normal", 300, 200)),
-            ResultEntry(second.pk, ResultInput("forfeit_both")),
+            ResultEntry(first.pk, ResultInput.of_pair("normal", 300, 200)),
+            ResultEntry(second.pk, ResultInput.of_pair("forfeit_both")),
             ResultEntry(third.pk, None),  # left empty
         ],
         by=None,
@@ -261,15 +263,17 @@ def test_batch_records_every_row(three_games):
 @pytest.mark.django_db
 def test_batch_is_all_or_nothing(three_games):
     first, second, third = three_games
-    game_record_result(game=third, result=ResultInput("normal", 300, 200), by=None)
+    game_record_result(game=third, result=ResultInput.of_pair("normal", 300, 200), by=None)
     before = [snapshot(game) for game in three_games]
     changes_before = result_changes().count()
     with pytest.raises(ResultError) as caught:
         games_record_results(
             entries=[
-                ResultEntry(first.pk, ResultInput("normal", 300, 250)),  # fine
-                ResultEntry(second.pk, ResultInput("normal", 300, None)),  # one score
-                ResultEntry(third.pk, ResultInput("normal", 200, 300)),  # correction, no reason
+                ResultEntry(first.pk, ResultInput.of_pair("normal", 300, 250)),  # fine
+                ResultEntry(second.pk, ResultInput.of_pair("normal", 300, None)),  # one score
+                ResultEntry(
+                    third.pk, ResultInput.of_pair("normal", 200, 300)
+                ),  # correction, no reason
             ],
             by=None,
         )
@@ -284,14 +288,16 @@ def test_batch_is_all_or_nothing(three_games):
 @pytest.mark.django_db
 def test_batch_refuses_stale_and_unknown_games(three_games):
     first, second, _third = three_games
-    game_record_result(game=second, result=ResultInput("normal", 300, 200), by=None)
+    game_record_result(game=second, result=ResultInput.of_pair("normal", 300, 200), by=None)
     missing_id = max(game.pk for game in three_games) + 1000
     with pytest.raises(ResultError) as caught:
         games_record_results(
             entries=[
-                ResultEntry(first.pk, ResultInput("normal", 300, 250), expected_version=0),
-                ResultEntry(second.pk, ResultInput("normal", 1, 2), "typo", expected_version=0),
-                ResultEntry(missing_id, ResultInput("annulled")),
+                ResultEntry(first.pk, ResultInput.of_pair("normal", 300, 250), expected_version=0),
+                ResultEntry(
+                    second.pk, ResultInput.of_pair("normal", 1, 2), "typo", expected_version=0
+                ),
+                ResultEntry(missing_id, ResultInput.of_pair("annulled")),
             ],
             by=None,
         )
@@ -302,7 +308,8 @@ def test_batch_refuses_stale_and_unknown_games(three_games):
 def test_batch_error_summary_is_dutch(db, three_games):
     with translation.override("nl"), pytest.raises(ResultError) as caught:
         games_record_results(
-            entries=[ResultEntry(three_games[0].pk, ResultInput("normal", None, 5))], by=None
+            entries=[ResultEntry(three_games[0].pk, ResultInput.of_pair("normal", None, 5))],
+            by=None,
         )
     assert _dutch(caught.value.message) == NOTHING_SAVED_NL
     assert _dutch(caught.value.errors[three_games[0].pk]) == BOTH_SCORES_NL
@@ -318,16 +325,16 @@ def test_games_create_makes_games_and_seats():
     pair, bye = games_create(
         round_id=round_obj.pk,
         pairings=[
-            PairingSpec(player_a=anna.pk, player_b=bert.pk, table=1, starter="b"),
-            PairingSpec(player_a=cor.pk, player_b=None),
+            pair_spec(player_a=anna.pk, player_b=bert.pk, table=1, starter="b"),
+            pair_spec(player_a=cor.pk, player_b=None),
         ],
     )
-    assert (pair.outcome, pair.winner, pair.starting_player) == (
+    assert (pair.outcome, winner(pair), pair.starting_player) == (
         Outcome.PENDING,
         Winner.UNDECIDED,
         bert,
     )
-    assert (bye.outcome, bye.winner, bye.is_bye, bye.has_result) == (
+    assert (bye.outcome, winner(bye), bye.is_bye, bye.has_result) == (
         Outcome.BYE,
         Winner.A,
         True,
@@ -344,6 +351,6 @@ def test_games_create_refuses_a_player_twice():
     with pytest.raises(IntegrityError), transaction.atomic():
         games_create(
             round_id=round_obj.pk,
-            pairings=[PairingSpec(anna.pk, bert.pk, 1), PairingSpec(cor.pk, anna.pk, 2)],
+            pairings=[pair_spec(anna.pk, bert.pk, 1), pair_spec(cor.pk, anna.pk, 2)],
         )
     assert not Game.objects.filter(round=round_obj).exists()
