@@ -16,19 +16,25 @@ def _places(winner: str, outcome: str) -> dict[str, int | None]:
     return {"a": 1, "b": loser} if winner == "a" else {"a": loser, "b": 1}
 
 
-def counter_to_seats(counter: dict) -> dict:
-    """An old `counter_result` (outcome, winner, score_a, score_b) in the seats' form."""
+def counter_to_seats(counter: dict, claimed_by: str) -> dict:
+    """An old `counter_result` (outcome, winner, score_a, score_b) in the seats' form
+    (`games.services.TableResult.snapshot` and the seat that entered it: the player who
+    did not make the first entry, `claimed_by`)."""
     if not counter:
         return {}
     outcome, winner = counter.get("outcome", ""), counter.get("winner", "")
     loser = {"a": "b", "b": "a"}.get(winner)
+    claimed = POSITION.get(claimed_by)
     return {
         "outcome": outcome,
         "scores": [counter.get("score_a"), counter.get("score_b")],
-        "flag_fell": [outcome == "flag_fall" and loser == side for side in "ab"],
+        "flag_fell": [POSITION[side] for side in "ab" if outcome == "flag_fall" and loser == side],
         "forfeited": [
-            outcome == "forfeit" and (winner == "none" or loser == side) for side in "ab"
+            POSITION[side]
+            for side in "ab"
+            if outcome == "forfeit" and (winner == "none" or loser == side)
         ],
+        "by": None if claimed is None else 1 - claimed,
     }
 
 
@@ -46,9 +52,7 @@ def forwards(apps, schema_editor):
         seat.score = game.score_a if seat.side == "a" else game.score_b
         seat.place = places[seat.side]
         seat.flag_fell = game.outcome == "flag_fall" and loser == seat.side
-        seat.forfeited = game.outcome == "forfeit" and (
-            game.winner == "none" or loser == seat.side
-        )
+        seat.forfeited = game.outcome == "forfeit" and (game.winner == "none" or loser == seat.side)
         seat.confirmed = game.outcome not in ("", "bye") and (
             game.confirmation == "confirmed" or game.claimed_by == seat.side
         )
@@ -60,7 +64,7 @@ def forwards(apps, schema_editor):
     for game in games.values():
         game.starter_seat = POSITION.get(game.starter)
         game.claimed_seat = POSITION.get(game.claimed_by)
-        game.counter_result = counter_to_seats(game.counter_result)
+        game.counter_result = counter_to_seats(game.counter_result, game.claimed_by)
     Game.objects.bulk_update(
         games.values(), ["starter_seat", "claimed_seat", "counter_result"], batch_size=500
     )
