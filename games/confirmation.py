@@ -122,9 +122,14 @@ def _refusal(
     game: Game, role: str | None, action: GameAction, has_moves: Callable[[], bool]
 ) -> ConfirmationError | None:
     """Why `role` may not take `action` on `game` now, or None when it may."""
+    pair = len(game.seat_list) == 2
     if role is None:
         return ConfirmationError(
-            _("Only the players at this table and the club's secretaries may enter this result."),
+            _("Only the two players and the club's secretaries may enter this result.")
+            if pair
+            else _(
+                "Only the players at this table and the club's secretaries may enter this result."
+            ),
             forbidden=True,
         )
     if game.is_bye:
@@ -163,7 +168,9 @@ def _refusal(
         if not awaits_me:
             if game.claimed_by == role:
                 return ConfirmationError(
-                    _("You entered this result yourself: the other players confirm it.")
+                    _("You entered this result yourself: your opponent confirms it.")
+                    if pair
+                    else _("You entered this result yourself: the other players confirm it.")
                 )
             return ConfirmationError(_("You confirmed this result already."))
     # A result from the moves is changed on the board; the opponent may still dispute it.

@@ -176,6 +176,13 @@ class PairingSpec:
     rules: dict[str, Any] | None = None  # the rule set (rules.RuleSet.to_dict())
 
 
+def _missing_scores(seat_count: int) -> Any:
+    """A pair is told as before tables; a table of 3 or 4 of every player."""
+    if seat_count == 2:
+        return _("Enter the board points of both players.")
+    return _("Enter the board points of every player.")
+
+
 def result_fields(result: ResultInput, seat_count: int = 2) -> TableResult:
     """Turn what was typed into the stored result, or say in plain words what is wrong."""
     kind = result.kind
@@ -184,11 +191,11 @@ def result_fields(result: ResultInput, seat_count: int = 2) -> TableResult:
     if meaning is None or any(seat >= seat_count for seat in meaning[1]):
         raise ResultError(_("Unknown outcome “%(kind)s”.") % {"kind": kind})
     if len(scores) != seat_count:
-        raise ResultError(_("Enter the board points of every player."))
+        raise ResultError(_missing_scores(seat_count))
     outcome, named = meaning
     if kind in ResultKind.SCORED:
         if any(score is None for score in scores):
-            raise ResultError(_("Enter the board points of every player."))
+            raise ResultError(_missing_scores(seat_count))
         for score in scores:
             if not MIN_SCORE <= score <= MAX_SCORE:  # type: ignore[operator]
                 raise ResultError(

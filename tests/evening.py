@@ -177,7 +177,7 @@ def prepare_evening(password: str = PASSWORD, prefix: str = "") -> Evening:
                 player_a=order[2 * table].pk,
                 player_b=order[2 * table + 1].pk,
                 table=table + 1,
-                starter=sheets[table % len(sheets)].starter if number == 4 else "",
+                starter=sheets[table % len(sheets)].starter if number == 4 else None,
             )
             for table in range(TABLES)
         ]

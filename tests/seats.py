@@ -65,5 +65,5 @@ def pair_spec(player_a, player_b=None, table=None, *, starter=None, rules=None):
 
     players = (player_a,) if player_b is None else (player_a, player_b)
     if isinstance(starter, str):
-        starter = "ab".index(starter)
+        starter = {"a": 0, "b": 1}.get(starter)  # "": drawn at the table
     return PairingSpec(players=players, table=table, starter=starter, rules=rules)

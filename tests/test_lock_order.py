@@ -123,8 +123,9 @@ def test_a_board_save_goes_on_while_the_secretary_holds_club_and_round(table):
 def test_a_players_result_goes_on_while_the_secretary_holds_the_club(table, club):
     _round, game = table
     player = UserFactory()
-    game.players[0].user = player
-    game.players[0].save()
+    first = game.players[0]
+    first.user = player
+    first.save()
     with Holding(lambda: club_lock(club.pk)):
         entered = game_result_enter(
             game=game,

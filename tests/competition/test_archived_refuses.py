@@ -152,7 +152,7 @@ def _calls(competition: Competition, people: dict) -> dict:
         "games_record_results": lambda: games_record_results(
             entries=[ResultEntry(pending.pk, normal(300, 200))], by=by
         ),
-        "game_set_starter": lambda: game_set_starter(game=pending, starter="a", by=by),
+        "game_set_starter": lambda: game_set_starter(game=pending, starter=0, by=by),
         "move_add": lambda: move_add(game=by_moves, notation="-", by=by),
         "move_undo": lambda: move_undo(game=by_moves, by=by),
         "move_correct": lambda: move_correct(game=by_moves, number=2, notation="-", by=by),

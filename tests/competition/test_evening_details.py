@@ -119,7 +119,7 @@ def test_analyse_is_offered_only_when_a_rack_is_known(client, table, competition
         round=table.round, table=2, player_a=PlayerFactory(), player_b=PlayerFactory()
     )
     for game, rack in ((table, ""), (with_rack, "WOORDENA")):
-        Game.objects.filter(pk=game.pk).update(starter="a")
+        Game.objects.filter(pk=game.pk).update(starter=0)
         game.refresh_from_db()
         move_add(game=game, notation="8H WOORD", rack=rack, by=None)
     assert 'id="analyse"' not in client.get(reverse("replay", args=[table.pk])).content.decode()

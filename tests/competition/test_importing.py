@@ -632,7 +632,7 @@ def test_a_game_entered_move_by_move_keeps_its_result(competition, four_entrants
     anna, bert, _cor, _dirk = four_entrants
     round_obj = round_create(competition=competition)
     (game,) = round_set_pairings(round=round_obj, pairings=[pair_spec(anna.pk, bert.pk, 1)])
-    game_set_starter(game=game, starter="a")
+    game_set_starter(game=game, starter=0)
     move_add(game=game, notation="8H WOORD", by=None)
     before = counts()
     data = HEADER + "1,1,Anna,Bert,320,290,normal\n"

@@ -18,7 +18,7 @@ def test_a_game_entered_by_moves_is_shown_not_typed(secretary_client, competitio
             pair_spec(cor.pk, dirk.pk, table=2, rules=rules.GOUDS_8.to_dict()),
         ],
     )
-    game_set_starter(game=by_moves, starter="a")
+    game_set_starter(game=by_moves, starter=0)
     move_add(game=by_moves, notation="8H WOORD", by=None)
     url = reverse("round_results", kwargs={**competition.url_kwargs, "number": 1})
     page = secretary_client.get(url).content.decode()

@@ -269,7 +269,7 @@ def pairings(competition):
     for game in (
         Game.objects.filter(round__competition=competition)
         .exclude(round__status="draft")
-        .select_related("player_a", "player_b", "round")
+        .select_related("round").with_seats()
     ):
         names = {"a": game.players[0].name, "b": game.players[1].name if game.players[1] else None}
         out.setdefault(game.round.number, set()).add(

@@ -121,7 +121,7 @@ def test_the_flag_fall_is_entered_for_the_player_whose_flag_fell(running, secret
     assert not Move.objects.filter(game=running).exists()
     assert clock_flag(game=running, by=secretary, now=at(t0, 25 * MINUTE + 2_000)) is True
     (flag,) = Move.objects.filter(game=running)
-    assert (flag.notation, flag.side) == ("(flagfall)", "a")
+    assert (flag.notation, flag.seat) == ("(flagfall)", "a")
     running.refresh_from_db()
     assert (running.outcome, winner(running)) == (Outcome.FLAG_FALL, Winner.B)
     (entry,) = HistoryEntry.objects.filter(action=HistoryAction.CLOCK_FLAG)

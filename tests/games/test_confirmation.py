@@ -52,18 +52,18 @@ def test_a_players_result_is_provisional_until_the_opponent_confirms(table, anna
     game = game_result_enter(game=table, result=normal(380, 350), by=anna)
     assert (game.outcome, winner(game), game.scores[0], game.scores[1]) == ("normal", "a", 380, 350)
     assert game.confirmation == Confirmation.PROVISIONAL
-    assert game.claimed_by == "a"
+    assert game.claimed_by == 0
     assert game.result_state == ResultState.AWAITING
 
     game = game_result_confirm(game=game, by=bert, expected_version=game.version)
     assert game.confirmation == Confirmation.CONFIRMED
     assert game.result_state == ResultState.CONFIRMED
-    assert Game.objects.get(pk=table.pk).claimed_by == ""
+    assert Game.objects.get(pk=table.pk).claimed_by is None
     entry = HistoryEntry.objects.get(game_id=table.pk, action=HistoryAction.RESULT_CONFIRM)
     assert entry.by == bert
     assert entry.before["confirmation"] == "provisional"
     assert entry.after["confirmation"] == "confirmed"
-    assert entry.after["score_a"] == 380
+    assert entry.after["scores"] == [380, 350]
     assert entry.club_id == table.round.competition.club_id
     assert entry.round_number == 1
 
@@ -86,13 +86,14 @@ def test_other_scores_from_the_opponent_dispute_it_and_the_secretary_decides(
     assert game.result_state == ResultState.DISPUTED
     assert game.counter_result == {
         "outcome": "normal",
-        "winner": "b",
-        "score_a": 350,
-        "score_b": 380,
+        "scores": [350, 380],
+        "flag_fell": [],
+        "forfeited": [],
+        "by": 1,
     }
     dispute = HistoryEntry.objects.get(game_id=table.pk, action=HistoryAction.RESULT_DISPUTE)
     assert dispute.by == bert
-    assert dispute.after["counter_score_a"] == 350
+    assert dispute.after["counter_scores"] == [350, 380]
 
     # Neither player can change or confirm it any more.
     for player in (anna, bert):
@@ -113,8 +114,8 @@ def test_other_scores_from_the_opponent_dispute_it_and_the_secretary_decides(
     override = HistoryEntry.objects.get(game_id=table.pk, action=HistoryAction.RESULT_OVERRIDE)
     assert override.reason == "Scoreblad nagerekend"
     assert override.before["confirmation"] == "disputed"
-    assert override.before["counter_result"]["score_a"] == 350
-    assert (override.after["score_a"], override.after["confirmation"]) == (350, "confirmed")
+    assert override.before["counter_result"]["scores"] == [350, 380]
+    assert (override.after["scores"][0], override.after["confirmation"]) == (350, "confirmed")
     assert actions(table) == [
         HistoryAction.RESULT_ENTER,  # Anna's, provisional
         HistoryAction.RESULT_DISPUTE,
@@ -130,7 +131,7 @@ def test_the_player_who_entered_cannot_confirm_but_can_correct_with_a_reason(tab
     with pytest.raises(ResultError, match="reden"):
         game_result_enter(game=table, result=normal(381, 350), by=anna)
     game = game_result_enter(game=table, result=normal(381, 350), by=anna, reason="tikfout")
-    assert (game.scores[0], game.confirmation, game.claimed_by) == (381, "provisional", "a")
+    assert (game.scores[0], game.confirmation, game.claimed_by) == (381, "provisional", 0)
 
 
 def test_a_confirmed_result_is_the_secretarys_alone(table, anna, bert, secretary):
@@ -152,8 +153,9 @@ def test_the_secretarys_entry_and_confirmation_are_final(table, anna, bert, secr
     other = GameFactory(
         round=table.round, table=2, player_a=PlayerFactory(), player_b=PlayerFactory()
     )
-    other.players[0].user = UserFactory()
-    other.players[0].save()
+    first = other.players[0]
+    first.user = UserFactory()
+    first.save()
     game_result_enter(game=other, result=normal(200, 210), by=other.players[0].user)
     game = game_result_confirm(game=other, by=secretary, reason="Gezien op het scoreblad")
     assert game.confirmation == "confirmed"
@@ -167,7 +169,7 @@ def test_the_results_page_of_the_secretary_confirms_what_it_saves(table, anna, s
         entries=[ResultEntry(table.pk, normal(380, 351), reason="scoreblad")], by=secretary
     )
     table.refresh_from_db()
-    assert (table.scores[1], table.confirmation, table.claimed_by) == (351, "confirmed", "")
+    assert (table.scores[1], table.confirmation, table.claimed_by) == (351, "confirmed", None)
 
 
 def test_only_the_two_players_and_the_clubs_secretaries(table, anna, other_secretary, club):
@@ -220,7 +222,7 @@ def test_moves_entered_by_a_player_give_a_provisional_result(table, anna, bert):
             game=table, by=by, write=lambda locked: move_add(game=locked, notation=notation, by=by)
         )
 
-    table.starter = "a"
+    table.starter = 0
     table.save()
     add("8H WOORD", anna)
     table.refresh_from_db()
@@ -229,7 +231,7 @@ def test_moves_entered_by_a_player_give_a_provisional_result(table, anna, bert):
     add("(flagfall)", bert)
     table.refresh_from_db()
     assert table.outcome == Outcome.FLAG_FALL
-    assert (table.confirmation, table.claimed_by) == ("provisional", "b")
+    assert (table.confirmation, table.claimed_by) == ("provisional", 1)
     game_result_confirm(game=table, by=anna)
     table.refresh_from_db()
     assert table.confirmation == "confirmed"
@@ -310,7 +312,7 @@ def test_a_secretary_who_plays_enters_as_secretary(table, bert):
     """As on the round's results page: what a playing secretary enters is confirmed."""
     Membership.objects.filter(player=bert.player).update(role=Membership.Role.SECRETARY)
     game = game_result_enter(game=table, result=normal(300, 350), by=bert)
-    assert (game.confirmation, game.claimed_by) == ("confirmed", "")
+    assert (game.confirmation, game.claimed_by) == ("confirmed", None)
 
 
 def test_the_round_is_finished_only_when_its_last_result_is_confirmed(

@@ -127,7 +127,7 @@ def _game_in(state: str, competition, people) -> Game:
     build = STATES[state]
     if build is not None:
         build(game, anna, bert, competition)
-    return Game.objects.select_related("player_a", "player_b", "round__competition__club").get(
+    return Game.objects.select_related("round__competition__club").with_seats().get(
         pk=game.pk
     )
 

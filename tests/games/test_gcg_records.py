@@ -84,10 +84,10 @@ def test_uploading_demo_1_stores_every_move_and_the_result(manager, game, demo_g
 
     # The exchange, the blank, the upheld challenge (a lost turn) and the blank swap.
     by_number = {r.number: r for r in stored}
-    assert (by_number[4].notation, by_number[4].side, by_number[4].score) == ("-OQT", 1, 0)
+    assert (by_number[4].notation, by_number[4].seat, by_number[4].score) == ("-OQT", 1, 0)
     assert by_number[3].notation == "H8 .RGAnDIE"
     assert by_number[3].words == [["ORGAnDIE", 33]]
-    assert (by_number[7].notation, by_number[7].side, by_number[7].score) == (
+    assert (by_number[7].notation, by_number[7].seat, by_number[7].score) == (
         "(challenge)",
         0,
         0,
@@ -265,6 +265,6 @@ def test_a_game_entered_move_by_move_round_trips(make_game, ruleset, starter, no
         game.scores[1],
     )
     assert copy.starter == game.starter
-    assert [(r.side, r.score, r.total) for r in rows(copy)] == [
-        (r.side, r.score, r.total) for r in stored
+    assert [(r.seat, r.score, r.total) for r in rows(copy)] == [
+        (r.seat, r.score, r.total) for r in stored
     ]

@@ -73,12 +73,12 @@ def test_the_result_that_follows_from_the_moves_is_entered_then_corrected_with_a
 
 
 def test_choosing_the_starter_is_kept_and_choosing_the_same_again_is_not(game, secretary):
-    game_set_starter(game=game, starter="b", by=secretary)
-    game_set_starter(game=game, starter="b", by=secretary)
+    game_set_starter(game=game, starter=1, by=secretary)
+    game_set_starter(game=game, starter=1, by=secretary)
     (chosen,) = entries(game, HistoryAction.GAME_STARTER)
     assert (chosen.before, chosen.after, chosen.by) == (
-        {"starter": "a"},
-        {"starter": "b"},
+        {"starter": 0},
+        {"starter": 1},
         secretary,
     )
 

@@ -12,50 +12,93 @@ from games.services import (
     ResultError,
     ResultInput,
     ResultKind,
+    TableResult,
     game_record_result,
     games_create,
     games_record_results,
     result_fields,
     result_kind_of,
+    result_store,
 )
 from tests.factories import GameFactory, PlayerFactory, RoundFactory, UserFactory, result_changes
-from tests.seats import Winner, pair_spec, winner
+from tests.seats import Winner, pair, pair_spec, winner
 
-PENDING = {"outcome": Outcome.PENDING, "winner": Winner.UNDECIDED, "score_a": None, "score_b": None}
 NOW = datetime(2026, 10, 6, 21, 30, tzinfo=UTC)
 
 
 def fields(outcome, winner, score_a=None, score_b=None):
+    """A pair's result as `snapshot` reads it off the seats."""
     return {"outcome": outcome, "winner": winner, "score_a": score_a, "score_b": score_b}
 
 
+def recorded(outcome, scores=(None, None), flag_fell=(), forfeited=()):
+    """A result as the history keeps it (`TableResult.snapshot`)."""
+    return {
+        "outcome": outcome,
+        "scores": list(scores),
+        "flag_fell": list(flag_fell),
+        "forfeited": list(forfeited),
+    }
+
+
+PENDING = recorded(Outcome.PENDING)
+
+
+def table(outcome, scores=(None, None), flag_fell=(), forfeited=()):
+    seats = range(len(scores))
+    return TableResult(
+        outcome,
+        tuple(scores),
+        tuple(seat in flag_fell for seat in seats),
+        tuple(seat in forfeited for seat in seats),
+    )
+
+
 @pytest.mark.parametrize(
-    ("typed", "stored"),
+    ("typed", "stored", "places"),
     [
-        (ResultInput.of_pair("normal", 320, 290), fields(Outcome.NORMAL, Winner.A, 320, 290)),
-        (ResultInput.of_pair("normal", 290, 320), fields(Outcome.NORMAL, Winner.B, 290, 320)),
-        (ResultInput.of_pair("normal", 300, 300), fields(Outcome.NORMAL, Winner.DRAW, 300, 300)),
-        (ResultInput.of_pair("normal", -5, 0), fields(Outcome.NORMAL, Winner.B, -5, 0)),
+        (ResultInput.of_pair("normal", 320, 290), table(Outcome.NORMAL, (320, 290)), (1, 2)),
+        (ResultInput.of_pair("normal", 290, 320), table(Outcome.NORMAL, (290, 320)), (2, 1)),
+        (ResultInput.of_pair("normal", 300, 300), table(Outcome.NORMAL, (300, 300)), (1, 1)),
+        (ResultInput.of_pair("normal", -5, 0), table(Outcome.NORMAL, (-5, 0)), (2, 1)),
         # Flag fall: the player whose flag fell loses, even with the higher score.
-        (ResultInput.of_pair("flag_a", 400, 200), fields(Outcome.FLAG_FALL, Winner.B, 400, 200)),
-        (ResultInput.of_pair("flag_b", 150, 380), fields(Outcome.FLAG_FALL, Winner.A, 150, 380)),
-        (ResultInput.of_pair("forfeit_a"), fields(Outcome.FORFEIT, Winner.B)),
-        (ResultInput.of_pair("forfeit_b"), fields(Outcome.FORFEIT, Winner.A)),
-        (ResultInput.of_pair("forfeit_both"), fields(Outcome.FORFEIT, Winner.NONE)),
-        (ResultInput.of_pair("annulled"), fields(Outcome.ANNULLED, Winner.NONE)),
+        (
+            ResultInput.of_pair("flag_a", 400, 200),
+            table(Outcome.FLAG_FALL, (400, 200), flag_fell=[0]),
+            (2, 1),
+        ),
+        (
+            ResultInput.of_pair("flag_b", 150, 380),
+            table(Outcome.FLAG_FALL, (150, 380), flag_fell=[1]),
+            (1, 2),
+        ),
+        (ResultInput.of_pair("forfeit_a"), table(Outcome.FORFEIT, forfeited=[0]), (None, 1)),
+        (ResultInput.of_pair("forfeit_b"), table(Outcome.FORFEIT, forfeited=[1]), (1, None)),
+        (
+            ResultInput.of_pair("forfeit_both"),
+            table(Outcome.FORFEIT, forfeited=[0, 1]),
+            (None, None),
+        ),
+        (ResultInput.of_pair("annulled"), table(Outcome.ANNULLED), (None, None)),
     ],
     ids=lambda value: value.kind if isinstance(value, ResultInput) else "",
 )
-def test_result_fields(typed, stored):
+def test_result_fields(typed, stored, places):
     assert result_fields(typed) == stored
+    assert stored.places() == places
 
 
+@pytest.mark.django_db
 @pytest.mark.parametrize("kind", sorted(ResultKind.values))
 def test_result_kind_of_inverts_result_fields(kind):
-    scores = (310, 270) if kind in {"normal", "flag_a", "flag_b"} else (None, None)
-    game = Game(**result_fields(ResultInput.of_pair(kind, *scores)))
-    assert result_kind_of(game) == kind
-    assert result_kind_of(Game()) is None
+    size = 4 if kind[-1] in "cd" else 2
+    scored = kind in ResultKind.SCORED
+    scores = (310, 270, 250, 230)[:size] if scored else (None,) * size
+    game = GameFactory(players=PlayerFactory.create_batch(size))
+    result_store(game, result_fields(ResultInput(kind, scores), size))
+    game.save()
+    assert result_kind_of(Game.objects.with_seats().get(pk=game.pk)) == kind
+    assert result_kind_of(GameFactory()) is None
 
 
 @pytest.mark.parametrize(
@@ -130,11 +173,12 @@ def test_correction_error_is_dutch():
 
 def snapshot(game: Game) -> dict:
     game.refresh_from_db()
+    outcome, won, score_a, score_b = pair(game)
     return {
-        "outcome": game.outcome,
-        "winner": winner(game),
-        "score_a": game.scores[0],
-        "score_b": game.scores[1],
+        "outcome": outcome,
+        "winner": won,
+        "score_a": score_a,
+        "score_b": score_b,
         "version": game.version,
     }
 
@@ -150,7 +194,7 @@ def test_first_entry_needs_no_reason_and_is_audited():
     assert (saved.entered_by, saved.entered_at) == (user, NOW)
     change = result_changes(game_id=game.pk).get()
     assert change.before == PENDING
-    assert change.after == fields("normal", "a", 350, 300)
+    assert change.after == recorded("normal", [350, 300])
     assert (change.by, change.at, change.reason) == (user, NOW, "")
 
 
@@ -184,8 +228,8 @@ def test_correction_with_reason_keeps_before_and_after():
     assert result_changes(game_id=game.pk).count() == 2
     change = result_changes(game_id=game.pk, at=NOW).get()
     assert change.reason == "vlag van Bert viel, niet van Anna"
-    assert change.before == fields("normal", "a", 350, 300)
-    assert change.after == fields("flag_fall", "a", 350, 300)
+    assert change.before == recorded("normal", [350, 300])
+    assert change.after == recorded("flag_fall", [350, 300], flag_fell=[1])
     assert change.by == user
 
 
@@ -322,14 +366,14 @@ def test_batch_error_summary_is_dutch(db, three_games):
 def test_games_create_makes_games_and_seats():
     round_obj = RoundFactory()
     anna, bert, cor = PlayerFactory.create_batch(3)
-    pair, bye = games_create(
+    two, bye = games_create(
         round_id=round_obj.pk,
         pairings=[
             pair_spec(player_a=anna.pk, player_b=bert.pk, table=1, starter="b"),
             pair_spec(player_a=cor.pk, player_b=None),
         ],
     )
-    assert (pair.outcome, winner(pair), pair.starting_player) == (
+    assert (two.outcome, winner(two), two.starting_player) == (
         Outcome.PENDING,
         Winner.UNDECIDED,
         bert,
@@ -340,8 +384,8 @@ def test_games_create_makes_games_and_seats():
         True,
         True,
     )
-    seated = set(Seat.objects.filter(round=round_obj).values_list("player_id", "side"))
-    assert seated == {(anna.pk, "a"), (bert.pk, "b"), (cor.pk, "a")}
+    seated = set(Seat.objects.filter(round=round_obj).values_list("player_id", "position", "place"))
+    assert seated == {(anna.pk, 0, None), (bert.pk, 1, None), (cor.pk, 0, 1)}
 
 
 @pytest.mark.django_db
