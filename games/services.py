@@ -20,6 +20,7 @@ from clubs.history import HistoryAction
 from games.history import game_contexts, record_game_change
 from games.locks import game_lock, games_lock
 from games.models import MAX_SEAT, SCORED_OUTCOMES, Confirmation, Game, Outcome, Seat
+from games.rule_messages import describe
 from games.signals import game_changed
 from rules import result as result_rules
 
@@ -242,9 +243,7 @@ def result_store(game: Game, result: TableResult) -> None:
     try:
         places = result.places()
     except result_rules.ResultError as error:
-        raise ResultError(
-            _("This result does not fit the table (%(code)s).") % {"code": error.code}
-        ) from None
+        raise ResultError(describe(error.code)) from None
     game.outcome = result.outcome
     seats = game.seat_list
     for seat, score, fell, gone, place in zip(

@@ -45,6 +45,7 @@ from competition.models import Absence, Competition, Entrant, Group, Round
 from competition.services import CompetitionError, backup_schema
 from games.models import MAX_SEAT, Game, GameClock, Move, Outcome, Seat
 from games.moves import game_to_gcg
+from games.rule_messages import describe
 from rules import result as result_rules
 
 FORMAT = "bordpunt-club"
@@ -676,9 +677,15 @@ def _places_from_results(
 
 
 def _inconsistent(game_id: int, code: str) -> BackupError:
+    """A game whose result cannot be: `code` is a `rules.result` code, or one of the
+    restore's own ("pending_has_result", "winner_differs")."""
+    reason = {
+        "pending_has_result": _("a game not played yet has board points, a flag or a forfeit"),
+        "winner_differs": _("its winner is not the one its scores give"),
+    }.get(code) or describe(code)
     return _damaged(
-        _("games.game %(id)s has a result that does not fit its table (%(code)s).")
-        % {"id": game_id, "code": code}
+        _("games.game %(id)s has an impossible result: %(reason)s")
+        % {"id": game_id, "reason": reason}
     )
 
 

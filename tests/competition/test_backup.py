@@ -500,8 +500,8 @@ def _not_a_list(document):
         (_unknown_field, "nickname"),
         (_dangling_reference, "round"),
         (_huge_number, "score"),
-        (_inconsistent_result, "flag_without_flag_fall"),
-        (_scores_at_a_forfeit, "forfeit_has_no_scores"),
+        (_inconsistent_result, "niet door een gevallen vlag beslist"),
+        (_scores_at_a_forfeit, "geen bordpunten en geen gevallen vlag"),
         (_one_seat_at_a_table, "geen juiste stoelen"),
         (_not_a_list, "games.move"),
         (_unknown_table, "clubs.nickname"),
@@ -755,7 +755,7 @@ def _old_side_unknown(document):
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
-        (_old_winner_against_the_scores, "winner_differs"),
+        (_old_winner_against_the_scores, "niet wie de bordpunten aanwijzen"),
         (_old_seat_of_someone_else, "past niet bij zijn partij"),
         (_old_side_unknown, "seat"),
     ],

@@ -212,7 +212,7 @@ def test_download_then_upload_gives_the_same_game(manager, make_game, demo_gcg):
     second = make_game()
     text = manager.get(url("gcg_download", first)).content
     assert upload(manager, second, text).status_code == 302
-    keep = ("notation", "side", "rack", "score", "total", "words")
+    keep = ("notation", "seat", "rack", "score", "total", "words")
     assert [[getattr(r, k) for k in keep] for r in rows(second)] == [
         [getattr(r, k) for k in keep] for r in rows(first)
     ]

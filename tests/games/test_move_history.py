@@ -39,7 +39,7 @@ def test_a_correction_keeps_the_old_notation_and_an_undo_the_move_taken_back(gam
     ]
     move_undo(game=game, by=secretary)
     (undone,) = entries(game, HistoryAction.MOVE_UNDO)
-    assert undone.before == {"number": 2, "side": "b", "notation": "-", "rack": ""}
+    assert undone.before == {"number": 2, "seat": 1, "notation": "-", "rack": ""}
     assert undone.after is None and undone.by == secretary
 
 

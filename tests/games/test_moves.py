@@ -293,7 +293,7 @@ def test_gouds8_ends_after_eight_turns_each_and_the_higher_score_wins(game, play
     assert game.entered_by == secretary and game.entered_at is not None
     assert standings_by_name(game) == {"Anna": (2, 14), "Bert": (0, 7)}
     change = result_changes(game_id=game.pk).get()
-    assert change.after == {"outcome": "normal", "winner": "a", "score_a": 14, "score_b": 7}
+    assert change.after == {"outcome": "normal", "scores": [14, 7], "flag_fell": [], "forfeited": []}
     with pytest.raises(MoveError) as refused:
         move_add(game=game, notation="-", by=None)
     assert str(refused.value.message) == message("game_over", {})
@@ -505,5 +505,5 @@ def test_a_move_scored_before_another_was_saved_is_scored_again(game):
     move_add(game=game, notation="-", by=None)  # Anna passes first, on another device
     game.refresh_from_db()
     row = move_add(game=game, notation="8H WOORD", by=None, prepared=early)
-    assert (row.number, row.seat) == (2, "b")  # Bert's move, not the prepared one of Anna
-    assert [m.seat for m in Move.objects.filter(game=game).order_by("number")] == ["a", "b"]
+    assert (row.number, row.seat) == (2, 1)  # Bert's move, not the prepared one of Anna
+    assert [m.seat for m in Move.objects.filter(game=game).order_by("number")] == [0, 1]

@@ -63,7 +63,7 @@ def test_the_second_players_own_score_is_stored_as_theirs(client, table, bert):
     )
     assert response.status_code == 302
     game = Game.objects.get(pk=table.pk)
-    assert (game.scores[0], game.scores[1], winner(game), game.claimed_by) == (388, 412, "b", "b")
+    assert (game.scores[0], game.scores[1], winner(game), game.claimed_by) == (388, 412, "b", 1)
     page = _text(client.get(_url(table)).content.decode())
     assert f"Jouw invoer; wacht op bevestiging door {table.players[0].name}." in page
     assert f"{table.players[0].name} bevestigt de uitslag met een eigen account." in page
