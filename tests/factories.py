@@ -176,8 +176,9 @@ class GameFactory(DjangoModelFactory):
         pair_scores = (kwargs.pop("score_a"), kwargs.pop("score_b"))
         scores = kwargs.pop("scores") or (pair_scores if len(players) == 2 else (None,))
         winner, with_seats = kwargs.pop("winner"), kwargs.pop("seats")
-        if isinstance(kwargs.get("starter"), str):
-            kwargs["starter"] = {"a": 0, "b": 1}.get(kwargs["starter"])
+        for name in ("starter", "claimed_by"):  # "a"/"b" as for a pair; "": none
+            if isinstance(kwargs.get(name), str):
+                kwargs[name] = {"a": 0, "b": 1}.get(kwargs[name])
         game = super()._create(model_class, *args, **kwargs)
         if with_seats:
             _seat(game, players, list(scores), winner)

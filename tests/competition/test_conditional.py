@@ -20,6 +20,7 @@ from competition.services.rounds import (
     round_set_attendance,
     round_set_status,
 )
+from games.models import Outcome
 from games.moves import move_add, move_undo
 from games.services import ResultError, ResultInput, ResultKind, game_record_result
 from tests.factories import PlayerFactory, competition_with_results, secretary_of, user_in_club
@@ -47,7 +48,7 @@ def url(name: str, played) -> str:
 
 def touch(competition: Competition) -> None:
     """A change through a service: a result corrected, with its reason."""
-    game = competition.rounds.get(number=2).games.exclude(player_b=None).last()
+    game = competition.rounds.get(number=2).games.exclude(outcome=Outcome.BYE).last()
     game_record_result(
         game=game,
         result=ResultInput.of_pair(ResultKind.NORMAL, game.scores[0] + 1, game.scores[1]),

@@ -74,7 +74,7 @@ def test_zero_zero_on_the_results_page_needs_klopt(secretary_client, round_games
     page = response.content.decode()
     assert "0 – 0: niemand heeft gescoord." in html_lib.unescape(page)
     assert 'name="form-0-confirm"' in page
-    assert Game.objects.get(pk=games[0].pk).score_a is None  # nothing saved
+    assert Game.objects.get(pk=games[0].pk).scores[0] is None  # nothing saved
 
     response = secretary_client.post(results_url(round_obj), {**data, "form-0-confirm": "0/0"})
     assert response.status_code == 302

@@ -100,7 +100,7 @@ def test_the_preview_writes_nothing_and_confirming_writes_it(
         "Dirk",
         "Eva",
     }
-    change = result_changes(game_id=Game.objects.get(player_a__name="Anke de Vries").pk).get()
+    change = result_changes(game_id=Game.objects.get(seats__player__name="Anke de Vries").pk).get()
     assert change.by == secretary
     # An automatic reason is a code, shown in the reader's language.
     assert (change.reason_code, change.reason) == ("csv_import", "")
@@ -141,7 +141,7 @@ def test_a_typo_must_be_settled_and_can_be_mapped_to_the_entrant(
     response = answer(secretary_client, competition, html, "confirm")
     assert response.status_code == 302
     assert not Player.objects.filter(name="Anke de Vreis").exists()
-    assert Game.objects.get(round__competition=competition).player_a == anke
+    assert Game.objects.get(round__competition=competition).players[0] == anke
 
 
 def test_changing_the_answer_without_updating_the_preview_is_not_confirmed(

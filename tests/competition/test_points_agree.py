@@ -37,7 +37,7 @@ from tests.factories import (
     RoundFactory,
     secretary_of,
 )
-from tests.seats import Winner, winner
+from tests.seats import Winner
 
 pytestmark = pytest.mark.django_db
 
@@ -137,12 +137,18 @@ def season(request, club):
             player_a=players[game.a],
             player_b=players[game.b] if game.b else None,
             outcome=game.outcome,
-            winner=winner(game),
-            score_a=game.scores[0],
-            score_b=game.scores[1],
+            winner=game.winner,
+            score_a=game.score_a,
+            score_b=game.score_b,
             confirmation=game.confirmation,
-            claimed_by="a" if claimed else "",
-            counter_result={"kind": "normal", "score_a": 100, "score_b": 170}
+            claimed_by=0 if claimed else None,
+            counter_result={
+                "outcome": "normal",
+                "scores": [100, 170],
+                "flag_fell": [],
+                "forfeited": [],
+                "by": 1,
+            }
             if game.confirmation == DISPUTED
             else {},
         )
@@ -157,10 +163,10 @@ def expected(competition, players, only_confirmed: bool) -> dict[str, tuple[floa
             game.round,
             ids[game.a],
             ids[game.b] if game.b else None,
-            game.scores[0],
-            game.scores[1],
+            game.score_a,
+            game.score_b,
             game.outcome,
-            winner(game),
+            game.winner,
         )
         for game in GAMES
         if should_count(game, only_confirmed=only_confirmed)
@@ -312,10 +318,10 @@ def tsh_export(client, competition, players):
             game.round,
             ids[game.a],
             None if game.b is None else ids[game.b],
-            game.scores[0],
-            game.scores[1],
+            game.score_a,
+            game.score_b,
             game.outcome,
-            winner(game),
+            game.winner,
         )
         for game in tournament.games
         if game.outcome
@@ -363,7 +369,7 @@ def test_the_round_json_says_which_results_count(client, season):
     for number in (1, 2, 3):
         document = json.loads(_get(client, "round_json", competition, number=number))
         counts = {
-            (game["player_a"]["name"], (game["player_b"] or {}).get("name")): game["counts"]
+            tuple([*(player["name"] for player in game["players"]), None][:2]): game["counts"]
             for game in document["games"]
         }
         assert counts == {

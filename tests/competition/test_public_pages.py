@@ -11,7 +11,7 @@ from competition.services.rounds import round_create, round_set_pairings
 from games.models import Game
 from games.services import ResultInput, game_record_result
 from tests.factories import PlayerFactory
-from tests.seats import pair_spec
+from tests.seats import pair_spec, seated
 
 pytestmark = pytest.mark.django_db
 
@@ -88,7 +88,7 @@ def test_standings_json(client, competition, two_rounds):
 
 def test_correcting_an_old_round_changes_later_standings(client, competition, two_rounds):
     anna, _bert, _cor, _dirk = two_rounds
-    game = Game.objects.get(round__competition=competition, round__number=1, player_a=anna)
+    game = seated(Game.objects.filter(round__competition=competition, round__number=1), anna).get()
     game_record_result(
         game=game,
         result=ResultInput.of_pair("normal", 280, 300),
@@ -128,10 +128,9 @@ def test_round_page_and_json(client, competition, two_rounds):
     assert document["round"] == 2
     assert document["status"] == "finished"
     assert [
-        (g["table"], g["player_a"]["name"], g["player_b"]["name"], g["score_a"], g["score_b"])
-        for g in document["games"]
-    ] == [(1, "Anna", "Cor", 260, 250), (2, "Bert", "Dirk", 500, 300)]
-    assert document["games"][0]["winner"] == "a"
+        (g["table"], *((p["name"], p["score"]) for p in g["players"])) for g in document["games"]
+    ] == [(1, ("Anna", 260), ("Cor", 250)), (2, ("Bert", 500), ("Dirk", 300))]
+    assert [p["place"] for p in document["games"][0]["players"]] == [1, 2]
 
 
 def test_player_page(client, competition, two_rounds):

@@ -244,7 +244,7 @@ def test_round_one_of_a_tournament_is_seeded_by_the_clubs_rating():
     first = round_create(competition=tournament)
     pairing = round_pairing_preview(round=first, system="swiss")
     # by rating, "slide": 1 v 3, 2 v 4.
-    assert {frozenset((p.players[0], p.players[1])) for p in pairing.pairs} == {
+    assert {frozenset((p.player_a, p.player_b)) for p in pairing.pairs} == {
         frozenset((anna.pk, cor.pk)),
         frozenset((bert.pk, dirk.pk)),
     }

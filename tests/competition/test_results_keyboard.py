@@ -21,7 +21,7 @@ from games.models import Game, Outcome
 from games.services import ResultEntry, ResultInput
 from tests.competition import test_results_entry
 from tests.competition.test_results_entry import post_data, results_url, row_segments, tab_order
-from tests.seats import Winner
+from tests.seats import Winner, pair
 
 pytestmark = pytest.mark.django_db
 
@@ -30,9 +30,9 @@ round_games = test_results_entry.round_games  # three tables and a bye, Gouds 8
 
 def stored(round_obj) -> list[tuple]:
     """Everything a save could change: the games, their history, the round's status."""
-    games = Game.objects.filter(round=round_obj).order_by("table", "player_a__name")
+    games = Game.objects.filter(round=round_obj).with_seats().order_by("table", "pk")
     return [
-        *games.values_list("pk", "outcome", "winner", "score_a", "score_b", "version"),
+        *((game.pk, *pair(game), game.version) for game in games),
         HistoryEntry.objects.filter(game_id__in=games.values("pk")).count(),
         Round.objects.get(pk=round_obj.pk).status,
     ]

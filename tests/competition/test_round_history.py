@@ -97,7 +97,7 @@ def test_round_create_pairing_and_publish_are_in_the_history(published, secretar
         "pairings": [
             [1, ["Anna", "Bert"], None],
             [2, ["Cor", "Dirk"], None],
-            [None, ["Eva", None], None],
+            [None, ["Eva"], None],
         ],
         "status": "draft",
     }
@@ -119,8 +119,8 @@ def test_swap_keeps_the_two_games_before_and_after(published, five, secretary):
     bert, eva = five[1], five[4]
     round_swap_players(round=published, player_x=bert.pk, player_y=eva.pk, by=secretary)
     (swap,) = entries(published, HistoryAction.PAIRING_SWAP)
-    assert swap.before == {"pairings": [[1, ["Anna", "Bert"], None], [None, ["Eva", None], None]]}
-    assert swap.after == {"pairings": [[1, ["Anna", "Eva"], None], [None, ["Bert", None], None]]}
+    assert swap.before == {"pairings": [[1, ["Anna", "Bert"], None], [None, ["Eva"], None]]}
+    assert swap.after == {"pairings": [[1, ["Anna", "Eva"], None], [None, ["Bert"], None]]}
 
 
 def test_withdrawing_and_clearing_a_pairing(published, secretary):
@@ -335,7 +335,7 @@ def test_late_arrival_plays_the_bye(published, five, frank, secretary):
     assert untouched < set(published.games.values_list("pk", flat=True))
     assert not Absence.objects.filter(round=published, player=frank).exists()
     (late,) = entries(published, HistoryAction.PAIRING_LATE)
-    assert late.before == {"pairings": [[None, ["Eva", None], None]]}
+    assert late.before == {"pairings": [[None, ["Eva"], None]]}
     assert late.after == {"pairings": [[3, ["Eva", "Frank"], None]], "present": ["Frank"]}
     assert late.game_id == game.pk and late.by == secretary
     assert Round.objects.get(pk=published.pk).status == Round.Status.PUBLISHED
@@ -358,7 +358,7 @@ def test_late_arrival_with_assigned_starters_gets_a_starter(published, competiti
     game = round_add_late_player(
         round=Round.objects.get(pk=published.pk), player_id=frank.pk, opponent_id=five[4].pk
     )
-    assert game.starter in ("a", "b")
+    assert game.starter in (0, 1)
 
 
 @pytest.mark.parametrize(
@@ -385,13 +385,19 @@ def test_refused_late_arrivals_change_nothing(case, published, competition, five
         competition.entrants.filter(player=frank).update(group=group)
     elif case == "unpaired":
         round_obj = round_create(competition=competition)
-    games = sorted(round_obj.games.values_list("pk", "player_a", "player_b", "outcome"))
+    def tables():
+        return sorted(
+            (game.pk, tuple(p.pk for p in game.players), game.outcome)
+            for game in round_obj.games.with_seats()
+        )
+
+    games = tables()
     history = HistoryEntry.objects.count()
     with pytest.raises(CompetitionError):
         round_add_late_player(
             round=round_obj, player_id=player, opponent_id=opponent, expected_pairing=expected
         )
-    assert sorted(round_obj.games.values_list("pk", "player_a", "player_b", "outcome")) == games
+    assert tables() == games
     assert HistoryEntry.objects.count() == history
 
 

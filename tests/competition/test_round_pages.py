@@ -323,7 +323,7 @@ def test_only_present_unpaired_players_are_offered_and_the_one_just_ticked_is_ch
     )
     assert "kies de plaats opnieuw" in response.content.decode()
     assert published.absences.filter(player=fenna).exists()
-    assert not published.games.filter(player_a=fenna).exists()
+    assert not published.games.filter(seats__player=fenna).exists()
 
 
 def test_the_dutch_texts_say_vrije_ronde_never_bye():
