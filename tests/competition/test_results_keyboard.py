@@ -173,11 +173,7 @@ def test_gouds_8_asks_to_confirm_a_score_above_500(secretary_client, round_games
 
     response = secretary_client.post(results_url(round_obj), {**data, "form-0-confirm": "612/300"})
     assert response.status_code == 302
-    assert Game.objects.values_list("score_a", "score_b", "winner").get(pk=games[0].pk) == (
-        612,
-        300,
-        Winner.A,
-    )
+    assert pair(Game.objects.get(pk=games[0].pk))[1:] == (Winner.A, 612, 300)
 
     # Saved once confirmed, it is not asked again when the page is saved later.
     data = post_data(
@@ -208,7 +204,7 @@ def test_a_negative_score_needs_a_confirmation(secretary_client, round_games):
     assert tab_order(html).autofocus == "form-0-score_a"
     response = secretary_client.post(results_url(round_obj), {**data, "form-0-confirm": "-5/120"})
     assert response.status_code == 302
-    assert Game.objects.get(pk=games[0].pk).score_a == -5
+    assert Game.objects.get(pk=games[0].pk).scores[0] == -5
 
 
 def test_standard_rules_allow_more_before_asking(secretary_client, round_games):

@@ -385,6 +385,7 @@ def test_refused_late_arrivals_change_nothing(case, published, competition, five
         competition.entrants.filter(player=frank).update(group=group)
     elif case == "unpaired":
         round_obj = round_create(competition=competition)
+
     def tables():
         return sorted(
             (game.pk, tuple(p.pk for p in game.players), game.outcome)
