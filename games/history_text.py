@@ -46,6 +46,8 @@ def player(value: Any, reading: Reading) -> str:
         return EMPTY
     if reading.names and seat < len(reading.names) and reading.names[seat]:
         return reading.names[seat]
+    if seat < 2:  # a pair's, as the entries before tables named them
+        return _("first player") if seat == 0 else _("second player")
     return _("player %(number)s") % {"number": seat + 1}
 
 

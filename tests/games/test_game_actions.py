@@ -127,9 +127,7 @@ def _game_in(state: str, competition, people) -> Game:
     build = STATES[state]
     if build is not None:
         build(game, anna, bert, competition)
-    return Game.objects.select_related("round__competition__club").with_seats().get(
-        pk=game.pk
-    )
+    return Game.objects.select_related("round__competition__club").with_seats().get(pk=game.pk)
 
 
 def _snapshot(game: Game) -> tuple:

@@ -293,7 +293,12 @@ def test_gouds8_ends_after_eight_turns_each_and_the_higher_score_wins(game, play
     assert game.entered_by == secretary and game.entered_at is not None
     assert standings_by_name(game) == {"Anna": (2, 14), "Bert": (0, 7)}
     change = result_changes(game_id=game.pk).get()
-    assert change.after == {"outcome": "normal", "scores": [14, 7], "flag_fell": [], "forfeited": []}
+    assert change.after == {
+        "outcome": "normal",
+        "scores": [14, 7],
+        "flag_fell": [],
+        "forfeited": [],
+    }
     with pytest.raises(MoveError) as refused:
         move_add(game=game, notation="-", by=None)
     assert str(refused.value.message) == message("game_over", {})
