@@ -458,8 +458,9 @@ def test_a_board_save_has_a_fixed_query_budget(client, secretary, make_game):
     user, the game to show and its seats, the secretary check (once: it is kept on the
     user), the game locked and its seats (once: the moves' service takes the row the
     confirmation check locked), the competition's last change, the moves, the new move,
-    its history entry, the game's version, and two savepoints of two statements each. Nothing after the commit: a move
-    mid-game cannot change the round's status (`test_round_status_is_read_only_...`)."""
+    its history entry, the game's version, and two savepoints of two statements each.
+    Nothing after the commit: a move mid-game cannot change the round's status
+    (`test_round_status_is_read_only_...`)."""
     game = make_game()
     client.force_login(secretary)
     client.get(url("board", game))
