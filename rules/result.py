@@ -68,9 +68,10 @@ def places(
         raise ResultError("flag_fall_without_flag")
     if outcome == "flag_fall" and all(flags):
         raise ResultError("every_flag_fell")
-    return _ranked([(flag, -score) for flag, score in zip(flags, scores, strict=True)])  # type: ignore[operator]
+    keys = [(flag, -score) for flag, score in zip(flags, scores, strict=True) if score is not None]
+    return _ranked(keys)
 
 
-def _ranked(keys: Sequence[object]) -> tuple[int, ...]:
+def _ranked(keys: Sequence[tuple[bool, int]]) -> tuple[int, ...]:
     """Competition ranking of `keys`, lowest first: 1, 1, 3."""
-    return tuple(1 + sum(1 for other in keys if other < key) for key in keys)  # type: ignore[operator]
+    return tuple(1 + sum(1 for other in keys if other < key) for key in keys)
