@@ -689,7 +689,7 @@ def _inconsistent(game_id: int, code: str) -> BackupError:
     )
 
 
-def _moves_as_the_engine_scores_them(game_ids: list[int]) -> None:
+def _moves_as_the_engine_scores_them(game_ids: list[int], archive_ids: dict[int, int]) -> None:
     """Score, words, warnings and problem of every move are the engine's, as when they were
     entered: the archive's own figures are not taken on trust."""
     from games.moves import COMPUTED_FIELDS, moves_rescored
@@ -703,6 +703,13 @@ def _moves_as_the_engine_scores_them(game_ids: list[int]) -> None:
     rows = []
     for game in loaded:
         moves = list(game.moves.all())
+        seats = len(game.seat_list)
+        for move in moves:
+            if move.seat >= seats:  # a move is made at one of its game's seats
+                raise _damaged(
+                    _("games.move %(id)s does not match its game.")
+                    % {"id": archive_ids.get(move.pk, move.pk)}
+                )
         moves_rescored(game, moves)
         rows.extend(moves)
     Move.objects.bulk_update(rows, COMPUTED_FIELDS, batch_size=500)
@@ -824,7 +831,10 @@ def _restore(archive: Archive, *, slug: str | None) -> RestoreReport:
             _("it holds games/%(id)s.gcg, a game that is not in the archive.")
             % {"id": min(unknown_gcg)}
         )
-    _moves_as_the_engine_scores_them([game.pk for _old, game in built_games])
+    _moves_as_the_engine_scores_them(
+        [game.pk for _old, game in built_games],
+        {new: old for old, new in restorer.ids.get(Move, {}).items()},
+    )
     history = restorer.built(HistoryEntry, _history_rows(restorer, archive.history))
     report.rows[_label(HistoryEntry)] = len(restorer.create(HistoryEntry, history))
     report.club = Club.objects.get(pk=restorer.ids[Club][tables[Club][0]["id"]])

@@ -288,9 +288,9 @@ def seats_from_sides(data: dict[str, Any]) -> dict[str, Any]:
             new_seats.append(row)
             continue
         seat = dict(row)
-        side = seat.pop("side", None)
-        game = games.get(seat.get("game"))
-        if game is None or side not in _POSITION:
+        side, game_id = seat.pop("side", None), seat.get("game")
+        game = games.get(game_id) if type(game_id) is int else None
+        if game is None or not isinstance(side, str) or side not in _POSITION:
             seat["position"] = _position(side)
             new_seats.append(seat)
             continue

@@ -481,6 +481,10 @@ def _nul_in_a_name(document):
     document["data"]["clubs.player"][0]["name"] = "Anna\x00"
 
 
+def _move_at_no_seat(document):
+    document["data"]["games.move"][0]["seat"] = 3  # the game is a pair
+
+
 def _text_for_a_number(document):
     document["data"]["games.seat"][0]["score"] = "veel"
 
@@ -507,6 +511,7 @@ def _not_a_list(document):
         (_unknown_table, "clubs.nickname"),
         (_nul_in_a_name, "clubs.player"),
         (_text_for_a_number, "score"),
+        (_move_at_no_seat, "past niet bij zijn partij"),
     ],
 )
 def test_a_damaged_archive_is_refused_clearly_and_nothing_is_written(full_club, edit, message):
@@ -783,3 +788,26 @@ def test_a_restored_seat_gets_the_place_its_result_gives_not_the_archives(full_c
     report = restore_club(data=_edited(files, lie), slug="kopie")
 
     assert _everything(report.club) == _as_restored(_everything(full_club))
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [
+        lambda d: d["data"]["games.seat"][0].update(side=["a"]),
+        lambda d: d["data"]["games.seat"][0].update(game=[1]),
+        lambda d: d["data"]["games.game"][0].update(claimed_by={"a": 1}, winner=[None]),
+        lambda d: d["data"]["games.game"][0].update(counter_result={"score_a": "veel"}),
+        lambda d: d["data"]["games.move"][0].update(side=7),
+        lambda d: d["data"].update({"games.seat": "stoelen"}),
+    ],
+)
+def test_an_odd_version_1_archive_is_refused_not_a_server_error(full_club, odd):
+    old = _as_version_1(_archive(full_club))
+    with zipfile.ZipFile(io.BytesIO(old)) as archive:
+        files = {name: archive.read(name) for name in archive.namelist()}
+    counts = _counts()
+
+    with pytest.raises(BackupError):
+        restore_club(data=_edited(files, lambda document, *_: odd(document)), slug="kopie")
+
+    assert _counts() == counts
