@@ -132,8 +132,9 @@ def test_same_queries_for_8_and_200_entrants(client, django_assert_num_queries, 
     large = competition_with_results(entrants=200, rounds=3)
     with CaptureQueriesContext(connection) as small_queries:
         assert client.get(screen_url(small.competition, name)).status_code == 200
-    # 6, and the seats (the players) of tonight's tables, of the standings' records and of
-    # the last round's results: one query each, whatever the number of games.
+    # 6, and the seats (the players) of tonight's tables; the standings' records read the
+    # games, their seats and the count of unconfirmed results apart (three queries where
+    # one read the two sides' columns), whatever the number of games.
     assert len(small_queries) <= 9
     with django_assert_num_queries(len(small_queries)):
         assert client.get(screen_url(large.competition, name)).status_code == 200
