@@ -32,6 +32,9 @@ TURN_DRAW = "duplicate.draw"
 TURN_TOP = "duplicate.top"
 SLIP_SUBMIT = "slip.submit"
 SLIP_CORRECT = "slip.correct"
+TURN_REDO = "duplicate.redo"
+#: The reason code of a slip scored again because its turn was played again.
+REASON_TURN_REDO = "turn_redo"
 
 
 class DuplicateEveningError(CompetitionError):
@@ -203,6 +206,66 @@ def turn_choose_top(*, turn: Turn, by: Any, play: str | None = None) -> Turn:
     return turn
 
 
+def turn_redo(*, turn: Turn, by: Any, reason: str, tiles: str | None = None) -> Turn:
+    """Play the last turn again after a spelleider's error (the wrong tiles typed, a top
+    put on the board too soon): a new draw (typed, or by the app), the top open again,
+    and every slip of the turn scored again against the new rack. The turn before and
+    after, the reason, and each slip whose score changed are kept in the history."""
+    if not reason.strip():
+        raise DuplicateEveningError(_("Give a reason for the correction."), code="no_reason")
+    evening = turn.evening
+    with transaction.atomic():
+        competition_check_open(evening.competition_id)
+        club_lock(evening.competition.club_id)
+        turn.refresh_from_db()
+        if evening.turns.filter(number__gt=turn.number).exists():
+            raise DuplicateEveningError(
+                _("Only the last turn can be played again."), code="not_last_turn"
+            )
+        game = master_game(evening, list(evening.turns.filter(number__lt=turn.number)))
+        try:
+            rack = game.draw(tiles if tiles is not None else _app_draw(game, None))
+            tops = game.tops()
+        except RulesError as exc:
+            raise _engine_error(exc) from None
+        before = {"drawn": turn.drawn, "top": turn.top, "score": turn.top_score}
+        turn.drawn, turn.rack = game.drawn, rack
+        turn.top, turn.top_score, turn.total = "", tops[0].score if tops else 0, None
+        turn.save(update_fields=["drawn", "rack", "top", "top_score", "total"])
+        label = f"{evening}, {turn.number}"
+        history_record(
+            club_id=evening.competition.club_id,
+            by=by,
+            action=TURN_REDO,
+            object_type="duplicate_turn",
+            object_id=turn.pk,
+            label=label,
+            before=before,
+            after={"drawn": turn.drawn, "top": "", "score": turn.top_score},
+            reason=reason,
+            competition_id=evening.competition_id,
+        )
+        for slip in turn.slips.order_by("pk"):
+            scored = _score_on(game, turn, slip.text, slip.claimed)
+            Slip.objects.filter(pk=slip.pk).update(**scored)
+            if scored["score"] == slip.score and scored["reason_code"] == slip.reason_code:
+                continue
+            history_record(
+                club_id=evening.competition.club_id,
+                by=by,
+                action=SLIP_CORRECT,
+                object_type="duplicate_slip",
+                object_id=slip.pk,
+                label=label,
+                before={"slip": slip.text, "score": slip.score},
+                after={"slip": slip.text, "score": scored["score"]},
+                reason_code=REASON_TURN_REDO,
+                competition_id=evening.competition_id,
+            )
+        competition_touched(competition_id=evening.competition_id)
+    return turn
+
+
 # -------------------------------------------------------------------- slips
 
 
@@ -211,6 +274,11 @@ def _scored(turn: Turn, text: str, claimed: int | None) -> dict[str, Any]:
     turns = list(turn.evening.turns.filter(number__lt=turn.number).order_by("number"))
     game = master_game(turn.evening, turns)
     game.draw(turn.drawn)
+    return _score_on(game, turn, text, claimed)
+
+
+def _score_on(game: DuplicateGame, turn: Turn, text: str, claimed: int | None) -> dict[str, Any]:
+    """A slip scored on ``game`` (the master game with the turn's rack drawn)."""
     result = score_slip(game.game, game.rack or "", text, claimed=claimed, top=turn.top_score)
     return {
         "score": result.score,
@@ -321,4 +389,5 @@ __all__ = [
     "slip_submit",
     "turn_choose_top",
     "turn_draw",
+    "turn_redo",
 ]

@@ -18,6 +18,7 @@ from duplicate.services import (
     slip_submit,
     turn_choose_top,
     turn_draw,
+    turn_redo,
 )
 from tests.factories import PlayerFactory
 
@@ -151,3 +152,30 @@ def test_a_typed_draw_the_bag_cannot_give_is_refused_and_nothing_is_written(even
     refused("unknown_letter", turn_draw, evening=evening, tiles="KAAS1EN", by=secretary)
     assert HistoryEntry.objects.count() == before and not evening.turns.exists()
     assert not Slip.objects.exists()
+
+
+def test_the_last_turn_played_again_after_a_wrong_draw_rescores_its_slips(
+    evening, secretary, four_entrants
+):
+    anna, bert, *_ = four_entrants
+    # The spelleider typed KAAS?EN; the real draw was KAAS?ET.
+    turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
+    kept = slip_submit(turn=turn, player_id=anna.pk, text="8H KAAS", claimed=14, by=anna)
+    lost = slip_submit(turn=turn, player_id=bert.pk, text="8D KAArSEN", by=bert)
+    turn = turn_choose_top(turn=turn, by=secretary)
+    refused("no_reason", turn_redo, turn=turn, tiles="KAAS?ET", reason="", by=secretary)
+    turn = turn_redo(turn=turn, tiles="KAAS?ET", reason="verkeerd ingetikt", by=secretary)
+    assert (turn.rack, turn.top, turn.total, turn.is_open) == ("AAEKST?", "", None, True)
+    kept.refresh_from_db()
+    lost.refresh_from_db()
+    assert (kept.score, kept.reason_code) == (14, "")  # KAAS is still on the rack
+    assert (lost.score, lost.reason_code) == (0, "not_in_rack")  # no N any more
+    redo = HistoryEntry.objects.get(action="duplicate.redo")
+    assert redo.before == {"drawn": "AAEKNS?", "top": "8D KAArSEN", "score": 74}
+    assert redo.reason == "verkeerd ingetikt"
+    rescored = HistoryEntry.objects.get(action="slip.correct")
+    assert (rescored.object_id, rescored.reason_code) == (lost.pk, "turn_redo")
+    assert rescored.after == {"slip": "8D KAArSEN", "score": 0}
+    turn_choose_top(turn=turn, by=secretary)
+    turn_draw(evening=evening, tiles="EIGLMPU", by=secretary)
+    refused("not_last_turn", turn_redo, turn=turn, tiles="KAAS?EN", reason="x", by=secretary)
