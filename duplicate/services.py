@@ -289,6 +289,12 @@ def _score_on(game: DuplicateGame, turn: Turn, text: str, claimed: int | None) -
     }
 
 
+def _clean(text: str) -> str:
+    """What a slip keeps of the text: printable characters, single spaces, 60 at most
+    (a NUL or a control character would be refused by the database, not by the rules)."""
+    return " ".join("".join(ch for ch in str(text) if ch.isprintable()).split())[:60]
+
+
 def _entrant_check(turn: Turn, player_id: int) -> None:
     if not Entrant.objects.filter(
         competition_id=turn.evening.competition_id, player_id=player_id
@@ -303,7 +309,7 @@ def slip_submit(
 ) -> Slip:
     """Hand in a player's slip: scored at once; a second slip for the turn is refused
     (a correction goes through `slip_correct`). A slip after the top is marked late."""
-    text = " ".join(str(text).split())[:60]
+    text = _clean(text)
     if claimed is not None and not 0 <= claimed <= 9999:
         raise DuplicateEveningError(_("A score is a whole number 0–9999."), code="bad_claim")
     competition_check_open(turn.evening.competition_id)
@@ -352,7 +358,7 @@ def slip_correct(
     the reason is required and kept in the history with the slip before and after."""
     if not reason.strip():
         raise DuplicateEveningError(_("Give a reason for the correction."), code="no_reason")
-    text = " ".join(str(text).split())[:60]
+    text = _clean(text)
     turn = slip.turn
     competition_check_open(turn.evening.competition_id)
     scored = _scored(turn, text, claimed)

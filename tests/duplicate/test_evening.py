@@ -179,3 +179,14 @@ def test_the_last_turn_played_again_after_a_wrong_draw_rescores_its_slips(
     turn_choose_top(turn=turn, by=secretary)
     turn_draw(evening=evening, tiles="EIGLMPU", by=secretary)
     refused("not_last_turn", turn_redo, turn=turn, tiles="KAAS?EN", reason="x", by=secretary)
+
+
+def test_odd_slips_score_zero_with_a_reason_and_never_fail(evening, secretary, four_entrants):
+    turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
+    for player, text in zip(
+        four_entrants, ["8H KA\x00AS", "\u202e8H KAAS", "x" * 500, "8H 😀"], strict=True
+    ):
+        slip = slip_submit(turn=turn, player_id=player.pk, text=text, by=player)
+        assert len(slip.text) <= 60 and "\x00" not in slip.text
+        assert slip.score == 0 or slip.text == "8H KAAS"
+        assert slip.reason_code or slip.score
