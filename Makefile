@@ -60,6 +60,8 @@ benchmarks: install
 	$(PY) benchmarks/restore_safety.py
 	$(PY) benchmarks/club_evening_pages.py
 	$(PY) benchmarks/movegen.py
+	$(PY) benchmarks/ratings.py
+	$(PY) benchmarks/duplicate.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles

@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.fresh_database import django_on_a_fresh_database  # noqa: E402
+from benchmarks.fresh_database import django_on_a_fresh_database, pages_in_this_process  # noqa: E402
 
 
 def main() -> None:
@@ -29,16 +29,13 @@ def main() -> None:
 
     django_on_a_fresh_database()
 
-    from django.core.management import call_command
     from django.test import Client
-    from django.test.utils import setup_test_environment
     from django.urls import reverse
 
     from benchmarks.standings import build
     from competition.models import Entrant
 
-    setup_test_environment()
-    call_command("collectstatic", verbosity=0, interactive=False)
+    pages_in_this_process()
     competition = build(args.entrants, args.rounds)
     player_id = Entrant.objects.filter(competition=competition).values_list("player_id")[0][0]
     kwargs = competition.url_kwargs

@@ -1,16 +1,20 @@
 """A club evening of many devices: move saves against the real server, at once.
 
-Starts the server that `make run` starts (`manage.py runserver --noreload`) on a fresh
+Starts the server that `make run` starts (`manage.py runserver --noreload`), and then the
+one `make serve` starts (`config.serve`: gunicorn, debug off, 2 workers), each on a fresh
 database: a temporary SQLite file, migrated, with one Gouds 8 round per device count.
 Then 1, 5, 10 and 20 devices each enter their own game move by move at the same moment,
-reading the board before every save as the board screen does, and the script prints the
-p50 and p95 time of a move save (the POST; the board reads are not counted) and the
+as the board screen in a browser does (htmx: the board is read once, then every save is
+answered with the new board, from which the next move is saved), and the script prints the
+p50 and p95 time of a move save (save to new board, one request) and the
 number of server errors (5xx, or no answer). With DATABASE_URL pointing at PostgreSQL it
 runs the same on a fresh database there (created beside that one, dropped afterwards).
 
-Target: 10 devices on SQLite on a 2-core machine, 0 errors and p95 under 300 ms.
+Targets, 10 devices on SQLite on a 2-core machine, 0 errors: p95 under 300 ms on
+`make run`'s server, under 200 ms on the production server.
 
-    .venv/bin/python benchmarks/devices.py [--devices 1 5 10 20] [--time-limit 600]
+    .venv/bin/python benchmarks/devices.py [--devices 1 5 10 20] [--server runserver production]
+        [--database sqlite postgresql] [--time-limit 600]
 
 Every server and database it makes, it removes; it stops by itself within --time-limit.
 """
@@ -20,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import secrets
 import signal
 import socket
 import statistics
@@ -96,10 +101,36 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen:
+#: How each server is started: `make run`'s and `make serve`'s.
+SERVERS = {
+    "runserver": ("manage.py runserver --noreload", ["manage.py", "runserver", "--noreload"]),
+    "production": ("config.serve (gunicorn, debug off, 2 workers)", ["-m", "config.serve"]),
+}
+
+
+def server_env(kind: str, database_url: str, folder: Path, port: int) -> dict[str, str]:
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_"))},
+        "DATABASE_URL": database_url,
+    }
+    if kind == "runserver":
+        return {**env, "DJANGO_DEBUG": "true"}
+    return {
+        **env,
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DJANGO_STATIC_ROOT": str(folder / "static"),
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "WEB_CONCURRENCY": "2",
+    }
+
+
+def start_server(kind: str, env: dict[str, str], port: int, log: Path) -> subprocess.Popen:
+    arguments = SERVERS[kind][1] + ([f"127.0.0.1:{port}"] if kind == "runserver" else [])
     with log.open("wb") as output:
         server = subprocess.Popen(
-            [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
+            [sys.executable, *arguments],
             cwd=ROOT,
             env=env,
             stdout=output,
@@ -143,13 +174,16 @@ def run_level(base_url: str, game_ids: list[int], deadline: float) -> tuple[list
     def play(device: Device, game_id: int, index: int) -> None:
         start.wait()
         try:
+            version = device.board_version(game_id)
             for notation, rack in sheets[index % len(sheets)].moves:
                 if time.monotonic() > deadline:
                     return
                 for _attempt in range(3):
-                    version = device.board_version(game_id)
-                    if device.save_move(game_id, notation, rack, version=version).status == 302:
+                    reply = device.save_move(game_id, notation, rack, version=version, screen=True)
+                    if reply.saved and reply.version is not None:
+                        version = reply.version
                         break
+                    version = device.board_version(game_id)
         except Exception as error:  # a refused connection or a page without a board
             failures.append(error)
 
@@ -179,8 +213,11 @@ def percentile(values: list[float], share: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[round(share * 100) - 1]
 
 
-def measure(label: str, database_url: str, levels: list[int], deadline: float) -> None:
-    env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_DEBUG": "true"}
+def measure(
+    label: str, kind: str, database_url: str, levels: list[int], deadline: float, folder: Path
+) -> None:
+    port = free_port()
+    env = server_env(kind, database_url, folder, port)
     prepared = subprocess.run(
         [sys.executable, __file__, "--prepare", *map(str, levels)],
         cwd=ROOT,
@@ -192,11 +229,10 @@ def measure(label: str, database_url: str, levels: list[int], deadline: float) -
     if prepared.returncode != 0:
         raise RuntimeError(f"preparing the database failed:\n{prepared.stderr[-3000:]}")
     games = json.loads(prepared.stdout.strip().splitlines()[-1])
-    port = free_port()
     log = Path(tempfile.mkstemp(prefix="bordpunt-devices-", suffix=".log")[1])
-    server = start_server(env, port, log)
+    server = start_server(kind, env, port, log)
     try:
-        print(f"\n{label}: manage.py runserver --noreload, one game per device")
+        print(f"\n{label}: {SERVERS[kind][0]}, one game per device")
         print(f"{'devices':>8} {'saves':>6} {'p50 ms':>8} {'p95 ms':>8} {'errors':>7}")
         for level in levels:
             if time.monotonic() > deadline:
@@ -246,9 +282,13 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=600, help="seconds, in all")
     parser.add_argument(
         "--database",
-        choices=["sqlite", "postgresql", "both"],
-        default="both",
+        choices=["sqlite", "postgresql"],
+        nargs="+",
+        default=["sqlite", "postgresql"],
         help="PostgreSQL only when DATABASE_URL points at one",
+    )
+    parser.add_argument(
+        "--server", choices=list(SERVERS), nargs="+", default=list(SERVERS), help="which servers"
     )
     parser.add_argument("--prepare", type=int, nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -256,16 +296,20 @@ def main() -> None:
         print(json.dumps(prepare(args.prepare)))
         return
     deadline = time.monotonic() + args.time_limit
-    if args.database != "postgresql":
-        with tempfile.TemporaryDirectory(prefix="bordpunt-devices-") as folder:
-            measure("SQLite", f"sqlite:///{folder}/db.sqlite3", args.devices, deadline)
     database_url = os.environ.get("DATABASE_URL", "")
-    if args.database != "sqlite" and database_url.startswith(("postgres://", "postgresql://")):
-        scratch, drop = postgres_scratch(database_url)
-        try:
-            measure("PostgreSQL", scratch, args.devices, deadline)
-        finally:
-            drop()
+    for kind in args.server:
+        if "sqlite" in args.database:
+            with tempfile.TemporaryDirectory(prefix="bordpunt-devices-") as name:
+                folder = Path(name)
+                sqlite = f"sqlite:///{folder}/db.sqlite3"
+                measure("SQLite", kind, sqlite, args.devices, deadline, folder)
+        if "postgresql" in args.database and database_url.startswith(("postgres", "postgresql")):
+            scratch, drop = postgres_scratch(database_url)
+            try:
+                with tempfile.TemporaryDirectory(prefix="bordpunt-devices-") as name:
+                    measure("PostgreSQL", kind, scratch, args.devices, deadline, Path(name))
+            finally:
+                drop()
 
 
 if __name__ == "__main__":

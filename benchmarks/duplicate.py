@@ -26,22 +26,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:] = [str(REPO)] + [p for p in sys.path if Path(p or ".").resolve() != REPO / "benchmarks"]
 
+from benchmarks.movegen import timing  # noqa: E402
 from rules import DUTCH, STANDARD  # noqa: E402
 from rules.dawg import Dawg  # noqa: E402
 from rules.duplicate import bag_order, play_bag  # noqa: E402
 from rules.movegen import MoveGenerator  # noqa: E402
-
-
-def figures(label: str, samples: list[float], target_ms: float | None = None) -> None:
-    ms = sorted(s * 1000 for s in samples)
-    p95 = ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
-    verdict = ""
-    if target_ms is not None:
-        verdict = f"  (target < {target_ms:.0f} ms: {'ok' if p95 < target_ms else 'MISSES'})"
-    print(
-        f"  {label:<34} n={len(ms):3d}  median {statistics.median(ms):7.1f} ms  "
-        f"p95 {p95:7.1f} ms  max {ms[-1]:7.1f} ms{verdict}"
-    )
 
 
 def main() -> None:
@@ -92,9 +81,9 @@ def main() -> None:
         f"The top of one turn, five letters and two blanks ({len(ties)} positions, "
         f"median {statistics.median(ties):.0f} tops per turn):"
     )
-    figures("tops (every play of the top score)", timings["tops"], 150)
-    figures("best (the first top)", timings["best"])
-    figures("plays (every play, for comparison)", timings["plays"])
+    timing("tops (every play of the top score)", timings["tops"], 150)
+    timing("best (the first top)", timings["best"])
+    timing("plays (every play, for comparison)", timings["plays"])
 
 
 if __name__ == "__main__":

@@ -92,9 +92,9 @@ class Killer:
         killer = self
 
         class Watched(Device):
-            def request(self, method, path, data=None, files=None) -> Response:
+            def request(self, method, path, data=None, files=None, headers=None) -> Response:
                 killer.sending(method, path, data)
-                return super().request(method, path, data, files)
+                return super().request(method, path, data, files, headers)
 
         return Watched(base_url, timeout=min(timeout, 30.0))
 

@@ -10,7 +10,6 @@ Target: the standings page under 150 ms on a 2-core machine.
 import argparse
 import os
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -18,16 +17,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.fresh_database import django_on_a_fresh_database  # noqa: E402
-
-
-def median_ms(function, repeat: int) -> float:
-    timings = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        timings.append((time.perf_counter() - start) * 1000)
-    return statistics.median(timings)
+from benchmarks.fresh_database import (  # noqa: E402
+    django_on_a_fresh_database,
+    median_ms,
+    pages_in_this_process,
+)
 
 
 def build(entrant_count: int, round_count: int):
@@ -89,16 +83,13 @@ def main() -> None:
     args = parser.parse_args()
 
     django_on_a_fresh_database()
-    from django.core.management import call_command
     from django.test import Client
-    from django.test.utils import setup_test_environment
     from django.urls import reverse
 
     from competition import selectors
     from competition.core import standings
 
-    setup_test_environment()
-    call_command("collectstatic", verbosity=0, interactive=False)
+    pages_in_this_process()
     start = time.perf_counter()
     competition = build(args.entrants, args.rounds)
     print(

@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -12,12 +13,22 @@ from clubs.inputs import validate_plain_text
 from clubs.slugs import validate_club_slug
 
 
+class RatingSystem(models.TextChoices):
+    """The club's rating system (competition/core/ratings.py, docs/ratings.md)."""
+
+    GLICKO2 = "glicko2", _("Glicko-2")
+    ELO = "elo", _("Elo (NASPA style)")
+
+
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=120, validators=[validate_plain_text])
     slug = models.SlugField(_("short name"), unique=True)
     city = models.CharField(_("city"), max_length=80, blank=True)
     members = models.ManyToManyField(
         "Player", through="Membership", related_name="clubs", verbose_name=_("members")
+    )
+    rating_system = models.CharField(
+        _("rating system"), max_length=10, choices=RatingSystem, default=RatingSystem.GLICKO2
     )
 
     class Meta:
@@ -60,7 +71,24 @@ class Player(models.Model):
     federation_number = models.CharField(
         _("federation number"), max_length=20, blank=True, null=True, unique=True
     )
-    rating = models.PositiveIntegerField(_("rating"), null=True, blank=True)
+    # A known start for the club's rating list (competition/ratings.py): the rating a player
+    # brings (from the federation, another club), not a computed one; the computed rating
+    # follows from the results and is never stored.
+    rating = models.PositiveIntegerField(
+        _("start rating"),
+        null=True,
+        blank=True,
+        help_text=_("A known rating to start from; empty: 1500, like every new player."),
+    )
+    rating_deviation = models.PositiveSmallIntegerField(
+        _("start deviation"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(30), MaxValueValidator(350)],
+        help_text=_(
+            "How sure the start rating is (Glicko-2), 30 to 350; empty: 350, as for a new player."
+        ),
+    )
     # One open invitation to make an account (clubs/accounts.py): only a keyed hash of its
     # code is kept, so the database (or a backup) does not give the code away.
     invite_code_hash = models.CharField(

@@ -17,8 +17,8 @@ from clubs.history import HistoryAction, history_record
 from clubs.models import Club, Membership, Player
 from clubs.signals import club_changed, player_changed
 
-CLUB_FIELDS = ("name", "slug", "city")
-PLAYER_FIELDS = ("name", "federation_number", "rating", "user")
+CLUB_FIELDS = ("name", "slug", "city", "rating_system")
+PLAYER_FIELDS = ("name", "federation_number", "rating", "rating_deviation", "user")
 
 
 def _values(obj: Model | None, fields: tuple[str, ...]) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from competition.rulesets import custom_rules_error
 from competition.selectors import current_round_number
 from competition.services.competitions import SETTINGS_FIELDS
 from competition.services.importing import UNDECIDED, NameQuestion
+from games.forms import zero_zero_error
 from games.models import Game
 from games.services import (
     MAX_SCORE,
@@ -51,6 +52,7 @@ COMPETITION_LIMITS = {
     "forfeit_win_match_points": (0, 10),
     "forfeit_win_board_points": (0, SCORE_MAX),
     "min_games": (0, MAX_ROUNDS),
+    "clock_minutes": (1, 180),
 }
 
 
@@ -98,13 +100,23 @@ class RulesJSONField(forms.JSONField):
             return True
 
 
+class DateInput(forms.DateInput):
+    """`<input type="date">`: the browser reads only ISO dates (2026-06-13), whatever the
+    reader's language; a localised "13-06-2026" shows an empty field and saves a blank."""
+
+    input_type = "date"
+
+    def __init__(self, attrs=None) -> None:
+        super().__init__(attrs, format="%Y-%m-%d")
+
+
 class CompetitionForm(forms.ModelForm):
     """A competition's settings; the tiebreak order is chosen slot by slot."""
 
     class Meta:
         model = Competition
         fields = [name for name in SETTINGS_FIELDS if name != "tiebreaks"]
-        widgets = {"start_date": forms.DateInput(attrs={"type": "date"})}
+        widgets = {"start_date": DateInput()}
         field_classes = {
             "custom_rules": RulesJSONField,
             **dict.fromkeys(COMPETITION_LIMITS, StrictIntegerField),
@@ -277,6 +289,10 @@ class ResultRowForm(forms.Form):
                 self.fields[f"score_{side}"].label = _("Board points of %(name)s") % {
                     "name": player.name
                 }
+            if game.player_b is not None:
+                self.fields["kind"].choices = ResultKind.choices_for(
+                    game.player_a.name, game.player_b.name
+                )
 
     @staticmethod
     def initial_for(game: Game) -> dict:
@@ -325,6 +341,10 @@ class ResultRowForm(forms.Form):
         game = self.game_obj
         if game is not None and (game.score_a, game.score_b) == tuple(scores.values()):
             return  # confirmed when it was saved
+        if all(score == 0 for score in scores.values()):
+            # Nobody scored: far more often two empty boxes typed as zeros than a game.
+            self.add_error("score_a", zero_zero_error())
+            return
         for side, score in scores.items():
             if score < 0:
                 message = _(
@@ -502,13 +522,15 @@ BYE_CHOICE = "bye"
 
 class LateArrivalForm(forms.Form):
     """A late arrival's place in a paired round: against the bye, against another late
-    arrival at a new table, or a bye. The choices are the round's as the page showed it."""
+    arrival at a new table, or a bye. The choices are the round's as the page showed it:
+    only players present and without a place. The place is a list of choices that wrap
+    (not a select cut off at phone width), one tap each; none is chosen for the user."""
 
     player = forms.ChoiceField(
         label=_("Late arrival"), widget=forms.Select(attrs={"class": "form-select"})
     )
     opponent = forms.ChoiceField(
-        label=_("Plays"), widget=forms.Select(attrs={"class": "form-select"})
+        label=_("Plays"), widget=forms.RadioSelect(attrs={"class": "btn-check"})
     )
     pairing = forms.CharField(widget=forms.HiddenInput, max_length=40)
 
@@ -517,18 +539,26 @@ class LateArrivalForm(forms.Form):
         *args,
         unplaced: list[tuple[int, str]],
         bye_players: list[tuple[int, str]],
+        chosen: int | None = None,
         **kwargs,
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = unplaced
+        players = [(str(player_id), name) for player_id, name in unplaced]
+        if chosen in {player_id for player_id, _name in unplaced}:
+            self.fields["player"].initial = str(chosen)
+        elif len(players) > 1:
+            # Nobody just ticked: the secretary chooses; the first name is no guess.
+            players.insert(0, ("", _("choose…")))
+        self.fields["player"].choices = players
         opponents = [
-            (str(player_id), _("against %(name)s, who has the bye") % {"name": name})
+            (str(player_id), _("against %(name)s (has the bye)") % {"name": name})
             for player_id, name in bye_players
         ]
-        opponents += [
-            (str(player_id), _("at a new table against %(name)s") % {"name": name})
-            for player_id, name in unplaced
-        ]
+        if len(unplaced) > 1:  # one late arrival alone has nobody new to play
+            opponents += [
+                (str(player_id), _("new table, against %(name)s") % {"name": name})
+                for player_id, name in unplaced
+            ]
         opponents.append((BYE_CHOICE, _("a bye")))
         self.fields["opponent"].choices = opponents
 
@@ -548,9 +578,7 @@ class RoundDeleteForm(forms.Form):
 
 
 class RoundCreateForm(forms.Form):
-    date = forms.DateField(
-        label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
+    date = forms.DateField(label=_("Date"), required=False, widget=DateInput())
     # The round the page offered to add; without it the next round is added.
     number = bounded(StrictIntegerField(required=False), minimum=1, maximum=MAX_ROUNDS)
 
@@ -650,13 +678,20 @@ class PairingForm(forms.Form):
 
 
 class SwapForm(forms.Form):
-    player_x = forms.ChoiceField(label=_("Swap"))
-    player_y = forms.ChoiceField(label=_("with"))
+    """Two players of the round to swap. The second starts empty: with the same player
+    preselected on both sides, one tap on *Swap* could only be refused."""
+
+    player_x = forms.ChoiceField(
+        label=_("Swap"), widget=forms.Select(attrs={"class": "form-select"})
+    )
+    player_y = forms.ChoiceField(
+        label=_("with"), widget=forms.Select(attrs={"class": "form-select"})
+    )
 
     def __init__(self, *args, players: list[tuple[int, str]], **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["player_x"].choices = players
-        self.fields["player_y"].choices = players
+        self.fields["player_y"].choices = [("", _("— choose —")), *players]
 
 
 class GroupForm(forms.Form):

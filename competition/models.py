@@ -124,6 +124,17 @@ class Competition(models.Model):
             "it counts at once, marked as provisional."
         ),
     )
+    rated = models.BooleanField(
+        _("counts for the rating"),
+        default=True,
+        help_text=_("Its settled results count for the club's rating list."),
+    )
+    clock_minutes = models.PositiveSmallIntegerField(
+        _("minutes per player on the clock"),
+        null=True,
+        blank=True,
+        help_text=_("For the board's game clock; empty: the minutes of the rule set."),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     #: The last change to anything the competition's pages show (competition/versioning.py).
     changed_at = models.DateTimeField(_("last changed"), auto_now=True)

@@ -5,7 +5,17 @@ Django: the URL configuration.
 
 from django.urls import path
 
-from competition.views import director, export, history, paper, public, screen, secretary, tsh
+from competition.views import (
+    director,
+    export,
+    history,
+    paper,
+    public,
+    ratings,
+    screen,
+    secretary,
+    tsh,
+)
 from competition.views.conditional import conditional_page
 
 competition = "<slug:club>/<slug:competition>/"
@@ -25,6 +35,8 @@ urlpatterns = [
         history.player_history_page,
         name="player_history",
     ),
+    path("<slug:club>/rating/", ratings.rating_list, name="ratings"),
+    path("<slug:club>/rating/<id:player_id>/", ratings.rating_history_page, name="rating_history"),
     path(competition, conditional_page(public.standings_page), name="standings"),
     path(
         f"{competition}stand.json",
@@ -83,6 +95,11 @@ urlpatterns = [
         f"{competition}beheer/deelnemers/groep/",
         secretary.entrant_group_view,
         name="entrant_group",
+    ),
+    path(
+        f"{competition}beheer/deelnemers/groepen-op-rating/",
+        secretary.groups_fill_view,
+        name="groups_fill",
     ),
     path(f"{competition}beheer/ronde/nieuw/", secretary.round_create_view, name="round_create"),
     path(

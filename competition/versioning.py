@@ -8,6 +8,8 @@ every write to the competition's data, so a repeat visit to a public page costs 
 - Results and moves: games' services send `games.signals.game_changed` (games may not
   import competition); `on_game_changed` below moves the round's competition forward.
 - A player's or club's name changed in the admin: `clubs.signals` (`on_names_changed`).
+- A write that finds nothing to change (a form sent back as shown) moves nothing forward;
+  games' services send `games.signals.game_unchanged`, so an archived one still refuses.
 
 It runs inside the writer's transaction: a failed write leaves the timestamp as it was.
 Readers take the timestamp before the data, so a page is never keyed newer than it is.
@@ -31,9 +33,14 @@ def competition_touched(*, competition_id: int) -> None:
 
 
 def on_game_changed(sender, *, round_id: int, **kwargs) -> None:
+    """Moves the round's competition forward: every change of a game, result or not."""
     open_ones = Competition.objects.filter(rounds__id=round_id, archived_at__isnull=True)
     if not open_ones.update(changed_at=timezone.now()):
         _refuse_if_archived(Competition.objects.filter(rounds__id=round_id))
+
+
+def on_game_unchanged(sender, *, round_id: int, **kwargs) -> None:
+    _refuse_if_archived(Competition.objects.filter(rounds__id=round_id))
 
 
 def on_names_changed(sender, *, player_id: int | None = None, club_id: int | None = None, **kwargs):

@@ -27,10 +27,12 @@ class ChosenLanguageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        """The request in its reader's language, and only the request: the thread's language
+        is given back afterwards (a thread serves many readers; a test many requests)."""
         language = chosen_language(request)
-        translation.activate(language)
         request.LANGUAGE_CODE = language
-        response = self.get_response(request)
+        with translation.override(language):
+            response = self.get_response(request)
         response.headers.setdefault("Content-Language", language)
         return response
 

@@ -1,10 +1,11 @@
-"""Games, seats and moves are shown here, never changed: results and moves are entered on
-the app's pages, whose services keep the history and raise the game's version."""
+"""Games, seats, moves and clocks are shown here, never changed: results, moves and the
+clock's presses are entered on the app's pages, whose services keep the history and check
+them (a clock's presses against the server's own clock)."""
 
 from django.contrib import admin
 
 from clubs.admin import ViewOnlyAdmin
-from games.models import Game, Move, Seat
+from games.models import Game, GameClock, Move, Seat
 
 
 @admin.register(Game)
@@ -28,4 +29,12 @@ class MoveAdmin(ViewOnlyAdmin):
     list_display = ["game", "number", "side", "notation", "score", "total", "problem"]
     list_filter = ["side", "game__round__competition"]
     search_fields = ["notation", "game__player_a__name", "game__player_b__name"]
+    list_select_related = ["game__player_a", "game__player_b"]
+
+
+@admin.register(GameClock)
+class GameClockAdmin(ViewOnlyAdmin):
+    list_display = ["game", "origin", "flag_ends"]
+    list_filter = ["game__round__competition"]
+    search_fields = ["game__player_a__name", "game__player_b__name"]
     list_select_related = ["game__player_a", "game__player_b"]

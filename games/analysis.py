@@ -27,7 +27,7 @@ from rules.analysis import analyse
 
 #: Bump when the cached shape or the generator's results change (2: a blank swap can be
 #: the best move).
-VERSION = 2
+VERSION = 3
 TIMEOUT = 60 * 60 * 24 * 7
 
 
@@ -45,6 +45,8 @@ class TurnReview:
     missed: int
     #: The best play's new tiles as ``(row, col, letter)`` (lowercase = blank).
     placed: tuple[tuple[int, int, str], ...]
+    #: The turn's thinking time on the board's clock (ms), when it was timed.
+    think_ms: int | None = None
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,11 @@ class GameReview:
         return next((t for t in self.turns if t.number == number), None)
 
     @property
+    def timed(self) -> bool:
+        """Whether the board's clock timed any turn (the page then shows a time column)."""
+        return any(turn.think_ms is not None for turn in self.turns)
+
+    @property
     def totals(self) -> list[tuple[str, int]]:
         return list(zip(self.names, self.missed, strict=True))
 
@@ -65,7 +72,7 @@ class GameReview:
 def cache_key(game: Game, moves: Sequence[Move]) -> str:
     digest = hashlib.sha256(
         json.dumps(
-            [game.rules, game.starter, [(m.side, m.notation, m.rack) for m in moves]],
+            [game.rules, game.starter, [(m.side, m.notation, m.rack, m.think_ms) for m in moves]],
             sort_keys=True,
         ).encode()
     ).hexdigest()
@@ -111,6 +118,7 @@ def _compute(moves: Sequence[Move], replayed: Replay) -> dict[str, Any]:
                 "best_score": turn.best_score,
                 "missed": turn.missed,
                 "placed": placed,
+                "think_ms": row.think_ms,
             }
         )
     missed = [0, 0]

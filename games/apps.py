@@ -8,20 +8,6 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # The codes a game's history entries hold, named on the history pages.
-        from clubs.history_display import register
-        from games.models import Outcome, RoundStatus, Side, Winner
+        from games.history_text import register_history_texts
 
-        register(
-            labels={
-                "table": _("table"),
-                "player_a": _("first player"),
-                "player_b": _("second player"),
-            },
-            choices={
-                "outcome": Outcome.choices,
-                "winner": Winner.choices,
-                "starter": Side.choices,
-                "side": Side.choices,
-                "status": RoundStatus.choices,
-            },
-        )
+        register_history_texts()

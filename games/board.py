@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import groupby
 
 from django.utils.functional import Promise
 from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 import rules
 from games.engine import SIDES, Replay
@@ -68,39 +70,57 @@ class SquareView:
             return f"{self.name}, {PREMIUMS[self.premium][1]}"
         return self.name
 
-    @property
-    def cell(self) -> str:
-        """The square's grid cell. Built here, not in the template: 225 cells per board
-        page, and the template language costs ten times as much per cell."""
-        classes = " ".join(
-            name
-            for name, wanted in (
-                ("sq", True),
-                (self.premium, bool(self.premium)),
-                ("tile", bool(self.letter)),
-                ("blank", self.is_blank),
-                (self.state, bool(self.state)),
-            )
-            if wanted
+
+@lru_cache(maxsize=8192)
+def _cell(square: SquareView, language: str | None) -> SafeString:
+    """A square's grid cell, built once per look and language: a board page has 225 of
+    them, and a square looks the same on every board where it holds the same tile (or none)."""
+    name, letter, premium, state = square.name, square.letter, square.premium, square.state
+    classes = " ".join(
+        name
+        for name, wanted in (
+            ("sq", True),
+            (premium, bool(premium)),
+            ("tile", bool(letter)),
+            ("blank", square.is_blank),
+            (state, bool(state)),
         )
-        if self.letter:
-            inside = format_html("{}", self.letter)
-            if self.value:
-                inside = format_html('{}<sub aria-hidden="true">{}</sub>', inside, self.value)
-        elif self.premium:
-            inside = format_html(
-                '<span class="prem" aria-hidden="true">{}</span>', self.premium_label
-            )
-        else:
-            inside = ""
-        return format_html(
-            '<div class="cell" role="gridcell"><button type="button" class="{}" '
-            'data-square="{}" tabindex="-1" aria-label="{}">{}</button></div>',
-            classes,
-            self.name,
-            self.description,
-            inside,
+        if wanted
+    )
+    if letter:
+        inside = format_html("{}", letter)
+        if square.value:
+            inside = format_html('{}<sub aria-hidden="true">{}</sub>', inside, square.value)
+    elif premium:
+        inside = format_html(
+            '<span class="prem" aria-hidden="true">{}</span>', square.premium_label
         )
+    else:
+        inside = ""
+    return format_html(
+        '<div class="cell" role="gridcell"><button type="button" class="{}" '
+        'data-square="{}" tabindex="-1" aria-label="{}">{}</button></div>',
+        classes,
+        name,
+        square.description,
+        inside,
+    )
+
+
+def grid_html(rows: Sequence[Sequence[SquareView]]) -> SafeString:
+    """The board's rows as HTML. Joined here, not in the template: the template language
+    costs ten times as much per cell, and the board page is the one reloaded after every move."""
+    language = get_language()
+    row_label = (
+        '<div class="board-row" role="row"><div class="board-label" role="rowheader">{}</div>'
+    )
+    # Every cell is built by format_html, the row labels are numbers.
+    return mark_safe(
+        "".join(
+            row_label.format(number) + "".join(_cell(square, language) for square in row) + "</div>"
+            for number, row in enumerate(rows, 1)
+        )
+    )
 
 
 @dataclass(frozen=True)
@@ -182,6 +202,10 @@ class BoardView:
     pending_end_racks: tuple[int, ...]
     ruleset: rules.RuleSet
     names: tuple[str, str]
+
+    @property
+    def grid(self) -> SafeString:
+        return grid_html(self.rows)
 
     @property
     def ruleset_label(self) -> str:

@@ -185,7 +185,7 @@ def _locked(game: Game, *, by: AbstractBaseUser | None, expected_version: int | 
         game,
         expected_version=expected_version,
         stale=_stale_result,
-        related=("player_a", "player_b", "round__competition__club"),
+        related=("player_a", "player_b", "round__competition__club", "clock"),
     )
     if locked.player_b_id is None:
         raise ConfirmationError(_("A bye has no result to enter."))
@@ -217,7 +217,7 @@ def _save_confirmation(game: Game, *, confirmation: str, claimed_by: str = "", c
     game.counter_result = counter or {}
     game.version += 1
     game.save(update_fields=["confirmation", "claimed_by", "counter_result", "version"])
-    game_changed.send(sender=Game, round_id=game.round_id)
+    game_changed.send(sender=Game, round_id=game.round_id, result_changed=True)
 
 
 @transaction.atomic
@@ -357,8 +357,7 @@ def game_moves_write(*, game: Game, by: AbstractBaseUser | None, write: Callable
         raise MoveError(error.message) from None
     before = _result_of(locked)
     with row_held(locked):
-        written = write(locked)
-    locked.refresh_from_db()
+        written = write(locked)  # on `locked` itself: what it wrote is on the instance
     if _result_of(locked) != before:
         if locked.outcome == Outcome.PENDING or role == SECRETARY:
             confirmation, claimed_by = Confirmation.CONFIRMED, ""

@@ -145,10 +145,20 @@ def _score_field(label) -> forms.IntegerField:
     return bounded(field, minimum=MIN_SCORE, maximum=MAX_SCORE)
 
 
+def zero_zero_error() -> forms.ValidationError:
+    """0 – 0 is asked like an implausible score: the results page and a player's form."""
+    return forms.ValidationError(
+        _("0 – 0: nobody scored. If it is right, tick “score is right” and save again."),
+        code="implausible",
+    )
+
+
 class GameResultForm(VersionForm):
     """A game's result as one of its players (or the secretary) enters it.
 
-    The score labels are the players' names, so nobody has to know who is "first".
+    The scores are stored in table order (`score_a` is the first player's), whoever types
+    them. A player sees their own box first, "your score", then the opponent's with the
+    name (`side`: the reader's "a" or "b"); the secretary sees both names in table order.
     """
 
     score_a = _score_field(_("Board points first player"))
@@ -161,9 +171,60 @@ class GameResultForm(VersionForm):
         validators=[validate_plain_text],
         widget=forms.Textarea(attrs={"rows": 2}),
     )
+    confirm = forms.BooleanField(label=_("score is right"), required=False)
 
-    def __init__(self, *args, game=None, **kwargs) -> None:
+    def __init__(self, *args, game=None, side: str | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        if game is not None:
-            self.fields["score_a"].label = game.player_a.name
-            self.fields["score_b"].label = game.player_b.name
+        self.side = side if side in ("a", "b") else None
+        self.names = {"a": "", "b": ""}
+        if game is None:
+            return
+        self.names = {"a": game.player_a.name, "b": game.player_b.name}
+        for which, name in self.names.items():
+            self.fields[f"score_{which}"].label = name
+        if self.side:
+            self.fields[f"score_{self.side}"].label = _("Your score")
+            self.fields[f"score_{_other(self.side)}"].label = _("Opponent")
+        self.fields["kind"].choices = _kind_choices(self.names, self.side)
+
+    def score_boxes(self) -> list[tuple[forms.BoundField, str]]:
+        """The two score fields as shown, each with the name beneath its label: the
+        reader's own first; for the secretary the table order, the label being the name."""
+        order = ("b", "a") if self.side == "b" else ("a", "b")
+        return [(self[f"score_{which}"], self.names[which] if self.side else "") for which in order]
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        zero_zero = cleaned.get("kind") in ResultKind.SCORED and (
+            cleaned.get("score_a") == cleaned.get("score_b") == 0
+        )
+        if zero_zero and not cleaned.get("confirm"):
+            self.add_error("score_a", zero_zero_error())
+        return cleaned
+
+    @property
+    def needs_confirmation(self) -> bool:
+        """Whether the form shows the “score is right” box: it was asked for, or ticked."""
+        asked = any(e.code == "implausible" for e in self.errors.as_data().get("score_a", []))
+        return self.is_bound and (asked or bool(self.data.get("confirm")))
+
+
+def _other(side: str) -> str:
+    return "b" if side == "a" else "a"
+
+
+def _kind_choices(names: dict[str, str], side: str | None) -> list[tuple[str, str]]:
+    """The outcomes with the players' names instead of "first/second player"."""
+
+    def who(which: str) -> str:
+        if which == side:
+            return _("%(name)s (you)") % {"name": names[which]}
+        return names[which]
+
+    labels = {
+        ResultKind.FLAG_A: _("flag fell: %(name)s") % {"name": who("a")},
+        ResultKind.FLAG_B: _("flag fell: %(name)s") % {"name": who("b")},
+        ResultKind.FORFEIT_A: _("forfeit: %(name)s") % {"name": who("a")},
+        ResultKind.FORFEIT_B: _("forfeit: %(name)s") % {"name": who("b")},
+    }
+    return [(value, labels.get(value, label)) for value, label in ResultKind.choices]

@@ -27,15 +27,43 @@ def game_lock(
     if getattr(game, "_row_held", False):
         locked = game
     else:
+        loaded = [path for path in related if _loaded(game, path)]
         # Lock the game row only: PostgreSQL cannot lock the nullable side of an outer join.
         locked = (
             Game.objects.select_for_update(of=("self",), no_key=True)
-            .select_related(*related)
+            .select_related(*[path for path in related if path not in loaded])
             .get(pk=game.pk)
         )
+        for path in loaded:
+            _reuse(locked, game, path.split("__")[0])
     if expected_version is not None and locked.version != expected_version:
         raise stale()
     return locked
+
+
+def _loaded(game: Game, path: str) -> bool:
+    """Whether the caller's copy of the game has `path` ("round__competition") loaded."""
+    instance = game
+    for name in path.split("__"):
+        field = type(instance)._meta.get_field(name)
+        # A reverse relation (the game's clock) is read with the lock: it has no key on
+        # the game's row to tell whether the caller's copy is still the one.
+        if not field.concrete or not field.is_cached(instance):  # type: ignore[union-attr]
+            return False
+        instance = getattr(instance, name)
+        if instance is None:
+            return True
+    return True
+
+
+def _reuse(locked: Game, game: Game, name: str) -> None:
+    """Give the locked row the related object its caller loaded a moment ago (a player,
+    the round with its competition and club), when the row still points to it: the lock
+    reads one row, not five joined tables. What can change under a game (who plays it,
+    its round) is its own row's foreign keys, which the lock reads fresh."""
+    field = Game._meta.get_field(name)
+    if getattr(locked, field.attname) == getattr(game, field.attname):  # type: ignore[union-attr]
+        setattr(locked, name, getattr(game, name))
 
 
 def games_lock(game_ids: Iterable[int]) -> dict[int, Game]:
@@ -59,8 +87,9 @@ def row_held(game: Game) -> Iterator[Game]:
     """For a write of the moves on a row its caller has just locked, in the same
     transaction (`games.confirmation.game_moves_write`): `game_lock` takes the row as it
     is instead of reading and locking it a second time. A board save is a few queries less."""
+    held = getattr(game, "_row_held", False)
     game._row_held = True  # type: ignore[attr-defined]
     try:
         yield game
     finally:
-        del game._row_held  # type: ignore[attr-defined]
+        game._row_held = held  # type: ignore[attr-defined]

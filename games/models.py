@@ -138,6 +138,19 @@ COUNTS = (
 )
 
 
+#: Whether a game counts for the club's rating (competition/ratings.py): it counts for its
+#: competition (`COUNTS`), it is settled (confirmed: a provisional or disputed result waits,
+#: even where the standings count it at once), it was played on the board
+#: (`SCORED_OUTCOMES`, a flag fall a loss for the player whose flag fell; byes, forfeits and
+#: annulled games are not rated), and its competition counts for the rating.
+RATED = (
+    COUNTS
+    & Q(confirmation=Confirmation.CONFIRMED)
+    & Q(outcome__in=SCORED_OUTCOMES, player_b__isnull=False)
+    & Q(round__competition__rated=True)
+)
+
+
 class GameQuerySet(models.QuerySet):
     def published(self) -> "GameQuerySet":
         """Games of published rounds: what the public may see, and what the standings count."""
@@ -162,6 +175,10 @@ class GameQuerySet(models.QuerySet):
     def counting_for(self, competition) -> "GameQuerySet":
         """The games that count for `competition` (a `competition.models.Competition`)."""
         return self.counting().filter(round__competition=competition)
+
+    def rated(self) -> "GameQuerySet":
+        """Games whose result counts for the club's rating (`RATED`)."""
+        return self.filter(RATED)
 
     def with_counts(self) -> "GameQuerySet":
         """Each game with `counts` (True when `COUNTS` holds): for a page that shows the
@@ -284,6 +301,13 @@ class Game(models.Model):
         return self.outcome == Outcome.BYE
 
     @property
+    def flag_fell_player(self) -> Player | None:
+        """Whose flag fell (a flag fall loses): named wherever the result is described."""
+        if self.outcome != Outcome.FLAG_FALL:
+            return None
+        return self.player_b if self.winner == Winner.A else self.player_a
+
+    @property
     def has_result(self) -> bool:
         """`HAS_RESULT` for one game: a bye has a result."""
         return self.outcome != Outcome.PENDING
@@ -399,6 +423,9 @@ class Move(models.Model):
         verbose_name=_("entered by"),
     )
     entered_at = models.DateTimeField(_("entered at"))
+    #: The thinking time of this turn in ms: from the board's clock when it ran
+    #: (games.clock), else the time since the move before was saved; None when unknown.
+    think_ms = models.PositiveIntegerField(_("thinking time (ms)"), null=True, blank=True)
 
     class Meta:
         ordering = ["game", "number"]
@@ -419,3 +446,30 @@ class Move(models.Model):
     def problem(self) -> str:
         """Why the engine refuses this move, in the reader's language; empty when it does not."""
         return describe(self.problem_code, self.problem_params) if self.problem_code else ""
+
+
+class GameClock(models.Model):
+    """The board's game clock (games.clock): what was pressed, on one time line.
+
+    ``events`` is the clock's own log, append-only: ``[kind, at, player, user id]`` per
+    press, ``at`` in ms since ``origin`` on the server's clock (rules.clock computes the
+    rest from it). ``budget_ms`` is each player's time, in seat order.
+    """
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, related_name="clock", verbose_name=_("game")
+    )
+    budget_ms = models.JSONField(_("time per player (ms)"))
+    flag_ends = models.BooleanField(_("a flag fall ends the game"))
+    origin = models.DateTimeField(_("started at"))
+    events = models.JSONField(_("presses"), default=list)
+    #: Turns each player had taken on the board when the clock was started (it may start
+    #: mid-game): the clock's first turn of a player is that player's next move.
+    turns_before = models.JSONField(_("turns before the clock"), default=list)
+
+    class Meta:
+        verbose_name = _("game clock")
+        verbose_name_plural = _("game clocks")
+
+    def __str__(self) -> str:
+        return f"{self.game_id}: {len(self.events)}"

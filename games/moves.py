@@ -23,7 +23,8 @@ from games.history import game_context, record_game_change
 from games.locks import game_lock
 from games.models import Confirmation, Game, Move, Outcome, Side, Winner, winner_by_score
 from games.rule_messages import coded, describe_stored, error_message, message, refusal
-from games.signals import game_changed
+from games.signals import game_changed, game_unchanged
+from games.timing import clock_time, think_ms
 from rules import gcg
 
 
@@ -47,19 +48,25 @@ def _stale_board() -> MoveError:
     )
 
 
-def _locked(game: Game, expected_version: int | None) -> Game:
+def _locked(game: Game, expected_version: int | None, *, announce: bool = True) -> Game:
     """Every write to a game's moves starts here: lock the row, check the screen's version,
-    and tell the competition that its data changes (undone with the rest on failure)."""
+    and tell the competition that its data changes (undone with the rest on failure).
+    `announce=False`: the caller tells it itself, once it knows something changes."""
     locked = game_lock(
         game,
         expected_version=expected_version,
         stale=_stale_board,
-        related=("player_a", "player_b", "round__competition"),
+        related=("player_a", "player_b", "round__competition", "clock"),
     )
     if locked.player_b_id is None:
         raise MoveError(_("A bye has no moves."))
-    game_changed.send(sender=Game, round_id=locked.round_id)
+    if announce:
+        game_changed.send(sender=Game, round_id=locked.round_id, result_changed=False)
     return locked
+
+
+def _turns_taken(results: list[rules.MoveResult | None], player: int) -> int:
+    return sum(1 for result in results if result and result.is_turn and result.player == player)
 
 
 def moves_of(game: Game) -> list[Move]:
@@ -115,6 +122,7 @@ def move_add(
         result = current.push(move, rack=rack.upper() or None, player=engine.mover(move, side))
     except rules.RulesError as error:
         raise MoveError(refusal(error, notation)) from None
+    entered_at = now or timezone.now()
     row = Move(
         game=locked,
         number=len(rows) + 1,
@@ -122,8 +130,16 @@ def move_add(
         notation=result.notation or notation.strip(),
         rack=rack.upper(),
         entered_by=_user(by),
-        entered_at=now or timezone.now(),
+        entered_at=entered_at,
     )
+    if result.is_turn:
+        row.think_ms = think_ms(
+            locked,
+            player=result.player,
+            turns_taken=_turns_taken(replayed.results, result.player),
+            previous=rows[-1] if rows else None,
+            now=entered_at,
+        )
     _store(row, result)
     row.save()
     context = game_context(locked)
@@ -166,7 +182,7 @@ def move_correct(
     Returns the moves that the engine now refuses, by number, with the reason; they stay
     on the scoresheet, marked, until they are corrected or undone.
     """
-    locked = _locked(game, expected_version)
+    locked = _locked(game, expected_version, announce=False)
     row = Move.objects.filter(game=locked, number=number).first()
     if row is None:
         raise MoveError(_("There is no move %(number)s.") % {"number": number})
@@ -177,13 +193,23 @@ def move_correct(
     before = _entry(row)
     row.notation = " ".join(notation.split())
     row.rack = rack.upper()
-    row.save(update_fields=["notation", "rack"])
-    context = game_context(locked)
-    if _entry(row) != before:
+    if _entry(row) == before:
+        # Corrected to what it was (the form sent as shown): nothing is written, not even
+        # the game's version; the moves keep their marks.
+        game_unchanged.send(sender=Game, round_id=locked.round_id)
+        problems = {
+            move.number: describe_stored({"code": move.problem_code, "params": move.problem_params})
+            for move in moves_of(locked)
+            if move.problem_code
+        }
+    else:
+        game_changed.send(sender=Game, round_id=locked.round_id, result_changed=False)
+        row.save(update_fields=["notation", "rack"])
+        context = game_context(locked)
         record_game_change(
             context, by=by, action=HistoryAction.MOVE_CORRECT, before=before, after=_entry(row)
         )
-    problems = _rescore(locked, by=by, context=context)
+        problems = _rescore(locked, by=by, context=context)
     if number in problems:
         raise MoveError(problems[number])
     return problems
@@ -283,9 +309,16 @@ def _not_one_against_one(count: Any) -> str:
 
 
 def game_to_gcg(game: Game) -> str:
-    """The game's moves as a GCG record (with Bordpunt's extension for Gouds 8)."""
-    replayed = engine.replay(game, moves_of(game))
-    return gcg.write(replayed.engine)
+    """The game's moves as a GCG record (with Bordpunt's extension for Gouds 8); the
+    thinking time of each turn the board's clock timed as a note after it ("time 1:30")."""
+    rows = moves_of(game)
+    replayed = engine.replay(game, rows)
+    notes = {
+        index: [f"time {clock_time(row.think_ms)}"]
+        for index, row in enumerate(rows[: len(replayed.engine.history)])
+        if row.think_ms is not None
+    }
+    return gcg.write(replayed.engine, notes=notes)
 
 
 def _entry(row: Move) -> dict[str, Any]:
@@ -383,6 +416,7 @@ def _finish(
         game.entered_by = _user(by)
         game.entered_at = now or timezone.now()
         had_result = before["outcome"] != Outcome.PENDING
+        game_changed.send(sender=Game, round_id=game.round_id, result_changed=True)
         record_game_change(
             context,
             by=by,

@@ -15,6 +15,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubs.history_display import Reading
 from games.confirmation import (
     SECRETARY,
     ConfirmationError,
@@ -26,7 +27,8 @@ from games.confirmation import (
     role_in_game,
 )
 from games.forms import GameResultForm, VersionForm
-from games.models import Confirmation, Outcome, ResultState, RoundStatus
+from games.history_text import result_text
+from games.models import Confirmation, ResultState, RoundStatus
 from games.selectors import my_games
 from games.services import ResultError, ResultInput, result_kind_of
 from games.views import _game
@@ -58,22 +60,33 @@ def _initial(game) -> dict:
     }
 
 
-def _counter(game) -> dict | None:
-    """The opponent's other result of a disputed game, for display."""
+def _counter(game) -> str | None:
+    """The other entry of a disputed game as a sentence with the names ("Anke 388 – 412
+    Bram, Bram wint"), as the history says it."""
     counter = game.counter_result or {}
     if not counter:
         return None
-    return {**counter, "outcome_label": Outcome(counter.get("outcome", "")).label}
+    return result_text(counter, Reading(names=(game.player_a.name, game.player_b.name)))
+
+
+def _opponent(game, side: str | None):
+    """The reader's opponent (None for the secretary)."""
+    if side == "a":
+        return game.player_b
+    if side == "b":
+        return game.player_a
+    return None
 
 
 @game_role_required
 def game_result(request, game, role: str):
     """Enter, confirm or dispute a game's result (players); confirm or decide it (secretary)."""
     is_secretary = role == SECRETARY
-    form = GameResultForm(initial=_initial(game), game=game)
+    mine = role if not is_secretary else None
+    form = GameResultForm(initial=_initial(game), game=game, side=mine)
     if request.method == "POST":
         action = request.POST.get("action", "")
-        form = GameResultForm(request.POST, game=game)
+        form = GameResultForm(request.POST, game=game, side=mine)
         if action == "confirm":
             form = VersionForm(request.POST)
         try:
@@ -97,7 +110,7 @@ def game_result(request, game, role: str):
                     reason=data["reason"],
                     expected_version=data["version"],
                 )
-                done = _done_message(updated)
+                done = _done_message(updated, opponent=_opponent(game, mine))
         except ConfirmationError as error:
             if error.forbidden:
                 raise PermissionDenied from None
@@ -109,9 +122,8 @@ def game_result(request, game, role: str):
             return redirect("game_result", game_id=game.pk)
         game.refresh_from_db()
         if not isinstance(form, GameResultForm):
-            form = GameResultForm(initial=_initial(game), game=game)
+            form = GameResultForm(initial=_initial(game), game=game, side=mine)
     state = game.result_state
-    mine = role if not is_secretary else None
     by_moves = game.moves.exists()
     # What this person may do: the services' own rule (games.confirmation.game_actions_for).
     allowed = game_actions_for(request.user, game, has_moves=by_moves)
@@ -127,7 +139,10 @@ def game_result(request, game, role: str):
             "state": state,
             "states": ResultState,
             "claimant": game.player_a if game.claimed_by == "a" else game.player_b,
+            # The other entry of a dispute is the player's who did not enter the stored one.
+            "counter_by": game.player_b if game.claimed_by == "a" else game.player_a,
             "counter": _counter(game),
+            "opponent": _opponent(game, mine),
             "waiting_for_me": mine is not None and GameAction.CONFIRM in allowed,
             "can_enter": deciding or GameAction.ENTER in allowed,
             "deciding": deciding,
@@ -140,11 +155,15 @@ def game_result(request, game, role: str):
     )
 
 
-def _done_message(game) -> str:
+def _done_message(game, *, opponent) -> str:
+    """What the reader did, said from their side, the opponent by name."""
+    name = opponent.name if opponent is not None else _("your opponent")
     if game.confirmation == Confirmation.DISPUTED:
-        return _("Your result differs from your opponent's: the secretary decides.")
+        return _("Your entry differs from the entry of %(name)s: the secretary decides.") % {
+            "name": name
+        }
     if game.confirmation == Confirmation.PROVISIONAL:
-        return _("Result saved. It is provisional until your opponent confirms it.")
+        return _("Result saved. It is provisional until %(name)s confirms it.") % {"name": name}
     return _("Result saved and confirmed.")
 
 

@@ -68,6 +68,15 @@ MESSAGES = {
     "challenger_not_to_move": _("The challenger must be the player to move."),
     "flag_fall_not_in_rules": _("Under these rules a flag fall does not end the game."),
     "no_time_penalty_in_rules": _("These rules have no time penalty."),
+    "clock_unknown_event": _("The clock knows no such event."),
+    "clock_unknown_player": _("There is no such player at this clock."),
+    "clock_time_backwards": _("The clock cannot go back to an earlier moment."),
+    "clock_already_started": _("The clock is already running."),
+    "clock_not_started": _("The clock has not been started yet."),
+    "clock_flag_fallen": _("A flag has fallen: the clock has stopped."),
+    "clock_not_paused": _("The clock is not paused."),
+    "clock_paused": _("The clock is paused: resume it first."),
+    "clock_not_your_turn": _("Only the player to move can end the turn."),
     "bad_player": _("There is no player {player}."),
     "end_rack_known": _("{player}'s rack at the end is already known: {tiles}."),
     "end_rack_not_over": _("End racks can be given only when the game is over."),
@@ -143,6 +152,7 @@ NOTATION_DETAILS = {
     "rack_letters": _("a rack must be letters or ?"),
     "exchange_form": _("an exchange is written -TILES or -NUMBER"),
     "swap_no_squares": _("name the squares of the blanks"),
+    "challenge_form": _("a challenge is written ?+ (the word stands) or ?- (the word is removed)"),
     "play_form": _("a play is written POSITION WORD, e.g. 8H WORD"),
     "bad_position": _("“{position}” is not a position such as 8H or H8"),
 }
@@ -217,11 +227,15 @@ def error_message(error: rules.RulesError) -> str:
     return _("Line %(line)s: %(reason)s") % {"line": error.line, "reason": reason}
 
 
+#: How the notations that are not a play begin (rules.move): their letters are no blanks.
+SPECIAL_PREFIXES = ("-", "(", "swap", "*", "?", "!")
+
+
 def typed_blanks(notation: str) -> str:
     """The letters of a typed play that the engine reads as blanks (lowercase, outside
     ``(...)``, which marks letters already on the board); "" for other moves."""
     parts = notation.split(maxsplit=1)
-    if len(parts) != 2 or notation.lstrip().lower().startswith(("-", "(", "swap")):
+    if len(parts) != 2 or notation.lstrip().lower().startswith(SPECIAL_PREFIXES):
         return ""
     word = re.sub(r"\([^)]*\)", "", parts[1])
     return "".join(letter for letter in word if letter.isalpha() and letter.islower())

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, F, QuerySet
 
 from clubs.models import HistoryEntry, Player
 from games.models import Game, RoundStatus
@@ -34,7 +34,11 @@ def my_games(user, *, today: date) -> MyGames:
         .filter(seats__player=player)
         .select_related("round__competition__club", "player_a", "player_b")
         .annotate(move_count=Count("moves"))
-        .order_by("-round__date", "-round__number", "-pk")[: EARLIER_GAMES_SHOWN + 50]
+        # Undated rounds (imports without a date) last on every database: PostgreSQL would
+        # put them above the newest dated ones.
+        .order_by(F("round__date").desc(nulls_last=True), "-round__number", "-pk")[
+            : EARLIER_GAMES_SHOWN + 50
+        ]
     )
     current = [game for game in games if game.round.status == RoundStatus.PUBLISHED]
     current.sort(key=lambda game: game.round.date != today)  # stable: tonight's first

@@ -64,6 +64,18 @@ class ResultKind:
         (ANNULLED, _("not properly played")),
     ]
     values = frozenset(key for key, _label in choices)
+
+    @classmethod
+    def choices_for(cls, name_a: str, name_b: str) -> list[tuple[str, str]]:
+        """The choices of one game, its players named: "flag fell: Anke", not "first player"."""
+        named = {
+            cls.FLAG_A: _("flag fell: %(name)s") % {"name": name_a},
+            cls.FLAG_B: _("flag fell: %(name)s") % {"name": name_b},
+            cls.FORFEIT_A: _("forfeit: %(name)s") % {"name": name_a},
+            cls.FORFEIT_B: _("forfeit: %(name)s") % {"name": name_b},
+        }
+        return [(kind, named.get(kind, label)) for kind, label in cls.choices]
+
     #: The kinds typed with both board points: those stored as `games.models.SCORED_OUTCOMES`.
     SCORED = frozenset({NORMAL, FLAG_A, FLAG_B})
 
@@ -192,7 +204,7 @@ def _apply(
     game.version += 1
     game.full_clean(exclude=["round", "player_a", "player_b"], validate_unique=False)
     game.save()
-    game_changed.send(sender=Game, round_id=game.round_id)
+    game_changed.send(sender=Game, round_id=game.round_id, result_changed=True)
     record_game_change(
         context,
         by=by,

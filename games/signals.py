@@ -9,5 +9,12 @@ bulk writes and `update()` would slip past those.
 
 from django.dispatch import Signal
 
-#: Sent with `round_id` (int): a game of that round changed.
+#: Sent with `round_id` (int): a game of that round changed; and `result_changed` (bool):
+#: False when only its moves changed so far (a board save mid-game, which cannot change
+#: the round's status; the board's services send it again with True once the result does).
 game_changed = Signal()
+
+#: Sent with `round_id` (int): a write to a game of that round found nothing to change (a
+#: form sent back as shown). Nothing moves forward, but an archived competition still
+#: refuses the write, as it refuses every other.
+game_unchanged = Signal()

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import player_views, views
+from games import clock_views, player_views, views
 
 urlpatterns = [
     path("mijn-partijen/", player_views.my_games_page, name="my_games"),
@@ -13,5 +13,6 @@ urlpatterns = [
     path("partij/<id:game_id>/bord/terug/", views.undo, name="move_undo"),
     path("partij/<id:game_id>/bord/corrigeren/", views.correct, name="move_correct"),
     path("partij/<id:game_id>/bord/begint/", views.starter, name="game_starter"),
+    path("partij/<id:game_id>/klok/", clock_views.clock, name="game_clock"),
     path("partij/<id:game_id>/gcg/", views.gcg_upload, name="gcg_upload"),
 ]

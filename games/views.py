@@ -13,16 +13,19 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+import rules
 from clubs.inputs import query_int
 from clubs.permissions import can_manage_club
 from games import engine
 from games.analysis import game_review
-from games.board import board_view, squares
+from games.board import board_view, move_in_words, squares
+from games.clock import clock_flag, clock_view
 from games.confirmation import game_moves_write, role_in_game
 from games.forms import CorrectMoveForm, GcgUploadForm, MoveForm, StarterForm, VersionForm
 from games.models import Game, game_visible_to
@@ -39,14 +42,15 @@ from games.moves import (
 )
 from games.rule_messages import blank_hint, message
 from games.selectors import game_history
+from games.timing import clock_of
 
 
 def _game(pk: int, *, user) -> Game:
     """The game, if `user` may see it: a draft round's game is a 404 to all but its secretaries."""
     game = get_object_or_404(
-        Game.objects.select_related("player_a", "player_b", "round__competition__club").exclude(
-            player_b=None
-        ),
+        Game.objects.select_related(
+            "player_a", "player_b", "round__competition__club", "clock"
+        ).exclude(player_b=None),
         pk=pk,
     )
     if not game_visible_to(user, game):
@@ -72,31 +76,64 @@ def board_manager_required(view):
     return wrapper
 
 
-def _board_page(request, game: Game, *, form=None, status: int = 200):
+def _board_page(request, game: Game, *, form=None, refusal: str = "", status: int = 200):
     moves = moves_of(game)
     view = board_view(game, moves, engine.replay(game, moves))
+    form = form or MoveForm(initial={"version": game.version, "kind": "play"})
     return render(
         request,
         "games/board.html",
         {
             "board": view,
             "game": game,
-            "form": form or MoveForm(initial={"version": game.version, "kind": "play"}),
+            "form": form,
             "competition": game.round.competition,
+            "clock": clock_view(game),
+            "refusal": refusal,
+            "refused_at": _refused_at(form, view) if refusal else "",
         },
-        status=status,
+        # htmx swaps a refusal like any answer; a 4xx would also make the browser log an
+        # error in the console for every refused move (issue 19). Without htmx, 409/422.
+        status=200 if request.htmx else status,
     )
+
+
+def _refused_at(form: MoveForm, view) -> str:
+    """Which field of the board the refusal belongs under: the one that was used, or the
+    top of the entry column when the board no longer shows that field."""
+    if view.pending_end_racks:
+        return "endrack"
+    if view.is_over or not (view.game.starter or view.lines):
+        return "top"
+    kind = form["kind"].value()
+    if kind == "play":
+        return "notation" if str(form["notation"].value() or "").strip() else "letters"
+    if kind == "swap" and not view.ruleset.blank_swap_allowed:
+        return "turn"
+    if kind in ("exchange", "swap"):
+        return kind
+    return "turn"
+
+
+def _form_refusal(form: MoveForm) -> str:
+    """Everything wrong with the form in one text: its own errors, then each field's."""
+    texts = [str(error) for error in form.non_field_errors()]
+    for name, errors in form.errors.items():
+        if name != "__all__":
+            texts += [f"{form[name].label}: {error}" for error in errors]
+    return " ".join(texts) or _("Incomplete move.")
 
 
 @board_manager_required
 def board(request, game: Game):
-    """The board screen; POST records the next move."""
+    """The board screen; POST records the next move. A refusal is shown under the field
+    that was used, with what was typed still in it."""
     if request.method != "POST":
         return _board_page(request, game)
     form = MoveForm(request.POST)
     if form.is_valid():
         try:
-            game_moves_write(
+            saved = game_moves_write(
                 game=game,
                 by=request.user,
                 write=lambda locked: move_add(
@@ -108,18 +145,34 @@ def board(request, game: Game):
                 ),
             )
         except MoveError as error:
-            messages.error(request, error.message)
             game.refresh_from_db()
             form = MoveForm(
                 initial={
                     **form.cleaned_data,
                     "version": game.version,
-                    "notation": form.cleaned_data["notation_text"],
+                    "notation": form.cleaned_data.get("notation") or "",
                 }
             )
-            return _board_page(request, game, form=form, status=409 if error.conflict else 422)
+            return _board_page(
+                request,
+                game,
+                form=form,
+                refusal=str(error.message),
+                status=409 if error.conflict else 422,
+            )
+        shown = saved.game
+        # A flag that fell while the board lagged behind the clock is entered now.
+        if clock_of(shown) is not None and clock_flag(game=shown, by=request.user):
+            shown = _game(game.pk, user=request.user)
+        if request.htmx:
+            # The board screen (htmx) gets the new board in the same answer: one round trip
+            # per move, not a redirect and a second request. The address stays the board's,
+            # so a reload reads it again (GET) and nothing is posted twice.
+            response = _board_page(request, shown)
+            response["HX-Replace-Url"] = reverse("board", args=[game.pk])
+            return response
         return redirect("board", game_id=game.pk)
-    return _board_page(request, game, form=form, status=422)
+    return _board_page(request, game, form=form, refusal=_form_refusal(form), status=422)
 
 
 @require_POST
@@ -149,6 +202,9 @@ def preview(request, game: Game):
             context["board"] = board_view(game, scored.moves, scored.replay, preview=result)
             context["warnings"] = [message(w.code, w.params) for w in result.warnings]
             context["blank_hint"] = blank_hint(notation)
+            if not isinstance(result.move, rules.Play):
+                # A typed short form (-, *H8, ?+ ...) said in words before it is saved.
+                context["meaning"] = move_in_words(result.notation or result.move.notation())
             bonus = context["board"].ruleset.bingo_bonus
             context["bingo_bonus"] = bonus if result.bingo and bonus else 0
     else:
@@ -312,6 +368,8 @@ def replay(request, game_id: int):
             "upto": upto,
             "count": len(moves),
             "current": moves[upto - 1] if upto else None,
+            # The analysis looks only at turns whose rack is known: without one, nothing.
+            "can_analyse": any(move.rack for move in moves),
             "can_manage": can_manage or role_in_game(game, request.user) is not None,
             # The game's history is the secretary's: who entered and corrected what.
             "history": game_history(game.pk) if can_manage else None,

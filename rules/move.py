@@ -9,14 +9,17 @@ has a form, and adds a few forms for what it lacks:
                             board; a lowercase letter is a blank
 ``-ABC`` / ``-3``           exchange these tiles / this many tiles
 ``-``                       pass
-``swap H8 K5``              blank swap (Gouds 8): real tiles replace the blanks
-``(challenge)``             a challenged word was upheld (valid)
-``--``                      a challenged word was invalid and taken back
+``swap H8 K5`` / ``*H8 K5`` blank swap (Gouds 8): real tiles replace the blanks
+``(challenge)`` / ``?+``    a challenged word was upheld (valid)
+``--`` / ``?-``             a challenged word was invalid and taken back
 ``(time 2)``                2 started minutes over time
-``(flagfall)``              the flag of the player to move fell
+``(flagfall)`` / ``!``      the flag of the player to move fell
 ``(annulled)``              the game was not properly played
 ``(ABC)``                   rack left at the end of the game
 ==========================  ===============================================
+
+The short forms (``*``, ``?+``, ``?-``, ``!``) are for typing at the board: each costs at
+most two keys beyond its squares. A move's :meth:`notation` is always the long form.
 
 >>> move = parse_move("8h JAVE(li)N")
 >>> move.notation()
@@ -273,12 +276,20 @@ def parse_move(text: str, *, player: int = 0) -> Move:
     lower = text.lower()
     if text == "-":
         return Pass()
-    if text == "--":
+    if text in ("--", "?-"):
         return Challenge(valid=False)
-    if lower == "(challenge)":
+    if lower in ("(challenge)", "?+"):
         return Challenge(valid=True)
-    if lower == "(flagfall)":
+    if lower in ("(flagfall)", "!"):
         return FlagFall()
+    if text.startswith("?"):
+        raise InvalidMoveError(
+            notation=text,
+            reason="a challenge is ?+ (the word stands) or ?- (the word is removed)",
+            detail="challenge_form",
+        )
+    if text.startswith("*"):
+        return _blank_swap(text, text[1:])
     if lower == "(annulled)":
         return Annul()
     match = _TIME.match(text)
@@ -300,14 +311,7 @@ def parse_move(text: str, *, player: int = 0) -> Move:
         )
     parts = text.split(" ")
     if parts[0].lower() == "swap":
-        if len(parts) < 2:
-            raise InvalidMoveError(
-                notation=text,
-                reason="name the squares of the blanks",
-                detail="swap_no_squares",
-            )
-        squares = [parse_square(p) for part in parts[1:] for p in part.split(",") if p]
-        return BlankSwap(tuple(squares))
+        return _blank_swap(text, text[4:])
     if len(parts) != 2:
         raise InvalidMoveError(
             notation=text,
@@ -324,3 +328,21 @@ def parse_move(text: str, *, player: int = 0) -> Move:
             position=parts[0],
         ) from None
     return Play(row, col, direction, _canonical_word(parts[1]))
+
+
+def _blank_swap(text: str, squares: str) -> BlankSwap:
+    """``swap H8 K5`` or ``*H8 K5``: the squares after the keyword, by spaces or commas."""
+    names = squares.replace(",", " ").split()
+    if not names:
+        raise InvalidMoveError(
+            notation=text,
+            reason="name the squares of the blanks",
+            detail="swap_no_squares",
+        )
+    if len(names) > 2:
+        raise InvalidMoveError(
+            notation=text,
+            reason="a blank swap names one or two squares",
+            detail="swap_squares",
+        )
+    return BlankSwap(tuple(parse_square(name) for name in names))

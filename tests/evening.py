@@ -45,7 +45,6 @@ TABLES = 12  # round 4: ten boards, tables 11 and 12 entered by their players
 PLAYERS = 2 * TABLES
 NEXT_ROUND = 5
 PASSWORD = "bordpunt-avond"
-VERSION = re.compile(rb'name="version" value="(\d+)"')
 PAIRING_VERSION = re.compile(rb'name="pairing" value="([^"]+)"')
 
 IMPORT_CSV = (
@@ -91,10 +90,13 @@ class Write:
     kind: str
     status: int
     data: dict[str, Any] = field(default_factory=dict)
+    #: The answer said it was saved (`tests.live.Response.saved`): a redirect, or the
+    #: board screen's new board.
+    saved: bool = False
 
     @property
     def acknowledged(self) -> bool:
-        return self.status == 302
+        return self.saved
 
 
 @dataclass
@@ -211,10 +213,9 @@ def prepare_evening(password: str = PASSWORD, prefix: str = "") -> Evening:
 
 
 def _version(reply: Response, what: str) -> int:
-    match = VERSION.search(reply.body) if reply.status == 200 else None
-    if match is None:
+    if reply.version is None:
         raise RuntimeError(f"{what}: HTTP {reply.status}, no version on the page")
-    return int(match.group(1))
+    return reply.version
 
 
 class _Actors:
@@ -236,25 +237,29 @@ class _Actors:
         except (OSError, http.client.HTTPException):
             self.writes.append(Write(actor, kind, 0, data))
             raise
-        self.writes.append(Write(actor, kind, reply.status, data))
+        self.writes.append(Write(actor, kind, reply.status, data, saved=reply.saved))
         return reply
 
-    # Boards: one device per table, every move once (a refusal is not tried again).
+    # Boards: one device per table, every move once (a refusal is not tried again), as the
+    # board screen saves: each move from the board the last save answered with.
     def board(self, index: int) -> None:
         device = self.devices[f"bord-{index + 1}"]
         game_id = self.evening.board_games[index]
         sheet: Scoresheet = self.sheets[index % len(self.sheets)]
+        version = device.board_version(game_id)
         for number, (notation, rack) in enumerate(sheet.moves, 1):
-            version = device.board_version(game_id)
             reply = self.send(
                 "secretaris",
                 "move",
-                lambda n=notation, r=rack, v=version: device.save_move(game_id, n, r, version=v),
+                lambda n=notation, r=rack, v=version: device.save_move(
+                    game_id, n, r, version=v, screen=True
+                ),
                 game=game_id,
                 number=number,
             )
-            if reply.status != 302:
+            if not reply.saved or reply.version is None:
                 return  # the game cannot go on from a refused move
+            version = reply.version
 
     # Results pages: the first six tables, then the rest, then a correction of table 1.
     def results_page(self, username: str) -> None:
@@ -522,9 +527,9 @@ def check_evening(
 ) -> list[Problem]:
     """Every problem the database shows after the evening.
 
-    What an acknowledged write (302) made must be there exactly once; a refused one must
-    have left nothing; one without an answer (status 0: the server was killed) may be
-    there or not, but whole. So this serves after a server was killed too.
+    What an acknowledged write (its answer said saved) made must be there exactly once; a
+    refused one must have left nothing; one without an answer (status 0: the server was
+    killed) may be there or not, but whole. So this serves after a server was killed too.
     """
     return [
         *_check_moves(evening, writes),

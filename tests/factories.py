@@ -336,5 +336,6 @@ def competition_form_data(**changes) -> dict:
         "ranking": "totals",
         "min_games": 0,
         "tiebreak_1": "spread",
+        "rated": "on",
         **changes,
     }

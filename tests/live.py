@@ -1,10 +1,10 @@
 """Devices at a club evening: real HTTP against a running server, standard library only.
 
 A `Device` logs in like a browser (CSRF cookie, session cookie) and enters a scoresheet on
-the board screen move by move, reading the game's version from the page before each save,
-as the board's own form does. Used by the live-server tests (tests/games/test_live_devices.py,
-tests/competition/test_live_races.py) and by benchmarks/devices.py, so both measure the
-same thing.
+the board screen move by move as the screen does in a browser: each save (htmx) is answered
+with the new board, whose version the next save sends. Used by the live-server tests
+(tests/games/test_live_devices.py, tests/competition/test_live_races.py) and by
+benchmarks/devices.py, so both measure the same thing.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ from rules import gcg
 DEMO_GAMES = Path(__file__).resolve().parent.parent / "games" / "demo"
 T = TypeVar("T")
 VERSION = re.compile(rb'name="version" value="(\d+)"')
+#: What htmx sends with the board screen's (boosted) form.
+SCREEN_HEADERS = {"HX-Request": "true", "HX-Boosted": "true"}
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,20 @@ class Response:
     status: int
     body: bytes
     location: str = ""
+    #: htmx's `HX-Replace-Url`: the board screen's save answers with the new board there.
+    replace_url: str = ""
+
+    @property
+    def saved(self) -> bool:
+        """A form's save went through: the redirect of a plain form, or the board screen's
+        answer with the new board at the board's own address."""
+        return self.status == 302 or (self.status == 200 and bool(self.replace_url))
+
+    @property
+    def version(self) -> int | None:
+        """The game's version on a board page (the next save's), if the answer is one."""
+        match = VERSION.search(self.body) if self.status == 200 else None
+        return int(match.group(1)) if match else None
 
 
 @dataclass
@@ -84,9 +100,13 @@ class Device:
         path: str,
         data: dict[str, str] | None = None,
         files: dict[str, tuple[str, bytes]] | None = None,
+        headers: dict[str, str] | None = None,
     ) -> Response:
         parts = urllib.parse.urlsplit(self.base_url)
-        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        headers = {
+            **(headers or {}),
+            "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
+        }
         body = None
         if files:
             body, headers["Content-Type"] = _multipart(data or {}, files)
@@ -108,15 +128,24 @@ class Device:
             for name, morsel in SimpleCookie(header).items():
                 self.cookies[name] = morsel.value
         self.log.append((method, path, reply.status, seconds))
-        return Response(reply.status, content, reply.headers.get("Location", ""))
+        return Response(
+            reply.status,
+            content,
+            reply.headers.get("Location", ""),
+            reply.headers.get("HX-Replace-Url", ""),
+        )
 
     def get(self, path: str) -> Response:
         return self.request("GET", path)
 
     def post(
-        self, path: str, data: dict[str, str], files: dict[str, tuple[str, bytes]] | None = None
+        self,
+        path: str,
+        data: dict[str, str],
+        files: dict[str, tuple[str, bytes]] | None = None,
+        headers: dict[str, str] | None = None,
     ) -> Response:
-        return self.request("POST", path, data, files)
+        return self.request("POST", path, data, files, headers)
 
     def log_in(self, username: str, password: str) -> None:
         self.get("/accounts/login/")
@@ -126,31 +155,37 @@ class Device:
 
     def board_version(self, game_id: int) -> int:
         reply = self.get(f"/partij/{game_id}/bord/")
-        match = VERSION.search(reply.body) if reply.status == 200 else None
-        if match is None:
+        if reply.version is None:
             raise RuntimeError(f"board of game {game_id}: HTTP {reply.status}, no version")
-        return int(match.group(1))
+        return reply.version
 
-    def save_move(self, game_id: int, notation: str, rack: str, *, version: int) -> Response:
-        """Post one move as the board's form does ("play" with the notation typed whole)."""
+    def save_move(
+        self, game_id: int, notation: str, rack: str, *, version: int, screen: bool = False
+    ) -> Response:
+        """Post one move as the board's form does ("play" with the notation typed whole):
+        as a plain form (answered with a redirect), or, `screen`, as the board screen in a
+        browser does (htmx: answered with the new board)."""
         return self.post(
             f"/partij/{game_id}/bord/",
             {"version": str(version), "kind": "play", "notation": notation, "rack": rack},
+            headers=SCREEN_HEADERS if screen else None,
         )
 
-    def enter_game(self, game_id: int, sheet: Scoresheet, *, attempts: int = 3) -> list[int]:
-        """Enter every move of `sheet`, each after reading the board (as a person would);
-        a refused save is tried again from a fresh page up to `attempts` times.
-        Returns the status of every save."""
-        statuses = []
+    def enter_game(self, game_id: int, sheet: Scoresheet, *, attempts: int = 3) -> list[Response]:
+        """Enter every move of `sheet` as the board screen does: read the board once, then
+        save each move from the board the last save answered with; a refused save is tried
+        again from a fresh read up to `attempts` times. Returns every save's answer."""
+        replies = []
+        version = self.board_version(game_id)
         for notation, rack in sheet.moves:
             for _attempt in range(attempts):
-                version = self.board_version(game_id)
-                reply = self.save_move(game_id, notation, rack, version=version)
-                statuses.append(reply.status)
-                if reply.status == 302:
+                reply = self.save_move(game_id, notation, rack, version=version, screen=True)
+                replies.append(reply)
+                if reply.saved and reply.version is not None:
+                    version = reply.version
                     break
-        return statuses
+                version = self.board_version(game_id)
+        return replies
 
 
 def form_values(html: bytes, form_id: str) -> dict[str, str]:

@@ -112,13 +112,12 @@ def chart_svg(
             f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" stroke="{GRID}"/>'
             f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{_number(tick)}</text>'
         )
-    label_every = max(1, math.ceil(len(points) / 16))
-    for index, point in enumerate(points):
-        if index % label_every == 0 or index == len(points) - 1:
-            parts.append(
-                f'<text x="{x_of(index):.1f}" y="{HEIGHT - BOTTOM + 18}" '
-                f'text-anchor="middle">{escape(point.label)}</text>'
-            )
+    for index in _labelled(points, slot):
+        point = points[index]
+        parts.append(
+            f'<text x="{x_of(index):.1f}" y="{HEIGHT - BOTTOM + 18}" '
+            f'text-anchor="middle">{escape(point.label)}</text>'
+        )
     if kind == "bar":
         base = y_of(max(y_min, 0))
         bar_width = max(slot * 0.6, 1)
@@ -148,6 +147,31 @@ def chart_svg(
     )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _labelled(points: Sequence[Point], slot: float) -> list[int]:
+    """Which points get their label under the axis: as many as fit side by side (a date
+    is wider than a round number), evenly spaced, the last point always.
+
+    >>> _labelled([Point(str(n), n) for n in range(1, 8)], slot=40)
+    [0, 1, 2, 3, 4, 5, 6]
+    >>> _labelled([Point("13 okt 2026", n) for n in range(7)], slot=40)
+    [0, 3, 6]
+    >>> _labelled([Point("13 okt 2026", n) for n in range(8)], slot=40)
+    [0, 3, 7]
+    """
+    if not points:
+        return []
+    widest = max(len(point.label) for point in points) * FONT_SIZE * 0.6 + 8
+    every = max(1, math.ceil(widest / slot), math.ceil(len(points) / 16))
+    labelled = list(range(0, len(points), every))
+    last = len(points) - 1
+    if labelled[-1] != last:
+        if last - labelled[-1] < every and len(labelled) > 1:
+            labelled[-1] = last
+        else:
+            labelled.append(last)
+    return labelled
 
 
 def _number(value: float) -> str:

@@ -201,6 +201,8 @@ class Tournament:
     #: Players whose TSH forfeit loss (against 0, negative score) had no opponent to
     #: record it against: (player index, round).
     unmatched_forfeits: tuple[tuple[int, int], ...] = field(default=())
+    #: Each player's rating, in the order of ``players`` (empty: 0 for everyone).
+    ratings: tuple[int, ...] = field(default=())
 
 
 def from_tournament(tournament: Tournament) -> list[TshPlayer]:
@@ -235,7 +237,7 @@ def from_tournament(tournament: Tournament) -> list[TshPlayer]:
         players.append(
             TshPlayer(
                 name,
-                0,
+                tournament.ratings[i] if i < len(tournament.ratings) else 0,
                 tuple(opponents[i]),
                 tuple(s for s in own[:played] if s is not None),
                 fields if rounds else (),

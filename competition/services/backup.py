@@ -42,7 +42,7 @@ from clubs.models import Club, HistoryEntry, Membership, Player, Throttle
 from clubs.slugs import validate_club_slug
 from competition.models import Absence, Competition, Entrant, Group, Round
 from competition.services import CompetitionError, backup_schema
-from games.models import Game, Move, Seat, Side
+from games.models import Game, GameClock, Move, Seat, Side
 from games.moves import game_to_gcg
 
 FORMAT = "bordpunt-club"
@@ -64,8 +64,11 @@ CLUB_MODELS: tuple[type[models.Model], ...] = (
 )
 #: The history, written to history.json and restored after the rows it refers to.
 HISTORY_MODELS: tuple[type[models.Model], ...] = (HistoryEntry,)
-#: Not a club's: waits after wrong passwords and codes, per address, gone within a day.
-NOT_BACKED_UP: tuple[type[models.Model], ...] = (Throttle,)
+#: Not kept in an archive: the waits after wrong passwords and codes (per address, gone
+#: within a day), and a board's running clock: what it timed is kept with each move
+#: (`Move.think_ms`) and its start, pauses and flag in the history; a restored game that was
+#: still being played goes on without its clock.
+NOT_BACKED_UP: tuple[type[models.Model], ...] = (Throttle, GameClock)
 #: What a history entry's plain ids (`object_type`/`object_id`, `competition_id`, `game_id`)
 #: refer to, to renumber them on restore. An id whose row is gone (a cleared pairing's game)
 #: becomes empty; the entry's label still names it.

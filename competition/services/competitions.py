@@ -39,6 +39,8 @@ SETTINGS_FIELDS = (
     "ranking",
     "min_games",
     "only_confirmed_results",
+    "rated",
+    "clock_minutes",
     "tiebreaks",
 )
 
@@ -91,10 +93,11 @@ def competition_update(
         raise CompetitionArchived
     before = competition_settings(current)
     _apply(current, settings)
-    _save(current)
     after = competition_settings(current)
     changed = [name for name in SETTINGS_FIELDS if before[name] != after[name]]
     if changed:
+        # Saved as shown changes nothing, not even the last change every page is keyed by.
+        _save(current)
         history_record(
             club_id=current.club_id,
             by=by,

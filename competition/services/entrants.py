@@ -12,7 +12,9 @@ from django.utils.translation import gettext_lazy as _
 from clubs.history import HistoryAction, history_record
 from clubs.locks import club_lock
 from clubs.models import Club, Membership, Player
+from competition.core import ratings
 from competition.models import Competition, Entrant, Group
+from competition.ratings import club_ratings, seed_rating
 from competition.services import CompetitionError, competition_check_open
 from competition.versioning import competition_touched
 from games.models import Seat
@@ -165,6 +167,39 @@ def entrant_set_group(*, entrant: Entrant, group: Group | None, by: Any = None) 
         )
     competition_touched(competition_id=entrant.competition_id)
     return entrant
+
+
+@transaction.atomic
+def groups_fill_by_rating(*, competition: Competition, by: Any = None) -> int:
+    """Fill the competition's groups by strength before it starts: the entrants by the
+    club's rating (`seed_rating`), strongest first, in blocks over the groups in their
+    order. Each move is one history entry (`entrant_set_group`). Returns how many moved."""
+    competition_check_open(competition.pk)
+    groups = list(competition.groups.all())
+    if not groups:
+        raise CompetitionError(_("Add the groups first."))
+    if Seat.objects.filter(round__competition=competition).exists():
+        raise CompetitionError(
+            _("The competition has started: move players from one group to another one by one.")
+        )
+    club_rating = club_ratings(competition.club)
+    entrants = list(competition.entrants.select_related("player"))
+
+    def strength(entrant: Entrant) -> tuple:
+        rating = seed_rating(club_rating, entrant.player)
+        return (rating is None, -(rating or 0), entrant.player.name, entrant.pk)
+
+    ordered = sorted(entrants, key=strength)
+    by_pk = {entrant.pk: entrant for entrant in entrants}
+    moved = 0
+    blocks = ratings.fill_groups([entrant.pk for entrant in ordered], len(groups))
+    for group, block in zip(groups, blocks, strict=True):
+        for pk in block:
+            entrant = by_pk[pk]
+            if entrant.group_id != group.pk:
+                entrant_set_group(entrant=entrant, group=group, by=by)
+                moved += 1
+    return moved
 
 
 @transaction.atomic

@@ -489,11 +489,13 @@ def _seat_conflicts(
     return errors
 
 
-def describe_result(result: ResultInput | None) -> str:
-    """A result as a person reads it: "320 – 290", or the outcome's name."""
+def describe_result(result: ResultInput | None, names: tuple[str, str | None] | None = None) -> str:
+    """A result as a person reads it: "320 – 290", or the outcome's name, with the players'
+    `names` where it is about one of them ("vlag gevallen: Anke")."""
     if result is None:
         return str(_("bye"))
-    label = dict(ResultKind.choices)[result.kind]
+    choices = ResultKind.choices_for(*names) if names and all(names) else ResultKind.choices
+    label = dict(choices)[result.kind]
     if result.kind == ResultKind.NORMAL:
         return f"{result.score_a} – {result.score_b}"
     if result.kind in ResultKind.SCORED:
@@ -592,8 +594,8 @@ def _replacement(game: PlannedGame) -> Any:
         "line": game.line,
         "round": game.round,
         "game": " – ".join(filter(None, game.names)),
-        "before": describe_result(game.before),
-        "after": describe_result(game.result),
+        "before": describe_result(game.before, game.names),
+        "after": describe_result(game.result, game.names),
     }
 
 

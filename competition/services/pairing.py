@@ -7,16 +7,19 @@ round's games (a draft the director reviews, may swap, and then publishes);
 
 from collections import defaultdict
 from dataclasses import dataclass, replace
+from datetime import date
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction
 from competition import selectors
 from competition.core import pairing, standings
 from competition.models import Competition, Entrant, Round
+from competition.ratings import club_ratings, seed_rating
 from competition.rulesets import game_rules_for
 from competition.selectors import (
     entrants_active_in,
@@ -110,6 +113,9 @@ def pairing_input(round: Round, *, standings_round: int | None) -> PairingInput:
             starts[player_a].append(started_a)
             starts[player_b].append(not started_a)
     groups: dict[str, list[pairing.PairingEntrant]] = defaultdict(list)
+    # Round 1 is seeded by the club's rating (competition/ratings.py); a player without a
+    # rated game keeps the known start rating, or none.
+    club_rating = club_ratings(competition.club) if round.number == 1 else None
     for entrant in present:
         row = by_player.get(entrant.player_id)
         own_starts = starts[entrant.player_id]
@@ -119,7 +125,7 @@ def pairing_input(round: Round, *, standings_round: int | None) -> PairingInput:
                 rank=row.rank if row else len(rows) + 1,
                 match_points=row.match_points if row else 0,
                 board_points=row.board_points if row else 0,
-                rating=entrant.player.rating,
+                rating=seed_rating(club_rating, entrant.player),
                 seed=entrant.seed,
                 byes=byes[entrant.player_id],
                 starts=sum(own_starts),
@@ -241,10 +247,14 @@ def round_create_and_pair(
     standings_round: int | None = None,
     seed: int | None = None,
     by: AbstractBaseUser | None = None,
+    date: date | None = None,
 ) -> tuple[Round, RoundPairing]:
     """Pair round `number` (default: a new next round), adding it first when it is the next
-    one, as *Add round* and *Generate* on the pages do: both or neither."""
-    round = round_create(competition=competition, number=number, by=by)
+    one, as *Add round* and *Generate* on the pages do: both or neither. A round added here
+    is played tonight (`date`, default the club's local date), like *Add round*'s."""
+    round = round_create(
+        competition=competition, number=number, date=date or timezone.localdate(), by=by
+    )
     return round, round_pair(
         round=round, system=system, standings_round=standings_round, seed=seed, by=by
     )

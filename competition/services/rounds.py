@@ -211,13 +211,15 @@ def round_set_attendance(
             raise CompetitionError(
                 _("Players with a game in this round cannot be marked absent; undo the pairing.")
             )
+    absent = {e.player_id for e in entrants_active_in(round) if e.player_id not in present}
+    if absent == set(round.absences.values_list("player_id", flat=True)):
+        # Saved as shown: nothing changes, not even the competition's last change (which
+        # would make every device reload its pages).
+        competition_check_open(round.competition_id)
+        return
     before = _absent_names(round)
     round.absences.all().delete()
-    Absence.objects.bulk_create(
-        Absence(round=round, player_id=entrant.player_id)
-        for entrant in entrants_active_in(round)
-        if entrant.player_id not in present
-    )
+    Absence.objects.bulk_create(Absence(round=round, player_id=player) for player in absent)
     after = _absent_names(round)
     if before != after:
         round_history(
@@ -478,9 +480,12 @@ def round_status_after_commit(*, round_id: int) -> None:
             round_update_status(round=round)
 
 
-def on_game_changed_status(sender, *, round_id: int, **kwargs) -> None:
+def on_game_changed_status(sender, *, round_id: int, result_changed: bool, **kwargs) -> None:
     """Receiver of `games.signals.game_changed`: only schedules `round_status_after_commit`
-    (games/ may not import competition, and sends the signal before some of its writes)."""
+    (games/ may not import competition, and sends the signal before some of its writes),
+    and only when a result may have changed: a move mid-game leaves the status as it is."""
+    if not result_changed:
+        return
     transaction.on_commit(lambda: round_status_after_commit(round_id=round_id), robust=True)
 
 
@@ -558,8 +563,11 @@ def round_record_results(
     if any(entry.game_id not in own_games for entry in entries):
         raise CompetitionError(_("A result belongs to a game of another round."))
     recorded = games_record_results(entries=entries, by=by)
-    round_update_status(round=round, by=by)
-    competition_touched(competition_id=round.competition_id)
+    round_update_status(round=round, by=by)  # touches the competition when the status moves
+    if recorded.changed:
+        competition_touched(competition_id=round.competition_id)
+    else:
+        competition_check_open(round.competition_id)  # saved as shown: nothing moves
     return recorded
 
 

@@ -20,6 +20,7 @@ from clubs.history import HistoryAction, HistoryReason, history_record
 from clubs.models import Club, Player
 from competition.core import tsh
 from competition.models import Competition, Entrant, Round
+from competition.ratings import club_ratings
 from competition.rulesets import game_rules_for
 from competition.services import CompetitionError
 from competition.services.competitions import competition_create
@@ -111,7 +112,15 @@ def tsh_export(*, competition: Competition) -> str:
         for game in games
     )
     rounds = max((game.round for game in records), default=0)
-    tournament = tsh.Tournament(tuple(names), rounds, records)
+    # The club's rating now (competition/ratings.py), whole and never below 0 as TSH reads it.
+    club_rating = club_ratings(competition.club)
+    players = {entrant.player_id: entrant.player for entrant in entrants}
+    by_index = sorted(index.items(), key=lambda item: item[1])
+    rated = tuple(
+        max(0, round(club_rating.rating_of(players.get(pk) or Player.objects.get(pk=pk)).rating))
+        for pk, _i in by_index
+    )
+    tournament = tsh.Tournament(tuple(names), rounds, records, ratings=rated)
     try:
         return tsh.write(tsh.from_tournament(tournament))
     except tsh.TshError as error:

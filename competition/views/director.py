@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from competition import selectors
 from competition.forms import PairingForm, RoundDeleteForm, RoundReopenForm, SwapForm
 from competition.models import Competition, Round
+from competition.ratings import club_ratings
 from competition.services import CompetitionError
 from competition.services.pairing import (
     default_standings_round,
@@ -147,13 +148,23 @@ def round_pairing(request, competition: Competition, number: int):
     standings_round = default_standings_round(round_obj, open_games=open_games)
     review = round_pairing_review(round_obj, standings_round=standings_round)
     has_results = any(game.has_entered_result for game in games)
+    club_rating = club_ratings(competition.club)
+
+    def chance(game) -> tuple[int, int] | None:
+        """Each player's "kans op winst" in percent by the club's ratings (a draw half)."""
+        if game.player_b is None:
+            return None
+        first = round(100 * club_rating.chance(game.player_a, game.player_b))
+        return first, 100 - first
+
     return render(
         request,
         "competition/round_pairing.html",
         {
             "competition": competition,
             "round": round_obj,
-            "rows": [(game, review.get(game.pk)) for game in games],
+            "rows": [(game, review.get(game.pk), chance(game)) for game in games],
+            "rating_system": club_rating.system,
             "standings_round": standings_round,
             "open_games_warning": open_games_warning(round_obj, open_games)
             if open_games and not has_results

@@ -14,7 +14,8 @@ def round_scoresheets(request, club: str, competition: str, number: int):
     sheets = []
     for game in selectors.round_games(round_obj).exclude(player_b=None):
         ruleset = ruleset_of(game)
-        layout = sheet_layout(turn_limit=ruleset.turn_limit, clock_minutes=ruleset.clock_minutes)
+        minutes = competition_obj.clock_minutes or ruleset.clock_minutes
+        layout = sheet_layout(turn_limit=ruleset.turn_limit, clock_minutes=minutes)
         sheets.append((game, layout))
     return render(
         request,

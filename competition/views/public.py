@@ -2,6 +2,7 @@
 
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import mark_safe
 from django_tables2 import RequestConfig
@@ -81,6 +82,8 @@ def standings_page(request, club: str, competition: str):
             "standings": SimpleLazyObject(standings_content),
             "can_manage": can_manage,
             "next_round_number": next_round_number,
+            # A new round is played tonight, in the club's time zone (editable on the page).
+            "tonight": timezone.localdate() if can_manage else None,
             "add_round_warning": _add_round_warning(competition_obj, next_round_number)
             if can_manage
             else "",

@@ -14,6 +14,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from clubs.inputs import BIGINT_MAX, query_int
 from clubs.models import Club
 from clubs.permissions import can_manage_club
 from competition import selectors
@@ -50,6 +51,7 @@ from competition.services.entrants import (
     entrant_set_group,
     entrant_withdraw,
     group_create,
+    groups_fill_by_rating,
 )
 from competition.services.importing import (
     UNDECIDED,
@@ -76,6 +78,9 @@ from competition.views.warnings import open_games_warning
 from games.models import Game
 from games.selectors import game_history
 from games.services import ResultEntry, ResultError, ResultInput, ResultKind, result_kind_of
+
+#: The attendance page's query parameter naming the late arrival to seat (just ticked).
+LATE_PARAM = "nakomer"
 
 
 @login_required
@@ -258,6 +263,27 @@ def entrant_group_view(request, competition: Competition):
 
 @require_POST
 @secretary_required
+def groups_fill_view(request, competition: Competition):
+    """Fill the groups by the club's rating (before the first round)."""
+    try:
+        moved = groups_fill_by_rating(competition=competition, by=request.user)
+    except CompetitionError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            ngettext(
+                "Groups filled by rating: %(count)d player moved.",
+                "Groups filled by rating: %(count)d players moved.",
+                moved,
+            )
+            % {"count": moved},
+        )
+    return redirect("entrants", **competition.url_kwargs)
+
+
+@require_POST
+@secretary_required
 def round_create_view(request, competition: Competition):
     form = RoundCreateForm(request.POST)
     if form.is_valid():
@@ -300,7 +326,15 @@ def attendance(request, competition: Competition, number: int):
         initial={"joined_round": round_obj.number},
         prefix="enter",
     )
-    late_form = _late_arrival_form(round_obj, active, request.POST if action == "late" else None)
+    games = list(round_obj.games.select_related("player_a"))
+    unpaired = entrants_unpaired_in(round_obj, games=games)
+    late_form = _late_arrival_form(
+        round_obj,
+        games,
+        unpaired,
+        request.POST if action == "late" else None,
+        chosen=query_int(request, LATE_PARAM, maximum=BIGINT_MAX),
+    )
     if action == "attendance" and form.is_valid():
         try:
             round_set_attendance(
@@ -312,8 +346,11 @@ def attendance(request, competition: Competition, number: int):
             form.add_error(None, error.message)
         else:
             messages.success(request, _("Attendance saved."))
-            if _warn_unpaired(request, round_obj):
-                return redirect(f"{request.path}#late")
+            unpaired = _warn_unpaired(request, round_obj)
+            if unpaired:
+                # The one just ticked present is the one to seat: chosen in the late form.
+                ticked = [e for e in unpaired if e.player_id in absent] or unpaired
+                return redirect(f"{request.path}?{LATE_PARAM}={ticked[0].player_id}#late")
             return redirect(round_obj)
     elif action == "enter" and enter_form.is_valid():
         try:
@@ -339,6 +376,11 @@ def attendance(request, competition: Competition, number: int):
         messages.success(request, _late_added_message(game))
         return redirect(round_obj)
     elif action == "late":
+        if late_form is not None and _only_left_empty(late_form):
+            messages.error(request, _("Choose the late arrival and where they play."))
+            chosen = request.POST.get("player", "")
+            query = f"?{LATE_PARAM}={chosen}" if chosen.isascii() and chosen.isdigit() else ""
+            return redirect(f"{request.path}{query}#late")
         messages.error(
             request,
             _("The pairing or the attendance changed in the meantime: choose the place again."),
@@ -353,22 +395,21 @@ def attendance(request, competition: Competition, number: int):
             "form": form,
             "enter_form": enter_form,
             "late_form": late_form,
-            "unpaired": entrants_unpaired_in(round_obj),
+            "unpaired": unpaired,
         },
     )
 
 
-def _late_arrival_form(round_obj, active, data) -> LateArrivalForm | None:
-    """The late-arrival form of a round that is paired and not finished; else None."""
-    if round_obj.status == Round.Status.FINISHED:
+def _late_arrival_form(
+    round_obj, games: list[Game], unpaired: list, data, *, chosen: int | None
+) -> LateArrivalForm | None:
+    """The late-arrival form of a round that is paired and not finished; else None. It
+    offers the players present and without a place (`unpaired`, from
+    `entrants_unpaired_in`): an absent player is ticked present first, never seated by
+    mistake."""
+    if round_obj.status == Round.Status.FINISHED or not games:
         return None
-    games = list(round_obj.games.select_related("player_a"))
-    if not games:
-        return None
-    unplaced = [
-        (e.player_id, e.player.name)
-        for e in entrants_unpaired_in(round_obj, entrants=active, games=games)
-    ]
+    unplaced = [(e.player_id, e.player.name) for e in unpaired]
     bye_players = [(game.player_a_id, game.player_a.name) for game in games if game.is_bye]
     if not unplaced:
         return None
@@ -376,11 +417,20 @@ def _late_arrival_form(round_obj, active, data) -> LateArrivalForm | None:
         data,
         unplaced=unplaced,
         bye_players=bye_players,
+        chosen=chosen,
         initial={"pairing": pairing_version(game.pk for game in games)},
     )
 
 
-def _warn_unpaired(request, round_obj) -> bool:
+def _only_left_empty(form) -> bool:
+    """Whether a refused form only lacks a choice (rather than offering a stale one)."""
+    errors = form.errors.as_data()
+    return bool(errors) and all(
+        error.code == "required" for field_errors in errors.values() for error in field_errors
+    )
+
+
+def _warn_unpaired(request, round_obj) -> list:
     unpaired = entrants_unpaired_in(round_obj)
     if unpaired:
         messages.warning(
@@ -397,7 +447,7 @@ def _warn_unpaired(request, round_obj) -> bool:
                 "number": round_obj.number,
             },
         )
-    return bool(unpaired)
+    return unpaired
 
 
 def _late_added_message(game: Game) -> str:
@@ -523,7 +573,8 @@ def _stored_now(game: Game) -> str:
     kind = result_kind_of(game)
     if kind is None:
         return _("It has no result now.")
-    shown = dict(ResultKind.choices)[kind]
+    names = (game.player_a.name, game.player_b.name if game.player_b else "")
+    shown = dict(ResultKind.choices_for(*names))[kind]
     if kind in ResultKind.SCORED:
         shown = f"{game.score_a} – {game.score_b} ({shown})"
     return _("Saved now: %(result)s.") % {"result": shown}
@@ -801,6 +852,6 @@ def _preview_row(game: PlannedGame) -> dict:
         "table": game.table,
         "player_a": game.names[0],
         "player_b": game.names[1],
-        "before": describe_result(game.before) if game.before else "",
-        "after": describe_result(game.result),
+        "before": describe_result(game.before, game.names) if game.before else "",
+        "after": describe_result(game.result, game.names),
     }

@@ -4,6 +4,7 @@ from typing import Any
 
 from django import template
 
+from games import timing
 from games.board import move_in_words
 from games.rule_messages import describe_stored
 
@@ -14,6 +15,12 @@ register = template.Library()
 def describe(stored: Any) -> str:
     """``{{ warning|describe }}`` for a stored ``{"code": ..., "params": {...}}``."""
     return describe_stored(stored)
+
+
+@register.filter
+def clock_time(ms: Any) -> str:
+    """``{{ move.think_ms|clock_time }}``: a thinking time as "1:30"."""
+    return timing.clock_time(ms)
 
 
 @register.filter

@@ -1,7 +1,9 @@
 // Board screen: clicking a square chooses where a word starts (a second click on the same
 // square turns the direction); the server computes the preview and every score.
-// On a phone the board can be zoomed (squares of about 40 px); it then scrolls inside its
-// frame, and a tapped square is kept in view while the letters are typed.
+// On a phone the large board (squares of at least 44 px) is the default; it then scrolls
+// inside its frame, and a tapped square is kept in view while the letters are typed.
+// A refused move's reason stands under the field that was used: it is scrolled into view
+// and that field gets the focus, also when htmx swapped the page in.
 (function () {
   "use strict";
 
@@ -27,11 +29,15 @@
     if (square) square.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 
+  // Where the zoom button shows (below Bootstrap's lg): the large board unless chosen off.
+  var NARROW = window.matchMedia("(max-width: 991.98px)");
+
   function applyZoom() {
     var button = field("zoom");
     var frame = field("board-frame");
     if (!button || !frame) return;
-    var zoomed = sessionStorage.getItem(ZOOM_KEY) === "1";
+    var chosen = sessionStorage.getItem(ZOOM_KEY);
+    var zoomed = chosen === null ? NARROW.matches : chosen === "1";
     button.hidden = false;
     button.setAttribute("aria-pressed", zoomed ? "true" : "false");
     frame.classList.toggle("zoomed", zoomed);
@@ -39,7 +45,7 @@
 
   document.addEventListener("click", function (event) {
     if (event.target.closest("#zoom")) {
-      var zoomed = sessionStorage.getItem(ZOOM_KEY) !== "1";
+      var zoomed = !field("board-frame").classList.contains("zoomed");
       sessionStorage.setItem(ZOOM_KEY, zoomed ? "1" : "0");
       applyZoom();
       keepInView(document.querySelector(".sq.selected"));
@@ -67,12 +73,32 @@
     }
   });
 
+  function showRefusal() {
+    var refusal = field("move-error");
+    if (!refusal) return;
+    var used = document.querySelector('[aria-describedby~="move-error"]') || refusal;
+    used.focus({ preventScroll: true });
+    // Instant, not Bootstrap's smooth scrolling: it would still be under way when read.
+    refusal.scrollIntoView({ block: "center", behavior: "instant" });
+    refusal.dataset.shown = "true";
+  }
+
+  // The large board at once when the page is swapped in, not after htmx's settle delay:
+  // the board growing then would push the refusal out of view again.
+  document.addEventListener("htmx:afterSwap", applyZoom);
+
   // After the board is swapped in, the selection is gone with the old squares.
-  document.addEventListener("htmx:afterSettle", function () {
+  document.addEventListener("htmx:afterSettle", function (event) {
     applyZoom();
     var start = field("id_start");
     if (start && start.value) markSelected(start.value.toUpperCase());
+    // Only a whole page (a saved or refused move), not the live preview; after htmx has
+    // scrolled the swapped page to its top (a boosted form's "show:top").
+    if (event.detail.target && event.detail.target.tagName === "MAIN") {
+      window.setTimeout(showRefusal, 0);
+    }
   });
 
   applyZoom();
+  showRefusal();
 })();

@@ -26,6 +26,7 @@ def club_form(club: Club, memberships: list[dict], **changes) -> dict:
         "name": club.name,
         "slug": club.slug,
         "city": club.city,
+        "rating_system": club.rating_system,
         "memberships-TOTAL_FORMS": len(memberships),
         "memberships-INITIAL_FORMS": len(existing),
         "memberships-MIN_NUM_FORMS": 0,

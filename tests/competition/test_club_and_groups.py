@@ -55,6 +55,7 @@ ADMIN_MODELS = [
     ("games", "game"),
     ("games", "seat"),
     ("games", "move"),
+    ("games", "gameclock"),
 ]
 
 

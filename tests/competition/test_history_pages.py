@@ -106,7 +106,8 @@ def test_the_secretary_reads_everything_newest_first(secretary_client, competiti
     assert "Gouds 8" in html and "standaardregels" in html
     assert "<em>ledenvergadering</em>" in html
     assert "Teruggetrokken vanaf ronde" in html
-    assert "vlag gevallen" in html and "tweede speler" in html
+    # A result reads as a sentence with the players' names, the flag fall's loser named.
+    assert f"vlag van Anna gevallen, Anna 300 – 320 {history[0].player_b.name}" in html
     # The page is reached from the competition's secretary navigation.
     assert (
         history_url(competition)
@@ -249,7 +250,8 @@ def test_the_correction_page_shows_the_games_history(secretary_client, competiti
     assert "Uitslag gecorrigeerd" in html
     assert "<em>bordpunten verkeerd opgeteld</em>" in html
     assert "<em>uit de zetten</em>" in html
-    assert "287</span> → <span>387" in html
+    a, b = corrected.player_a.name, corrected.player_b.name
+    assert f"{a} 321 – 287 {b}, {a} wint</span> → <span>{a} 321 – 387 {b}, {b} wint" in html
     secretary_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     assert "<em>from the moves</em>" in secretary_client.get(url).content.decode()
 

@@ -269,3 +269,15 @@ def test_the_preview_costs_the_same_queries_for_a_long_file(
         return len(context.captured_queries)
 
     assert queries_for(2) == queries_for(60)
+
+
+def test_a_flag_fall_in_the_preview_names_whose_flag_fell():
+    from django.utils import translation
+
+    from competition.services.importing import describe_result
+    from games.services import ResultInput, ResultKind
+
+    flag = ResultInput(ResultKind.FLAG_B, 310, 290)
+    with translation.override("nl"):
+        assert describe_result(flag, ("Anke", "Bram")) == "310 – 290 (vlag gevallen: Bram)"
+        assert describe_result(flag, ("Anke", None)).startswith("310 – 290 (")

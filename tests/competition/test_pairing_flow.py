@@ -2,6 +2,7 @@
 swap, publish, undo; the `pair` command; the printable list."""
 
 import json
+import re
 from io import StringIO
 
 import pytest
@@ -242,6 +243,36 @@ def test_director_flow_through_the_page(secretary_client, competition, six):
     assert "already has results" in response.content.decode() or "al uitslagen" in (
         response.content.decode()
     )
+
+
+def test_the_swap_does_not_start_with_one_player_on_both_sides(secretary_client, competition, six):
+    """The second select starts empty; posted as shown, it asks for a player and changes
+    nothing (it used to preselect the first player on both sides)."""
+    round_obj = round_create(competition=competition)
+    url = reverse("round_pairing", kwargs={**competition.url_kwargs, "number": round_obj.number})
+    secretary_client.post(url, {"action": "generate", "system": "swiss"})
+    before = pairs_of(round_obj)
+    page = secretary_client.get(url).content.decode()
+    first, second = (
+        re.search(rf'<select name="{name}".*?</select>', page, re.S).group(0)
+        for name in ("player_x", "player_y")
+    )
+
+    def shown(select: str) -> str:
+        """The option a browser shows: the one marked selected, else the first."""
+        marked = re.search(r'<option value="([^"]*)" selected', select)
+        return (marked or re.search(r'<option value="([^"]*)"', select)).group(1)
+
+    shown_first = shown(first)
+    assert shown_first != ""
+    assert shown(second) == ""
+    version = re.search(r'name="pairing" value="([^"]*)"', page).group(1)
+    response = secretary_client.post(
+        url, {"action": "swap", "pairing": version, "player_x": shown_first, "player_y": ""}
+    )
+    assert response.status_code == 200
+    assert pairs_of(round_obj) == before
+    assert 'id="swap-errors"' in response.content.decode()
 
 
 def test_the_director_acts_on_the_pairing_the_page_showed(competition, six):

@@ -20,6 +20,7 @@ SECRETARY_VIEWS = {
     "entrants": ("get", {}),
     "entrant_withdraw": ("post", {}),
     "entrant_group": ("post", {}),
+    "groups_fill": ("post", {}),
     "round_create": ("post", {}),
     "attendance": ("get", {"number": 1}),
     "round_results": ("get", {"number": 1}),
@@ -79,7 +80,8 @@ def test_access(client, request, competition, game, name, who):
 
 
 @pytest.mark.parametrize(
-    "name", ["entrant_withdraw", "entrant_group", "round_create", "competition_archive"]
+    "name",
+    ["entrant_withdraw", "entrant_group", "groups_fill", "round_create", "competition_archive"],
 )
 def test_post_only_views_refuse_get(secretary_client, competition, game, name):
     assert secretary_client.get(view_url(name, competition, game)).status_code == 405

@@ -193,15 +193,21 @@ def test_a_correction_through_the_round_keeps_the_status(published, secretary):
     assert Round.objects.get(pk=published.pk).status == Round.Status.FINISHED
 
 
+def _played_on_the_board(round_obj, capture_on_commit):
+    """Table 2 of the round played to its end on the board (a Gouds 8 demo game)."""
+    board_game = round_obj.games.get(table=2)
+    board_game.rules = rules.GOUDS_8.to_dict()
+    board_game.save(update_fields=["rules"])
+    with capture_on_commit(execute=True):
+        moves_import_gcg(game=board_game, data=(DEMO / "demo-1.gcg").read_bytes(), by=None)
+    return board_game
+
+
 def test_the_last_game_finished_on_the_board_finishes_the_round(
     published, five, django_capture_on_commit_callbacks
 ):
     results(published, [(300, 200)])
-    board_game = published.games.get(table=2)
-    board_game.rules = rules.GOUDS_8.to_dict()
-    board_game.save(update_fields=["rules"])
-    with django_capture_on_commit_callbacks(execute=True):
-        moves_import_gcg(game=board_game, data=(DEMO / "demo-1.gcg").read_bytes(), by=None)
+    board_game = _played_on_the_board(published, django_capture_on_commit_callbacks)
     assert Game.objects.get(pk=board_game.pk).has_result
     assert Round.objects.get(pk=published.pk).status == Round.Status.FINISHED
     (finished,) = entries(published, HistoryAction.ROUND_STATUS)
@@ -212,11 +218,7 @@ def test_taking_back_the_last_move_on_the_board_opens_the_round_again(
     published, django_capture_on_commit_callbacks
 ):
     results(published, [(300, 200)])
-    board_game = published.games.get(table=2)
-    board_game.rules = rules.GOUDS_8.to_dict()
-    board_game.save(update_fields=["rules"])
-    with django_capture_on_commit_callbacks(execute=True):
-        moves_import_gcg(game=board_game, data=(DEMO / "demo-1.gcg").read_bytes(), by=None)
+    board_game = _played_on_the_board(published, django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         move_undo(game=board_game, by=None)
     assert callbacks  # the receiver scheduled the status check
@@ -224,6 +226,21 @@ def test_taking_back_the_last_move_on_the_board_opens_the_round_again(
     assert Round.objects.get(pk=published.pk).status == Round.Status.PUBLISHED
     statuses = [entry.after["status"] for entry in entries(published, HistoryAction.ROUND_STATUS)]
     assert statuses == ["finished", "published"]
+
+
+def test_a_move_mid_game_does_not_read_the_round_status(
+    published, django_capture_on_commit_callbacks
+):
+    """The board's most frequent write: a move that leaves the game unfinished cannot change
+    the round's status, so nothing is scheduled after its commit."""
+    board_game = _played_on_the_board(published, django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=True) as reopened:
+        move_undo(game=board_game, by=None)  # the result goes: the status is read
+    with django_capture_on_commit_callbacks(execute=True) as mid_game:
+        move_undo(game=board_game, by=None)  # still no result: nothing to read
+    assert len(reopened) == 1
+    assert mid_game == []
+    assert Round.objects.get(pk=published.pk).status == Round.Status.PUBLISHED
 
 
 def test_status_cannot_be_set_finished_by_hand(published):

@@ -1,6 +1,9 @@
 """The director's round pages: late arrivals on the attendance page, warnings, reopening
 and deleting a round on the pairing page, and the starters on the print list."""
 
+import re
+from pathlib import Path
+
 import pytest
 from django.urls import reverse
 
@@ -46,11 +49,12 @@ def test_saving_attendance_warns_of_a_present_unpaired_player(
     response = secretary_client.post(
         url("attendance", published.competition), {"action": "attendance", "present": present}
     )
-    assert response.status_code == 302 and response.url.endswith("#late")
+    dirk = four_entrants[3]
+    assert response.status_code == 302 and response.url.endswith(f"?nakomer={dirk.pk}#late")
     page = secretary_client.get(response.url).content.decode()
     assert "Dirk is aanwezig maar heeft geen plaats in de indeling van ronde 1" in page
     assert 'id="late"' in page
-    assert "tegen Cor, die de bye heeft" in page
+    assert "tegen Cor (heeft de vrije ronde)" in page
     entry = HistoryEntry.objects.get(action=HistoryAction.ROUND_ATTENDANCE)
     assert (entry.before, entry.after) == ({"absent": ["Dirk"]}, {"absent": []})
 
@@ -59,6 +63,7 @@ def test_late_arrival_against_the_bye_from_the_attendance_page(
     secretary_client, secretary, published, four_entrants
 ):
     cor, dirk = four_entrants[2:]
+    published.absences.all().delete()  # Dirk ticked present
     games = list(published.games.values_list("pk", flat=True))
     response = secretary_client.post(
         url("attendance", published.competition),
@@ -81,6 +86,7 @@ def test_late_arrival_against_the_bye_from_the_attendance_page(
 
 def test_a_late_arrival_on_a_stale_page_is_refused(secretary_client, published, four_entrants):
     dirk = four_entrants[3]
+    published.absences.all().delete()
     response = secretary_client.post(
         url("attendance", published.competition),
         {"action": "late", "player": dirk.pk, "opponent": "bye", "pairing": "9-999"},
@@ -246,6 +252,7 @@ def test_print_list_of_a_round_by_lot_says_so(client, published):
 
 
 def test_present_player_not_entered_is_not_offered(secretary_client, published):
+    published.absences.all().delete()  # Dirk present: the late form is there
     stranger = PlayerFactory(name="Zeno")
     EntrantFactory(competition=published.competition, player=stranger, joined_round=2)
     page = secretary_client.get(url("attendance", published.competition)).content.decode()
@@ -270,3 +277,81 @@ def test_a_final_score_is_corrected_and_an_open_game_goes_to_the_board(
     assert reverse("board", args=[played.pk]) not in played_page
     assert "board-link" not in played_page
     assert reverse("board", args=[open_game.pk]) in open_page
+
+
+def _late_section(page: str) -> str:
+    return page[page.index('id="late"') : page.index('id="enter"')]
+
+
+def test_only_present_unpaired_players_are_offered_and_the_one_just_ticked_is_chosen(
+    secretary_client, published, four_entrants
+):
+    """Eva came in earlier and is still unseated; Dirk is ticked present now; Fenna stays
+    absent. The form offers Eva and Dirk, Dirk chosen; Fenna is not offered at all."""
+    competition = published.competition
+    eva, fenna = PlayerFactory(name="Eva"), PlayerFactory(name="Fenna")
+    for player in (eva, fenna):
+        EntrantFactory(competition=competition, player=player)
+    Absence.objects.create(round=published, player=fenna)
+    present = [player.pk for player in [*four_entrants, eva]]
+    response = secretary_client.post(
+        url("attendance", competition), {"action": "attendance", "present": present}
+    )
+    dirk = four_entrants[3]
+    assert response.url.endswith(f"?nakomer={dirk.pk}#late")
+    late = _late_section(secretary_client.get(response.url).content.decode())
+    assert f'<option value="{dirk.pk}" selected>Dirk</option>' in late
+    assert f'<option value="{eva.pk}">Eva</option>' in late
+    assert "Fenna" not in late
+    assert "kies…" not in late
+    # Every place is a choice of its own; none is chosen for the secretary.
+    assert late.count('type="radio"') == 4  # Cor's bye, new table with Eva or Dirk, a bye
+    assert "checked" not in late
+
+    # Opened without a name (a reload): with two to seat, nobody is guessed.
+    late = _late_section(secretary_client.get(url("attendance", competition)).content.decode())
+    assert '<option value="" selected>kies…</option>' in late
+
+    # An absent player posted anyway is refused and stays absent.
+    response = secretary_client.post(
+        url("attendance", competition),
+        {"action": "late", "player": fenna.pk, "opponent": "bye", "pairing": "x"},
+        follow=True,
+    )
+    assert "kies de plaats opnieuw" in response.content.decode()
+    assert published.absences.filter(player=fenna).exists()
+    assert not published.games.filter(player_a=fenna).exists()
+
+
+def test_the_dutch_texts_say_vrije_ronde_never_bye():
+    """The glossary's Dutch for a bye is "vrije ronde"; a Dutch text with "bye" mixes them."""
+    po = Path(__file__).parents[2] / "locale" / "nl" / "LC_MESSAGES" / "django.po"
+    translations, current = [], None
+    for line in po.read_text().splitlines():
+        if line.startswith("msgstr"):
+            current = line.split(" ", 1)[1]
+            translations.append(current)
+        elif line.startswith('"') and current is not None:
+            translations[-1] += line
+        else:
+            current = None
+    assert translations, po
+    # The CSV help names the code typed in a file ("bye"), beside its Dutch meaning.
+    translations = [text.replace("bye (vrije ronde", "") for text in translations]
+    assert [text for text in translations if re.search(r"\bbye\b", text, re.I)] == []
+
+
+def test_a_late_arrival_without_a_place_chosen_is_asked_for_it(
+    secretary_client, published, four_entrants
+):
+    dirk = four_entrants[3]
+    published.absences.all().delete()
+    games = list(published.games.values_list("pk", flat=True))
+    response = secretary_client.post(
+        url("attendance", published.competition),
+        {"action": "late", "player": dirk.pk, "pairing": pairing_version(games)},
+    )
+    assert response.url.endswith(f"?nakomer={dirk.pk}#late")
+    page = secretary_client.get(response.url).content.decode()
+    assert "Kies de nakomer en waar die speelt." in page
+    assert published.games.count() == 2

@@ -302,8 +302,8 @@ def test_export_then_import_gives_the_same_standings_and_pairings(club, competit
     assert standings(again) == standings(competition)
     assert pairings(again) == pairings(competition)
     assert 5 not in pairings(again)  # the draft round stays behind
-    # The file reads the same when exported again.
-    assert tsh_export(competition=again) == text
+    # The file reads the same when exported again (the ratings now count both copies).
+    assert tsh_export(competition=again) == tsh_export(competition=competition)
 
 
 @pytest.mark.django_db
@@ -311,6 +311,8 @@ def test_the_export_is_what_tsh_reads(club, competition, secretary):
     played_competition(competition, secretary)
     players = {p.name: p for p in tsh.parse(tsh_export(competition=competition))}
     anna = players["Anna"]
+    # The club's rating: one win over a new player, from 1500 ± 350 (the core's doctest).
+    assert (anna.rating, players["Bert"].rating) == (1662, 1338)
     # Anna (player 1): beat Bert 412-388 going first; won by Cor's forfeit (TSH: +50 against
     # 0); both forfeited against Dirk (-50); round 4 paired with Eva, no score yet.
     assert anna.opponents == (2, 0, 0, 5) and anna.scores == (412, 50, -50)
@@ -406,4 +408,5 @@ def test_the_download_runs_a_fixed_number_of_queries(
     played_competition(competition, secretary)
     with CaptureQueriesContext(connection) as full:
         assert secretary_client.get(url).status_code == 200
-    assert len(full) == len(empty) <= 8
+    # 8, and the club's ratings: the version, the rounds, the rated games.
+    assert len(full) == len(empty) <= 11

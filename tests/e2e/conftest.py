@@ -8,12 +8,14 @@ import os
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser, BrowserContext, Page
 
 from clubs.models import Club, Membership, Player
 from competition.models import Competition, Round
 from competition.services.entrants import entrant_add
 from competition.services.rounds import round_set_pairings
 from games.services import PairingSpec
+from tests.e2e.guard import BrowserGuard
 
 #: The secretary's password in the browser tests that log in.
 PASSWORD = "geheim-genoeg-123"
@@ -59,6 +61,56 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, "locale": "nl-NL", "viewport": {"width": 1280, "height": 900}}
 
 
+@pytest.fixture(autouse=True)
+def browser_guard(request, monkeypatch, new_context):
+    """Every page a test opens, through the `page` fixture or `browser.new_context()` /
+    `browser.new_page()`, is watched; a console error, page error, failed request or response
+    of 400 or more fails the test at teardown, unless the test expects it:
+    `@pytest.mark.browser_errors(r"response 503 POST .*/bord/")`, each argument a regular
+    expression that an expected problem matches.
+
+    It depends on pytest-playwright's `new_context` so that its teardown runs first, while
+    the contexts are still open."""
+    guard = BrowserGuard()
+    new_context_of_browser, new_page_of_browser = Browser.new_context, Browser.new_page
+    close_context, close_page = BrowserContext.close, Page.close
+
+    def new_context_watched(self, *args, **kwargs):
+        context = new_context_of_browser(self, *args, **kwargs)
+        guard.watch_context(context)
+        return context
+
+    def new_page_watched(self, *args, **kwargs):
+        page = new_page_of_browser(self, *args, **kwargs)
+        guard.watch_page(page)
+        guard.watch_context(page.context)
+        return page
+
+    def close_context_quietly(self, *args, **kwargs):
+        guard.closing(self)
+        return close_context(self, *args, **kwargs)
+
+    def close_page_quietly(self, *args, **kwargs):
+        guard.closing(self)
+        return close_page(self, *args, **kwargs)
+
+    monkeypatch.setattr(Browser, "new_context", new_context_watched)
+    monkeypatch.setattr(Browser, "new_page", new_page_watched)
+    monkeypatch.setattr(BrowserContext, "close", close_context_quietly)
+    monkeypatch.setattr(Page, "close", close_page_quietly)
+    yield guard
+    guard.settle()
+    expected = [
+        pattern for marker in request.node.iter_markers("browser_errors") for pattern in marker.args
+    ]
+    if unexpected := guard.unexpected(expected):
+        pytest.fail(
+            f"{len(unexpected)} browser problem(s) the test did not expect:\n"
+            + "\n".join(unexpected[:40]),
+            pytrace=False,
+        )
+
+
 @pytest.fixture
 def paired_game(django_user_model):
     """A published round of a Gouds 8 club competition with one game, Anke against Bram;
@@ -78,5 +130,30 @@ def paired_game(django_user_model):
     )
     (game,) = round_set_pairings(
         round=round_obj, pairings=[PairingSpec(player_a=anke.pk, player_b=bram.pk, table=1)]
+    )
+    return game
+
+
+def table_of_players(django_user_model, names: dict[str, str], *, table: int):
+    """A published round 1 of a Gouds 8 club competition with one game at `table` between
+    two players who have accounts (`names`: username -> name, in table order), each
+    logging in with PASSWORD."""
+    club = Club.objects.create(name="De Goudse Letters", slug="gouda")
+    competition = Competition.objects.create(
+        club=club, name="Clubcompetitie", slug="clubcompetitie", rules=Competition.Rules.GOUDS_8
+    )
+    players = []
+    for username, name in names.items():
+        user = django_user_model.objects.create_user(username, password=PASSWORD)
+        player = Player.objects.create(name=name, user=user)
+        Membership.objects.create(club=club, player=player)
+        entrant_add(competition=competition, player=player)
+        players.append(player)
+    round_obj = Round.objects.create(
+        competition=competition, number=1, status=Round.Status.PUBLISHED
+    )
+    (game,) = round_set_pairings(
+        round=round_obj,
+        pairings=[PairingSpec(player_a=players[0].pk, player_b=players[1].pk, table=table)],
     )
     return game

@@ -16,6 +16,7 @@ from tests.e2e.test_board_entry import _login
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
+@pytest.mark.browser_errors(r"503 .*/partij/\d+/bord/")  # the database held busy, on purpose
 def test_a_busy_database_keeps_the_typed_move_and_says_so(page: Page, live_server, paired_game):
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -52,6 +53,7 @@ def test_a_busy_database_keeps_the_typed_move_and_says_so(page: Page, live_serve
     assert errors == []
 
 
+@pytest.mark.browser_errors(r"409 .*/partij/\d+/bord/")  # the other device saved first
 def test_a_move_refused_for_another_device_stays_typed(
     page: Page, live_server, paired_game, browser
 ):

@@ -8,16 +8,11 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Browser, expect
 
-from clubs.models import Club, Membership, Player
-from competition.models import Competition, Round
-from competition.services.entrants import entrant_add
-from competition.services.rounds import round_set_pairings
 from games.models import Game
-from games.services import PairingSpec
+from tests.e2e.conftest import PASSWORD, table_of_players
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-PASSWORD = "geheim-genoeg-123"
 PHONE = {"width": 360, "height": 740}
 #: Set to a folder to keep screenshots of the pages (for looking at them, not asserted).
 SCREENSHOTS = os.environ.get("BORDPUNT_SCREENSHOTS", "")
@@ -25,25 +20,7 @@ SCREENSHOTS = os.environ.get("BORDPUNT_SCREENSHOTS", "")
 
 @pytest.fixture
 def table_of_two(django_user_model):
-    club = Club.objects.create(name="De Goudse Letters", slug="gouda")
-    competition = Competition.objects.create(
-        club=club, name="Clubcompetitie", slug="clubcompetitie", rules=Competition.Rules.GOUDS_8
-    )
-    players = []
-    for name in ("Anke", "Bram"):
-        user = django_user_model.objects.create_user(name.lower(), password=PASSWORD)
-        player = Player.objects.create(name=name, user=user)
-        Membership.objects.create(club=club, player=player)
-        entrant_add(competition=competition, player=player)
-        players.append(player)
-    round_obj = Round.objects.create(
-        competition=competition, number=1, status=Round.Status.PUBLISHED
-    )
-    (game,) = round_set_pairings(
-        round=round_obj,
-        pairings=[PairingSpec(player_a=players[0].pk, player_b=players[1].pk, table=4)],
-    )
-    return game
+    return table_of_players(django_user_model, {"anke": "Anke", "bram": "Bram"}, table=4)
 
 
 def _phone(browser: Browser, live_server, username: str):

@@ -9,7 +9,7 @@ import pytest
 import rules
 from games.models import Game, Move
 from games.moves import move_add
-from tests.factories import EntrantFactory, GameFactory, PlayerFactory, RoundFactory
+from tests.factories import EntrantFactory, GameFactory, PlayerFactory, RoundFactory, user_in_club
 
 DEMO = Path(__file__).resolve().parents[2] / "games" / "demo"
 
@@ -67,3 +67,24 @@ def demo_gcg() -> Callable[[str], bytes]:
         return (DEMO / f"{name}.gcg").read_bytes()
 
     return read
+
+
+@pytest.fixture
+def anna(club):
+    return user_in_club(club, username="anna")
+
+
+@pytest.fixture
+def bert(club):
+    return user_in_club(club, username="bert")
+
+
+@pytest.fixture
+def table(competition, anna, bert):
+    """Round 1 (published), table 1: Anna, with an account, the first player, against Bert."""
+    return GameFactory(
+        round=RoundFactory(competition=competition),
+        table=1,
+        player_a=anna.player,
+        player_b=bert.player,
+    )

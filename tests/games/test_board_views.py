@@ -457,8 +457,8 @@ def test_a_board_save_has_a_fixed_query_budget(client, secretary, make_game):
     user, the game to show, the secretary check (once: it is kept on the user), the game
     locked (once: the moves' service takes the row the confirmation check locked), the
     competition's last change, the moves, the new move, its history entry, the game's
-    version, the game read back, and two savepoints of two statements each. (The round's
-    status is read after the commit, which a test transaction does not reach.)"""
+    version, and two savepoints of two statements each. Nothing after the commit: a move
+    mid-game cannot change the round's status (`test_round_status_is_read_only_...`)."""
     game = make_game()
     client.force_login(secretary)
     client.get(url("board", game))
@@ -475,4 +475,37 @@ def test_a_board_save_has_a_fixed_query_budget(client, secretary, make_game):
         assert sum('FROM "clubs_membership"' in each for each in sql) == 1
         assert sum("FOR UPDATE" in each for each in sql) <= 1  # PostgreSQL locks; SQLite not
     assert Move.objects.filter(game=game).count() == 3
-    assert counts == [15, 15, 15]
+    assert counts == [14, 14, 14]
+
+
+def test_the_board_screen_gets_the_new_board_in_the_answer_to_its_save(manager, game):
+    """htmx posts the board's form: the answer is the new board itself (one round trip per
+    move on a phone, not a redirect and a second request), at the board's own address, so a
+    reload reads it again instead of posting the move twice. Without htmx: the redirect."""
+    data = {"version": game.version, "kind": "play", "notation": "8H WOORD"}
+    response = manager.post(url("board", game), data, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert response["HX-Replace-Url"] == url("board", game)
+    game.refresh_from_db()
+    page = text(response)
+    assert f'name="version" value="{game.version}"' in page
+    assert "8H WOORD" in page and 'id="scoresheet"' in page
+    plain = post_move(manager, game, kind="pass")
+    assert plain.status_code == 302 and plain["Location"] == url("board", game)
+    assert notations(game) == ["8H WOORD", "-"]
+
+
+def test_the_board_screens_save_costs_fewer_queries_than_a_save_and_a_reload(
+    client, secretary, make_game
+):
+    """The save's queries plus the board's reads (the moves), and nothing of a second
+    request: no second session, user, game or secretary check."""
+    game = make_game()
+    client.force_login(secretary)
+    client.get(url("board", game))
+    game.refresh_from_db()
+    data = {"version": game.version, "kind": "play", "notation": "8H WOORD"}
+    with CaptureQueriesContext(connection) as context:
+        response = client.post(url("board", game), data, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert len(context.captured_queries) == 15  # the save's 14, the moves read back

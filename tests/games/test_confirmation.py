@@ -21,7 +21,6 @@ from games.services import ResultEntry, ResultError, ResultInput, games_record_r
 from tests.factories import (
     GameFactory,
     PlayerFactory,
-    RoundFactory,
     UserFactory,
     user_in_club,
 )
@@ -34,23 +33,6 @@ def dutch():
     """The services' messages are asserted in Dutch, whatever an earlier test activated."""
     with translation.override("nl"):
         yield
-
-
-@pytest.fixture
-def anna(club):
-    return user_in_club(club, username="anna")
-
-
-@pytest.fixture
-def bert(club):
-    return user_in_club(club, username="bert")
-
-
-@pytest.fixture
-def table(competition, anna, bert):
-    """Round 1 (published), table 1: Anna (first player) against Bert."""
-    round_ = RoundFactory(competition=competition)
-    return GameFactory(round=round_, table=1, player_a=anna.player, player_b=bert.player)
 
 
 def actions(game) -> list[str]:

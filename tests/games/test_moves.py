@@ -184,6 +184,8 @@ def test_correcting_a_move_rescores_every_later_move(game, play):
 
 
 def test_correction_that_makes_a_later_move_illegal_marks_it(game, play):
+    # The reasons come in the active language: Dutch, whatever a test before left active.
+    translation.activate("nl")
     play(game, "8H WOORD", "H8 .AAS", "-")
     # WOORD now runs down and ends on H8: Bert's H8 .AAS would continue it at H7.
     problems = move_correct(

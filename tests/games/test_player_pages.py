@@ -15,26 +15,6 @@ from tests.factories import GameFactory, RoundFactory, UserFactory, user_in_club
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def anna(club):
-    return user_in_club(club, username="anna")
-
-
-@pytest.fixture
-def bert(club):
-    return user_in_club(club, username="bert")
-
-
-@pytest.fixture
-def table(competition, anna, bert):
-    return GameFactory(
-        round=RoundFactory(competition=competition),
-        table=1,
-        player_a=anna.player,
-        player_b=bert.player,
-    )
-
-
 def urls(game) -> dict[str, str]:
     return {
         "result": reverse("game_result", args=[game.pk]),

@@ -99,3 +99,46 @@ def test_digits_of_other_scripts_are_refused_not_crashed(notation):
     """`str.isdigit()` accepts "²", which `int()` refuses: the notation is ASCII digits."""
     with pytest.raises(rules.RulesError):
         rules.parse_move(notation)
+
+
+@pytest.mark.parametrize(
+    "typed, long_form",
+    [
+        ("*H8", "swap H8"),
+        ("*h8 k5", "swap H8 K5"),
+        ("* H8,K5", "swap H8 K5"),
+        ("?+", "(challenge)"),
+        ("?-", "--"),
+        ("!", "(flagfall)"),
+    ],
+)
+def test_short_forms_read_as_the_long_form_and_are_written_long(typed, long_form):
+    """The board's typing shortcuts: the same move as the long form, and its notation (what
+    is stored and exported) is the long form."""
+    move = parse_move(typed)
+    assert move == parse_move(long_form)
+    assert move.notation() == long_form
+
+
+@pytest.mark.parametrize(
+    "typed, code, detail",
+    [
+        ("?", "bad_notation", "challenge_form"),
+        ("?x", "bad_notation", "challenge_form"),
+        ("?++", "bad_notation", "challenge_form"),
+        ("*", "bad_notation", "swap_no_squares"),
+        ("* ,", "bad_notation", "swap_no_squares"),
+        ("*Z9", "bad_square", None),
+        ("*H8 K5 A1", "bad_notation", "swap_squares"),
+        ("!x", "bad_notation", "play_form"),
+        ("!!", "bad_notation", "play_form"),
+        ("-*", "bad_notation", "exchange_form"),
+    ],
+)
+def test_garbage_short_forms_are_refused_with_a_code(typed, code, detail):
+    with pytest.raises(rules.InvalidMoveError) as refused:
+        parse_move(typed)
+    assert refused.value.code == code
+    assert refused.value.params.get("detail") == detail
+    if code == "bad_notation":
+        assert refused.value.params["notation"] == typed

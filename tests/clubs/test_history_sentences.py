@@ -1,0 +1,463 @@
+"""Every action the code can record reads as Dutch on the history page: no raw code, no
+English field name, no Python value (issue 19, point 2).
+
+The actions are collected from the source (every `HistoryAction.X` outside clubs/history.py),
+so a new action without a sample here fails `test_every_recorded_action_has_a_sample`.
+Each sample has the shape its service stores (see the service named beside it), rendered
+through the history page's own template.
+"""
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from clubs.history import FIELD_LABELS, HistoryAction
+from clubs.history_display import registered_choices
+from clubs.models import HistoryEntry
+
+ROOT = Path(__file__).resolve().parents[2]
+APPS = ("clubs", "competition", "games", "config")
+
+GAME = {"object_type": "game", "game_id": 7, "object_label": "Ans de Vries – Bert Bakker"}
+ROUND = {"object_type": "round", "object_label": "Voorjaar 2026 · 3", "round_number": 3}
+COMPETITION = {"object_type": "competition", "object_label": "Voorjaar 2026"}
+ENTRANT = {"object_type": "entrant", "object_label": "Cor Cornelissen"}
+PLAYER = {"object_type": "player", "object_label": "Cor Cornelissen"}
+
+RESULT_NONE = {"outcome": "", "winner": "", "score_a": None, "score_b": None}
+RESULT = {"outcome": "normal", "winner": "a", "score_a": 412, "score_b": 380}
+FLAG = {"outcome": "flag_fall", "winner": "b", "score_a": 301, "score_b": 288}
+STATE = {**RESULT, "confirmation": "provisional", "entered_by_player": "a"}
+PAIRINGS = [
+    [1, ["Ans de Vries", "Bert Bakker"], "Ans de Vries"],
+    [None, ["Cor Cornelissen", None], None],
+]
+MOVE = {"number": 3, "side": "b", "notation": "8H WOORD", "rack": "DEORSTW"}
+SETTINGS = {
+    "name": "Voorjaar 2026",
+    "slug": "voorjaar-2026",
+    "kind": "club",
+    "rules": "custom",
+    "custom_rules": {
+        "name": "Clubvariant",
+        "rack_size": 8,
+        "bingo_bonus": 0,
+        "exchange_max_tiles": None,
+        "end_adjustment": "none",
+        "wrong_challenge": "lose_turn",
+        "blank_swap_allowed": True,
+        "lexicon": "gouds8",
+        "end_scoreless_kind": "passes",
+    },
+    "start_date": "2026-06-13",
+    "number_of_rounds": None,
+    "pairing_system": "koth",
+    "starters": "by_lot",
+    "bye_match_points": 2,
+    "bye_board_points": "average",
+    "bye_board_points_fixed": 0,
+    "forfeit_win_match_points": 2,
+    "forfeit_win_board_points": 0,
+    "ranking": "totals",
+    "min_games": 0,
+    "only_confirmed_results": False,
+    "tiebreaks": ["spread", "head_to_head", "opponents_match_points", "sonneborn_berger"],
+}
+
+# action: (context, before, after, reason_code, a Dutch text the page must show)
+SAMPLES = {
+    # games/services.py _apply, games/moves.py _finish
+    "result.enter": (
+        GAME,
+        RESULT_NONE,
+        RESULT,
+        "",
+        "Ans de Vries 412 – 380 Bert Bakker, Ans de Vries wint",
+    ),
+    "result.correct": (GAME, RESULT, FLAG, "from_moves", "vlag van Ans de Vries gevallen"),
+    # games/confirmation.py _confirm, _dispute, game_result_override
+    "result.confirm": (
+        GAME,
+        STATE,
+        {**STATE, "confirmation": "confirmed"},
+        "",
+        "voorlopig → bevestigd",
+    ),
+    "result.dispute": (
+        GAME,
+        STATE,
+        {
+            **STATE,
+            "confirmation": "disputed",
+            "counter_outcome": "normal",
+            "counter_winner": "b",
+            "counter_score_a": 380,
+            "counter_score_b": 412,
+        },
+        "",
+        "Invoer van Bert Bakker",
+    ),
+    "result.override": (
+        GAME,
+        {
+            **STATE,
+            "confirmation": "disputed",
+            "counter_result": {**RESULT, "winner": "draw", "score_b": 412},
+        },
+        {
+            **RESULT,
+            "winner": "b",
+            "score_b": 420,
+            "confirmation": "confirmed",
+            "entered_by_player": "a",
+        },
+        "",
+        "betwist → bevestigd",
+    ),
+    # games/moves.py move_add, move_undo, move_correct, game_set_starter, moves_import_gcg
+    "move.add": (
+        GAME,
+        None,
+        {**MOVE, "notation": "(challenge)", "rack": ""},
+        "",
+        "Bert Bakker: bezwaar: woord goed",
+    ),
+    "move.undo": (GAME, {**MOVE, "notation": "-"}, None, "", "Zet 3"),
+    "move.correct": (GAME, MOVE, {**MOVE, "notation": "swap H8 K5"}, "", "blanco"),
+    "game.starter": (GAME, {"starter": ""}, {"starter": "b"}, "", "Bert Bakker"),
+    "clock.start": (GAME, None, {"left_ms": [1_500_000, 1_500_000]}, "", "25:00"),
+    "clock.pause": (GAME, None, {"left_ms": [1_410_000, 1_455_500]}, "", "Bert Bakker 24:15"),
+    "clock.resume": (GAME, None, {"left_ms": [1_410_000, 1_455_500]}, "", "23:30"),
+    "clock.flag": (
+        GAME,
+        None,
+        {"left_ms": [0, 312_000], "flag": "a", "flag_at_ms": 2_712_000},
+        "",
+        "45:12",
+    ),
+    "moves.import": (
+        GAME,
+        {"starter": "a", "moves": []},
+        {
+            "starter": "b",
+            "moves": [
+                {"number": 1, "side": "b", "notation": "H8 zOEN", "rack": ""},
+                {"number": 2, "side": "a", "notation": "-ABC", "rack": "ABCEENR"},
+                {"number": 3, "side": "b", "notation": "--", "rack": ""},
+                {"number": 4, "side": "a", "notation": "-3", "rack": ""},
+                {"number": 5, "side": "b", "notation": "(time 2)", "rack": ""},
+                {"number": 6, "side": "a", "notation": "(flagfall)", "rack": ""},
+                {"number": 7, "side": "b", "notation": "(annulled)", "rack": ""},
+                {"number": 8, "side": "a", "notation": "(EI)", "rack": ""},
+            ],
+        },
+        "",
+        "bezwaar: woord fout",
+    ),
+    # competition/services/rounds.py
+    "pairing.generate": (
+        ROUND,
+        {"pairings": [], "status": "draft"},
+        {"pairings": PAIRINGS, "status": "draft", "system": "king_of_the_hill"},
+        "",
+        "tafel 1: Ans de Vries – Bert Bakker, Ans de Vries begint",
+    ),
+    "pairing.swap": (
+        ROUND,
+        {"pairings": PAIRINGS},
+        {"pairings": PAIRINGS[::-1]},
+        "",
+        "vrije ronde: Cor",
+    ),
+    "pairing.publish": (
+        ROUND,
+        {"status": "draft"},
+        {"status": "published", "pairings": PAIRINGS},
+        "",
+        "concept → gepubliceerd",
+    ),
+    "pairing.clear": (
+        ROUND,
+        {"pairings": PAIRINGS, "status": "published"},
+        {"pairings": [], "status": "draft"},
+        "",
+        "Indeling",
+    ),
+    "pairing.undo": (
+        ROUND,
+        {"status": "published"},
+        {"status": "draft", "pairings": PAIRINGS},
+        "",
+        "gepubliceerd → concept",
+    ),
+    "pairing.late": (
+        ROUND,
+        {"pairings": [[None, ["Cor Cornelissen", None], None]]},
+        {
+            "pairings": [[4, ["Cor Cornelissen", "Dirk Dijkstra"], None]],
+            "present": ["Dirk Dijkstra"],
+        },
+        "",
+        "Dirk Dijkstra",
+    ),
+    "round.create": (
+        ROUND,
+        None,
+        {"number": 3, "date": "2026-06-13", "status": "draft"},
+        "",
+        "13 juni 2026",
+    ),
+    "round.status": (
+        ROUND,
+        {"status": "published"},
+        {"status": "finished"},
+        "from_results",
+        "afgelopen",
+    ),
+    "round.reopen": (
+        ROUND,
+        {"status": "finished"},
+        {"status": "published"},
+        "",
+        "afgelopen → gepubliceerd",
+    ),
+    "round.attendance": (
+        ROUND,
+        {"absent": []},
+        {"absent": ["Ineke Jansen", "Oda Visser"]},
+        "",
+        "Ineke Jansen, Oda Visser",
+    ),
+    "round.delete": (
+        ROUND,
+        {
+            "number": 3,
+            "date": None,
+            "status": "draft",
+            "pairings": PAIRINGS,
+            "absent": ["Oda Visser"],
+        },
+        None,
+        "",
+        "Oda Visser",
+    ),
+    # competition/services/entrants.py
+    "entrant.add": (ENTRANT, None, {"joined_round": 2, "group": "A-groep"}, "", "A-groep"),
+    "entrant.withdraw": (
+        ENTRANT,
+        {"withdrawn_from_round": None},
+        {"withdrawn_from_round": 5},
+        "",
+        "5",
+    ),
+    "entrant.reinstate": (
+        ENTRANT,
+        {"withdrawn_from_round": 5},
+        {"withdrawn_from_round": None},
+        "",
+        "5",
+    ),
+    "entrant.group": (ENTRANT, {"group": None}, {"group": "B-groep"}, "", "B-groep"),
+    "group.create": (
+        {"object_type": "group", "object_label": "B-groep"},
+        None,
+        {"name": "B-groep"},
+        "",
+        "B-groep",
+    ),
+    # competition/services/competitions.py
+    "competition.create": (COMPETITION, None, SETTINGS, "", "op de stand (1–2, 3–4)"),
+    "competition.settings": (
+        COMPETITION,
+        {"start_date": None, "only_confirmed_results": False, "tiebreaks": ["spread"]},
+        {
+            "start_date": "2026-06-13",
+            "only_confirmed_results": True,
+            "tiebreaks": ["wins", "spread"],
+        },
+        "",
+        "13 juni 2026",
+    ),
+    "competition.archive": (COMPETITION, {"archived": False}, {"archived": True}, "", "nee → ja"),
+    "competition.delete": (COMPETITION, SETTINGS, None, "", "Voorjaar 2026"),
+    # competition/services/importing.py, tsh.py
+    "import.csv": (
+        COMPETITION,
+        None,
+        {
+            "players_created": ["Eva Evers"],
+            "entrants_added": ["Eva Evers"],
+            "rounds_created": [4, 5],
+            "games": 12,
+        },
+        "",
+        "Eva Evers",
+    ),
+    "import.tsh": (
+        COMPETITION,
+        None,
+        {
+            "name": "Open Gouda",
+            "players": ["Ans de Vries", "Bert Bakker"],
+            "rounds": 7,
+            "games": 28,
+        },
+        "",
+        "Open Gouda",
+    ),
+    # clubs/accounts.py
+    "player.invite": (
+        PLAYER,
+        {"valid_until": None},
+        {"valid_until": "2026-06-20T18:15:00+00:00"},
+        "",
+        "20 juni 2026",
+    ),
+    "account.create": (PLAYER, None, {"username": "cor"}, "", "cor"),
+    # clubs/services.py
+    "club.change": (
+        {"object_type": "club", "object_label": "De Goudse Letters"},
+        {"city": "Gouda"},
+        {"city": "Waddinxveen"},
+        "",
+        "Waddinxveen",
+    ),
+    "player.change": (
+        PLAYER,
+        {"federation_number": "", "rating": None},
+        {"federation_number": "12345", "rating": 1480},
+        "",
+        "12345",
+    ),
+    "player.delete": (
+        PLAYER,
+        {"name": "Cor Cornelissen", "federation_number": "", "rating": None, "username": None},
+        None,
+        "",
+        "Cor Cornelissen",
+    ),
+    "membership.add": (PLAYER, None, {"role": "member"}, "", "lid"),
+    "membership.role": (PLAYER, {"role": "member"}, {"role": "secretary"}, "", "secretaris"),
+    "membership.remove": (PLAYER, {"role": "secretary"}, None, "", "secretaris"),
+}
+
+
+def _source_files():
+    for app in APPS:
+        for path in (ROOT / app).rglob("*.py"):
+            if "migrations" not in path.parts and path != ROOT / "clubs" / "history.py":
+                yield path
+
+
+def _recorded_actions() -> set[str]:
+    names = set()
+    for path in _source_files():
+        names |= set(re.findall(r"HistoryAction\.([A-Z][A-Z_0-9]+)", path.read_text()))
+    return {HistoryAction[name].value for name in names}
+
+
+def test_actions_are_only_ever_recorded_by_their_code():
+    """No service writes an action as a literal string: HistoryAction is the one home."""
+    offenders = []
+    for path in _source_files():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call):
+                continue
+            callee = getattr(node.func, "attr", getattr(node.func, "id", ""))
+            for keyword in node.keywords:
+                literal = isinstance(keyword.value, ast.Constant)
+                if keyword.arg == "action" and literal and callee != "add_argument":
+                    offenders.append(f"{path}:{node.lineno}")
+    assert offenders == []
+
+
+def test_every_recorded_action_has_a_sample():
+    recorded = _recorded_actions()
+    assert recorded == set(HistoryAction.values), "an action recorded nowhere, or unknown"
+    assert set(SAMPLES) == recorded
+
+
+def _entry(action: str) -> HistoryEntry:
+    context, before, after, reason_code, _expected = SAMPLES[action]
+    return HistoryEntry(
+        action=action,
+        before=before,
+        after=after,
+        reason_code=reason_code,
+        by_name="sietske",
+        **context,
+    )
+
+
+def _page_text(entry: HistoryEntry) -> str:
+    html = render_to_string("history/_entries.html", {"entries": [entry], "show_round": True})
+    text = re.sub(r"<[^>]+>", " ", html)
+    return re.sub(r"\s+", " ", text.replace("&nbsp;", " ")).strip()
+
+
+def _forbidden_words() -> set[str]:
+    """Codes and keys that would be English or raw on a Dutch page: every registered code
+    and every key whose Dutch name differs from it."""
+    with translation.override("nl"):
+        dutch = " ".join(
+            str(label).lower()
+            for labels in (
+                *(pairs.values() for pairs in registered_choices().values()),
+                HistoryAction.labels,
+                FIELD_LABELS.values(),
+            )
+            for label in labels
+        )
+        words = {
+            str(code)
+            for pairs in registered_choices().values()
+            for code, label in pairs.items()
+            if len(str(code)) >= 3 and str(label).lower() != str(code)
+        }
+        keys = {
+            key
+            for _c, before, after, *_rest in SAMPLES.values()
+            for side in (before, after)
+            if isinstance(side, dict)
+            for key in side
+        }
+        words |= {key for key in keys | set(FIELD_LABELS) if len(key) >= 3}
+    # A code that is also a Dutch word of some label ("status", "rating") is no sign.
+    return {word for word in words if not re.search(rf"\b{re.escape(word)}\b", dutch)} | {
+        "player",
+        "move",
+        "wins",
+        "entry",
+        "starts",
+        "table",
+        "result",
+        "challenge",
+        "None",
+        "True",
+        "False",
+    }
+
+
+@pytest.mark.parametrize("action", sorted(SAMPLES))
+def test_the_entry_reads_as_dutch(action):
+    entry = _entry(action)
+    with translation.override("nl"):
+        text = _page_text(entry)
+    expected = SAMPLES[action][4]
+    assert expected in text, text
+    raw = re.findall(r"\w_\w|[{}\[\]']|\((?:challenge|flagfall|annulled|time \d+)\)", text)
+    assert raw == [], text
+    words = set(re.findall(r"[A-Za-z_]+", text))
+    assert words & _forbidden_words() == set(), text
+
+
+@pytest.mark.parametrize("action", sorted(SAMPLES))
+def test_the_entry_reads_in_english_when_chosen(action):
+    with translation.override("en"):
+        text = _page_text(_entry(action))
+    assert re.findall(r"\w_\w|[{}\[\]]|\b(?:None|True|False)\b", text) == [], text
+    assert "Nothing changed yet" not in text
