@@ -53,6 +53,8 @@ COMPETITION_LIMITS = {
     "forfeit_win_board_points": (0, SCORE_MAX),
     "min_games": (0, MAX_ROUNDS),
     "clock_minutes": (1, 180),
+    "think_seconds": (10, 3600),
+    "best_evenings": (1, MAX_ROUNDS),
 }
 
 

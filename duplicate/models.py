@@ -61,6 +61,8 @@ class Turn(models.Model):
     top_score = models.PositiveIntegerField(_("top score"), null=True, blank=True)
     #: The sum of the tops up to and including this turn.
     total = models.PositiveIntegerField(_("sum of the tops"), null=True, blank=True)
+    #: When the rack was announced: the room screen's countdown runs from here.
+    drawn_at = models.DateTimeField(_("drawn at"), null=True, blank=True)
 
     class Meta:
         ordering = ("evening", "number")

@@ -13,6 +13,7 @@ import random
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history import history_record
@@ -25,6 +26,7 @@ from games.rule_messages import describe
 from rules import RULE_SETS, rule_set
 from rules.duplicate import DrawRules, DuplicateGame, score_slip
 from rules.errors import RulesError
+from rules.move import parse_move
 
 #: History action codes of this app (the history stores the code).
 EVENING_CREATE = "duplicate.evening"
@@ -68,6 +70,40 @@ def master_game(evening: Evening, turns: list[Turn] | None = None) -> DuplicateG
     return game
 
 
+def evening_rescore(evening: Evening) -> None:
+    """The evening as the engine plays it: racks, top scores and sums from the draws and
+    tops, every slip scored again on its turn's board (a restored archive's own figures
+    are not taken on trust). Raises `DuplicateEveningError` when the turns do not play."""
+    turns = list(evening.turns.order_by("number"))
+    slips: dict[int, list[Slip]] = {}
+    for slip in Slip.objects.filter(turn__evening=evening).order_by("pk"):
+        slips.setdefault(slip.turn_id, []).append(slip)
+    game = DuplicateGame(rule_set(evening.rules), draw_rules=evening_rules(evening))
+    try:
+        for index, turn in enumerate(turns, 1):
+            if turn.number != index or (turn.is_open and index != len(turns)):
+                raise DuplicateEveningError(
+                    _("The turns do not follow each other."), code="turns_out_of_order"
+                )
+            turn.rack = game.draw(turn.drawn)
+            if turn.is_open:
+                tops = game.tops()
+                turn.top_score, turn.total = (tops[0].score if tops else 0), None
+            else:
+                # Scored before the play: the slips of a turn meet the board before its top.
+                turn.top_score = game.game.preview(parse_move(turn.top), rack=turn.rack).score
+            for slip in slips.get(turn.pk, []):
+                for name, value in _score_on(game, turn, slip.text, slip.claimed).items():
+                    setattr(slip, name, value)
+            if not turn.is_open:
+                turn.total = game.play_known(turn.top).total
+    except RulesError as exc:
+        raise _engine_error(exc) from None
+    Turn.objects.bulk_update(turns, ["rack", "top_score", "total"])
+    fields = ["score", "reason_code", "reason_params", "corrected", "is_top"]
+    Slip.objects.bulk_update([s for group in slips.values() for s in group], fields)
+
+
 # -------------------------------------------------------------------- the spelleider
 
 
@@ -80,6 +116,10 @@ def evening_create(
     draw_rules: dict[str, Any] | None = None,
 ) -> Evening:
     """A new evening (its number once per competition): idempotent for a second click."""
+    if competition.kind != Competition.Kind.DUPLICATE:
+        raise DuplicateEveningError(
+            _("Evenings are for a competition of the kind duplicate."), code="not_duplicate"
+        )
     if rules not in RULE_SETS:
         raise DuplicateEveningError(_("Unknown rules."), code="unknown_rule_set")
     try:
@@ -137,6 +177,7 @@ def turn_draw(
             drawn=game.drawn,
             rack=rack,
             top_score=tops[0].score if tops else 0,
+            drawn_at=timezone.now(),
         )
         history_record(
             club_id=evening.competition.club_id,
@@ -231,7 +272,8 @@ def turn_redo(*, turn: Turn, by: Any, reason: str, tiles: str | None = None) -> 
         before = {"drawn": turn.drawn, "top": turn.top, "score": turn.top_score}
         turn.drawn, turn.rack = game.drawn, rack
         turn.top, turn.top_score, turn.total = "", tops[0].score if tops else 0, None
-        turn.save(update_fields=["drawn", "rack", "top", "top_score", "total"])
+        turn.drawn_at = timezone.now()
+        turn.save(update_fields=["drawn", "rack", "top", "top_score", "total", "drawn_at"])
         label = f"{evening}, {turn.number}"
         history_record(
             club_id=evening.competition.club_id,

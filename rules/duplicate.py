@@ -369,16 +369,23 @@ class DuplicateGame:
         a master game whose tops were chosen (and checked) before. Refuses a play that
         does not fit, changing nothing."""
         self.draw(drawn)
-        assert self.rack is not None
         try:
-            move = parse_move(notation)
-            if not isinstance(move, Play):
-                raise DuplicateError("duplicate_not_a_play", notation=notation)
-            result = self.game.preview(move, rack=self.rack)
+            return self.play_known(notation)
         except RulesError:
             self.bag += Counter(self.drawn)
             self.rack, self.drawn = None, ""
             raise
+
+    def play_known(self, notation: str) -> Turn:
+        """Put the play ``notation`` on the board for the rack drawn, as a top chosen
+        before (its tops are not searched again). Refuses a play that does not fit,
+        changing nothing."""
+        if self.rack is None:
+            raise DuplicateError("duplicate_no_rack")
+        move = parse_move(notation)
+        if not isinstance(move, Play):
+            raise DuplicateError("duplicate_not_a_play", notation=notation)
+        result = self.game.preview(move, rack=self.rack)
         direction_down = move.direction is Direction.DOWN
         known = GeneratedPlay(
             result.score,
