@@ -117,3 +117,10 @@ class Slip(models.Model):
 
     def __str__(self) -> str:
         return f"{self.turn}: {self.text}"
+
+    @property
+    def reason_text(self) -> str:
+        """Why it scores 0, in the reader's language (the row keeps the code)."""
+        from games.rule_messages import describe
+
+        return describe(self.reason_code, self.reason_params) if self.reason_code else ""

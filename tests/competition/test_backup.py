@@ -262,16 +262,35 @@ def _everything(club: Club) -> dict:
         "history": _history(club),
         "gcg": _gcg_files(club),
         "turns": sorted(
-            (t.evening.competition.slug, t.evening.number, t.number, t.drawn, t.rack, t.top)
-            + (t.top_score, t.total)
+            (
+                t.evening.competition.slug,
+                t.evening.number,
+                t.number,
+                t.drawn,
+                t.rack,
+                t.top,
+                t.top_score,
+                t.total,
+            )
             for t in Turn.objects.filter(evening__competition__club=club).select_related(
                 "evening__competition"
             )
         ),
         "slips": sorted(
-            (s.turn.evening.competition.slug, s.turn.number, s.player.name, s.text, s.claimed)
-            + (s.score, s.reason_code, s.reason_params, s.corrected, s.is_top, s.late)
-            + (s.submitted_at,)
+            (
+                s.turn.evening.competition.slug,
+                s.turn.number,
+                s.player.name,
+                s.text,
+                s.claimed,
+                s.score,
+                s.reason_code,
+                s.reason_params,
+                s.corrected,
+                s.is_top,
+                s.late,
+                s.submitted_at,
+            )
             for s in Slip.objects.filter(turn__evening__competition__club=club).select_related(
                 "turn__evening__competition", "player"
             )
