@@ -140,6 +140,7 @@ class Competition(models.Model):
     think_seconds = models.PositiveSmallIntegerField(
         _("thinking time per turn (seconds)"),
         default=180,
+        blank=True,
         help_text=_("For duplicate evenings: the countdown on the room screen."),
     )
     best_evenings = models.PositiveSmallIntegerField(
