@@ -22,10 +22,10 @@ from competition.services.rounds import (
     round_set_pairings,
     round_set_status,
 )
+from duplicate.services import evening_create, slip_submit, turn_choose_top, turn_draw
 from games.confirmation import game_result_enter
 from games.moves import move_add
 from games.services import PairingSpec, ResultEntry, ResultInput
-from duplicate.services import evening_create, slip_submit, turn_choose_top, turn_draw
 from tests.factories import CompetitionFactory, EntrantFactory, MembershipFactory, UserFactory
 from tests.test_odd_requests import PARAMETER, ROUTES, odd_numbers
 
