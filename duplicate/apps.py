@@ -9,8 +9,14 @@ class DuplicateConfig(AppConfig):
     def ready(self) -> None:
         # The keys a duplicate history entry holds, named on the history pages.
         from clubs.history_display import register
+        from games.rule_messages import describe_stored
 
         register(
+            texts={
+                "why": lambda value, reading: describe_stored(value),
+                # Empty (the NTSV's) reads as a dash; the fields' own names are codes.
+                "draw_rules": lambda value, reading: str(_("own draw rules")),
+            },
             labels={
                 "turn": _("turn"),
                 "drawn": _("drawn"),
@@ -18,6 +24,10 @@ class DuplicateConfig(AppConfig):
                 "slip": _("slip"),
                 "claimed": _("claimed score"),
                 "score": _("score"),
-                "reason_code": _("reason"),
-            }
+                "why": _("why 0"),
+                "rack": _("rack"),
+                "late": _("late"),
+                "number": _("evening"),
+                "draw_rules": _("draw rules"),
+            },
         )

@@ -16,27 +16,27 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from clubs.history import history_record
+from clubs.history import HistoryAction, HistoryReason, history_record
 from clubs.locks import club_lock
 from competition.models import Competition, Entrant
 from competition.services import CompetitionError, competition_check_open
 from competition.versioning import competition_touched
 from duplicate.models import Evening, Slip, Turn
-from games.rule_messages import describe
+from games.rule_messages import coded, describe
 from rules import RULE_SETS, rule_set
 from rules.duplicate import DrawRules, DuplicateGame, score_slip
 from rules.errors import RulesError
 from rules.move import parse_move
 
 #: History action codes of this app (the history stores the code).
-EVENING_CREATE = "duplicate.evening"
-TURN_DRAW = "duplicate.draw"
-TURN_TOP = "duplicate.top"
-SLIP_SUBMIT = "slip.submit"
-SLIP_CORRECT = "slip.correct"
-TURN_REDO = "duplicate.redo"
+EVENING_CREATE = HistoryAction.DUPLICATE_EVENING
+TURN_DRAW = HistoryAction.DUPLICATE_DRAW
+TURN_TOP = HistoryAction.DUPLICATE_TOP
+SLIP_SUBMIT = HistoryAction.SLIP_SUBMIT
+SLIP_CORRECT = HistoryAction.SLIP_CORRECT
+TURN_REDO = HistoryAction.DUPLICATE_REDO
 #: The reason code of a slip scored again because its turn was played again.
-REASON_TURN_REDO = "turn_redo"
+REASON_TURN_REDO = HistoryReason.TURN_REDO
 
 
 class DuplicateEveningError(CompetitionError):
@@ -379,7 +379,9 @@ def slip_submit(
                     "slip": text,
                     "claimed": claimed,
                     "score": scored["score"],
-                    "reason_code": scored["reason_code"],
+                    "why": coded(scored["reason_code"], scored["reason_params"])
+                    if scored["reason_code"]
+                    else None,
                     "late": slip.late,
                 },
                 competition_id=turn.evening.competition_id,
