@@ -8,26 +8,32 @@ club's secretaries; a player hands in only their own slip.
 
 from __future__ import annotations
 
+import json
 from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.models import Player
 from clubs.permissions import can_manage_club
+from competition.exports import spreadsheet_csv
 from competition.models import Competition
+from competition.qr import qr_svg
 from competition.selectors import competition_get
 from duplicate import selectors, services
 from duplicate.forms import CorrectSlipForm, DrawForm, PaperSlipForm, RedoForm, SlipForm, TopForm
 from duplicate.models import Evening, Slip
 from games.rule_messages import describe
+from rules import gcg
+from rules.board import square_name
 from rules.duplicate import score_slip
 
 #: Seconds between two polls of the room screen.
@@ -415,3 +421,98 @@ def paper_slips(request, evening: Evening):
         },
         status=status,
     )
+
+
+# -------------------------------------------------------------------- print and export
+
+#: The evening's results as CSV: English column names, as the standings CSV has them.
+RESULTS_COLUMNS = ["rank", "player", "player_id", "total", "percentage", "tops", "solos"]
+
+
+def evening_csv(request, club: str, competition: str, number: int):
+    """The evening's ranking as CSV (every cell safe to open in a spreadsheet)."""
+    evening = selectors.evening_get(club_slug=club, competition_slug=competition, number=number)
+    names = selectors.player_names(evening.competition_id)
+    rows = [
+        {
+            "rank": row.rank,
+            "player": names.get(row.player_id, ""),
+            "player_id": row.player_id,
+            "total": row.total,
+            "percentage": f"{row.percentage:.2f}",
+            "tops": row.tops,
+            "solos": row.solos,
+        }
+        for row in selectors.evening_results(evening)
+    ]
+    response = HttpResponse(
+        spreadsheet_csv(RESULTS_COLUMNS, rows), content_type="text/csv; charset=utf-8"
+    )
+    name = f"{slugify(evening.competition.name)}-avond-{evening.number}.csv"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+#: Blank slips (beurtbriefjes) on one printed page: two columns of six.
+SLIPS_PER_PAGE = 12
+
+
+def evening_print(request, club: str, competition: str, number: int):
+    """The papers of the evening: each player's match sheet (wedstrijdblad) with the turns
+    played so far, and a page of blank slips; each with a QR code that opens the slip page
+    on a phone."""
+    evening = selectors.evening_get(club_slug=club, competition_slug=competition, number=number)
+    turns = [turn for turn in evening.turns.order_by("number") if not turn.is_open]
+    names = selectors.player_names(evening.competition_id)
+    by_player: dict[int, dict[int, Slip]] = {}
+    for found in Slip.objects.filter(turn__evening=evening).select_related("turn"):
+        by_player.setdefault(found.player_id, {})[found.turn.number] = found
+    sheets = []
+    for player_id, name in sorted(names.items(), key=lambda item: item[1]):
+        running, lines = 0, []
+        for turn in turns:
+            own = by_player.get(player_id, {}).get(turn.number)
+            running += own.score if own else 0
+            lines.append((turn, own, running))
+        sheets.append((name, lines))
+    slip_url = request.build_absolute_uri(_evening_url("duplicate_slip", evening))
+    qr = qr_svg(slip_url, title=_("Scan to hand in your slip on your phone"))
+    return render(
+        request,
+        "duplicate/print.html",
+        {
+            "evening": evening,
+            "competition": evening.competition,
+            "sheets": sheets,
+            # Empty lines for the turns still to come (an evening has some 20).
+            "blank_rows": range(len(turns) + 1, max(len(turns) + 3, 21)),
+            "blank_slips": range(SLIPS_PER_PAGE),
+            "qr": qr,
+        },
+    )
+
+
+def evening_gcg(request, club: str, competition: str, number: int):
+    """The master game as GCG: one player (the tops) with each turn's rack; a note per
+    turn says what was drawn and which blank went back to the bag for its letter (GCG has
+    no move for that: a program that replays the file scores later words through that
+    square as a blank)."""
+    evening = selectors.evening_get(club_slug=club, competition_slug=competition, number=number)
+    game = selectors.evening_state(evening).game
+    notes = {}
+    for index, turn in enumerate(game.turns):
+        lines = [f"turn {turn.number}: drawn {turn.drawn}, top {turn.score}, total {turn.total}"]
+        lines += [
+            f"blank on {square_name(row, col)} replaced by {letter}"
+            for row, col, letter in turn.replaced
+        ]
+        notes[index] = lines
+    text = gcg.write(
+        game.game,
+        notes=notes,
+        pragmas={"bordpunt-duplicate": json.dumps(game.draw_rules.to_dict(), sort_keys=True)},
+    )
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    name = f"{slugify(evening.competition.name)}-avond-{evening.number}.gcg"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response

@@ -271,3 +271,44 @@ def test_the_evening_and_season_rankings(client, evening, secretary, four_entran
     Competition.objects.filter(pk=competition.pk).update(best_evenings=1)
     season = page(client, season_url).split('id="season"')[1]
     assert "59,46" not in season and "100,00" in season
+
+
+def test_the_evenings_results_as_csv_and_its_papers_with_qr_codes(
+    client, evening, secretary, four_entrants
+):
+    anna, bert, *_ = four_entrants
+    bert.name = "=HYPERLINK(1)"  # a name a spreadsheet would run as a formula
+    bert.save()
+    turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
+    slip_submit(turn=turn, player_id=anna.pk, text="8D KAArSEN", claimed=76, by=secretary)
+    slip_submit(turn=turn, player_id=bert.pk, text="8H KAAS", by=secretary)
+    turn_choose_top(turn=turn, by=secretary)
+
+    response = client.get(url("duplicate_evening_csv", evening))
+    assert response["Content-Type"].startswith("text/csv")
+    lines = response.content.decode().splitlines()
+    assert lines[0] == "rank,player,player_id,total,percentage,tops,solos"
+    assert lines[1] == f"1,Anna,{anna.pk},74,100.00,1,1"
+    # 14 / 74 = 18.92%; the formula is written as text.
+    assert lines[2] == f"2,'=HYPERLINK(1),{bert.pk},14,18.92,0,0"
+
+    html = page(client, url("duplicate_print", evening))
+    assert html.count("Wedstrijdblad ·") == 4  # one per entrant
+    assert html.count('class="qr"') == 4 + 12  # each sheet and each blank slip
+    sheet = html.split("Wedstrijdblad · Anna")[1].split("</section>")[0]
+    assert "8D KAArSEN" in sheet and ">74<" in sheet
+    assert "<script" not in html.split("</nav>")[1].split("<script src")[0]
+
+
+def test_the_master_game_as_gcg_with_the_racks(client, evening, secretary):
+    turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
+    turn_choose_top(turn=turn, by=secretary)
+    second = turn_draw(evening=evening, tiles="TWOORDA", by=secretary)
+    turn_choose_top(turn=second, by=secretary, play="J7 A.TWOORD")
+    turn_draw(evening=evening, tiles="EEEIILL", by=secretary)  # open: not in the file
+    text = client.get(url("duplicate_gcg", evening)).content.decode()
+    moves = [line for line in text.splitlines() if line.startswith(">")]
+    # 74 then 79: 153; the blank of KAArSEN went back to the bag for the bag's R.
+    assert moves == [">top: AAEKNS? 8D KAArSEN +74 74", ">top: ADOORTW J7 A.TWOORD +79 153"]
+    assert "#note blank on G8 replaced by R" in text  # 8D: K on D8, A E8, A F8, r G8
+    assert '#bordpunt-duplicate {"blank_counts"' in text
