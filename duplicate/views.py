@@ -199,7 +199,6 @@ def leader(request, evening: Evening):
     """The spelleider's page: draw (by the app or typed from the bag), choose the top,
     play the last turn again after an error."""
     forms = {"draw": DrawForm(), "top": TopForm(), "redo": RedoForm()}
-    status = 200
     if request.method == "POST":
         action = request.POST.get("action", "")
         if action not in LEADER_ACTIONS:
@@ -216,11 +215,8 @@ def leader(request, evening: Evening):
                 service(evening, last, form.cleaned_data, request.user)
             except services.DuplicateEveningError as error:
                 form.add_error(None, _refusal(error))
-                status = 422
             else:
                 return redirect(_evening_url("duplicate_leader", evening))
-        else:
-            status = 422
     state = selectors.evening_state(evening)
     tops = []
     if state.open_turn is not None:
@@ -241,7 +237,6 @@ def leader(request, evening: Evening):
             "can_manage": True,
             "tab": "duplicate",
         },
-        status=status,
     )
 
 
@@ -278,7 +273,7 @@ def _preview_of(state: selectors.EveningState, turn, text: str) -> dict:
     return {"score": scored.score, "words": scored.words}
 
 
-def _slip_page(request, evening, player, *, form=None, status=200):
+def _slip_page(request, evening, player, *, form=None):
     state = selectors.evening_state(evening)
     turn = _slip_turn(state)
     mine = list(
@@ -302,7 +297,6 @@ def _slip_page(request, evening, player, *, form=None, status=200):
             "board": board,
             "tab": "duplicate",
         },
-        status=status,
     )
 
 
@@ -326,9 +320,9 @@ def slip(request, club: str, competition: str, number: int):
     if turn is None or wanted != str(turn.number):
         form.is_valid()
         form.add_error(None, _("This turn is over: the spelleider has drawn the next one."))
-        return _slip_page(request, evening, player, form=form, status=409)
+        return _slip_page(request, evening, player, form=form)
     if not form.is_valid():
-        return _slip_page(request, evening, player, form=form, status=422)
+        return _slip_page(request, evening, player, form=form)
     try:
         services.slip_submit(
             turn=turn,
@@ -339,7 +333,7 @@ def slip(request, club: str, competition: str, number: int):
         )
     except services.DuplicateEveningError as error:
         form.add_error(None, _refusal(error))
-        return _slip_page(request, evening, player, form=form, status=409)
+        return _slip_page(request, evening, player, form=form)
     return redirect(_evening_url("duplicate_slip", evening))
 
 
@@ -370,7 +364,6 @@ def paper_slips(request, evening: Evening):
     numbers = [turn.number for turn in turns]
     form = PaperSlipForm(players=players, turns=numbers)
     correct = None
-    status = 200
     if request.method == "POST":
         if request.POST.get("action") == "correct":
             correct = CorrectSlipForm(request.POST, slips=[s.pk for s in slips])
@@ -388,7 +381,6 @@ def paper_slips(request, evening: Evening):
                     correct.add_error(None, _refusal(error))
                 else:
                     return redirect(_evening_url("duplicate_paper", evening))
-            status = 422
         else:
             form = PaperSlipForm(request.POST, players=players, turns=numbers)
             if form.is_valid():
@@ -406,7 +398,6 @@ def paper_slips(request, evening: Evening):
                 else:
                     messages.success(request, _("Slip saved."))
                     return redirect(_evening_url("duplicate_paper", evening))
-            status = 422
     return render(
         request,
         "duplicate/paper.html",
@@ -419,7 +410,6 @@ def paper_slips(request, evening: Evening):
             "can_manage": True,
             "tab": "duplicate",
         },
-        status=status,
     )
 
 

@@ -93,7 +93,7 @@ def test_the_spelleider_types_the_draw_chooses_a_top_and_plays_a_turn_again(
 
     # Letters the bag does not hold: refused in Dutch, nothing drawn.
     refused = client.post(leader, {"action": "draw", "tiles": "ZZZZZZZ"})
-    assert refused.status_code == 422
+    assert refused.status_code == 200
     assert "Het zakje bevat geen" in refused.content.decode()
     assert not Turn.objects.exists()
 
@@ -103,14 +103,17 @@ def test_the_spelleider_types_the_draw_chooses_a_top_and_plays_a_turn_again(
     assert "8D KAArSEN" in html and "74" in html
 
     # A play that is not a top is refused; the top goes on the board; twice is once.
-    assert client.post(leader, {"action": "top", "play": "8H KAAS"}).status_code == 422
+    not_a_top = client.post(leader, {"action": "top", "play": "8H KAAS"})
+    assert "8H KAAS is geen top van deze beurt" in not_a_top.content.decode()
+    assert Turn.objects.get().is_open
     for _click in range(2):
         assert client.post(leader, {"action": "top", "play": "8D KAArSEN"}).status_code == 302
     turn = Turn.objects.get()
     assert (turn.top, turn.top_score, turn.total) == ("8D KAArSEN", 74, 74)
 
     # Played again after an error: a reason is required.
-    assert client.post(leader, {"action": "redo", "tiles": "KAAS?EN"}).status_code == 422
+    no_reason = client.post(leader, {"action": "redo", "tiles": "KAAS?EN"})
+    assert "Dit veld is verplicht" in no_reason.content.decode()
     response = client.post(
         leader, {"action": "redo", "tiles": "KAAS?EN", "reason": "Verkeerde top gekozen"}
     )
@@ -130,7 +133,7 @@ def test_a_draw_breaking_the_minimum_is_refused_in_dutch(client, competition, se
     )
     client.force_login(secretary)
     refused = client.post(url("duplicate_leader", evening), {"action": "draw", "tiles": "KSTRNDL"})
-    assert refused.status_code == 422
+    assert refused.status_code == 200
     assert "klinkers" in refused.content.decode()
     assert not Turn.objects.exists()
 
@@ -177,7 +180,7 @@ def test_a_player_hands_in_a_slip_once_with_the_score_shown_before(
     slip = Slip.objects.get()
     assert (slip.score, slip.corrected, slip.late) == (14, True, False)
     again = client.post(slip_page, {"turn": "1", "text": "8D KAArSEN", "claimed": "74"})
-    assert again.status_code == 409
+    assert again.status_code == 200
     assert "is al binnen" in again.content.decode()
     assert Slip.objects.get().text == "8H KAAS"
     html = page(client, slip_page)
@@ -196,7 +199,7 @@ def test_a_late_slip_is_marked_late_and_a_slip_for_an_old_turn_is_refused(
     assert Slip.objects.get().late
     turn_draw(evening=evening, tiles="TWOORDA", by=secretary)
     old = client.post(slip_page, {"turn": "1", "text": "8H KAS"})
-    assert old.status_code == 409
+    assert "Deze beurt is voorbij" in old.content.decode()
     assert Slip.objects.count() == 1
 
 
@@ -226,7 +229,7 @@ def test_the_secretary_types_paper_slips_and_corrects_one_with_a_reason(
     no_reason = client.post(
         paper, {"action": "correct", "slip": str(slip.pk), "text": "8H KAAS", "reason": ""}
     )
-    assert no_reason.status_code == 422
+    assert "Dit veld is verplicht" in no_reason.content.decode()
     response = client.post(
         paper,
         {
@@ -242,7 +245,7 @@ def test_the_secretary_types_paper_slips_and_corrects_one_with_a_reason(
     assert (slip.text, slip.score, slip.corrected) == ("8H KAAS", 14, False)
     assert HistoryEntry.objects.filter(action="slip.correct", reason="Briefje verkeerd gelezen")
     odd = client.post(paper, {"player": "99999", "turn": "7", "text": "\x00", "claimed": "١"})
-    assert odd.status_code == 422
+    assert odd.status_code == 200 and Slip.objects.count() == 1
 
 
 def test_the_evening_and_season_rankings(client, evening, secretary, four_entrants, competition):
