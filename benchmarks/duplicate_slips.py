@@ -50,7 +50,9 @@ def main() -> None:
     from duplicate.services import evening_create, slip_submit, turn_choose_top, turn_draw
 
     club = Club.objects.create(name="Bench", slug="bench")
-    competition = Competition.objects.create(club=club, name="Duplicate", slug="duplicate")
+    competition = Competition.objects.create(
+        club=club, name="Duplicate", slug="duplicate", kind=Competition.Kind.DUPLICATE
+    )
     players = [Player.objects.create(name=f"Speler {n:03d}") for n in range(args.players)]
     Entrant.objects.bulk_create(
         Entrant(competition=competition, player=p, joined_round=1) for p in players
