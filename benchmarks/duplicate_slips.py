@@ -61,7 +61,7 @@ def main() -> None:
     for tiles in ("KAAS?EN", "TWOORDA"):
         turn_choose_top(turn=turn_draw(evening=evening, tiles=tiles, by=None), by=None)
     turn = turn_draw(evening=evening, tiles="EIGLMPU", by=None)
-    writings = ["K9 PLUIM", "9H MUG", "8A LUIPE", "K9 PLUIMGE"]  # a play, and some refusals
+    writings = ["E3 PLUIMAGE", "E7 GAMEL", "7I GEMEL", "K9 PLUIM", "9H MUG"]  # plays, refusals
 
     times: list[float] = []
     errors: list[str] = []
