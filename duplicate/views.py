@@ -28,6 +28,7 @@ from competition.exports import spreadsheet_csv
 from competition.models import Competition
 from competition.qr import qr_svg
 from competition.selectors import competition_get
+from competition.services import CompetitionError
 from duplicate import selectors, services
 from duplicate.forms import CorrectSlipForm, DrawForm, PaperSlipForm, RedoForm, SlipForm, TopForm
 from duplicate.models import Evening, Slip
@@ -67,7 +68,8 @@ def leader_required(view):
     return wrapper
 
 
-def _refusal(error: services.DuplicateEveningError) -> str:
+def _refusal(error: CompetitionError) -> str:
+    """A refusal of a duplicate service, or of every service (an archived competition)."""
     return str(error.message)
 
 
@@ -105,7 +107,7 @@ def evening_create_view(request, club: str, competition: str):
         return redirect("duplicate_evenings", found.club.slug, found.slug)
     try:
         evening = services.evening_create(competition=found, number=int(number), by=request.user)
-    except services.DuplicateEveningError as error:
+    except CompetitionError as error:
         messages.error(request, _refusal(error))
         return redirect("duplicate_evenings", found.club.slug, found.slug)
     return redirect(_evening_url("duplicate_leader", evening))
@@ -213,7 +215,7 @@ def leader(request, evening: Evening):
                 return redirect(_evening_url("duplicate_leader", evening))
             try:
                 service(evening, last, form.cleaned_data, request.user)
-            except services.DuplicateEveningError as error:
+            except CompetitionError as error:
                 form.add_error(None, _refusal(error))
             else:
                 return redirect(_evening_url("duplicate_leader", evening))
@@ -331,7 +333,7 @@ def slip(request, club: str, competition: str, number: int):
             claimed=form.cleaned_data["claimed"],
             by=request.user,
         )
-    except services.DuplicateEveningError as error:
+    except CompetitionError as error:
         form.add_error(None, _refusal(error))
         return _slip_page(request, evening, player, form=form)
     return redirect(_evening_url("duplicate_slip", evening))
@@ -377,7 +379,7 @@ def paper_slips(request, evening: Evening):
                         reason=correct.cleaned_data["reason"],
                         by=request.user,
                     )
-                except services.DuplicateEveningError as error:
+                except CompetitionError as error:
                     correct.add_error(None, _refusal(error))
                 else:
                     return redirect(_evening_url("duplicate_paper", evening))
@@ -393,7 +395,7 @@ def paper_slips(request, evening: Evening):
                         claimed=form.cleaned_data["claimed"],
                         by=request.user,
                     )
-                except services.DuplicateEveningError as error:
+                except CompetitionError as error:
                     form.add_error(None, _refusal(error))
                 else:
                     messages.success(request, _("Slip saved."))

@@ -315,3 +315,31 @@ def test_the_master_game_as_gcg_with_the_racks(client, evening, secretary):
     assert moves == [">top: AAEKNS? 8D KAArSEN +74 74", ">top: ADOORTW J7 A.TWOORD +79 153"]
     assert "#note blank on G8 replaced by R" in text  # 8D: K on D8, A E8, A F8, r G8
     assert '#bordpunt-duplicate {"blank_counts"' in text
+
+
+def test_an_archived_competition_refuses_every_duplicate_form_cleanly(
+    client, evening, secretary, competition, four_entrants
+):
+    from competition.services.competitions import competition_archive
+
+    anna = four_entrants[0]
+    turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
+    competition_archive(competition=competition, by=secretary, reason="seizoen voorbij")
+    client.force_login(secretary)
+    club, slug = competition.club.slug, competition.slug
+    posts = [
+        (reverse("duplicate_evening_create", args=[club, slug]), {"number": "2"}),
+        (url("duplicate_leader", evening), {"action": "top", "play": ""}),
+        (url("duplicate_leader", evening), {"action": "redo", "reason": "fout", "tiles": ""}),
+        (
+            url("duplicate_paper", evening),
+            {"player": str(anna.pk), "turn": "1", "text": "8H KAAS"},
+        ),
+    ]
+    for address, data in posts:
+        response = client.post(address, data, follow=True)
+        assert response.status_code == 200, address
+        assert "gearchiveerd" in response.content.decode(), address
+    turn.refresh_from_db()
+    assert turn.is_open and not Slip.objects.exists()
+    assert Evening.objects.filter(competition=competition).count() == 1
