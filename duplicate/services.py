@@ -311,12 +311,16 @@ def turn_redo(*, turn: Turn, by: Any, reason: str, tiles: str | None = None) -> 
 # -------------------------------------------------------------------- slips
 
 
-def _scored(turn: Turn, text: str, claimed: int | None) -> dict[str, Any]:
-    """What the engine makes of a slip, on the board and rack of its turn."""
-    turns = list(turn.evening.turns.filter(number__lt=turn.number).order_by("number"))
-    game = master_game(turn.evening, turns)
-    game.draw(turn.drawn)
-    return _score_on(game, turn, text, claimed)
+def _scored(
+    turn: Turn, text: str, claimed: int | None, position: DuplicateGame | None = None
+) -> dict[str, Any]:
+    """What the engine makes of a slip, on the board and rack of its turn (`position`:
+    the master game with this turn's rack drawn, when the caller has it)."""
+    if position is None or (position.turn_number, position.rack) != (turn.number, turn.rack):
+        turns = list(turn.evening.turns.filter(number__lt=turn.number).order_by("number"))
+        position = master_game(turn.evening, turns)
+        position.draw(turn.drawn)
+    return _score_on(position, turn, text, claimed)
 
 
 def _score_on(game: DuplicateGame, turn: Turn, text: str, claimed: int | None) -> dict[str, Any]:
@@ -347,16 +351,23 @@ def _entrant_check(turn: Turn, player_id: int) -> None:
 
 
 def slip_submit(
-    *, turn: Turn, player_id: int, text: str, by: Any, claimed: int | None = None
+    *,
+    turn: Turn,
+    player_id: int,
+    text: str,
+    by: Any,
+    claimed: int | None = None,
+    position: DuplicateGame | None = None,
 ) -> Slip:
     """Hand in a player's slip: scored at once; a second slip for the turn is refused
-    (a correction goes through `slip_correct`). A slip after the top is marked late."""
+    (a correction goes through `slip_correct`). A slip after the top is marked late.
+    `position`: the master game with the turn's rack drawn, when the caller has it."""
     text = _clean(text)
     if claimed is not None and not 0 <= claimed <= 9999:
         raise DuplicateEveningError(_("A score is a whole number 0–9999."), code="bad_claim")
     competition_check_open(turn.evening.competition_id)
     _entrant_check(turn, player_id)
-    scored = _scored(turn, text, claimed)
+    scored = _scored(turn, text, claimed, position)
     try:
         with transaction.atomic():
             slip = Slip.objects.create(

@@ -275,8 +275,9 @@ def _preview_of(state: selectors.EveningState, turn, text: str) -> dict:
     return {"score": scored.score, "words": scored.words}
 
 
-def _slip_page(request, evening, player, *, form=None):
-    state = selectors.evening_state(evening)
+def _slip_page(request, evening, player, *, form=None, state=None):
+    """The slip page; `state`: the evening as the caller has just read it."""
+    state = state or selectors.evening_state(evening)
     turn = _slip_turn(state)
     mine = list(
         Slip.objects.filter(turn__evening=evening, player=player)
@@ -322,9 +323,9 @@ def slip(request, club: str, competition: str, number: int):
     if turn is None or wanted != str(turn.number):
         form.is_valid()
         form.add_error(None, _("This turn is over: the spelleider has drawn the next one."))
-        return _slip_page(request, evening, player, form=form)
+        return _slip_page(request, evening, player, form=form, state=state)
     if not form.is_valid():
-        return _slip_page(request, evening, player, form=form)
+        return _slip_page(request, evening, player, form=form, state=state)
     try:
         services.slip_submit(
             turn=turn,
@@ -332,10 +333,16 @@ def slip(request, club: str, competition: str, number: int):
             text=form.cleaned_data["text"],
             claimed=form.cleaned_data["claimed"],
             by=request.user,
+            # The open turn's board and rack, as the page has just replayed them.
+            position=state.game if turn.is_open else None,
         )
     except CompetitionError as error:
         form.add_error(None, _refusal(error))
-        return _slip_page(request, evening, player, form=form)
+        return _slip_page(request, evening, player, form=form, state=state)
+    if request.htmx:
+        # The phone (htmx) gets its page with the slip in at once: one round trip, not a
+        # redirect and a second read, when the whole room hands in within seconds.
+        return _slip_page(request, evening, player, state=state)
     return redirect(_evening_url("duplicate_slip", evening))
 
 

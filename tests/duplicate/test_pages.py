@@ -12,6 +12,7 @@ from clubs.models import HistoryEntry
 from competition.models import Competition
 from competition.services.competitions import CompetitionHasEvenings, competition_delete
 from duplicate.models import Evening, Slip, Turn
+from duplicate.selectors import evening_state
 from duplicate.services import evening_create, slip_submit, turn_choose_top, turn_draw
 from tests.factories import CompetitionFactory, UserFactory
 
@@ -343,3 +344,37 @@ def test_an_archived_competition_refuses_every_duplicate_form_cleanly(
     turn.refresh_from_db()
     assert turn.is_open and not Slip.objects.exists()
     assert Evening.objects.filter(competition=competition).count() == 1
+
+
+def test_the_phone_gets_its_page_with_the_slip_in_the_same_answer(client, evening, secretary, anna):
+    """htmx posts the slip and swaps in the answer: the page with the slip in, scored on
+    the board the page had just replayed, as a plain post (redirected) scores it."""
+    turn_choose_top(turn=turn_draw(evening=evening, tiles="KAAS?EN", by=secretary), by=secretary)
+    turn_draw(evening=evening, tiles="DEERNIS", by=secretary)
+    client.force_login(anna)
+    slip_page = url("duplicate_slip", evening)
+    sent = client.post(
+        slip_page, {"turn": "2", "text": "9H ZZZ", "claimed": "3"}, headers={"HX-Request": "true"}
+    )
+    assert sent.status_code == 200
+    html = sent.content.decode()
+    assert 'id="slip-sent"' in html and 'id="slip-form"' not in html
+    slip = Slip.objects.get()
+    assert (slip.turn.number, slip.score, slip.claimed) == (2, 0, 3)
+    assert slip.reason_code
+
+
+def test_a_slip_scores_the_same_on_the_page_s_board_as_on_a_board_rebuilt(
+    evening, secretary, four_entrants
+):
+    turn_choose_top(turn=turn_draw(evening=evening, tiles="KAAS?EN", by=secretary), by=secretary)
+    turn = turn_draw(evening=evening, tiles="DEERNIS", by=secretary)
+    state = evening_state(evening)
+    top = state.game.tops()[0]
+    first, second = four_entrants[:2]
+    on_page = slip_submit(
+        turn=turn, player_id=first.pk, text=top.notation, by=None, position=state.game
+    )
+    rebuilt = slip_submit(turn=turn, player_id=second.pk, text=top.notation, by=None)
+    assert on_page.score == rebuilt.score == turn.top_score > 0
+    assert on_page.is_top and rebuilt.is_top
