@@ -12,6 +12,7 @@ from competition.models import Competition
 from competition.services.entrants import entrant_add
 from duplicate.models import Slip
 from tests.e2e.conftest import PASSWORD
+from tests.e2e.test_board_phone import _no_sideways_scroll
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -56,6 +57,7 @@ def _hand_in(phone, text: str, claimed: str, expected_preview: str) -> None:
     phone.fill("#id_claimed", claimed)
     phone.locator("#slip-send").click()
     expect(phone.locator("#slip-sent")).to_be_visible()
+    assert _no_sideways_scroll(phone)  # the slips table and its marks fit 360 px
 
 
 def test_an_evening_with_the_spelleider_the_room_screen_and_three_phones(
@@ -128,3 +130,4 @@ def test_an_evening_with_the_spelleider_the_room_screen_and_three_phones(
     rows = ranking.locator("#ranking tbody tr")
     expect(rows.first).to_contain_text("Anke")
     expect(rows.first).to_contain_text("74")
+    assert _no_sideways_scroll(ranking)
