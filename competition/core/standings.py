@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial
-from typing import Any, Literal, get_args
+from typing import Any, Literal, NamedTuple, get_args
 
 Outcome = Literal["normal", "flag_fall", "forfeit", "annulled", "bye"]
 Winner = Literal["a", "b", "draw", "none"]
@@ -50,6 +50,9 @@ TABLE_SCORINGS: tuple[str, ...] = get_args(TableScoring)
 MAX_SEATS = 4  # the standard rules: "Scrabble speel je met 2 tot 4 spelers"
 
 _PLAYED = ("normal", "flag_fall")
+# Match points are added up in units of 1/6 when tables are scaled, so that dividing by 1,
+# 2 or 3 opponents stays exact in floats; per opponent the unit is 1, today's arithmetic.
+_SCALED_UNIT = 6
 
 
 @dataclass(frozen=True)
@@ -235,9 +238,11 @@ class RoundResult:
         return () if self.opponent is None else (self.opponent_score,)
 
 
-@dataclass(frozen=True)
-class _Table:
-    """A game or a table, read one way: the form the rest of this module works on."""
+class _Table(NamedTuple):
+    """A game or a table, read one way: the form the rest of this module works on.
+
+    A NamedTuple, not a dataclass: one is made per game, 4,500 for a season of 300.
+    """
 
     round_number: int
     outcome: Outcome
@@ -247,30 +252,49 @@ class _Table:
     # `winner`, a TableRecord's from (flag did not fall, score).
     keys: tuple[tuple[int, int], ...]
     forfeited: tuple[bool, ...]
+    # Whether each seat played the game on the board (and so has a score that counts).
+    on_board: tuple[bool, ...]
+    played_count: int  # seats on the board, and their total score (for relative_score)
+    played_total: int
 
-    def on_board(self, seat: int) -> bool:
-        """Whether this seat played the game (and so has a score that counts)."""
-        return self.outcome in _PLAYED and not self.forfeited[seat]
+
+def _make_table(
+    round_number: int,
+    outcome: Outcome,
+    players: tuple[int, ...],
+    scores: tuple[int | None, ...],
+    keys: tuple[tuple[int, int], ...],
+    forfeited: tuple[bool, ...],
+) -> _Table:
+    played = outcome in _PLAYED
+    on_board = tuple(played and not seat_forfeited for seat_forfeited in forfeited)
+    count = total = 0
+    for seat_on_board, score in zip(on_board, scores, strict=True):
+        if seat_on_board:
+            count += 1
+            total += score or 0
+    return _Table(round_number, outcome, players, scores, keys, forfeited, on_board, count, total)
 
 
-@dataclass(frozen=True)
-class _Meeting:
+class _Meeting(NamedTuple):
     """One pair at a table, from one side."""
 
     opponent: int
+    match_points: float  # of this meeting: win, draw, loss or a forfeit's, unscaled
     result: Result  # win, draw or loss
-    match_points: Fraction
-    on_board: bool  # False when either side forfeited
+    opponent_score: int | None  # None when not played on the board (a forfeit)
 
 
-@dataclass(frozen=True)
-class _Seat:
+class _Seat(NamedTuple):
     """What one seat gained from one table."""
 
     result: Result
-    match_points: Fraction
+    units: float  # match points in units of `_unit(settings)`
     board_points: int
-    meetings: tuple[_Meeting, ...]
+    meetings: tuple[_Meeting, ...]  # in seat order
+    wins: int
+    draws: int
+    losses: int
 
 
 class _Tally:
@@ -294,12 +318,13 @@ class _Tally:
 
     def __init__(self) -> None:
         self.games = self.wins = self.draws = self.losses = self.byes = 0
-        self.match_points = Fraction(0)  # exact: scaled tables give thirds
+        self.match_points = 0.0  # in units of `_unit(settings)`
         self.board_points = self.opponents_board_points = self.spread = 0
         self.played_games = self.played_board_points = 0
-        # Meetings on the board: (opponent, match points of that meeting, result).
-        self.meetings: list[tuple[int, Fraction, Result]] = []
-        self.relative_scores: list[Fraction] = []
+        # Meetings on the board: (opponent, match points of that meeting, result, ...).
+        self.meetings: list[_Meeting] = []
+        # Per table played: (own score x players who played, the table's total score).
+        self.relative_scores: list[tuple[int, int]] = []
 
     def average_played_board_points(self) -> int:
         if not self.played_games:
@@ -366,13 +391,14 @@ def running_totals(
     own = _tables((game for game in games if player_id in game.player_ids), after_round)
     tally = _tally_tables(own, settings).get(player_id, _Tally())
     average = tally.average_played_board_points()
+    unit = _unit(settings)
     lines: list[RoundResult] = []
-    cumulative_match_points = Fraction(0)
+    cumulative_match_points = 0.0
     cumulative_board_points = 0
     for table in sorted(own, key=lambda table: table.round_number):
         seat = table.players.index(player_id)
         gained = _seat(table, seat, settings, average)
-        cumulative_match_points += gained.match_points
+        cumulative_match_points += gained.units
         cumulative_board_points += gained.board_points
         others = [other for other in range(len(table.players)) if other != seat]
         two = len(table.players) <= 2
@@ -384,9 +410,9 @@ def running_totals(
                 result=gained.result,
                 score=table.scores[seat],
                 opponent_score=table.scores[others[0]] if two and others else None,
-                match_points=float(gained.match_points),
+                match_points=gained.units / unit,
                 board_points=gained.board_points,
-                cumulative_match_points=float(cumulative_match_points),
+                cumulative_match_points=cumulative_match_points / unit,
                 cumulative_board_points=cumulative_board_points,
                 table_opponents=() if two else tuple(table.players[o] for o in others),
                 table_opponent_scores=() if two else tuple(table.scores[o] for o in others),
@@ -441,25 +467,30 @@ def _check(game: GameRecord) -> None:
         raise ValueError(f"a forfeit cannot be a draw: {game}")
 
 
+_WINNER_KEYS = {"a": ((1, 0), (0, 0)), "b": ((0, 0), (1, 0))}
+_EQUAL_KEYS = ((0, 0), (0, 0))
+_NO_FORFEIT = (False, False)
+_BOTH = (True, True)
+
+
 def _from_game(game: GameRecord) -> _Table:
     """A one-against-one game as a table of two (one seat for a bye); ``winner`` decides."""
     _check(game)
     if game.player_b is None:
-        return _Table(
+        return _make_table(
             game.round_number, game.outcome, (game.player_a,), (game.score_a,), ((0, 0),), (False,)
         )
-    keys = {"a": ((1, 0), (0, 0)), "b": ((0, 0), (1, 0))}.get(game.winner, ((0, 0), (0, 0)))
+    keys = _WINNER_KEYS.get(game.winner, _EQUAL_KEYS)
+    players, scores = (game.player_a, game.player_b), (game.score_a, game.score_b)
+    if game.outcome in _PLAYED:  # the common case, built directly: 4,500 in a season
+        total = (game.score_a or 0) + (game.score_b or 0)
+        return _Table(
+            game.round_number, game.outcome, players, scores, keys, _NO_FORFEIT, _BOTH, 2, total
+        )
     forfeited = (False, False)
     if game.outcome == "forfeit":
         forfeited = (game.winner != "a", game.winner != "b")
-    return _Table(
-        game.round_number,
-        game.outcome,
-        (game.player_a, game.player_b),
-        (game.score_a, game.score_b),
-        keys,
-        forfeited,
-    )
+    return _make_table(game.round_number, game.outcome, players, scores, keys, forfeited)
 
 
 def _check_table(table: TableRecord) -> None:
@@ -493,7 +524,7 @@ def _check_table(table: TableRecord) -> None:
 
 def _from_table(table: TableRecord) -> _Table:
     _check_table(table)
-    return _Table(
+    return _make_table(
         table.round_number,
         table.outcome,
         tuple(seat.player_id for seat in table.seats),
@@ -503,56 +534,61 @@ def _from_table(table: TableRecord) -> _Table:
     )
 
 
-def _meetings(table: _Table, seat: int, settings: StandingsSettings) -> list[_Meeting]:
-    """The seat's result against every other seat at the table."""
-    points = {"win": settings.win, "draw": settings.draw, "loss": settings.loss}
-    meetings = []
+def _seat(table: _Table, seat: int, settings: StandingsSettings, average: int) -> _Seat:
+    """Match points and board points one seat gets from one table, and its meetings.
+
+    ``average`` is the player's average board points, for board points awarded as
+    ``"average"`` (a bye, or a forfeit table the player came to). One loop over the other
+    seats: this runs once per player per game, 9,000 times for a season of 300.
+    """
+    outcome = table.outcome
+    if outcome == "annulled":
+        return _Seat("annulled", 0.0, 0, (), 0, 0, 0)
+    if outcome == "bye":
+        return _Seat(
+            "bye",
+            float(settings.bye_match_points * _unit(settings)),
+            _points(settings.bye_board_points, average),
+            (),
+            0,
+            0,
+            0,
+        )
+    forfeited, keys, scores = table.forfeited, table.keys, table.scores
+    own_forfeit, own_key = forfeited[seat], keys[seat]
+    meetings: list[_Meeting] = []
+    match_points = 0.0
+    wins = draws = losses = 0
     for other, opponent in enumerate(table.players):
         if other == seat:
             continue
-        if table.forfeited[seat]:
-            meeting = _Meeting(
-                opponent, "loss", Fraction(settings.forfeit_loss_match_points), False
-            )
-        elif table.forfeited[other]:
-            meeting = _Meeting(opponent, "win", Fraction(settings.forfeit_win_match_points), False)
+        if own_forfeit:
+            meeting = _Meeting(opponent, settings.forfeit_loss_match_points, "loss", None)
+            losses += 1
+        elif forfeited[other]:
+            meeting = _Meeting(opponent, settings.forfeit_win_match_points, "win", None)
+            wins += 1
+        elif own_key > keys[other]:
+            meeting = _Meeting(opponent, settings.win, "win", scores[other])
+            wins += 1
+        elif own_key < keys[other]:
+            meeting = _Meeting(opponent, settings.loss, "loss", scores[other])
+            losses += 1
         else:
-            own, theirs = table.keys[seat], table.keys[other]
-            result: Result = "win" if own > theirs else "loss" if own < theirs else "draw"
-            meeting = _Meeting(opponent, result, Fraction(points[result]), True)
+            meeting = _Meeting(opponent, settings.draw, "draw", scores[other])
+            draws += 1
+        match_points += meeting.match_points
         meetings.append(meeting)
-    return meetings
-
-
-def _seat(table: _Table, seat: int, settings: StandingsSettings, average: int) -> _Seat:
-    """Match points and board points one seat gets from one table.
-
-    ``average`` is the player's average board points, for board points awarded as
-    ``"average"`` (a bye, or a forfeit table the player came to).
-    """
-    if table.outcome == "annulled":
-        return _Seat("annulled", Fraction(0), 0, ())
-    if table.outcome == "bye":
-        return _Seat(
-            "bye",
-            Fraction(settings.bye_match_points),
-            _points(settings.bye_board_points, average),
-            (),
-        )
-    meetings = _meetings(table, seat, settings)
-    match_points = sum((meeting.match_points for meeting in meetings), Fraction(0))
     if settings.table_scoring == "scaled":
-        match_points /= len(meetings)
-    if table.on_board(seat):
+        match_points *= _SCALED_UNIT // len(meetings)
+    if table.on_board[seat]:
         board_points = table.scores[seat] or 0
-    elif table.forfeited[seat]:
+    elif own_forfeit:
         board_points = 0
     else:
         board_points = _points(settings.forfeit_win_board_points, average)
-    wins = sum(meeting.result == "win" for meeting in meetings)
-    losses = sum(meeting.result == "loss" for meeting in meetings)
     result: Result = "win" if wins > losses else "loss" if wins < losses else "draw"
-    return _Seat(result, match_points, board_points, tuple(meetings))
+    return _Seat(result, match_points, board_points, tuple(meetings), wins, draws, losses)
 
 
 def _table_results(table: _Table, gained: _Seat, others: int) -> tuple[Result, ...]:
@@ -563,7 +599,11 @@ def _table_results(table: _Table, gained: _Seat, others: int) -> tuple[Result, .
 
 
 def _place(gained: _Seat) -> int:
-    return 1 + sum(meeting.result == "loss" for meeting in gained.meetings)
+    return 1 + gained.losses
+
+
+def _unit(settings: StandingsSettings) -> int:
+    return _SCALED_UNIT if settings.table_scoring == "scaled" else 1
 
 
 def _points(setting: int | Literal["average"], average: int) -> int:
@@ -583,7 +623,7 @@ def _tally_tables(tables: Iterable[_Table], settings: StandingsSettings) -> dict
         if table.outcome == "annulled":
             continue
         for seat, player_id in enumerate(table.players):
-            if table.outcome == "bye" or not (table.on_board(seat) or table.forfeited[seat]):
+            if table.outcome == "bye" or not (table.on_board[seat] or table.forfeited[seat]):
                 # Byes and forfeit wins may award the player's average, known only after
                 # all played games are read.
                 awarded.append((table, seat))
@@ -601,37 +641,27 @@ def _add(
     """Add what one seat gained from one table to the player's totals."""
     gained = _seat(table, seat, settings, average)
     tally.games += 1
-    tally.match_points += gained.match_points
+    tally.match_points += gained.units
     tally.board_points += gained.board_points
     if gained.result == "bye":
         tally.byes += 1
-    for meeting in gained.meetings:
-        if meeting.result == "win":
-            tally.wins += 1
-        elif meeting.result == "draw":
-            tally.draws += 1
-        else:
-            tally.losses += 1
-    if not table.on_board(seat):
+    tally.wins += gained.wins
+    tally.draws += gained.draws
+    tally.losses += gained.losses
+    if not table.on_board[seat]:
         return
-    score = table.scores[seat] or 0
+    score = gained.board_points
     tally.played_games += 1
     tally.played_board_points += score
-    on_board = [other for other in range(len(table.players)) if table.on_board(other)]
-    total = sum(table.scores[other] or 0 for other in on_board)
+    total = table.played_total
     # 1 is the table's average; a table where everyone scored 0 is average for all
-    tally.relative_scores.append(Fraction(score * len(on_board), total) if total else Fraction(1))
-    for other, meeting in zip(
-        (other for other in range(len(table.players)) if other != seat),
-        gained.meetings,
-        strict=True,
-    ):
-        if not meeting.on_board:
-            continue
-        opponent_score = table.scores[other] or 0
-        tally.opponents_board_points += opponent_score
-        tally.spread += score - opponent_score
-        tally.meetings.append((meeting.opponent, meeting.match_points, meeting.result))
+    tally.relative_scores.append((score * table.played_count, total) if total else (1, 1))
+    for meeting in gained.meetings:
+        opponent_score = meeting.opponent_score
+        if opponent_score is not None:
+            tally.opponents_board_points += opponent_score
+            tally.spread += score - opponent_score
+            tally.meetings.append(meeting)
 
 
 # -- ranking -----------------------------------------------------------------------------
@@ -647,31 +677,34 @@ def _rank(
     def tally_of(player_id: int) -> _Tally:
         return tallies.get(player_id, empty)
 
+    unit = _unit(settings)
+    # in units: sums of exact floats, the same in any order
     match_points_of = {player_id: tally.match_points for player_id, tally in tallies.items()}
 
-    def opponents_match_points(tally: _Tally) -> Fraction:
-        return sum((match_points_of[opponent] for opponent, _, _ in tally.meetings), Fraction(0))
+    def opponents_match_points(tally: _Tally) -> float:
+        return sum(match_points_of[opponent] for opponent, _, _, _ in tally.meetings) / unit
 
-    def sonneborn_berger(tally: _Tally) -> Fraction:
-        factor = {"win": Fraction(1), "draw": Fraction(1, 2), "loss": Fraction(0)}
-        return sum(
-            (match_points_of[opp] * factor[result] for opp, _, result in tally.meetings),
-            Fraction(0),
+    def sonneborn_berger(tally: _Tally) -> float:
+        factor = {"win": 1.0, "draw": 0.5, "loss": 0.0}
+        return (
+            sum(match_points_of[opp] * factor[result] for opp, _, result, _ in tally.meetings)
+            / unit
         )
 
     def relative_score(tally: _Tally) -> Fraction:
         if not tally.relative_scores:
             return Fraction(0)
-        return sum(tally.relative_scores, Fraction(0)) / len(tally.relative_scores)
+        shares = sum((Fraction(own, total) for own, total in tally.relative_scores), Fraction(0))
+        return shares / len(tally.relative_scores)
 
-    static: dict[str, Callable[[_Tally], Fraction | int]] = {
+    static: dict[str, Callable[[_Tally], Fraction | float]] = {
         "spread": lambda tally: tally.spread,
         "wins": lambda tally: tally.wins,
         "opponents_match_points": opponents_match_points,
         "sonneborn_berger": sonneborn_berger,
         "relative_score": relative_score,
     }
-    # Compared exactly, shown as floats: equal fractions give equal floats.
+    # Compared as shown, floats: equal fractions give equal floats.
     values: dict[int, dict[str, float]] = {
         entrant.player_id: {
             name: float(static[name](tally_of(entrant.player_id))) if name in static else 0.0
@@ -688,7 +721,7 @@ def _rank(
             return (False, 0, 0)
         return (
             True,
-            tally.match_points / tally.games,
+            Fraction(tally.match_points) / tally.games,
             Fraction(tally.board_points, tally.games),
         )
 
@@ -712,12 +745,10 @@ def _rank(
                 if name == "head_to_head":
                     mini_league, complete = _head_to_head(group, tallies)
                     for player_id in group:
-                        values[player_id][name] = float(mini_league[player_id])
+                        values[player_id][name] = mini_league[player_id]
                     if not complete:
                         refined.append(group)
                         continue
-                    refined.extend(_split(group, mini_league.__getitem__))
-                    continue
                 refined.extend(_split(group, partial(_tiebreak_value, values, name)))
             groups = refined
         for group in groups:
@@ -730,6 +761,7 @@ def _rank(
                         tally_of(player_id),
                         values[player_id],
                         qualified=qualified(player_id),
+                        unit=unit,
                     )
                 )
     return rows
@@ -755,19 +787,18 @@ def _split(player_ids: Sequence[int], key: Callable[[int], Any]) -> list[list[in
 
 def _head_to_head(
     group: Sequence[int], tallies: Mapping[int, _Tally]
-) -> tuple[dict[int, Fraction], bool]:
+) -> tuple[dict[int, float], bool]:
     """Match points each tied player scored against the others, and whether all have met."""
     members = set(group)
-    scores: dict[int, Fraction] = {}
+    scores: dict[int, float] = {}
     complete = True
     for player_id in group:
         tally = tallies.get(player_id)
         meetings = tally.meetings if tally else []
-        met = {opponent for opponent, _, _ in meetings if opponent in members}
+        met = {opponent for opponent, _, _, _ in meetings if opponent in members}
         complete = complete and met == members - {player_id}
-        scores[player_id] = sum(
-            (match_points for opponent, match_points, _ in meetings if opponent in members),
-            Fraction(0),
+        scores[player_id] = float(
+            sum(match_points for opponent, match_points, _, _ in meetings if opponent in members)
         )
     return scores, complete
 
@@ -783,8 +814,10 @@ def _row(
     tiebreak_values: dict[str, float],
     *,
     qualified: bool,
+    unit: int,
 ) -> StandingRow:
     games = tally.games
+    match_points = tally.match_points / unit
     return StandingRow(
         rank=rank,
         player_id=entrant.player_id,
@@ -795,11 +828,11 @@ def _row(
         draws=tally.draws,
         losses=tally.losses,
         byes=tally.byes,
-        match_points=float(tally.match_points),
+        match_points=match_points,
         board_points=tally.board_points,
         opponents_board_points=tally.opponents_board_points,
         spread=tally.spread,
-        average_match_points=float(tally.match_points / games) if games else None,
+        average_match_points=match_points / games if games else None,
         average_board_points=tally.board_points / games if games else None,
         tiebreak_values=dict(tiebreak_values),
         qualified=qualified,
