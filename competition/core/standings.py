@@ -276,13 +276,10 @@ def _make_table(
     return _Table(round_number, outcome, players, scores, keys, forfeited, on_board, count, total)
 
 
-class _Meeting(NamedTuple):
-    """One pair at a table, from one side."""
-
-    opponent: int
-    match_points: float  # of this meeting: win, draw, loss or a forfeit's, unscaled
-    result: Result  # win, draw or loss
-    opponent_score: int | None  # None when not played on the board (a forfeit)
+#: One pair at a table, from one side: (opponent, match points of this meeting (win, draw,
+#: loss or a forfeit's, unscaled), result (win, draw or loss), opponent's score (None when
+#: not played on the board, a forfeit)). A plain tuple: 9,000 are made in a season of 300.
+_Meeting = tuple[int, float, Result, int | None]
 
 
 class _Seat(NamedTuple):
@@ -388,8 +385,9 @@ def running_totals(
     """
     settings = settings or StandingsSettings()
     # Only the player's own records are read (and checked), as before tables.
-    own = _tables((game for game in games if player_id in game.player_ids), after_round)
-    tally = _tally_tables(own, settings).get(player_id, _Tally())
+    own_records = [game for game in games if player_id in game.player_ids]
+    own = _tables(own_records, after_round)
+    tally = _tally(own_records, settings, after_round).get(player_id, _Tally())
     average = tally.average_played_board_points()
     unit = _unit(settings)
     lines: list[RoundResult] = []
@@ -465,6 +463,14 @@ def _check(game: GameRecord) -> None:
             raise ValueError(f"a {game.outcome} game has a winner or is a draw: {game}")
     if game.outcome == "forfeit" and game.winner == "draw":
         raise ValueError(f"a forfeit cannot be a draw: {game}")
+
+
+def _played(game: GameRecord) -> tuple[int, int, int]:
+    """A played game's second player and both scores, checked."""
+    _check(game)
+    if game.player_b is None or game.score_a is None or game.score_b is None:
+        raise ValueError(f"a played game needs both players and both scores: {game}")
+    return game.player_b, game.score_a, game.score_b
 
 
 _WINNER_KEYS = {"a": ((1, 0), (0, 0)), "b": ((0, 0), (1, 0))}
@@ -563,21 +569,21 @@ def _seat(table: _Table, seat: int, settings: StandingsSettings, average: int) -
         if other == seat:
             continue
         if own_forfeit:
-            meeting = _Meeting(opponent, settings.forfeit_loss_match_points, "loss", None)
+            meeting: _Meeting = (opponent, settings.forfeit_loss_match_points, "loss", None)
             losses += 1
         elif forfeited[other]:
-            meeting = _Meeting(opponent, settings.forfeit_win_match_points, "win", None)
+            meeting = (opponent, settings.forfeit_win_match_points, "win", None)
             wins += 1
         elif own_key > keys[other]:
-            meeting = _Meeting(opponent, settings.win, "win", scores[other])
+            meeting = (opponent, settings.win, "win", scores[other])
             wins += 1
         elif own_key < keys[other]:
-            meeting = _Meeting(opponent, settings.loss, "loss", scores[other])
+            meeting = (opponent, settings.loss, "loss", scores[other])
             losses += 1
         else:
-            meeting = _Meeting(opponent, settings.draw, "draw", scores[other])
+            meeting = (opponent, settings.draw, "draw", scores[other])
             draws += 1
-        match_points += meeting.match_points
+        match_points += meeting[1]
         meetings.append(meeting)
     if settings.table_scoring == "scaled":
         match_points *= _SCALED_UNIT // len(meetings)
@@ -595,7 +601,7 @@ def _table_results(table: _Table, gained: _Seat, others: int) -> tuple[Result, .
     if table.outcome == "annulled":
         annulled: Result = "annulled"
         return (annulled,) * others
-    return tuple(meeting.result for meeting in gained.meetings)
+    return tuple(result for _, _, result, _ in gained.meetings)
 
 
 def _place(gained: _Seat) -> int:
@@ -613,13 +619,53 @@ def _points(setting: int | Literal["average"], average: int) -> int:
 def _tally(
     games: Iterable[Record], settings: StandingsSettings, after_round: int | None
 ) -> dict[int, _Tally]:
-    return _tally_tables(_tables(games, after_round), settings)
+    """Every player's totals from the records up to ``after_round``, in one pass.
 
-
-def _tally_tables(tables: Iterable[_Table], settings: StandingsSettings) -> dict[int, _Tally]:
+    A played game of two, 4,500 in a season of 300 and every game before tables, is
+    added where it is read, from its fields (no table, seat or meeting objects); every
+    other record is read as a :class:`_Table` and added seat by seat.
+    """
     tallies: dict[int, _Tally] = defaultdict(_Tally)
     awarded: list[tuple[_Table, int]] = []
-    for table in tables:
+    unit = _unit(settings)
+    relative = "relative_score" in settings.tiebreaks  # kept only when it is asked for
+    by_winner: dict[str, tuple[float, float, Result, Result]] = {
+        "a": (settings.win, settings.loss, "win", "loss"),
+        "b": (settings.loss, settings.win, "loss", "win"),
+        "draw": (settings.draw, settings.draw, "draw", "draw"),
+    }
+    for game in games:
+        if after_round is not None and game.round_number > after_round:
+            continue
+        if isinstance(game, GameRecord):
+            if game.outcome in _PLAYED:
+                player_b, score_a, score_b = _played(game)
+                points_a, points_b, result_a, result_b = by_winner[game.winner]
+                total = score_a + score_b if relative else None
+                _add_two(
+                    tallies[game.player_a],
+                    player_b,
+                    score_a,
+                    score_b,
+                    result_a,
+                    points_a,
+                    unit,
+                    total,
+                )
+                _add_two(
+                    tallies[player_b],
+                    game.player_a,
+                    score_b,
+                    score_a,
+                    result_b,
+                    points_b,
+                    unit,
+                    total,
+                )
+                continue
+            table = _from_game(game)
+        else:
+            table = _from_table(game)
         if table.outcome == "annulled":
             continue
         for seat, player_id in enumerate(table.players):
@@ -628,15 +674,53 @@ def _tally_tables(tables: Iterable[_Table], settings: StandingsSettings) -> dict
                 # all played games are read.
                 awarded.append((table, seat))
                 continue
-            _add(tallies[player_id], table, seat, settings, 0)
+            _add(tallies[player_id], table, seat, settings, 0, relative)
     for table, seat in awarded:
         tally = tallies[table.players[seat]]
-        _add(tally, table, seat, settings, tally.average_played_board_points())
+        _add(tally, table, seat, settings, tally.average_played_board_points(), relative)
     return tallies
 
 
+def _add_two(
+    tally: _Tally,
+    opponent: int,
+    score: int,
+    opponent_score: int,
+    result: Result,
+    match_points: float,
+    unit: int,
+    total: int | None,
+) -> None:
+    """Add one side of a played game of two: what :func:`_add` adds for a table of two.
+
+    ``total`` is both scores together when relative_score is asked for, else None.
+    """
+    tally.games += 1
+    tally.played_games += 1
+    if result == "win":
+        tally.wins += 1
+    elif result == "draw":
+        tally.draws += 1
+    else:
+        tally.losses += 1
+    tally.match_points += match_points * unit  # one opponent: scaled or not, the same
+    tally.board_points += score
+    tally.played_board_points += score
+    tally.opponents_board_points += opponent_score
+    tally.spread += score - opponent_score
+    tally.meetings.append((opponent, match_points, result, opponent_score))
+    if total is not None:
+        # as `_add` keeps it: 1 is the table's average, also when both scored 0
+        tally.relative_scores.append((score * 2, total) if total else (1, 1))
+
+
 def _add(
-    tally: _Tally, table: _Table, seat: int, settings: StandingsSettings, average: int
+    tally: _Tally,
+    table: _Table,
+    seat: int,
+    settings: StandingsSettings,
+    average: int,
+    relative: bool,
 ) -> None:
     """Add what one seat gained from one table to the player's totals."""
     gained = _seat(table, seat, settings, average)
@@ -653,11 +737,12 @@ def _add(
     score = gained.board_points
     tally.played_games += 1
     tally.played_board_points += score
-    total = table.played_total
-    # 1 is the table's average; a table where everyone scored 0 is average for all
-    tally.relative_scores.append((score * table.played_count, total) if total else (1, 1))
+    if relative:
+        total = table.played_total
+        # 1 is the table's average; a table where everyone scored 0 is average for all
+        tally.relative_scores.append((score * table.played_count, total) if total else (1, 1))
     for meeting in gained.meetings:
-        opponent_score = meeting.opponent_score
+        opponent_score = meeting[3]
         if opponent_score is not None:
             tally.opponents_board_points += opponent_score
             tally.spread += score - opponent_score
