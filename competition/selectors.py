@@ -206,14 +206,17 @@ class Crosstable:
     """Rows in standings order; cells[i][j] lists row player i's games against player j."""
 
     rows: list[standings.StandingRow]
-    cells: list[list[list[str]]]
+    cells: list[list[Sequence[str]]]
 
 
 def crosstable_get(competition: Competition) -> Crosstable:
     view = standings_get(competition)
     rows = [row for group_rows in view.groups.values() for row in group_rows]
     index = {row.player_id: position for position, row in enumerate(rows)}
-    cells: list[list[list[str]]] = [[[] for _ in rows] for _ in rows]
+    # Pairs that never met share one empty tuple: 300 players make 90,000 cells, and
+    # 90,000 new lists cost more than the standings themselves.
+    no_games: tuple[str, ...] = ()
+    cells: list[list[Sequence[str]]] = [[no_games] * len(rows) for _ in rows]
     by_pair: dict[tuple[int, int], list[str]] = defaultdict(list)
     for game in game_records(competition):
         if game.player_b is None or game.outcome == Outcome.ANNULLED:
