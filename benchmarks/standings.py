@@ -1,7 +1,8 @@
 """Standings at scale: 300 entrants, 30 rounds (4,500 games).
 
-Prints the median time to compute the standings (pure function, and with the ORM
-adapter), and to render the standings page, the standings JSON and the crosstable.
+Prints the median time to compute the standings (pure function, also over the same
+entrants at tables of four, and with the ORM adapter), and to render the standings
+page, the standings JSON and the crosstable.
 Target: the standings page under 150 ms on a 2-core machine.
 
     .venv/bin/python benchmarks/standings.py [--entrants 300] [--rounds 30] [--repeat 7]
@@ -71,6 +72,24 @@ def build(entrant_count: int, round_count: int):
     return competition
 
 
+def tables_of_four(entrants, round_count: int):
+    """The same entrants at tables of four (the rest at a table of 2 or 3), random scores."""
+    from competition.core import standings
+
+    rng = random.Random(4)
+    records = []
+    for number in range(1, round_count + 1):
+        order = [entrant.player_id for entrant in entrants]
+        rng.shuffle(order)
+        for start in range(0, len(order) - 1, 4):
+            seats = tuple(
+                standings.SeatRecord(player, rng.randint(100, 350))
+                for player in order[start : start + 4]
+            )
+            records.append(standings.TableRecord(number, seats, "normal"))
+    return records
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entrants", type=int, default=300)
@@ -97,8 +116,10 @@ def main() -> None:
     settings = selectors.standings_settings(competition)
     client = Client()
     kwargs = {"club": "bench", "competition": "benchmark"}
+    tables = tables_of_four(entrants, args.rounds)
     figures = {
         "standings.compute (pure)": lambda: standings.compute(entrants, games, settings),
+        "same, tables of 4 (pure)": lambda: standings.compute(entrants, tables, settings),
         "standings with ORM reads": lambda: selectors.standings_get(competition),
         "standings page (GET)": lambda: client.get(reverse("standings", kwargs=kwargs)),
         "standings JSON (GET)": lambda: client.get(reverse("standings_json", kwargs=kwargs)),

@@ -66,6 +66,12 @@ class HistoryAction(models.TextChoices):
     MEMBERSHIP_ROLE = "membership.role", _("role in the club changed")
     MEMBERSHIP_REMOVE = "membership.remove", _("member removed from the club")
     COMPETITION_DELETE = "competition.delete", _("competition deleted")
+    DUPLICATE_EVENING = "duplicate.evening", _("duplicate evening started")
+    DUPLICATE_DRAW = "duplicate.draw", _("duplicate turn drawn")
+    DUPLICATE_TOP = "duplicate.top", _("top put on the board")
+    DUPLICATE_REDO = "duplicate.redo", _("duplicate turn played again")
+    SLIP_SUBMIT = "slip.submit", _("slip handed in")
+    SLIP_CORRECT = "slip.correct", _("slip corrected")
 
 
 class HistoryReason(models.TextChoices):
@@ -75,6 +81,7 @@ class HistoryReason(models.TextChoices):
     CSV_IMPORT = "csv_import", _("imported from CSV")
     TSH_IMPORT = "tsh_import", _("imported from TSH")
     FROM_RESULTS = "from_results", _("follows from the results")
+    TURN_REDO = "turn_redo", _("its duplicate turn was played again")
 
 
 #: The labels of the keys that `before` and `after` use, for the history pages.

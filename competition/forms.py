@@ -54,6 +54,8 @@ COMPETITION_LIMITS = {
     "forfeit_win_board_points": (0, SCORE_MAX),
     "min_games": (0, MAX_ROUNDS),
     "clock_minutes": (1, 180),
+    "think_seconds": (10, 3600),
+    "best_evenings": (1, MAX_ROUNDS),
 }
 
 
@@ -135,6 +137,12 @@ class CompetitionForm(forms.ModelForm):
             )
         for name, (minimum, maximum) in COMPETITION_LIMITS.items():
             bounded(self.fields[name], minimum=minimum, maximum=maximum)
+        self.fields["think_seconds"].required = False
+
+    def clean_think_seconds(self) -> int:
+        """Only duplicate evenings use it: left empty, it keeps what it was."""
+        value = self.cleaned_data.get("think_seconds")
+        return value if value is not None else self.instance.think_seconds
 
     def clean_slug(self) -> str:
         """The short name is the competition's address within its club: unique there."""

@@ -43,6 +43,8 @@ class Competition(models.Model):
     class Kind(models.TextChoices):
         CLUB = "club", _("club competition")
         TOURNAMENT = "tournament", _("tournament")
+        #: Duplicate evenings: one master game per evening (the `duplicate` app).
+        DUPLICATE = "duplicate", _("duplicate")
 
     class Rules(models.TextChoices):
         GOUDS_8 = "gouds8", _("Gouds 8")
@@ -134,6 +136,21 @@ class Competition(models.Model):
         null=True,
         blank=True,
         help_text=_("For the board's game clock; empty: the minutes of the rule set."),
+    )
+    think_seconds = models.PositiveSmallIntegerField(
+        _("thinking time per turn (seconds)"),
+        default=180,
+        blank=True,
+        help_text=_("For duplicate evenings: the countdown on the room screen."),
+    )
+    best_evenings = models.PositiveSmallIntegerField(
+        _("best evenings that count"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "For duplicate: the season ranking averages each player's best evenings; "
+            "empty: all of them."
+        ),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     #: The last change to anything the competition's pages show (competition/versioning.py).

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
 from django.db.models import Count, Max, Prefetch, QuerySet
 from django.http import Http404
@@ -69,11 +70,21 @@ def _winner(outcome: str, seats: list[tuple]) -> str:
     return "b"
 
 
-def _pair_record(round_number: int, outcome: str, seats: list[tuple]) -> standings.GameRecord:
-    """A game of one or two seats (player_id, score, position, place) as a standings record."""
+def _record(
+    round_number: int, outcome: str, seats: list[tuple]
+) -> standings.GameRecord | standings.TableRecord:
+    """A game's seats (player_id, score, position, place, flag_fell, forfeited) as the
+    standings read them: a pair or a bye as a `GameRecord`, a table of 3 or 4 as a
+    `TableRecord`."""
     if len(seats) > 2:
-        # Tables of 3 and 4 wait for the standings at tables (competition/core/standings.py).
-        raise NotImplementedError("standings of tables of 3 and 4")
+        return standings.TableRecord(
+            round_number,
+            tuple(
+                standings.SeatRecord(player, score, flag_fell, forfeited)
+                for player, score, _position, _place, flag_fell, forfeited in seats
+            ),
+            outcome,
+        )
     first = seats[0]
     second = seats[1] if len(seats) == 2 else (None, None, 1, None)
     return standings.GameRecord(
@@ -100,7 +111,9 @@ def _game_records(competition: Competition) -> tuple[list[standings.GameRecord],
     return records.get(competition.pk, []), provisional
 
 
-def records_of(games: QuerySet[Game]) -> dict[int, list[standings.GameRecord]]:
+def records_of(
+    games: QuerySet[Game],
+) -> dict[int, list[standings.GameRecord | standings.TableRecord]]:
     """`games` as standings records, by competition (two queries, whatever their number):
     the one way a game's seats become what the standings read."""
     rows = list(
@@ -112,12 +125,12 @@ def records_of(games: QuerySet[Game]) -> dict[int, list[standings.GameRecord]]:
     for game_id, *seat in (
         Seat.objects.filter(game__in=games.values("pk"))
         .order_by("game_id", "position")
-        .values_list("game_id", "player_id", "score", "position", "place")
+        .values_list("game_id", "player_id", "score", "position", "place", "flag_fell", "forfeited")
     ):
         seats[game_id].append(tuple(seat))
-    records: dict[int, list[standings.GameRecord]] = defaultdict(list)
+    records: dict[int, list[standings.GameRecord | standings.TableRecord]] = defaultdict(list)
     for game_id, competition_id, round_number, outcome in rows:
-        records[competition_id].append(_pair_record(round_number, outcome, seats[game_id]))
+        records[competition_id].append(_record(round_number, outcome, seats[game_id]))
     return records
 
 
@@ -233,16 +246,19 @@ class Crosstable:
     """Rows in standings order; cells[i][j] lists row player i's games against player j."""
 
     rows: list[standings.StandingRow]
-    cells: list[list[list[str]]]
+    cells: list[list[Sequence[str]]]
 
 
 def crosstable_get(competition: Competition) -> Crosstable:
     view = standings_get(competition)
     rows = [row for group_rows in view.groups.values() for row in group_rows]
     index = {row.player_id: position for position, row in enumerate(rows)}
-    cells: list[list[list[str]]] = [[[] for _ in rows] for _ in rows]
+    # Pairs that never met share one empty tuple: 300 players make 90,000 cells, and
+    # 90,000 new lists cost more than the standings themselves.
+    no_games: tuple[str, ...] = ()
+    cells: list[list[Sequence[str]]] = [[no_games] * len(rows) for _ in rows]
     by_pair: dict[tuple[int, int], list[str]] = defaultdict(list)
-    for game in game_records(competition):
+    for game in _as_pairs(game_records(competition)):
         if game.player_b is None or game.outcome == Outcome.ANNULLED:
             continue
         for me, other, mine, theirs, side in (
@@ -254,6 +270,38 @@ def crosstable_get(competition: Competition) -> Crosstable:
         if me in index and other in index:
             cells[index[me]][index[other]] = texts
     return Crosstable(rows=rows, cells=cells)
+
+
+def _as_pairs(
+    records: Sequence[standings.GameRecord | standings.TableRecord],
+) -> list[standings.GameRecord]:
+    """Each pair at a table as the crosstable shows it: one meeting per pair of seats
+    (a forfeit loses, a fallen flag loses against one that did not fall, else the score)."""
+    pairs: list[standings.GameRecord] = []
+    for record in records:
+        if isinstance(record, standings.GameRecord):
+            pairs.append(record)
+            continue
+        for first, second in combinations(record.seats, 2):
+            key = [
+                (not seat.forfeited, not seat.flag_fell, seat.score or 0)
+                for seat in (first, second)
+            ]
+            winner = "draw" if key[0] == key[1] else "a" if key[0] > key[1] else "b"
+            if record.outcome == Outcome.ANNULLED:
+                winner = "none"
+            pairs.append(
+                standings.GameRecord(
+                    record.round_number,
+                    first.player_id,
+                    second.player_id,
+                    first.score,
+                    second.score,
+                    record.outcome,
+                    winner,
+                )
+            )
+    return pairs
 
 
 def _cell_text(game: standings.GameRecord, side: str, mine: int | None, theirs: int | None) -> str:

@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "clubs",
     "games",
     "competition",
+    "duplicate",
 ]
 
 MIDDLEWARE = [

@@ -363,6 +363,42 @@ class DuplicateGame:
         self._check_end()
         return turn
 
+    def replay(self, drawn: str, notation: str) -> Turn:
+        """Draw ``drawn`` and put the play ``notation`` (the engine's, as a turn's
+        ``chosen.notation``) on the board without searching the tops again: for rebuilding
+        a master game whose tops were chosen (and checked) before. Refuses a play that
+        does not fit, changing nothing."""
+        self.draw(drawn)
+        try:
+            return self.play_known(notation)
+        except RulesError:
+            self.bag += Counter(self.drawn)
+            self.rack, self.drawn = None, ""
+            raise
+
+    def play_known(self, notation: str) -> Turn:
+        """Put the play ``notation`` on the board for the rack drawn, as a top chosen
+        before (its tops are not searched again). Refuses a play that does not fit,
+        changing nothing."""
+        if self.rack is None:
+            raise DuplicateError("duplicate_no_rack")
+        move = parse_move(notation)
+        if not isinstance(move, Play):
+            raise DuplicateError("duplicate_not_a_play", notation=notation)
+        result = self.game.preview(move, rack=self.rack)
+        direction_down = move.direction is Direction.DOWN
+        known = GeneratedPlay(
+            result.score,
+            move.row,
+            move.col,
+            direction_down,
+            result.notation.split(" ", 1)[1],
+            len(result.placed),
+            result.bingo,
+        )
+        self._tops = [known]
+        return self.play(known)
+
     def _check_end(self) -> None:
         rules = self.draw_rules
         pool = +self.pool

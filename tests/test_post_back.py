@@ -35,7 +35,7 @@ pytestmark = pytest.mark.django_db
 __all__ = ["evening"]  # the fixture, shared with the odd-forms test
 
 #: The apps whose tables hold what users make and change (sessions, auth aside).
-DATA_APPS = ("clubs", "competition", "games")
+DATA_APPS = ("clubs", "competition", "games", "duplicate")
 
 #: Tables that are no user's data: a refused invitation code counts toward its throttle.
 NOT_DATA = {"clubs.Throttle"}
@@ -57,6 +57,10 @@ ACTIONS: dict[tuple[str, str], str] = {
     ("/indeling/", "generate"): "Generate: draws a pairing for the draft round with the "
     "system shown; drawing is its purpose",
     ("/klok/", "start"): "Start the clock: the button switches the game's clock on",
+    ("/beheer/duplicate/nieuw/", ""): "Start the next duplicate evening: the form is its "
+    "number and the button (starting it twice is once: evening_create returns it)",
+    ("/beheer/duplicate/1/", "top"): "Put the top on the board: the engine's default top "
+    "is ticked, choosing it is the button's purpose",
 }
 
 

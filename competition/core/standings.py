@@ -2,14 +2,22 @@
 
 Pure: frozen dataclasses in, dataclasses out (DESIGN.md, "Rules of the house", item 2).
 This module must never import Django or anything from the project's apps; the competition
-app's adapter turns ORM rows into :class:`EntrantRecord` and :class:`GameRecord` and
-renders the :class:`StandingRow` results. The ranking and every choice made here (byes, forfeits,
-annulled games, averages, tiebreaks) are documented in ``docs/standings.md``.
+app's adapter turns ORM rows into :class:`EntrantRecord` and :class:`GameRecord` (one
+against one) or :class:`TableRecord` (a table of 2 to 4) and renders the
+:class:`StandingRow` results. The ranking and every choice made here (byes, forfeits,
+annulled games, averages, tables, tiebreaks) are documented in ``docs/standings.md``.
 
 >>> entrants = [EntrantRecord(1, "Anna"), EntrantRecord(2, "Bert")]
 >>> games = [GameRecord(1, 1, 2, 412, 388, "normal", "a")]
 >>> [(row.rank, row.name, row.match_points, row.spread) for row in compute(entrants, games)]
 [(1, 'Anna', 2.0, 24), (2, 'Bert', 0.0, -24)]
+
+A table of four: 2/1/0 against each opponent, so the winner gets 6.
+
+>>> four = [EntrantRecord(n, name) for n, name in enumerate("ABCD", start=1)]
+>>> seats = tuple(SeatRecord(n, score) for n, score in [(1, 300), (2, 250), (3, 250), (4, 90)])
+>>> [(row.name, row.match_points) for row in compute(four, [TableRecord(1, seats, "normal")])]
+[('A', 6.0), ('B', 3.0), ('C', 3.0), ('D', 0.0)]
 """
 
 from __future__ import annotations
@@ -20,18 +28,31 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial
-from typing import Any, Literal, get_args
+from typing import Any, Literal, NamedTuple, get_args
 
 Outcome = Literal["normal", "flag_fall", "forfeit", "annulled", "bye"]
 Winner = Literal["a", "b", "draw", "none"]
-Tiebreak = Literal["spread", "wins", "head_to_head", "opponents_match_points", "sonneborn_berger"]
+Tiebreak = Literal[
+    "spread",
+    "wins",
+    "head_to_head",
+    "opponents_match_points",
+    "sonneborn_berger",
+    "relative_score",
+]
 Result = Literal["win", "draw", "loss", "bye", "annulled"]
+TableScoring = Literal["per_opponent", "scaled"]
 
 TIEBREAKS: tuple[str, ...] = get_args(Tiebreak)
 OUTCOMES: tuple[str, ...] = get_args(Outcome)
 WINNERS: tuple[str, ...] = get_args(Winner)
+TABLE_SCORINGS: tuple[str, ...] = get_args(TableScoring)
+MAX_SEATS = 4  # the standard rules: "Scrabble speel je met 2 tot 4 spelers"
 
 _PLAYED = ("normal", "flag_fall")
+# Match points are added up in units of 1/6 when tables are scaled, so that dividing by 1,
+# 2 or 3 opponents stays exact in floats; per opponent the unit is 1, today's arithmetic.
+_SCALED_UNIT = 6
 
 
 @dataclass(frozen=True)
@@ -61,6 +82,56 @@ class GameRecord:
     outcome: Outcome
     winner: Winner
 
+    @property
+    def player_ids(self) -> tuple[int, ...]:
+        """The players of the game: both, or the one with a bye."""
+        return (self.player_a,) if self.player_b is None else (self.player_a, self.player_b)
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """One player's seat at a table: the score as recorded and what happened to them."""
+
+    player_id: int
+    score: int | None = None  # board points; None when not played (forfeit, bye)
+    flag_fell: bool = False
+    forfeited: bool = False  # did not come: no score, loses against everyone at the table
+
+
+@dataclass(frozen=True)
+class TableRecord:
+    """One game at a table of 2 to 4 players, the seats in playing order.
+
+    Unlike :class:`GameRecord` there is no ``winner``: every pair at the table is a
+    meeting, and who won it follows from the seats. A player whose flag fell loses against
+    every player whose flag did not; otherwise the higher score wins, equal scores draw. A
+    player who forfeited loses against everyone who came (two who forfeited both lose).
+
+    - ``"normal"`` / ``"flag_fall"``: at least two players came and have a score; a flag
+      fell (at least one) only in a flag fall. Players who forfeited may sit at it too.
+    - ``"forfeit"``: no scores; at least one player forfeited, at most one came.
+    - ``"annulled"``: scores as recorded (or None); nothing counts.
+    - ``"bye"``: one seat, no score (see :meth:`bye`).
+
+    A table of two is today's one-against-one game: it gives the same standings as the
+    :class:`GameRecord` of that game.
+    """
+
+    round_number: int
+    seats: tuple[SeatRecord, ...]
+    outcome: Outcome
+
+    @classmethod
+    def bye(cls, round_number: int, player_id: int) -> TableRecord:
+        return cls(round_number, (SeatRecord(player_id),), "bye")
+
+    @property
+    def player_ids(self) -> tuple[int, ...]:
+        return tuple(seat.player_id for seat in self.seats)
+
+
+Record = GameRecord | TableRecord
+
 
 @dataclass(frozen=True)
 class StandingsSettings:
@@ -80,6 +151,10 @@ class StandingsSettings:
     ranking: Literal["totals", "average"] = "totals"
     # With ranking="average": players with fewer games rank after those who have enough.
     min_games: int = 0
+    # At a table of 3 or 4: "per_opponent" adds win/draw/loss against every opponent (a
+    # foursome's winner gets 6); "scaled" divides that by the number of opponents, so a
+    # table is worth one game (its winner gets 2). The same at a table of 2.
+    table_scoring: TableScoring = "per_opponent"
 
     def __post_init__(self) -> None:
         unknown = [name for name in self.tiebreaks if name not in TIEBREAKS]
@@ -95,6 +170,10 @@ class StandingsSettings:
                 raise ValueError(f"{name} must be an int or 'average', not {value!r}")
         if self.min_games < 0:
             raise ValueError("min_games cannot be negative")
+        if self.table_scoring not in TABLE_SCORINGS:
+            raise ValueError(
+                f"table_scoring must be one of {TABLE_SCORINGS}, not {self.table_scoring!r}"
+            )
 
 
 @dataclass(frozen=True)
@@ -105,15 +184,15 @@ class StandingRow:
     player_id: int
     name: str
     group: str
-    games: int  # games that count: played, forfeited either way, and byes
-    wins: int  # including forfeit wins; byes are counted apart
+    games: int  # games (tables) that count: played, forfeited either way, and byes
+    wins: int  # per opponent met, including forfeit wins; byes are counted apart
     draws: int
     losses: int  # including own forfeits
     byes: int
     match_points: float
     board_points: int  # played games' scores plus board points awarded for byes/forfeits
-    opponents_board_points: int  # only games played on the board
-    spread: int  # only games played on the board: own score minus opponent's
+    opponents_board_points: int  # only games played on the board, every opponent's score
+    spread: int  # only games played on the board: own score minus each opponent's
     average_match_points: float | None  # per game counted; None without games
     average_board_points: float | None
     tiebreak_values: dict[str, float] = field(default_factory=dict)
@@ -122,18 +201,97 @@ class StandingRow:
 
 @dataclass(frozen=True)
 class RoundResult:
-    """One line of a player's running totals (the player page)."""
+    """One line of a player's running totals (the player page).
+
+    At a table of 3 or 4, ``opponent`` and ``opponent_score`` are None and the ``table_``
+    fields list the others in seat order; :attr:`opponents` and :attr:`opponent_scores`
+    read either form.
+    """
 
     round_number: int
-    opponent: int | None  # None for a bye
+    opponent: int | None  # None for a bye, and at a table of 3 or 4
     outcome: Outcome
-    result: Result  # from this player's point of view; a double forfeit is a "loss"
+    # From this player's point of view; a double forfeit is a "loss". At a table of 3 or
+    # 4: "win" when the player won more meetings than they lost, "loss" when fewer.
+    result: Result
     score: int | None  # as recorded; None when not played
     opponent_score: int | None
     match_points: float  # gained in this game
     board_points: int  # counted for the standings (awarded points for byes/forfeits)
     cumulative_match_points: float
     cumulative_board_points: int
+    table_opponents: tuple[int, ...] = ()  # only at a table of 3 or 4
+    table_opponent_scores: tuple[int | None, ...] = ()
+    table_results: tuple[Result, ...] = ()  # against each of table_opponents
+    place: int | None = None  # at a table of 3 or 4: 1 + the players who beat this one
+
+    @property
+    def opponents(self) -> tuple[int, ...]:
+        if self.table_opponents:
+            return self.table_opponents
+        return () if self.opponent is None else (self.opponent,)
+
+    @property
+    def opponent_scores(self) -> tuple[int | None, ...]:
+        if self.table_opponents:
+            return self.table_opponent_scores
+        return () if self.opponent is None else (self.opponent_score,)
+
+
+class _Table(NamedTuple):
+    """A game or a table, read one way: the form the rest of this module works on.
+
+    A NamedTuple, not a dataclass: one is made per game, 4,500 for a season of 300.
+    """
+
+    round_number: int
+    outcome: Outcome
+    players: tuple[int, ...]
+    scores: tuple[int | None, ...]
+    # Who wins a meeting on the board: the higher key. A GameRecord's comes from its
+    # `winner`, a TableRecord's from (flag did not fall, score).
+    keys: tuple[tuple[int, int], ...]
+    forfeited: tuple[bool, ...]
+    # Whether each seat played the game on the board (and so has a score that counts).
+    on_board: tuple[bool, ...]
+    played_count: int  # seats on the board, and their total score (for relative_score)
+    played_total: int
+
+
+def _make_table(
+    round_number: int,
+    outcome: Outcome,
+    players: tuple[int, ...],
+    scores: tuple[int | None, ...],
+    keys: tuple[tuple[int, int], ...],
+    forfeited: tuple[bool, ...],
+) -> _Table:
+    played = outcome in _PLAYED
+    on_board = tuple(played and not seat_forfeited for seat_forfeited in forfeited)
+    count = total = 0
+    for seat_on_board, score in zip(on_board, scores, strict=True):
+        if seat_on_board:
+            count += 1
+            total += score or 0
+    return _Table(round_number, outcome, players, scores, keys, forfeited, on_board, count, total)
+
+
+#: One pair at a table, from one side: (opponent, match points of this meeting (win, draw,
+#: loss or a forfeit's, unscaled), result (win, draw or loss), opponent's score (None when
+#: not played on the board, a forfeit)). A plain tuple: 9,000 are made in a season of 300.
+_Meeting = tuple[int, float, Result, int | None]
+
+
+class _Seat(NamedTuple):
+    """What one seat gained from one table."""
+
+    result: Result
+    units: float  # match points in units of `_unit(settings)`
+    board_points: int
+    meetings: tuple[_Meeting, ...]  # in seat order
+    wins: int
+    draws: int
+    losses: int
 
 
 class _Tally:
@@ -150,17 +308,20 @@ class _Tally:
         "opponents_board_points",
         "played_board_points",
         "played_games",
+        "relative_scores",
         "spread",
         "wins",
     )
 
     def __init__(self) -> None:
         self.games = self.wins = self.draws = self.losses = self.byes = 0
-        self.match_points = 0.0
+        self.match_points = 0.0  # in units of `_unit(settings)`
         self.board_points = self.opponents_board_points = self.spread = 0
         self.played_games = self.played_board_points = 0
-        # Games played on the board: (opponent, match points gained, result).
-        self.meetings: list[tuple[int, float, Result]] = []
+        # Meetings on the board: (opponent, match points of that meeting, result, ...).
+        self.meetings: list[_Meeting] = []
+        # Per table played: (own score x players who played, the table's total score).
+        self.relative_scores: list[tuple[int, int]] = []
 
     def average_played_board_points(self) -> int:
         if not self.played_games:
@@ -170,7 +331,7 @@ class _Tally:
 
 def compute(
     entrants: Iterable[EntrantRecord],
-    games: Iterable[GameRecord],
+    games: Iterable[Record],
     settings: StandingsSettings | None = None,
     *,
     after_round: int | None = None,
@@ -189,7 +350,7 @@ def compute(
 
 def compute_by_group(
     entrants: Iterable[EntrantRecord],
-    games: Iterable[GameRecord],
+    games: Iterable[Record],
     settings: StandingsSettings | None = None,
     *,
     after_round: int | None = None,
@@ -211,7 +372,7 @@ def compute_by_group(
 
 def running_totals(
     player_id: int,
-    games: Iterable[GameRecord],
+    games: Iterable[Record],
     settings: StandingsSettings | None = None,
     *,
     after_round: int | None = None,
@@ -223,38 +384,38 @@ def running_totals(
     cumulative totals equal the player's row in ``compute(..., after_round=after_round)``.
     """
     settings = settings or StandingsSettings()
-    own_games = [
-        game
-        for game in _games_up_to(games, after_round)
-        if player_id in (game.player_a, game.player_b)
-    ]
-    tally = _tally(own_games, settings, None).get(player_id, _Tally())
+    # Only the player's own records are read (and checked), as before tables.
+    own_records = [game for game in games if player_id in game.player_ids]
+    own = _tables(own_records, after_round)
+    tally = _tally(own_records, settings, after_round).get(player_id, _Tally())
     average = tally.average_played_board_points()
+    unit = _unit(settings)
     lines: list[RoundResult] = []
     cumulative_match_points = 0.0
     cumulative_board_points = 0
-    for game in sorted(own_games, key=lambda game: game.round_number):
-        is_a = game.player_a == player_id
-        opponent = game.player_b if is_a else game.player_a
-        score, opponent_score = (
-            (game.score_a, game.score_b) if is_a else (game.score_b, game.score_a)
-        )
-        result = _result(game, "a" if is_a else "b")
-        match_points, board_points = _award(game, result, score, settings, average)
-        cumulative_match_points += match_points
-        cumulative_board_points += board_points
+    for table in sorted(own, key=lambda table: table.round_number):
+        seat = table.players.index(player_id)
+        gained = _seat(table, seat, settings, average)
+        cumulative_match_points += gained.units
+        cumulative_board_points += gained.board_points
+        others = [other for other in range(len(table.players)) if other != seat]
+        two = len(table.players) <= 2
         lines.append(
             RoundResult(
-                round_number=game.round_number,
-                opponent=opponent,
-                outcome=game.outcome,
-                result=result,
-                score=score,
-                opponent_score=opponent_score,
-                match_points=match_points,
-                board_points=board_points,
-                cumulative_match_points=cumulative_match_points,
+                round_number=table.round_number,
+                opponent=table.players[others[0]] if two and others else None,
+                outcome=table.outcome,
+                result=gained.result,
+                score=table.scores[seat],
+                opponent_score=table.scores[others[0]] if two and others else None,
+                match_points=gained.units / unit,
+                board_points=gained.board_points,
+                cumulative_match_points=cumulative_match_points / unit,
                 cumulative_board_points=cumulative_board_points,
+                table_opponents=() if two else tuple(table.players[o] for o in others),
+                table_opponent_scores=() if two else tuple(table.scores[o] for o in others),
+                table_results=() if two else _table_results(table, gained, len(others)),
+                place=None if two or table.outcome == "annulled" else _place(gained),
             )
         )
     return lines
@@ -273,17 +434,13 @@ def _unique_entrants(entrants: Iterable[EntrantRecord]) -> list[EntrantRecord]:
     return entrants
 
 
-def _games_up_to(games: Iterable[GameRecord], after_round: int | None) -> list[GameRecord]:
-    if after_round is None:
-        return list(games)
-    return [game for game in games if game.round_number <= after_round]
-
-
-def _played(game: GameRecord) -> tuple[int, int, int]:
-    """A played game's second player and both scores, which `_check` requires."""
-    if game.player_b is None or game.score_a is None or game.score_b is None:
-        raise ValueError(f"a played game needs both players and both scores: {game}")
-    return game.player_b, game.score_a, game.score_b
+def _tables(games: Iterable[Record], after_round: int | None) -> list[_Table]:
+    """The records up to ``after_round``, checked, each read as a table."""
+    return [
+        _from_game(game) if isinstance(game, GameRecord) else _from_table(game)
+        for game in games
+        if after_round is None or game.round_number <= after_round
+    ]
 
 
 def _check(game: GameRecord) -> None:
@@ -308,37 +465,184 @@ def _check(game: GameRecord) -> None:
         raise ValueError(f"a forfeit cannot be a draw: {game}")
 
 
-def _result(game: GameRecord, side: Literal["a", "b"]) -> Result:
-    if game.outcome == "annulled":
-        return "annulled"
-    if game.outcome == "bye":
-        return "bye"
-    if game.winner == "draw":
-        return "draw"
-    return "win" if game.winner == side else "loss"
+def _played(game: GameRecord) -> tuple[int, int, int]:
+    """A played game's second player and both scores, checked."""
+    _check(game)
+    if game.player_b is None or game.score_a is None or game.score_b is None:
+        raise ValueError(f"a played game needs both players and both scores: {game}")
+    return game.player_b, game.score_a, game.score_b
 
 
-def _award(
-    game: GameRecord,
-    result: Result,
-    score: int | None,
+_WINNER_KEYS = {"a": ((1, 0), (0, 0)), "b": ((0, 0), (1, 0))}
+_EQUAL_KEYS = ((0, 0), (0, 0))
+_NO_FORFEIT = (False, False)
+_BOTH = (True, True)
+
+
+def _from_game(game: GameRecord) -> _Table:
+    """A one-against-one game as a table of two (one seat for a bye); ``winner`` decides."""
+    _check(game)
+    if game.player_b is None:
+        return _make_table(
+            game.round_number, game.outcome, (game.player_a,), (game.score_a,), ((0, 0),), (False,)
+        )
+    keys = _WINNER_KEYS.get(game.winner, _EQUAL_KEYS)
+    players, scores = (game.player_a, game.player_b), (game.score_a, game.score_b)
+    if game.outcome in _PLAYED:  # the common case, built directly: 4,500 in a season
+        total = (game.score_a or 0) + (game.score_b or 0)
+        return _Table(
+            game.round_number, game.outcome, players, scores, keys, _NO_FORFEIT, _BOTH, 2, total
+        )
+    forfeited = (False, False)
+    if game.outcome == "forfeit":
+        forfeited = (game.winner != "a", game.winner != "b")
+    return _make_table(game.round_number, game.outcome, players, scores, keys, forfeited)
+
+
+def _check_table(table: TableRecord) -> None:
+    seats = table.seats
+    if table.outcome not in OUTCOMES:
+        raise ValueError(f"unknown outcome {table.outcome!r} in {table}")
+    players = [seat.player_id for seat in seats]
+    if len(set(players)) != len(players):
+        raise ValueError(f"a player sits at a table once: {table}")
+    if table.outcome == "bye":
+        if len(seats) != 1 or seats[0] != SeatRecord(seats[0].player_id):
+            raise ValueError(f"a bye is one seat without score, flag or forfeit: {table}")
+        return
+    if not 2 <= len(seats) <= MAX_SEATS:
+        raise ValueError(f"a table has 2 to {MAX_SEATS} seats: {table}")
+    if table.outcome == "annulled":
+        return
+    if any(seat.forfeited and (seat.score is not None or seat.flag_fell) for seat in seats):
+        raise ValueError(f"a player who forfeited has no score and no flag: {table}")
+    present = [seat for seat in seats if not seat.forfeited]
+    if table.outcome == "forfeit":
+        if len(present) > 1 or any(seat.score is not None for seat in seats):
+            raise ValueError(f"a forfeit has no scores and at most one player who came: {table}")
+        return
+    if len(present) < 2 or any(seat.score is None for seat in present):
+        raise ValueError(f"a {table.outcome} table needs two players with a score: {table}")
+    flags = any(seat.flag_fell for seat in present)
+    if flags != (table.outcome == "flag_fall"):
+        raise ValueError(f"a flag fell at a table if and only if it is a flag_fall: {table}")
+
+
+def _from_table(table: TableRecord) -> _Table:
+    _check_table(table)
+    return _make_table(
+        table.round_number,
+        table.outcome,
+        tuple(seat.player_id for seat in table.seats),
+        tuple(seat.score for seat in table.seats),
+        tuple((0 if seat.flag_fell else 1, seat.score or 0) for seat in table.seats),
+        tuple(seat.forfeited for seat in table.seats),
+    )
+
+
+def _meetings(table: _Table, settings: StandingsSettings) -> list[list[_Meeting]]:
+    """Every seat's meetings at a table, each in seat order; each pair is compared once.
+
+    A player who forfeited loses against everyone (two who forfeited both lose); against
+    a player who forfeited, one who came wins; otherwise the higher key wins.
+    """
+    players, forfeited, keys, scores = table.players, table.forfeited, table.keys, table.scores
+    win, draw, loss = settings.win, settings.draw, settings.loss
+    forfeit_win, forfeit_loss = (
+        settings.forfeit_win_match_points,
+        settings.forfeit_loss_match_points,
+    )
+    meetings: list[list[_Meeting]] = [[] for _ in players]
+    count = len(players)
+    for seat in range(count):
+        player, own = players[seat], meetings[seat]
+        own_forfeit, own_key, own_score = forfeited[seat], keys[seat], scores[seat]
+        for other in range(seat + 1, count):
+            opponent, theirs = players[other], meetings[other]
+            if own_forfeit or forfeited[other]:
+                if own_forfeit:
+                    own.append((opponent, forfeit_loss, "loss", None))
+                else:
+                    own.append((opponent, forfeit_win, "win", None))
+                if forfeited[other]:
+                    theirs.append((player, forfeit_loss, "loss", None))
+                else:
+                    theirs.append((player, forfeit_win, "win", None))
+            elif own_key > keys[other]:
+                own.append((opponent, win, "win", scores[other]))
+                theirs.append((player, loss, "loss", own_score))
+            elif own_key < keys[other]:
+                own.append((opponent, loss, "loss", scores[other]))
+                theirs.append((player, win, "win", own_score))
+            else:
+                own.append((opponent, draw, "draw", scores[other]))
+                theirs.append((player, draw, "draw", own_score))
+    return meetings
+
+
+def _seat(
+    table: _Table,
+    seat: int,
     settings: StandingsSettings,
     average: int,
-) -> tuple[float, int]:
-    """Match points and board points one side gets from one game."""
-    if result == "annulled":
-        return 0.0, 0
-    if result == "bye":
-        return float(settings.bye_match_points), _points(settings.bye_board_points, average)
-    if game.outcome == "forfeit":
+    meetings: list[_Meeting] | None = None,
+) -> _Seat:
+    """Match points and board points one seat gets from one table, and its meetings.
+
+    ``average`` is the player's average board points, for board points awarded as
+    ``"average"`` (a bye, or a forfeit table the player came to). ``meetings`` are the
+    seat's from :func:`_meetings`, when the table's are already known.
+    """
+    outcome = table.outcome
+    if outcome == "annulled":
+        return _Seat("annulled", 0.0, 0, (), 0, 0, 0)
+    if outcome == "bye":
+        return _Seat(
+            "bye",
+            float(settings.bye_match_points * _unit(settings)),
+            _points(settings.bye_board_points, average),
+            (),
+            0,
+            0,
+            0,
+        )
+    if meetings is None:
+        meetings = _meetings(table, settings)[seat]
+    match_points = 0.0
+    wins = draws = losses = 0
+    for _, points, result, _ in meetings:
+        match_points += points
         if result == "win":
-            return (
-                float(settings.forfeit_win_match_points),
-                _points(settings.forfeit_win_board_points, average),
-            )
-        return float(settings.forfeit_loss_match_points), 0
-    match_points = {"win": settings.win, "draw": settings.draw, "loss": settings.loss}[result]
-    return float(match_points), score or 0
+            wins += 1
+        elif result == "loss":
+            losses += 1
+        else:
+            draws += 1
+    if settings.table_scoring == "scaled":
+        match_points *= _SCALED_UNIT // len(meetings)
+    if table.on_board[seat]:
+        board_points = table.scores[seat] or 0
+    elif table.forfeited[seat]:
+        board_points = 0
+    else:
+        board_points = _points(settings.forfeit_win_board_points, average)
+    result_: Result = "win" if wins > losses else "loss" if wins < losses else "draw"
+    return _Seat(result_, match_points, board_points, tuple(meetings), wins, draws, losses)
+
+
+def _table_results(table: _Table, gained: _Seat, others: int) -> tuple[Result, ...]:
+    if table.outcome == "annulled":
+        annulled: Result = "annulled"
+        return (annulled,) * others
+    return tuple(result for _, _, result, _ in gained.meetings)
+
+
+def _place(gained: _Seat) -> int:
+    return 1 + gained.losses
+
+
+def _unit(settings: StandingsSettings) -> int:
+    return _SCALED_UNIT if settings.table_scoring == "scaled" else 1
 
 
 def _points(setting: int | Literal["average"], average: int) -> int:
@@ -346,54 +650,85 @@ def _points(setting: int | Literal["average"], average: int) -> int:
 
 
 def _tally(
-    games: Iterable[GameRecord], settings: StandingsSettings, after_round: int | None
+    games: Iterable[Record], settings: StandingsSettings, after_round: int | None
 ) -> dict[int, _Tally]:
+    """Every player's totals from the records up to ``after_round``, in one pass.
+
+    A played game of two, 4,500 in a season of 300 and every game before tables, is
+    added where it is read, from its fields (no table, seat or meeting objects); every
+    other record is read as a :class:`_Table` and added seat by seat.
+    """
     tallies: dict[int, _Tally] = defaultdict(_Tally)
-    awarded: list[tuple[GameRecord, Literal["a", "b"], int]] = []
-    for game in _games_up_to(games, after_round):
-        _check(game)
-        if game.outcome == "annulled":
+    awarded: list[tuple[_Table, int]] = []
+    unit = _unit(settings)
+    relative = "relative_score" in settings.tiebreaks  # kept only when it is asked for
+    by_winner: dict[str, tuple[float, float, Result, Result]] = {
+        "a": (settings.win, settings.loss, "win", "loss"),
+        "b": (settings.loss, settings.win, "loss", "win"),
+        "draw": (settings.draw, settings.draw, "draw", "draw"),
+    }
+    for game in games:
+        if after_round is not None and game.round_number > after_round:
             continue
-        if game.outcome not in _PLAYED:
-            # Byes and forfeits may award the player's average, known only after all
-            # played games are read.
-            awarded.append((game, "a", game.player_a))
-            if game.player_b is not None:
-                awarded.append((game, "b", game.player_b))
-            continue
-        player_b, score_a, score_b = _played(game)
-        a, b = tallies[game.player_a], tallies[player_b]
-        _add_played(a, player_b, score_a, score_b, _result(game, "a"), settings)
-        _add_played(b, game.player_a, score_b, score_a, _result(game, "b"), settings)
-    for game, side, player_id in awarded:
-        tally = tallies[player_id]
-        result = _result(game, side)
-        match_points, board_points = _award(
-            game, result, None, settings, tally.average_played_board_points()
-        )
-        tally.games += 1
-        tally.match_points += match_points
-        tally.board_points += board_points
-        if result == "bye":
-            tally.byes += 1
-        elif result == "win":
-            tally.wins += 1
+        if isinstance(game, GameRecord):
+            if game.outcome in _PLAYED:
+                player_b, score_a, score_b = _played(game)
+                points_a, points_b, result_a, result_b = by_winner[game.winner]
+                total = score_a + score_b if relative else None
+                _add_two(
+                    tallies[game.player_a],
+                    player_b,
+                    score_a,
+                    score_b,
+                    result_a,
+                    points_a,
+                    unit,
+                    total,
+                )
+                _add_two(
+                    tallies[player_b],
+                    game.player_a,
+                    score_b,
+                    score_a,
+                    result_b,
+                    points_b,
+                    unit,
+                    total,
+                )
+                continue
+            table = _from_game(game)
         else:
-            tally.losses += 1
+            table = _from_table(game)
+        if table.outcome == "annulled":
+            continue
+        meetings = _meetings(table, settings)
+        for seat, player_id in enumerate(table.players):
+            if table.outcome == "bye" or not (table.on_board[seat] or table.forfeited[seat]):
+                # Byes and forfeit wins may award the player's average, known only after
+                # all played games are read.
+                awarded.append((table, seat))
+                continue
+            _add(tallies[player_id], table, seat, settings, 0, relative, meetings[seat])
+    for table, seat in awarded:
+        tally = tallies[table.players[seat]]
+        _add(tally, table, seat, settings, tally.average_played_board_points(), relative)
     return tallies
 
 
-def _add_played(
+def _add_two(
     tally: _Tally,
     opponent: int,
     score: int,
     opponent_score: int,
     result: Result,
-    settings: StandingsSettings,
+    match_points: float,
+    unit: int,
+    total: int | None,
 ) -> None:
-    match_points = float(
-        {"win": settings.win, "draw": settings.draw, "loss": settings.loss}[result]
-    )
+    """Add one side of a played game of two: what :func:`_add` adds for a table of two.
+
+    ``total`` is both scores together when relative_score is asked for, else None.
+    """
     tally.games += 1
     tally.played_games += 1
     if result == "win":
@@ -402,12 +737,83 @@ def _add_played(
         tally.draws += 1
     else:
         tally.losses += 1
-    tally.match_points += match_points
+    tally.match_points += match_points * unit  # one opponent: scaled or not, the same
     tally.board_points += score
     tally.played_board_points += score
     tally.opponents_board_points += opponent_score
     tally.spread += score - opponent_score
-    tally.meetings.append((opponent, match_points, result))
+    tally.meetings.append((opponent, match_points, result, opponent_score))
+    if total is not None:
+        # as `_add` keeps it: 1 is the table's average, also when both scored 0
+        tally.relative_scores.append((score * 2, total) if total else (1, 1))
+
+
+def _add(
+    tally: _Tally,
+    table: _Table,
+    seat: int,
+    settings: StandingsSettings,
+    average: int,
+    relative: bool,
+    meetings: list[_Meeting] | None = None,
+) -> None:
+    """Add what one seat gained from one table to the player's totals.
+
+    A seat that played on the board (``meetings`` given) is added in one loop over its
+    meetings, the sums :func:`_seat` makes, without a :class:`_Seat`: 9,000 a season at
+    tables of four. Byes, forfeits and annulled tables go through :func:`_seat`.
+    """
+    if meetings is not None and table.on_board[seat]:
+        score = table.scores[seat] or 0
+        units = 0.0
+        for meeting in meetings:
+            _, points, result, opponent_score = meeting
+            units += points
+            if result == "win":
+                tally.wins += 1
+            elif result == "loss":
+                tally.losses += 1
+            else:
+                tally.draws += 1
+            if opponent_score is not None:
+                tally.opponents_board_points += opponent_score
+                tally.spread += score - opponent_score
+                tally.meetings.append(meeting)
+        if settings.table_scoring == "scaled":
+            units *= _SCALED_UNIT // len(meetings)
+        tally.games += 1
+        tally.match_points += units
+        tally.board_points += score
+        tally.played_games += 1
+        tally.played_board_points += score
+        if relative:
+            total = table.played_total
+            # 1 is the table's average; a table where everyone scored 0 is average for all
+            tally.relative_scores.append((score * table.played_count, total) if total else (1, 1))
+        return
+    gained = _seat(table, seat, settings, average, meetings)
+    tally.games += 1
+    tally.match_points += gained.units
+    tally.board_points += gained.board_points
+    if gained.result == "bye":
+        tally.byes += 1
+    tally.wins += gained.wins
+    tally.draws += gained.draws
+    tally.losses += gained.losses
+    if not table.on_board[seat]:
+        return
+    score = gained.board_points
+    tally.played_games += 1
+    tally.played_board_points += score
+    if relative:
+        total = table.played_total
+        tally.relative_scores.append((score * table.played_count, total) if total else (1, 1))
+    for meeting in gained.meetings:
+        opponent_score = meeting[3]
+        if opponent_score is not None:
+            tally.opponents_board_points += opponent_score
+            tally.spread += score - opponent_score
+            tally.meetings.append(meeting)
 
 
 # -- ranking -----------------------------------------------------------------------------
@@ -423,21 +829,34 @@ def _rank(
     def tally_of(player_id: int) -> _Tally:
         return tallies.get(player_id, empty)
 
+    unit = _unit(settings)
+    # in units: sums of exact floats, the same in any order
     match_points_of = {player_id: tally.match_points for player_id, tally in tallies.items()}
 
     def opponents_match_points(tally: _Tally) -> float:
-        return sum(match_points_of[opponent] for opponent, _, _ in tally.meetings)
+        return sum(match_points_of[opponent] for opponent, _, _, _ in tally.meetings) / unit
 
     def sonneborn_berger(tally: _Tally) -> float:
         factor = {"win": 1.0, "draw": 0.5, "loss": 0.0}
-        return sum(match_points_of[opp] * factor[result] for opp, _, result in tally.meetings)
+        return (
+            sum(match_points_of[opp] * factor[result] for opp, _, result, _ in tally.meetings)
+            / unit
+        )
 
-    static: dict[str, Callable[[_Tally], float]] = {
+    def relative_score(tally: _Tally) -> Fraction:
+        if not tally.relative_scores:
+            return Fraction(0)
+        shares = sum((Fraction(own, total) for own, total in tally.relative_scores), Fraction(0))
+        return shares / len(tally.relative_scores)
+
+    static: dict[str, Callable[[_Tally], Fraction | float]] = {
         "spread": lambda tally: tally.spread,
         "wins": lambda tally: tally.wins,
         "opponents_match_points": opponents_match_points,
         "sonneborn_berger": sonneborn_berger,
+        "relative_score": relative_score,
     }
+    # Compared as shown, floats: equal fractions give equal floats.
     values: dict[int, dict[str, float]] = {
         entrant.player_id: {
             name: float(static[name](tally_of(entrant.player_id))) if name in static else 0.0
@@ -494,6 +913,7 @@ def _rank(
                         tally_of(player_id),
                         values[player_id],
                         qualified=qualified(player_id),
+                        unit=unit,
                     )
                 )
     return rows
@@ -527,10 +947,10 @@ def _head_to_head(
     for player_id in group:
         tally = tallies.get(player_id)
         meetings = tally.meetings if tally else []
-        met = {opponent for opponent, _, _ in meetings if opponent in members}
+        met = {opponent for opponent, _, _, _ in meetings if opponent in members}
         complete = complete and met == members - {player_id}
         scores[player_id] = float(
-            sum(match_points for opponent, match_points, _ in meetings if opponent in members)
+            sum(match_points for opponent, match_points, _, _ in meetings if opponent in members)
         )
     return scores, complete
 
@@ -546,8 +966,10 @@ def _row(
     tiebreak_values: dict[str, float],
     *,
     qualified: bool,
+    unit: int,
 ) -> StandingRow:
     games = tally.games
+    match_points = tally.match_points / unit
     return StandingRow(
         rank=rank,
         player_id=entrant.player_id,
@@ -558,11 +980,11 @@ def _row(
         draws=tally.draws,
         losses=tally.losses,
         byes=tally.byes,
-        match_points=tally.match_points,
+        match_points=match_points,
         board_points=tally.board_points,
         opponents_board_points=tally.opponents_board_points,
         spread=tally.spread,
-        average_match_points=tally.match_points / games if games else None,
+        average_match_points=match_points / games if games else None,
         average_board_points=tally.board_points / games if games else None,
         tiebreak_values=dict(tiebreak_values),
         qualified=qualified,

@@ -43,6 +43,7 @@ from clubs.models import Club, HistoryEntry, Membership, Player, Throttle
 from clubs.slugs import validate_club_slug
 from competition.models import Absence, Competition, Entrant, Group, Round
 from competition.services import CompetitionError, backup_schema
+from duplicate.models import Evening, Slip, Turn
 from games.models import MAX_SEAT, Game, GameClock, Move, Outcome, Seat
 from games.moves import game_to_gcg
 from games.rule_messages import describe
@@ -66,6 +67,9 @@ CLUB_MODELS: tuple[type[models.Model], ...] = (
     Game,
     Seat,
     Move,
+    Evening,
+    Turn,
+    Slip,
 )
 #: The history, written to history.json and restored after the rows it refers to.
 HISTORY_MODELS: tuple[type[models.Model], ...] = (HistoryEntry,)
@@ -86,6 +90,9 @@ _HISTORY_OBJECTS: dict[str, type[models.Model]] = {
     "entrant": Entrant,
     "round": Round,
     "game": Game,
+    "duplicate_evening": Evening,
+    "duplicate_turn": Turn,
+    "duplicate_slip": Slip,
 }
 
 #: How each model's rows of one club are found (Player is the exception: see `_rows_of`).
@@ -100,6 +107,9 @@ _CLUB_PATHS = {
     Game: "round__competition__club",
     Seat: "round__competition__club",
     Move: "game__round__competition__club",
+    Evening: "competition__club",
+    Turn: "evening__competition__club",
+    Slip: "turn__evening__competition__club",
     HistoryEntry: "club",
 }
 
@@ -209,6 +219,7 @@ def _rows_of(model: type[models.Model], club: Club) -> models.QuerySet:
             | Q(entries__competition__club=club)
             | Q(seats__round__competition__club=club)
             | Q(absences__round__competition__club=club)
+            | Q(duplicate_slips__turn__evening__competition__club=club)
         )
         ids = Player.objects.filter(in_club).values("pk")
         return Player.objects.filter(pk__in=ids).order_by("pk")
@@ -715,6 +726,22 @@ def _moves_as_the_engine_scores_them(game_ids: list[int], archive_ids: dict[int,
     Move.objects.bulk_update(rows, COMPUTED_FIELDS, batch_size=500)
 
 
+def _evenings_as_the_engine_plays_them(evening_ids: list[int]) -> None:
+    """Each duplicate evening's master game is replayed from its draws and tops, and every
+    slip scored again on its turn's board: racks, top scores, sums and slip scores are the
+    engine's, and an evening whose draws or tops do not play is refused."""
+    from duplicate.services import DuplicateEveningError, evening_rescore
+
+    for evening in Evening.objects.filter(pk__in=evening_ids).order_by("pk"):
+        try:
+            evening_rescore(evening)
+        except DuplicateEveningError as error:
+            raise _damaged(
+                _("duplicate evening %(number)s cannot be played again (%(error)s).")
+                % {"number": evening.number, "error": error.message}
+            ) from None
+
+
 def _history_rows(restorer: _Restorer, history: list[Any]) -> list[Any]:
     """History rows with their plain ids pointing at the restored rows (see
     HISTORY_OBJECTS) and their author kept as a name, never as an account here."""
@@ -835,6 +862,7 @@ def _restore(archive: Archive, *, slug: str | None) -> RestoreReport:
         [game.pk for _old, game in built_games],
         {new: old for old, new in restorer.ids.get(Move, {}).items()},
     )
+    _evenings_as_the_engine_plays_them(list(restorer.ids.get(Evening, {}).values()))
     history = restorer.built(HistoryEntry, _history_rows(restorer, archive.history))
     report.rows[_label(HistoryEntry)] = len(restorer.create(HistoryEntry, history))
     report.club = Club.objects.get(pk=restorer.ids[Club][tables[Club][0]["id"]])

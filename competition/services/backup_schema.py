@@ -22,6 +22,7 @@ import rules
 from clubs.inputs import BIGINT_MAX, INTEGER_MAX, SMALLINT_MAX
 from competition.models import Competition
 from competition.rulesets import custom_rules_error
+from duplicate.models import Evening
 from games.models import MAX_SEAT, Game, Outcome
 
 #: The keys of a dispute's other entry (`games.services.TableResult.snapshot` and its seat).
@@ -189,10 +190,28 @@ def _is_counter_result(counter: Any) -> bool:
     )
 
 
+def _evening(obj: Any) -> None:
+    from rules.duplicate import DrawRules
+
+    if obj.rules not in rules.RULE_SETS:
+        raise Invalid(
+            "rules",
+            _("is not a rule set the engine plays: %(problem)s") % {"problem": str(obj.rules)[:40]},
+        )
+    if not isinstance(obj.draw_rules, dict):
+        raise Invalid("draw_rules", _("is not a rule set"))
+    if obj.draw_rules:
+        try:
+            DrawRules.from_dict(obj.draw_rules)
+        except (rules.RulesError, TypeError):
+            raise Invalid("draw_rules", _("is not a rule set")) from None
+
+
 #: Checks of a whole row, after its fields (a move's computed fields are recomputed instead).
 RECORD_CHECKS: dict[type[models.Model], Callable[[Any], None]] = {
     Competition: _competition,
     Game: _game,
+    Evening: _evening,
 }
 
 

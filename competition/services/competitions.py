@@ -41,6 +41,8 @@ SETTINGS_FIELDS = (
     "only_confirmed_results",
     "rated",
     "clock_minutes",
+    "think_seconds",
+    "best_evenings",
     "tiebreaks",
 )
 
@@ -143,6 +145,13 @@ class CompetitionHasRounds(CompetitionError):
         super().__init__(_("The competition has rounds: archive it instead of deleting it."))
 
 
+class CompetitionHasEvenings(CompetitionError):
+    def __init__(self) -> None:
+        super().__init__(
+            _("The competition has duplicate evenings: archive it instead of deleting it.")
+        )
+
+
 @transaction.atomic
 def competition_delete(*, competition: Competition, by: Any = None, reason: str = "") -> None:
     """Delete a competition made by mistake, before its first round; its settings are kept
@@ -153,6 +162,10 @@ def competition_delete(*, competition: Competition, by: Any = None, reason: str 
         raise CompetitionArchived
     if current.rounds.exists():
         raise CompetitionHasRounds
+    # The duplicate app's evenings, by their reverse name (that app builds on this one,
+    # not the other way); `Evening.competition` is PROTECT as well.
+    if current.duplicate_evenings.exists():
+        raise CompetitionHasEvenings
     history_record(
         club_id=current.club_id,
         by=by,

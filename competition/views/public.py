@@ -125,7 +125,7 @@ def player_page(request, club: str, competition: str, player_id: int):
     records = [
         record
         for record in selectors.game_records(competition_obj)
-        if player.pk in (record.player_a, record.player_b)  # the records of pairs and byes
+        if player.pk in record.player_ids
     ]
     totals = {
         line.round_number: line

@@ -20,13 +20,16 @@ from clubs.history_display import registered_choices
 from clubs.models import HistoryEntry
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("clubs", "competition", "games", "config")
+APPS = ("clubs", "competition", "games", "config", "duplicate")
 
 GAME = {"object_type": "game", "game_id": 7, "object_label": "Ans de Vries – Bert Bakker"}
 ROUND = {"object_type": "round", "object_label": "Voorjaar 2026 · 3", "round_number": 3}
 COMPETITION = {"object_type": "competition", "object_label": "Voorjaar 2026"}
 ENTRANT = {"object_type": "entrant", "object_label": "Cor Cornelissen"}
 PLAYER = {"object_type": "player", "object_label": "Cor Cornelissen"}
+EVENING = {"object_type": "duplicate_evening", "object_label": "Duplicate – 1"}
+TURN = {"object_type": "duplicate_turn", "object_label": "Duplicate – 1, 3"}
+SLIP = {"object_type": "duplicate_slip", "object_label": "Duplicate – 1, 3"}
 
 # Results as `games.services.TableResult.snapshot` stores them: scores in table order, the
 # seats whose flag fell or who forfeited; a seat is its position.
@@ -287,6 +290,50 @@ SAMPLES = {
     ),
     "competition.archive": (COMPETITION, {"archived": False}, {"archived": True}, "", "nee → ja"),
     "competition.delete": (COMPETITION, SETTINGS, None, "", "Voorjaar 2026"),
+    # duplicate/services.py
+    "duplicate.evening": (
+        EVENING,
+        None,
+        {"number": 1, "rules": "standard", "draw_rules": {"min_vowels": 2}},
+        "",
+        "eigen trekregels",
+    ),
+    "duplicate.draw": (
+        TURN,
+        None,
+        {"turn": 3, "drawn": "KAAS?EN", "rack": "AAEKNS?"},
+        "",
+        "KAAS?EN",
+    ),
+    "duplicate.top": (TURN, None, {"turn": 3, "top": "8D KAArSEN", "score": 74}, "", "8D KAArSEN"),
+    "duplicate.redo": (
+        TURN,
+        {"drawn": "KAAS?EN", "top": "8D KAArSEN", "score": 74},
+        {"drawn": "KAAS?EN", "top": "", "score": 74},
+        "",
+        "8D KAArSEN",
+    ),
+    "slip.submit": (
+        SLIP,
+        None,
+        {
+            "turn": 3,
+            "slip": "8H KAAZ",
+            "claimed": 30,
+            "score": 0,
+            "why": {"code": "not_in_rack", "params": {"rack": "AAEKNS?", "missing": "Z"}},
+            "late": True,
+        },
+        "",
+        "bevat geen Z",
+    ),
+    "slip.correct": (
+        SLIP,
+        {"slip": "8H KAAZ", "claimed": 30, "score": 0},
+        {"slip": "8H KAAS", "claimed": 14, "score": 14},
+        "turn_redo",
+        "8H KAAS",
+    ),
     # competition/services/importing.py, tsh.py
     "import.csv": (
         COMPETITION,

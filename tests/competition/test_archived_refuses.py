@@ -91,7 +91,10 @@ def _calls(competition: Competition, people: dict) -> dict:
     first, tonight, draft = rounds[1], rounds[2], rounds[3]
     by_moves, played = first.games.order_by("table")
     disputed, pending = tonight.games.order_by("table")
-    entrants = {e.player.name: e for e in Entrant.objects.select_related("player")}
+    entrants = {
+        e.player.name: e
+        for e in Entrant.objects.filter(competition=competition).select_related("player")
+    }
     ids = {name: entrant.player_id for name, entrant in entrants.items()}
 
     def normal(a, b):

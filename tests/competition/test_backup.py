@@ -24,6 +24,8 @@ from competition import selectors
 from competition.models import Competition, Round
 from competition.services import backup
 from competition.services.backup import BackupError, club_archive, restore_club
+from duplicate.models import Slip, Turn
+from duplicate.services import evening_create, slip_submit, turn_choose_top, turn_draw
 from games.confirmation import game_result_enter
 from games.models import Game, Move
 from games.moves import game_to_gcg, move_add
@@ -121,7 +123,27 @@ def full_club(club, secretary):
     )
     AbsenceFactory(round=published, player=eva)
     GameFactory(round=draft, table=1, player_a=anna, player_b=bert)
+    _duplicate_evening(club, secretary, players[:3])
     return club
+
+
+def _duplicate_evening(club, secretary, players):
+    """A duplicate competition: one closed turn with slips (a corrected claim, a zero, a
+    late one), a second turn open with a slip."""
+    anna, bert, cor = players
+    dup = CompetitionFactory(
+        club=club, name="Duplicate", slug="duplicate", kind=Competition.Kind.DUPLICATE
+    )
+    for player in players:
+        EntrantFactory(competition=dup, player=player)
+    evening = evening_create(competition=dup, number=1, by=secretary)
+    first = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
+    slip_submit(turn=first, player_id=anna.pk, text="8D KAArSEN", claimed=76, by=secretary)
+    slip_submit(turn=first, player_id=bert.pk, text="8H KAAZ", claimed=30, by=secretary)
+    first = turn_choose_top(turn=first, by=secretary)
+    slip_submit(turn=first, player_id=cor.pk, text="8H KAAS", by=secretary)
+    second = turn_draw(evening=evening, tiles="TWOORDA", by=secretary)
+    slip_submit(turn=second, player_id=anna.pk, text="J7 ANTWOORD", claimed=79, by=secretary)
 
 
 def _archive(club: Club) -> dict:
@@ -149,7 +171,7 @@ def _game_key(game: Game) -> tuple:
 def _history(club: Club) -> list[tuple]:
     entries = HistoryEntry.objects.filter(club=club).select_related("by")
     games = {game.pk: game for game in Game.objects.filter(round__competition__club=club)}
-    return sorted(
+    rows = [
         (
             _game_key(games[entry.game_id]) if entry.game_id in games else None,
             entry.at,
@@ -164,7 +186,8 @@ def _history(club: Club) -> list[tuple]:
             entry.after,
         )
         for entry in entries
-    )
+    ]
+    return sorted(rows, key=repr)  # None and tuples side by side (a slip names no game)
 
 
 def _gcg_files(club: Club) -> dict[tuple, str]:
@@ -247,6 +270,40 @@ def _everything(club: Club) -> dict:
         ),
         "history": _history(club),
         "gcg": _gcg_files(club),
+        "turns": sorted(
+            (
+                t.evening.competition.slug,
+                t.evening.number,
+                t.number,
+                t.drawn,
+                t.rack,
+                t.top,
+                t.top_score,
+                t.total,
+            )
+            for t in Turn.objects.filter(evening__competition__club=club).select_related(
+                "evening__competition"
+            )
+        ),
+        "slips": sorted(
+            (
+                s.turn.evening.competition.slug,
+                s.turn.number,
+                s.player.name,
+                s.text,
+                s.claimed,
+                s.score,
+                s.reason_code,
+                s.reason_params,
+                s.corrected,
+                s.is_top,
+                s.late,
+                s.submitted_at,
+            )
+            for s in Slip.objects.filter(turn__evening__competition__club=club).select_related(
+                "turn__evening__competition", "player"
+            )
+        ),
     }
 
 
@@ -497,9 +554,24 @@ def _not_a_list(document):
     document["data"]["games.move"] = {"1": "H8 WOORD"}
 
 
+def _turn_not_in_the_bag(document):
+    document["data"]["duplicate.turn"][1]["drawn"] = "ZZZZZZZ"
+
+
+def _evening_rules_unknown(document):
+    document["data"]["duplicate.evening"][0]["rules"] = "schaak"
+
+
+def _turn_top_not_on_the_rack(document):
+    document["data"]["duplicate.turn"][0]["top"] = "8H XYLOFOON"
+
+
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
+        (_turn_not_in_the_bag, "duplicate-avond 1"),
+        (_turn_top_not_on_the_rack, "duplicate-avond 1"),
+        (_evening_rules_unknown, "duplicate.evening"),
         (_wrong_version, "versie 99"),
         (_unknown_field, "nickname"),
         (_dangling_reference, "round"),
@@ -523,6 +595,19 @@ def test_a_damaged_archive_is_refused_clearly_and_nothing_is_written(full_club, 
 
     assert message in str(refused.value.message)
     assert _counts() == counts
+
+
+def test_a_slips_score_in_the_archive_is_the_engines_after_a_restore(full_club):
+    def edit(document):
+        for row in document["data"]["duplicate.slip"]:
+            row["score"], row["is_top"], row["reason_code"] = 999, True, ""
+        for row in document["data"]["duplicate.turn"]:
+            row["top_score"], row["total"] = 1, 1
+
+    restored = restore_club(data=_edited(_archive(full_club), edit), slug="kopie")
+    everything = _everything(restored.club)
+    assert everything["turns"] == _everything(full_club)["turns"]
+    assert everything["slips"] == _everything(full_club)["slips"]
 
 
 @pytest.mark.parametrize(
@@ -611,7 +696,7 @@ def test_every_model_of_the_project_is_backed_up_or_deliberately_left_out():
     """A model added later fails here until it is given a place in the archive."""
     ours = {
         model
-        for app in ("clubs", "competition", "games")
+        for app in ("clubs", "competition", "games", "duplicate")
         for model in apps.get_app_config(app).get_models()
     }
     assert ours == set(backup.CLUB_MODELS) | set(backup.HISTORY_MODELS) | set(backup.NOT_BACKED_UP)

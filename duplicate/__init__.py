@@ -1,0 +1,1 @@
+"""Duplicate evenings: a master game per evening, every slip scored by the engine."""

@@ -1,0 +1,78 @@
+"""The forms of a duplicate evening: what the spelleider, a player and the secretary type.
+
+Each only checks the shape of what was typed (lengths, whole numbers); whether a draw is in
+the bag or a slip fits the board is the engine's to say, through the services.
+"""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from clubs.inputs import StrictIntegerField, bounded
+
+#: A rack is 7 tiles (8 in Gouds 8); a little room for spaces typed between them.
+TILES_MAX = 20
+#: What a slip keeps (`Slip.text`).
+SLIP_MAX = 60
+SCORE_MAX = 9999
+
+
+def _claimed() -> StrictIntegerField:
+    field = StrictIntegerField(label=_("Score you count"), required=False)
+    return bounded(field, minimum=0, maximum=SCORE_MAX)
+
+
+class DrawForm(forms.Form):
+    """Empty: the app draws; otherwise the tiles drawn from the real bag (? = blank)."""
+
+    tiles = forms.CharField(
+        label=_("Tiles drawn from the bag"),
+        max_length=TILES_MAX,
+        required=False,
+        help_text=_("Leave empty to let the app draw. A blank is ?."),
+    )
+
+    def clean_tiles(self) -> str:
+        return "".join(self.cleaned_data["tiles"].split()).upper()
+
+
+class TopForm(forms.Form):
+    play = forms.CharField(label=_("Top"), max_length=40, required=False)
+
+
+class RedoForm(DrawForm):
+    reason = forms.CharField(label=_("Reason"), max_length=200)
+
+
+class SlipForm(forms.Form):
+    text = forms.CharField(
+        label=_("Play"),
+        max_length=SLIP_MAX,
+        help_text=_("Coordinates and word, e.g. 8H WOORD (a blank in lowercase)."),
+    )
+    claimed = _claimed()
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["claimed"] = _claimed()
+
+
+class PaperSlipForm(SlipForm):
+    """A paper slip typed by the secretary: for which player and turn."""
+
+    player = forms.TypedChoiceField(label=_("Player"), coerce=int)
+    turn = forms.TypedChoiceField(label=_("Turn"), coerce=int)
+
+    def __init__(self, *args, players=(), turns=(), **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [(p.pk, p.name) for p in players]
+        self.fields["turn"].choices = [(n, n) for n in turns]
+        self.order_fields(["player", "turn", "text", "claimed"])
+
+
+class CorrectSlipForm(SlipForm):
+    slip = forms.TypedChoiceField(label=_("Slip"), coerce=int, widget=forms.HiddenInput)
+    reason = forms.CharField(label=_("Reason"), max_length=200)
+
+    def __init__(self, *args, slips=(), **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["slip"].choices = [(pk, pk) for pk in slips]

@@ -1,0 +1,87 @@
+"""The rankings of duplicate: pure functions on small records (no Django).
+
+An evening: each player's total, as a percentage of the sum of the tops, and their
+solos (a turn's top that this player alone found). A season: each player's average
+percentage over the evenings they played, or over their best N.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class EveningRow:
+    player_id: int
+    total: int
+    percentage: float
+    tops: int
+    solos: int
+    rank: int
+
+
+@dataclass(frozen=True)
+class SeasonRow:
+    player_id: int
+    evenings: int
+    counted: int
+    average: float
+    rank: int
+
+
+def evening_ranking(
+    top_scores: Mapping[int, int], slips: Iterable[tuple[int, int, int]]
+) -> list[EveningRow]:
+    """``top_scores``: turn number -> top score, of the turns on the board; ``slips``:
+    (player, turn, score) of each slip. A turn a player handed in no slip for scores 0.
+    Ranked by total (then percentage is the same), equal totals share a rank."""
+    sum_tops = sum(top_scores.values())
+    totals: dict[int, int] = {}
+    tops: dict[int, int] = {}
+    finders: dict[int, list[int]] = {}
+    for player, turn, score in slips:
+        if turn not in top_scores:
+            continue
+        totals[player] = totals.get(player, 0) + score
+        tops.setdefault(player, 0)
+        if score == top_scores[turn] and score > 0:
+            tops[player] += 1
+            finders.setdefault(turn, []).append(player)
+    solos: dict[int, int] = {}
+    for found in finders.values():
+        if len(found) == 1:
+            solos[found[0]] = solos.get(found[0], 0) + 1
+    ordered = sorted(totals, key=lambda p: (-totals[p], p))
+    rows = []
+    for index, player in enumerate(ordered):
+        rank = rows[-1].rank if rows and rows[-1].total == totals[player] else index + 1
+        percentage = 100 * totals[player] / sum_tops if sum_tops else 0.0
+        rows.append(
+            EveningRow(player, totals[player], percentage, tops[player], solos.get(player, 0), rank)
+        )
+    return rows
+
+
+def season_ranking(
+    evenings: Iterable[Mapping[int, float]], best: int | None = None
+) -> list[SeasonRow]:
+    """``evenings``: per evening, player -> percentage. The average of each player's
+    percentages (of the ``best`` N when given), highest first; equal averages (to 0.01)
+    share a rank."""
+    played: dict[int, list[float]] = {}
+    for evening in evenings:
+        for player, percentage in evening.items():
+            played.setdefault(player, []).append(percentage)
+    rows = []
+    averages = {}
+    for player, percentages in played.items():
+        counted = sorted(percentages, reverse=True)[:best] if best else percentages
+        averages[player] = (len(percentages), len(counted), sum(counted) / len(counted))
+    ordered = sorted(averages, key=lambda p: (-round(averages[p][2], 2), p))
+    for index, player in enumerate(ordered):
+        n, counted_n, average = averages[player]
+        same = rows and round(rows[-1].average, 2) == round(average, 2)
+        rank = rows[-1].rank if same else index + 1
+        rows.append(SeasonRow(player, n, counted_n, average, rank))
+    return rows

@@ -1,0 +1,138 @@
+"""Reads of duplicate evenings: the adapters from rows to `duplicate.ranking` records."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.shortcuts import get_object_or_404
+from django.utils.safestring import SafeString
+
+from competition.models import Competition, Entrant
+from duplicate.models import Evening, Slip, Turn
+from duplicate.ranking import EveningRow, SeasonRow, evening_ranking, season_ranking
+from duplicate.services import master_game
+from games.board import grid_html, squares
+from rules.duplicate import DuplicateGame
+
+
+def evening_results(evening: Evening) -> list[EveningRow]:
+    """The evening's ranking over the turns whose top is on the board (two queries)."""
+    tops = dict(
+        Turn.objects.filter(evening=evening).exclude(top="").values_list("number", "top_score")
+    )
+    slips = Slip.objects.filter(turn__evening=evening).values_list(
+        "player_id", "turn__number", "score"
+    )
+    return evening_ranking(tops, slips)
+
+
+def season_results(competition_id: int, best: int | None = None) -> list[SeasonRow]:
+    """The competition's duplicate ranking by average percentage (two queries)."""
+    tops: dict[int, dict[int, int]] = {}
+    for evening_id, number, score in (
+        Turn.objects.filter(evening__competition_id=competition_id)
+        .exclude(top="")
+        .values_list("evening_id", "number", "top_score")
+    ):
+        tops.setdefault(evening_id, {})[number] = score
+    slips: dict[int, list[tuple[int, int, int]]] = {}
+    for evening_id, player, number, score in Slip.objects.filter(
+        turn__evening__competition_id=competition_id
+    ).values_list("turn__evening_id", "player_id", "turn__number", "score"):
+        slips.setdefault(evening_id, []).append((player, number, score))
+    evenings = [
+        {row.player_id: row.percentage for row in evening_ranking(tops[e], slips.get(e, []))}
+        for e in sorted(tops)
+    ]
+    return season_ranking(evenings, best)
+
+
+# -------------------------------------------------------------------- the pages
+
+
+def evening_get(*, club_slug: str, competition_slug: str, number: int) -> Evening:
+    """A duplicate competition's evening by its number (404 otherwise)."""
+    return get_object_or_404(
+        Evening.objects.select_related("competition__club"),
+        competition__club__slug=club_slug,
+        competition__slug=competition_slug,
+        competition__kind=Competition.Kind.DUPLICATE,
+        number=number,
+    )
+
+
+def evenings_of(competition: Competition) -> list[Evening]:
+    return list(Evening.objects.filter(competition=competition).order_by("number"))
+
+
+def player_names(competition_id: int) -> dict[int, str]:
+    """The competition's entrants by player id (one query)."""
+    return dict(
+        Entrant.objects.filter(competition_id=competition_id).values_list(
+            "player_id", "player__name"
+        )
+    )
+
+
+@dataclass
+class EveningState:
+    """The evening as its pages show it: the turns, the master game replayed up to now
+    (the open turn's rack drawn, its tops not searched), and the board."""
+
+    evening: Evening
+    turns: list[Turn]
+    game: DuplicateGame
+
+    @property
+    def open_turn(self) -> Turn | None:
+        return self.turns[-1] if self.turns and self.turns[-1].is_open else None
+
+    @property
+    def last_turn(self) -> Turn | None:
+        return self.turns[-1] if self.turns else None
+
+    @property
+    def last_closed(self) -> Turn | None:
+        closed = [turn for turn in self.turns if not turn.is_open]
+        return closed[-1] if closed else None
+
+    @property
+    def total(self) -> int:
+        closed = self.last_closed
+        return (closed.total or 0) if closed else 0
+
+    @property
+    def is_over(self) -> bool:
+        return self.open_turn is None and self.game.ending is not None
+
+    @property
+    def ending(self) -> str | None:
+        return self.game.ending
+
+    def board(self) -> BoardGrid:
+        """The board now; the last top marked."""
+        placed = self.game.turns[-1].chosen.placed if self.game.turns else ()
+        rows = squares(self.game.game.board, self.game.tiles, highlight=placed)
+        return BoardGrid(grid_html(rows))
+
+
+@dataclass(frozen=True)
+class BoardGrid:
+    """What `games/_board.html` reads."""
+
+    grid: SafeString
+    columns: str = "ABCDEFGHIJKLMNO"
+
+
+def evening_state(evening: Evening) -> EveningState:
+    """One query for the turns; the master game is replayed without a search."""
+    turns = list(evening.turns.order_by("number"))
+    return EveningState(evening, turns, master_game(evening, turns))
+
+
+def slips_of(evening: Evening) -> list[Slip]:
+    return list(
+        Slip.objects.filter(turn__evening=evening)
+        .select_related("turn", "player")
+        .order_by("turn__number", "player__name", "pk")
+    )

@@ -1,0 +1,454 @@
+"""Writes of a duplicate evening: the evening, each turn's draw and top, every slip.
+
+Every function runs inside `transaction.atomic`, writes a history entry for what it
+changed, and raises `DuplicateEveningError` (a translatable message, the engine's code
+when it comes from `rules.duplicate`) changing nothing. The spelleider's writes (draws,
+tops) hold the club's lock, so two clicks make one turn; slips need no lock: the
+database keeps one slip per player and turn, and a second one is refused.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from clubs.history import HistoryAction, HistoryReason, history_record
+from clubs.locks import club_lock
+from competition.models import Competition, Entrant
+from competition.services import CompetitionError, competition_check_open
+from competition.versioning import competition_touched
+from duplicate.models import Evening, Slip, Turn
+from games.rule_messages import coded, describe
+from rules import RULE_SETS, rule_set
+from rules.duplicate import DrawRules, DuplicateGame, score_slip
+from rules.errors import RulesError
+from rules.move import parse_move
+
+#: History action codes of this app (the history stores the code).
+EVENING_CREATE = HistoryAction.DUPLICATE_EVENING
+TURN_DRAW = HistoryAction.DUPLICATE_DRAW
+TURN_TOP = HistoryAction.DUPLICATE_TOP
+SLIP_SUBMIT = HistoryAction.SLIP_SUBMIT
+SLIP_CORRECT = HistoryAction.SLIP_CORRECT
+TURN_REDO = HistoryAction.DUPLICATE_REDO
+#: The reason code of a slip scored again because its turn was played again.
+REASON_TURN_REDO = HistoryReason.TURN_REDO
+
+
+class DuplicateEveningError(CompetitionError):
+    """A duplicate write that cannot be done; `code` is the engine's code, if any."""
+
+    def __init__(self, message: Any, *, code: str = "") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _engine_error(exc: RulesError) -> DuplicateEveningError:
+    return DuplicateEveningError(describe(exc.code, exc.params), code=exc.code)
+
+
+# -------------------------------------------------------------------- the master game
+
+
+def evening_rules(evening: Evening) -> DrawRules:
+    return DrawRules.from_dict(evening.draw_rules) if evening.draw_rules else DrawRules()
+
+
+def master_game(evening: Evening, turns: list[Turn] | None = None) -> DuplicateGame:
+    """The evening's master game rebuilt from its turns (the closed ones replayed, an
+    open one drawn), without searching the tops of the closed turns again."""
+    game = DuplicateGame(rule_set(evening.rules), draw_rules=evening_rules(evening))
+    for turn in turns if turns is not None else list(evening.turns.order_by("number")):
+        if turn.top:
+            game.replay(turn.drawn, turn.top)
+        else:
+            game.draw(turn.drawn)
+    return game
+
+
+def evening_rescore(evening: Evening) -> None:
+    """The evening as the engine plays it: racks, top scores and sums from the draws and
+    tops, every slip scored again on its turn's board (a restored archive's own figures
+    are not taken on trust). Raises `DuplicateEveningError` when the turns do not play."""
+    turns = list(evening.turns.order_by("number"))
+    slips: dict[int, list[Slip]] = {}
+    for slip in Slip.objects.filter(turn__evening=evening).order_by("pk"):
+        slips.setdefault(slip.turn_id, []).append(slip)
+    game = DuplicateGame(rule_set(evening.rules), draw_rules=evening_rules(evening))
+    try:
+        for index, turn in enumerate(turns, 1):
+            if turn.number != index or (turn.is_open and index != len(turns)):
+                raise DuplicateEveningError(
+                    _("The turns do not follow each other."), code="turns_out_of_order"
+                )
+            turn.rack = game.draw(turn.drawn)
+            if turn.is_open:
+                tops = game.tops()
+                turn.top_score, turn.total = (tops[0].score if tops else 0), None
+            else:
+                # Scored before the play: the slips of a turn meet the board before its top.
+                turn.top_score = game.game.preview(parse_move(turn.top), rack=turn.rack).score
+            for slip in slips.get(turn.pk, []):
+                for name, value in _score_on(game, turn, slip.text, slip.claimed).items():
+                    setattr(slip, name, value)
+            if not turn.is_open:
+                turn.total = game.play_known(turn.top).total
+    except RulesError as exc:
+        raise _engine_error(exc) from None
+    Turn.objects.bulk_update(turns, ["rack", "top_score", "total"])
+    fields = ["score", "reason_code", "reason_params", "corrected", "is_top"]
+    Slip.objects.bulk_update([s for group in slips.values() for s in group], fields)
+
+
+# -------------------------------------------------------------------- the spelleider
+
+
+def evening_create(
+    *,
+    competition: Competition,
+    number: int,
+    by: Any,
+    rules: str = "standard",
+    draw_rules: dict[str, Any] | None = None,
+) -> Evening:
+    """A new evening (its number once per competition): idempotent for a second click."""
+    if competition.kind != Competition.Kind.DUPLICATE:
+        raise DuplicateEveningError(
+            _("Evenings are for a competition of the kind duplicate."), code="not_duplicate"
+        )
+    if rules not in RULE_SETS:
+        raise DuplicateEveningError(_("Unknown rules."), code="unknown_rule_set")
+    try:
+        checked = DrawRules.from_dict(draw_rules).to_dict() if draw_rules else {}
+    except RulesError as exc:
+        raise _engine_error(exc) from None
+    with transaction.atomic():
+        competition_check_open(competition.pk)
+        club_lock(competition.club_id)
+        existing = Evening.objects.filter(competition=competition, number=number).first()
+        if existing is not None:
+            return existing
+        evening = Evening.objects.create(
+            competition=competition, number=number, rules=rules, draw_rules=checked
+        )
+        history_record(
+            club_id=competition.club_id,
+            by=by,
+            action=EVENING_CREATE,
+            object_type="duplicate_evening",
+            object_id=evening.pk,
+            label=str(evening),
+            after={"number": number, "rules": rules, "draw_rules": checked},
+            competition_id=competition.pk,
+        )
+        competition_touched(competition_id=competition.pk)
+    return evening
+
+
+def turn_draw(
+    *, evening: Evening, by: Any, tiles: str | None = None, rng: random.Random | None = None
+) -> Turn:
+    """The next turn's draw: ``tiles`` typed in from the real bag, or (None) drawn by the
+    app from what the bag holds, thrown back and drawn again until it meets the minimum.
+    The top score is found now, so every slip is scored the moment it comes in."""
+    with transaction.atomic():
+        competition_check_open(evening.competition_id)
+        club_lock(evening.competition.club_id)
+        turns = list(evening.turns.order_by("number"))
+        if turns and turns[-1].is_open:
+            raise DuplicateEveningError(
+                _("Turn %(turn)s is still open: choose its top first.")
+                % {"turn": turns[-1].number},
+                code="turn_open",
+            )
+        game = master_game(evening, turns)
+        try:
+            rack = game.draw(tiles if tiles is not None else _app_draw(game, rng))
+            tops = game.tops()
+        except RulesError as exc:
+            raise _engine_error(exc) from None
+        turn = Turn.objects.create(
+            evening=evening,
+            number=game.turn_number,
+            drawn=game.drawn,
+            rack=rack,
+            top_score=tops[0].score if tops else 0,
+            drawn_at=timezone.now(),
+        )
+        history_record(
+            club_id=evening.competition.club_id,
+            by=by,
+            action=TURN_DRAW,
+            object_type="duplicate_turn",
+            object_id=turn.pk,
+            label=f"{evening}, {turn.number}",
+            after={"turn": turn.number, "drawn": turn.drawn, "rack": rack},
+            competition_id=evening.competition_id,
+        )
+        competition_touched(competition_id=evening.competition_id)
+    return turn
+
+
+def _app_draw(game: DuplicateGame, rng: random.Random | None) -> str:
+    """A random draw from the bag that meets the minimum (the bag is shaken each time)."""
+    rng = rng or random.SystemRandom()
+    tiles = list(game.bag.elements())
+    needed = game.needed()
+    for _attempt in range(1000):
+        drawn = "".join(rng.sample(tiles, needed))
+        if game.draw_rules.meets_minimum(game.kept + drawn, game.turn_number):
+            return drawn
+    return drawn  # the engine refuses it and says why
+
+
+def turn_choose_top(*, turn: Turn, by: Any, play: str | None = None) -> Turn:
+    """Put a top on the board: ``play`` (a top's notation, as `rules` writes it) or the
+    engine's default choice. Slips handed in after this are late."""
+    evening = turn.evening
+    with transaction.atomic():
+        competition_check_open(evening.competition_id)
+        club_lock(evening.competition.club_id)
+        turn.refresh_from_db()
+        if not turn.is_open:
+            return turn  # a second click: the top is on the board already
+        game = master_game(evening)
+        try:
+            tops = game.tops()
+            chosen = None
+            if play is not None:
+                chosen = next((t for t in tops if t.notation == play), None)
+                if chosen is None:
+                    raise DuplicateEveningError(
+                        _("%(play)s is not a top of this turn.") % {"play": play},
+                        code="duplicate_not_a_top",
+                    )
+            done = game.play(chosen)
+        except RulesError as exc:
+            raise _engine_error(exc) from None
+        turn.top = done.chosen.notation
+        turn.top_score = done.score
+        turn.total = done.total
+        turn.save(update_fields=["top", "top_score", "total"])
+        history_record(
+            club_id=evening.competition.club_id,
+            by=by,
+            action=TURN_TOP,
+            object_type="duplicate_turn",
+            object_id=turn.pk,
+            label=f"{evening}, {turn.number}",
+            after={"turn": turn.number, "top": turn.top, "score": turn.top_score},
+            competition_id=evening.competition_id,
+        )
+        competition_touched(competition_id=evening.competition_id)
+    return turn
+
+
+def turn_redo(*, turn: Turn, by: Any, reason: str, tiles: str | None = None) -> Turn:
+    """Play the last turn again after a spelleider's error (the wrong tiles typed, a top
+    put on the board too soon): a new draw (typed, or by the app), the top open again,
+    and every slip of the turn scored again against the new rack. The turn before and
+    after, the reason, and each slip whose score changed are kept in the history."""
+    if not reason.strip():
+        raise DuplicateEveningError(_("Give a reason for the correction."), code="no_reason")
+    evening = turn.evening
+    with transaction.atomic():
+        competition_check_open(evening.competition_id)
+        club_lock(evening.competition.club_id)
+        turn.refresh_from_db()
+        if evening.turns.filter(number__gt=turn.number).exists():
+            raise DuplicateEveningError(
+                _("Only the last turn can be played again."), code="not_last_turn"
+            )
+        game = master_game(evening, list(evening.turns.filter(number__lt=turn.number)))
+        try:
+            rack = game.draw(tiles if tiles is not None else _app_draw(game, None))
+            tops = game.tops()
+        except RulesError as exc:
+            raise _engine_error(exc) from None
+        before = {"drawn": turn.drawn, "top": turn.top, "score": turn.top_score}
+        turn.drawn, turn.rack = game.drawn, rack
+        turn.top, turn.top_score, turn.total = "", tops[0].score if tops else 0, None
+        turn.drawn_at = timezone.now()
+        turn.save(update_fields=["drawn", "rack", "top", "top_score", "total", "drawn_at"])
+        label = f"{evening}, {turn.number}"
+        history_record(
+            club_id=evening.competition.club_id,
+            by=by,
+            action=TURN_REDO,
+            object_type="duplicate_turn",
+            object_id=turn.pk,
+            label=label,
+            before=before,
+            after={"drawn": turn.drawn, "top": "", "score": turn.top_score},
+            reason=reason,
+            competition_id=evening.competition_id,
+        )
+        for slip in turn.slips.order_by("pk"):
+            scored = _score_on(game, turn, slip.text, slip.claimed)
+            Slip.objects.filter(pk=slip.pk).update(**scored)
+            if scored["score"] == slip.score and scored["reason_code"] == slip.reason_code:
+                continue
+            history_record(
+                club_id=evening.competition.club_id,
+                by=by,
+                action=SLIP_CORRECT,
+                object_type="duplicate_slip",
+                object_id=slip.pk,
+                label=label,
+                before={"slip": slip.text, "score": slip.score},
+                after={"slip": slip.text, "score": scored["score"]},
+                reason_code=REASON_TURN_REDO,
+                competition_id=evening.competition_id,
+            )
+        competition_touched(competition_id=evening.competition_id)
+    return turn
+
+
+# -------------------------------------------------------------------- slips
+
+
+def _scored(
+    turn: Turn, text: str, claimed: int | None, position: DuplicateGame | None = None
+) -> dict[str, Any]:
+    """What the engine makes of a slip, on the board and rack of its turn (`position`:
+    the master game with this turn's rack drawn, when the caller has it)."""
+    if position is None or (position.turn_number, position.rack) != (turn.number, turn.rack):
+        turns = list(turn.evening.turns.filter(number__lt=turn.number).order_by("number"))
+        position = master_game(turn.evening, turns)
+        position.draw(turn.drawn)
+    return _score_on(position, turn, text, claimed)
+
+
+def _score_on(game: DuplicateGame, turn: Turn, text: str, claimed: int | None) -> dict[str, Any]:
+    """A slip scored on ``game`` (the master game with the turn's rack drawn)."""
+    result = score_slip(game.game, game.rack or "", text, claimed=claimed, top=turn.top_score)
+    return {
+        "score": result.score,
+        "reason_code": result.reason or "",
+        "reason_params": {k: v for k, v in result.params},
+        "corrected": result.corrected,
+        "is_top": result.is_top,
+    }
+
+
+def _clean(text: str) -> str:
+    """What a slip keeps of the text: printable characters, single spaces, 60 at most
+    (a NUL or a control character would be refused by the database, not by the rules)."""
+    return " ".join("".join(ch for ch in str(text) if ch.isprintable()).split())[:60]
+
+
+def _entrant_check(turn: Turn, player_id: int) -> None:
+    if not Entrant.objects.filter(
+        competition_id=turn.evening.competition_id, player_id=player_id
+    ).exists():
+        raise DuplicateEveningError(
+            _("This player does not play in this competition."), code="not_an_entrant"
+        )
+
+
+def slip_submit(
+    *,
+    turn: Turn,
+    player_id: int,
+    text: str,
+    by: Any,
+    claimed: int | None = None,
+    position: DuplicateGame | None = None,
+) -> Slip:
+    """Hand in a player's slip: scored at once; a second slip for the turn is refused
+    (a correction goes through `slip_correct`). A slip after the top is marked late.
+    `position`: the master game with the turn's rack drawn, when the caller has it."""
+    text = _clean(text)
+    if claimed is not None and not 0 <= claimed <= 9999:
+        raise DuplicateEveningError(_("A score is a whole number 0–9999."), code="bad_claim")
+    competition_check_open(turn.evening.competition_id)
+    _entrant_check(turn, player_id)
+    scored = _scored(turn, text, claimed, position)
+    try:
+        with transaction.atomic():
+            slip = Slip.objects.create(
+                turn=turn,
+                player_id=player_id,
+                text=text,
+                claimed=claimed,
+                late=not Turn.objects.filter(pk=turn.pk, top="").exists(),
+                **scored,
+            )
+            history_record(
+                club_id=turn.evening.competition.club_id,
+                by=by,
+                action=SLIP_SUBMIT,
+                object_type="duplicate_slip",
+                object_id=slip.pk,
+                label=f"{turn.evening}, {turn.number}",
+                after={
+                    "turn": turn.number,
+                    "slip": text,
+                    "claimed": claimed,
+                    "score": scored["score"],
+                    "why": coded(scored["reason_code"], scored["reason_params"])
+                    if scored["reason_code"]
+                    else None,
+                    "late": slip.late,
+                },
+                competition_id=turn.evening.competition_id,
+            )
+            competition_touched(competition_id=turn.evening.competition_id)
+    except IntegrityError:
+        raise DuplicateEveningError(
+            _("This player's slip for turn %(turn)s is already in.") % {"turn": turn.number},
+            code="slip_twice",
+        ) from None
+    return slip
+
+
+def slip_correct(
+    *, slip: Slip, text: str, reason: str, by: Any, claimed: int | None = None
+) -> Slip:
+    """Correct a slip (a typing error of the secretary, a misread slip): scored again;
+    the reason is required and kept in the history with the slip before and after."""
+    if not reason.strip():
+        raise DuplicateEveningError(_("Give a reason for the correction."), code="no_reason")
+    text = _clean(text)
+    turn = slip.turn
+    competition_check_open(turn.evening.competition_id)
+    scored = _scored(turn, text, claimed)
+    with transaction.atomic():
+        before = {"slip": slip.text, "claimed": slip.claimed, "score": slip.score}
+        changed = Slip.objects.filter(pk=slip.pk).update(text=text, claimed=claimed, **scored)
+        if not changed:
+            raise DuplicateEveningError(_("This slip no longer exists."), code="no_slip")
+        slip.refresh_from_db()
+        after = {"slip": slip.text, "claimed": slip.claimed, "score": slip.score}
+        if before == after:
+            return slip
+        history_record(
+            club_id=turn.evening.competition.club_id,
+            by=by,
+            action=SLIP_CORRECT,
+            object_type="duplicate_slip",
+            object_id=slip.pk,
+            label=f"{turn.evening}, {turn.number}",
+            before=before,
+            after=after,
+            reason=reason,
+            competition_id=turn.evening.competition_id,
+        )
+        competition_touched(competition_id=turn.evening.competition_id)
+    return slip
+
+
+__all__ = [
+    "DuplicateEveningError",
+    "evening_create",
+    "master_game",
+    "slip_correct",
+    "slip_submit",
+    "turn_choose_top",
+    "turn_draw",
+    "turn_redo",
+]

@@ -1,0 +1,29 @@
+"""The duplicate pages at /<club>/<competition>/duplicate/...; the spelleider's and the
+secretary's under .../beheer/duplicate/."""
+
+from django.urls import path
+
+from duplicate import views
+
+competition = "<slug:club>/<slug:competition>/"
+evening = f"{competition}duplicate/<number:number>/"
+managed = f"{competition}beheer/duplicate/<number:number>/"
+
+urlpatterns = [
+    path(f"{competition}duplicate/", views.evenings_page, name="duplicate_evenings"),
+    path(
+        f"{competition}beheer/duplicate/nieuw/",
+        views.evening_create_view,
+        name="duplicate_evening_create",
+    ),
+    path(evening, views.evening_page, name="duplicate_evening"),
+    path(f"{evening}scherm/", views.screen, name="duplicate_screen"),
+    path(f"{evening}uitslag.csv", views.evening_csv, name="duplicate_evening_csv"),
+    path(f"{evening}print/", views.evening_print, name="duplicate_print"),
+    path(f"{evening}meesterspel.gcg", views.evening_gcg, name="duplicate_gcg"),
+    path(f"{evening}scherm/paneel/", views.screen_panel, name="duplicate_screen_panel"),
+    path(f"{evening}briefje/", views.slip, name="duplicate_slip"),
+    path(f"{evening}briefje/voorbeeld/", views.slip_preview, name="duplicate_slip_preview"),
+    path(managed, views.leader, name="duplicate_leader"),
+    path(f"{managed}briefjes/", views.paper_slips, name="duplicate_paper"),
+]

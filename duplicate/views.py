@@ -1,0 +1,517 @@
+"""The pages of a duplicate evening: the public evenings and rankings, the spelleider's
+page, the room screen, the player's slip on their phone and the secretary's paper slips.
+
+Thin: each view reads through `duplicate.selectors`, writes through one service of
+`duplicate.services`, and shows its refusal. The spelleider and the secretary are the
+club's secretaries; a player hands in only their own slip.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clubs.models import Player
+from clubs.permissions import can_manage_club
+from competition.exports import spreadsheet_csv
+from competition.models import Competition
+from competition.qr import qr_svg
+from competition.selectors import competition_get
+from competition.services import CompetitionError
+from duplicate import selectors, services
+from duplicate.forms import CorrectSlipForm, DrawForm, PaperSlipForm, RedoForm, SlipForm, TopForm
+from duplicate.models import Evening, Slip
+from games.rule_messages import describe
+from rules import gcg
+from rules.board import square_name
+from rules.duplicate import score_slip
+
+#: Seconds between two polls of the room screen.
+SCREEN_POLL_SECONDS = 3
+
+
+def _duplicate_competition(club: str, competition: str) -> Competition:
+    found = competition_get(club_slug=club, competition_slug=competition)
+    if found.kind != Competition.Kind.DUPLICATE:
+        raise Http404("Not a duplicate competition.")
+    return found
+
+
+def _evening_url(name: str, evening: Evening) -> str:
+    competition = evening.competition
+    return reverse(name, args=[competition.club.slug, competition.slug, evening.number])
+
+
+def leader_required(view):
+    """The club's secretaries (and staff) only; the view receives the evening."""
+
+    @wraps(view)
+    def wrapper(request, club: str, competition: str, number: int):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        evening = selectors.evening_get(club_slug=club, competition_slug=competition, number=number)
+        if not can_manage_club(request.user, evening.competition.club):
+            raise PermissionDenied
+        return view(request, evening)
+
+    return wrapper
+
+
+def _refusal(error: CompetitionError) -> str:
+    """A refusal of a duplicate service, or of every service (an archived competition)."""
+    return str(error.message)
+
+
+# -------------------------------------------------------------------- public
+
+
+def evenings_page(request, club: str, competition: str):
+    """The competition's evenings and the season ranking (average percentage)."""
+    found = _duplicate_competition(club, competition)
+    names = selectors.player_names(found.pk)
+    season = selectors.season_results(found.pk, found.best_evenings)
+    evenings = selectors.evenings_of(found)
+    return render(
+        request,
+        "duplicate/evenings.html",
+        {
+            "competition": found,
+            "evenings": evenings,
+            "next_number": (evenings[-1].number + 1) if evenings else 1,
+            "season": [(row, names.get(row.player_id, "?")) for row in season],
+            "can_manage": can_manage_club(request.user, found.club),
+            "tab": "duplicate",
+        },
+    )
+
+
+@require_POST
+def evening_create_view(request, club: str, competition: str):
+    found = _duplicate_competition(club, competition)
+    if not request.user.is_authenticated or not can_manage_club(request.user, found.club):
+        raise PermissionDenied
+    number = request.POST.get("number", "")
+    if not (number.isascii() and number.isdigit() and 0 < int(number) < 1000):
+        messages.error(request, _("Give the evening's number (1–999)."))
+        return redirect("duplicate_evenings", found.club.slug, found.slug)
+    try:
+        evening = services.evening_create(competition=found, number=int(number), by=request.user)
+    except CompetitionError as error:
+        messages.error(request, _refusal(error))
+        return redirect("duplicate_evenings", found.club.slug, found.slug)
+    return redirect(_evening_url("duplicate_leader", evening))
+
+
+def evening_page(request, club: str, competition: str, number: int):
+    """The evening's ranking (total, percentage of the tops, tops, solos) and its turns."""
+    evening = selectors.evening_get(club_slug=club, competition_slug=competition, number=number)
+    names = selectors.player_names(evening.competition_id)
+    ranking = selectors.evening_results(evening)
+    turns = list(evening.turns.order_by("number"))
+    closed = [turn for turn in turns if not turn.is_open]
+    return render(
+        request,
+        "duplicate/evening.html",
+        {
+            "evening": evening,
+            "competition": evening.competition,
+            "ranking": [(row, names.get(row.player_id, "?")) for row in ranking],
+            "turns": turns,
+            "sum_of_tops": closed[-1].total if closed else 0,
+            "can_manage": can_manage_club(request.user, evening.competition.club),
+            "tab": "duplicate",
+        },
+    )
+
+
+# -------------------------------------------------------------------- the room screen
+
+
+def _screen_context(evening: Evening) -> dict:
+    state = selectors.evening_state(evening)
+    open_turn = state.open_turn
+    remaining = None
+    if open_turn is not None and open_turn.drawn_at is not None:
+        elapsed = (timezone.now() - open_turn.drawn_at).total_seconds()
+        remaining = max(0, int(evening.competition.think_seconds - elapsed))
+    return {
+        "evening": evening,
+        "competition": evening.competition,
+        "state": state,
+        "board": state.board(),
+        "remaining": remaining,
+        "last": state.last_closed,
+    }
+
+
+def screen(request, club: str, competition: str, number: int):
+    """The big screen for the room: the rack and its countdown, then the top on the board
+    and the sum of the tops. Polls its panel; the last state stays up without a server."""
+    evening = selectors.evening_get(club_slug=club, competition_slug=competition, number=number)
+    return render(
+        request,
+        "duplicate/screen.html",
+        {**_screen_context(evening), "poll_seconds": SCREEN_POLL_SECONDS},
+    )
+
+
+def screen_panel(request, club: str, competition: str, number: int):
+    evening = selectors.evening_get(club_slug=club, competition_slug=competition, number=number)
+    return render(request, "duplicate/_screen_panel.html", _screen_context(evening))
+
+
+# -------------------------------------------------------------------- the spelleider
+
+
+LEADER_ACTIONS = {
+    "draw": (
+        DrawForm,
+        lambda evening, turn, data, by: services.turn_draw(
+            evening=evening, tiles=data["tiles"] or None, by=by
+        ),
+    ),
+    "top": (
+        TopForm,
+        lambda evening, turn, data, by: services.turn_choose_top(
+            turn=turn, play=data["play"] or None, by=by
+        ),
+    ),
+    "redo": (
+        RedoForm,
+        lambda evening, turn, data, by: services.turn_redo(
+            turn=turn, reason=data["reason"], tiles=data["tiles"] or None, by=by
+        ),
+    ),
+}
+
+
+@leader_required
+def leader(request, evening: Evening):
+    """The spelleider's page: draw (by the app or typed from the bag), choose the top,
+    play the last turn again after an error."""
+    forms = {"draw": DrawForm(), "top": TopForm(), "redo": RedoForm()}
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        if action not in LEADER_ACTIONS:
+            messages.error(request, _("Unknown action."))
+            return redirect(_evening_url("duplicate_leader", evening))
+        form_class, service = LEADER_ACTIONS[action]
+        form = forms[action] = form_class(request.POST)
+        last = evening.turns.order_by("-number").first()
+        if form.is_valid():
+            if action != "draw" and last is None:
+                messages.error(request, _("No turn has been drawn yet."))
+                return redirect(_evening_url("duplicate_leader", evening))
+            try:
+                service(evening, last, form.cleaned_data, request.user)
+            except CompetitionError as error:
+                form.add_error(None, _refusal(error))
+            else:
+                return redirect(_evening_url("duplicate_leader", evening))
+    state = selectors.evening_state(evening)
+    tops = []
+    if state.open_turn is not None:
+        tops = state.game.tops()
+    open_slips = state.open_turn.slips.count() if state.open_turn is not None else 0
+    return render(
+        request,
+        "duplicate/leader.html",
+        {
+            "evening": evening,
+            "competition": evening.competition,
+            "state": state,
+            "board": state.board(),
+            "tops": tops,
+            "open_slips": open_slips,
+            "entrants": len(selectors.player_names(evening.competition_id)),
+            "forms": forms,
+            "can_manage": True,
+            "tab": "duplicate",
+        },
+    )
+
+
+# -------------------------------------------------------------------- slips
+
+
+def _own_player(request, evening: Evening) -> Player:
+    """The logged-in player, entered in the evening's competition (403 otherwise)."""
+    player = Player.objects.filter(
+        user=request.user, entries__competition_id=evening.competition_id
+    ).first()
+    if player is None:
+        raise PermissionDenied
+    return player
+
+
+def _slip_turn(state: selectors.EveningState):
+    """A phone hands in for the open turn, or (late) for the turn just closed."""
+    return state.open_turn or state.last_closed
+
+
+def _preview_of(state: selectors.EveningState, turn, text: str) -> dict:
+    """What the engine makes of a slip before it is sent: its score, or why it scores 0
+    (the top is not given away)."""
+    if not text.strip() or turn is None:
+        return {}
+    if turn.is_open:
+        board, rack = state.game.game, turn.rack
+    else:
+        board, rack = state.game.position(turn.number), turn.rack
+    scored = score_slip(board, rack, services._clean(text))
+    if scored.reason:
+        return {"error": describe(scored.reason, dict(scored.params))}
+    return {"score": scored.score, "words": scored.words}
+
+
+def _slip_page(request, evening, player, *, form=None, state=None):
+    """The slip page; `state`: the evening as the caller has just read it."""
+    state = state or selectors.evening_state(evening)
+    turn = _slip_turn(state)
+    mine = list(
+        Slip.objects.filter(turn__evening=evening, player=player)
+        .select_related("turn")
+        .order_by("turn__number")
+    )
+    handed_in = turn is not None and any(slip.turn_id == turn.pk for slip in mine)
+    board = state.board() if turn is None or turn.is_open else None
+    return render(
+        request,
+        "duplicate/slip.html",
+        {
+            "evening": evening,
+            "competition": evening.competition,
+            "player": player,
+            "turn": turn,
+            "handed_in": handed_in,
+            "mine": mine,
+            "form": form or SlipForm(),
+            "board": board,
+            "tab": "duplicate",
+        },
+    )
+
+
+def _evening_for_player(request, club, competition, number):
+    evening = selectors.evening_get(club_slug=club, competition_slug=competition, number=number)
+    return evening, _own_player(request, evening)
+
+
+def slip(request, club: str, competition: str, number: int):
+    """The player's slip on their own phone: coordinates and word, the score shown before
+    sending, sent once per turn (after the top it is marked late)."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    evening, player = _evening_for_player(request, club, competition, number)
+    if request.method != "POST":
+        return _slip_page(request, evening, player)
+    form = SlipForm(request.POST)
+    state = selectors.evening_state(evening)
+    turn = _slip_turn(state)
+    wanted = request.POST.get("turn", "")
+    if turn is None or wanted != str(turn.number):
+        form.is_valid()
+        form.add_error(None, _("This turn is over: the spelleider has drawn the next one."))
+        return _slip_page(request, evening, player, form=form, state=state)
+    if not form.is_valid():
+        return _slip_page(request, evening, player, form=form, state=state)
+    try:
+        services.slip_submit(
+            turn=turn,
+            player_id=player.pk,
+            text=form.cleaned_data["text"],
+            claimed=form.cleaned_data["claimed"],
+            by=request.user,
+            # The open turn's board and rack, as the page has just replayed them.
+            position=state.game if turn.is_open else None,
+        )
+    except CompetitionError as error:
+        form.add_error(None, _refusal(error))
+        return _slip_page(request, evening, player, form=form, state=state)
+    if request.htmx:
+        # The phone (htmx) gets its page with the slip in at once: one round trip, not a
+        # redirect and a second read, when the whole room hands in within seconds.
+        return _slip_page(request, evening, player, state=state)
+    return redirect(_evening_url("duplicate_slip", evening))
+
+
+@require_POST
+def slip_preview(request, club: str, competition: str, number: int):
+    """The live preview of a slip (htmx): nothing saved."""
+    if not request.user.is_authenticated:
+        raise PermissionDenied
+    evening = selectors.evening_get(club_slug=club, competition_slug=competition, number=number)
+    if not can_manage_club(request.user, evening.competition.club):
+        _own_player(request, evening)
+    state = selectors.evening_state(evening)
+    text = str(request.POST.get("text", ""))[:60]
+    preview = _preview_of(state, _slip_turn(state), text)
+    return render(request, "duplicate/_slip_preview.html", preview)
+
+
+@leader_required
+def paper_slips(request, evening: Evening):
+    """The secretary types the paper slips, for any player and turn, and corrects a slip
+    with a reason."""
+    players = sorted(
+        Player.objects.filter(entries__competition_id=evening.competition_id),
+        key=lambda p: p.name,
+    )
+    turns = list(evening.turns.order_by("number"))
+    slips = selectors.slips_of(evening)
+    numbers = [turn.number for turn in turns]
+    form = PaperSlipForm(players=players, turns=numbers)
+    correct = None
+    if request.method == "POST":
+        if request.POST.get("action") == "correct":
+            correct = CorrectSlipForm(request.POST, slips=[s.pk for s in slips])
+            if correct.is_valid():
+                chosen = next(s for s in slips if s.pk == correct.cleaned_data["slip"])
+                try:
+                    services.slip_correct(
+                        slip=chosen,
+                        text=correct.cleaned_data["text"],
+                        claimed=correct.cleaned_data["claimed"],
+                        reason=correct.cleaned_data["reason"],
+                        by=request.user,
+                    )
+                except CompetitionError as error:
+                    correct.add_error(None, _refusal(error))
+                else:
+                    return redirect(_evening_url("duplicate_paper", evening))
+        else:
+            form = PaperSlipForm(request.POST, players=players, turns=numbers)
+            if form.is_valid():
+                turn = next(t for t in turns if t.number == form.cleaned_data["turn"])
+                try:
+                    services.slip_submit(
+                        turn=turn,
+                        player_id=form.cleaned_data["player"],
+                        text=form.cleaned_data["text"],
+                        claimed=form.cleaned_data["claimed"],
+                        by=request.user,
+                    )
+                except CompetitionError as error:
+                    form.add_error(None, _refusal(error))
+                else:
+                    messages.success(request, _("Slip saved."))
+                    return redirect(_evening_url("duplicate_paper", evening))
+    return render(
+        request,
+        "duplicate/paper.html",
+        {
+            "evening": evening,
+            "competition": evening.competition,
+            "form": form,
+            "correct": correct,
+            "slips": slips,
+            "can_manage": True,
+            "tab": "duplicate",
+        },
+    )
+
+
+# -------------------------------------------------------------------- print and export
+
+#: The evening's results as CSV: English column names, as the standings CSV has them.
+RESULTS_COLUMNS = ["rank", "player", "player_id", "total", "percentage", "tops", "solos"]
+
+
+def evening_csv(request, club: str, competition: str, number: int):
+    """The evening's ranking as CSV (every cell safe to open in a spreadsheet)."""
+    evening = selectors.evening_get(club_slug=club, competition_slug=competition, number=number)
+    names = selectors.player_names(evening.competition_id)
+    rows = [
+        {
+            "rank": row.rank,
+            "player": names.get(row.player_id, ""),
+            "player_id": row.player_id,
+            "total": row.total,
+            "percentage": f"{row.percentage:.2f}",
+            "tops": row.tops,
+            "solos": row.solos,
+        }
+        for row in selectors.evening_results(evening)
+    ]
+    response = HttpResponse(
+        spreadsheet_csv(RESULTS_COLUMNS, rows), content_type="text/csv; charset=utf-8"
+    )
+    name = f"{slugify(evening.competition.name)}-avond-{evening.number}.csv"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+#: Blank slips (beurtbriefjes) on one printed page: two columns of six.
+SLIPS_PER_PAGE = 12
+
+
+def evening_print(request, club: str, competition: str, number: int):
+    """The papers of the evening: each player's match sheet (wedstrijdblad) with the turns
+    played so far, and a page of blank slips; each with a QR code that opens the slip page
+    on a phone."""
+    evening = selectors.evening_get(club_slug=club, competition_slug=competition, number=number)
+    turns = [turn for turn in evening.turns.order_by("number") if not turn.is_open]
+    names = selectors.player_names(evening.competition_id)
+    by_player: dict[int, dict[int, Slip]] = {}
+    for found in Slip.objects.filter(turn__evening=evening).select_related("turn"):
+        by_player.setdefault(found.player_id, {})[found.turn.number] = found
+    sheets = []
+    for player_id, name in sorted(names.items(), key=lambda item: item[1]):
+        running, lines = 0, []
+        for turn in turns:
+            own = by_player.get(player_id, {}).get(turn.number)
+            running += own.score if own else 0
+            lines.append((turn, own, running))
+        sheets.append((name, lines))
+    slip_url = request.build_absolute_uri(_evening_url("duplicate_slip", evening))
+    qr = qr_svg(slip_url, title=_("Scan to hand in your slip on your phone"))
+    return render(
+        request,
+        "duplicate/print.html",
+        {
+            "evening": evening,
+            "competition": evening.competition,
+            "sheets": sheets,
+            # Empty lines for the turns still to come (an evening has some 20).
+            "blank_rows": range(len(turns) + 1, max(len(turns) + 3, 21)),
+            "blank_slips": range(SLIPS_PER_PAGE),
+            "qr": qr,
+        },
+    )
+
+
+def evening_gcg(request, club: str, competition: str, number: int):
+    """The master game as GCG: one player (the tops) with each turn's rack; a note per
+    turn says what was drawn and which blank went back to the bag for its letter (GCG has
+    no move for that: a program that replays the file scores later words through that
+    square as a blank)."""
+    evening = selectors.evening_get(club_slug=club, competition_slug=competition, number=number)
+    game = selectors.evening_state(evening).game
+    notes = {}
+    for index, turn in enumerate(game.turns):
+        lines = [f"turn {turn.number}: drawn {turn.drawn}, top {turn.score}, total {turn.total}"]
+        lines += [
+            f"blank on {square_name(row, col)} replaced by {letter}"
+            for row, col, letter in turn.replaced
+        ]
+        notes[index] = lines
+    text = gcg.write(
+        game.game,
+        notes=notes,
+        pragmas={"bordpunt-duplicate": json.dumps(game.draw_rules.to_dict(), sort_keys=True)},
+    )
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    name = f"{slugify(evening.competition.name)}-avond-{evening.number}.gcg"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response

@@ -1,0 +1,192 @@
+"""A duplicate evening through its services: draws, tops, slips, corrections, rankings."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from clubs.models import HistoryEntry
+from duplicate.models import Slip
+from duplicate.selectors import evening_results, season_results
+from duplicate.services import (
+    DuplicateEveningError,
+    evening_create,
+    slip_correct,
+    slip_submit,
+    turn_choose_top,
+    turn_draw,
+    turn_redo,
+)
+from tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def evening(competition, secretary):
+    return evening_create(competition=competition, number=1, by=secretary)
+
+
+def refused(code, call, **kwargs):
+    with pytest.raises(DuplicateEveningError) as info:
+        call(**kwargs)
+    assert info.value.code == code, info.value.message
+    return info.value
+
+
+def test_an_evening_of_two_turns_with_slips_scored_and_ranked(
+    evening, competition, secretary, four_entrants
+):
+    anna, bert, cor, dirk = four_entrants
+    assert evening_create(competition=competition, number=1, by=secretary) == evening
+    turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
+    assert (turn.number, turn.rack, turn.top_score, turn.top) == (1, "AAEKNS?", 74, "")
+    refused("turn_open", turn_draw, evening=evening, tiles="TRWOORD", by=secretary)
+
+    # K on D8 (DL) 6, A1 A1, r0, S on H8 (DW) 2, E1 N1 = 12 x 2 = 24, + 50: claimed 76.
+    slip = slip_submit(turn=turn, player_id=anna.pk, text="8D KAArSEN", claimed=76, by=anna)
+    assert (slip.score, slip.corrected, slip.is_top, slip.late) == (74, True, True, False)
+    # K3 A1 A1 S2 = 7, on H8 (DW): 14.
+    assert (
+        slip_submit(turn=turn, player_id=bert.pk, text="8H KAAS", claimed=14, by=bert).score == 14
+    )
+    bad = slip_submit(turn=turn, player_id=cor.pk, text="8H KAAZ", claimed=30, by=cor)
+    assert (bad.score, bad.reason_code, bad.reason_params["missing"]) == (0, "not_in_rack", "Z")
+    # Lowercase letters are blanks: the rack has one, the set two.
+    assert slip_submit(turn=turn, player_id=dirk.pk, text="8h kaas", by=dirk).score == 0
+    Slip.objects.filter(player=dirk).delete()  # (a test shortcut: services never delete)
+    refused("slip_twice", slip_submit, turn=turn, player_id=bert.pk, text="8H KAS", by=bert)
+    stranger = PlayerFactory(name="Els")
+    refused("not_an_entrant", slip_submit, turn=turn, player_id=stranger.pk, text="8H KAS", by=bert)
+
+    turn = turn_choose_top(turn=turn, by=secretary)
+    assert (turn.top, turn.top_score, turn.total) == ("8D KAArSEN", 74, 74)
+    assert turn_choose_top(turn=turn, by=secretary, play="8H SNAAKsE") == turn  # a second click
+    late = slip_submit(turn=turn, player_id=dirk.pk, text="H4 KAAtSEN", claimed=74, by=dirk)
+    assert (late.score, late.is_top, late.late) == (74, True, True)
+
+    # The blank went back: the bag's R replaced it, so the next draw is T W O O R D A.
+    second = turn_draw(evening=evening, tiles="TWOORDA", by=secretary)
+    assert (second.rack, second.top_score) == ("ADOORTW", 79)
+    # A1 N1 T2 W on J10 (TL) 15 O1 O1 R2 D on J14 (TL) 6 = 29, + 50.
+    top = slip_submit(turn=second, player_id=anna.pk, text="J7 ANTWOORD", claimed=79, by=anna)
+    assert (top.score, top.is_top, top.corrected) == (79, True, False)
+    refused("duplicate_not_a_top", turn_choose_top, turn=second, by=secretary, play="8H WOORD")
+    second = turn_choose_top(turn=second, by=secretary, play="J7 A.TWOORD")
+    assert second.total == 153
+
+    # The secretary misread Cor's slip: corrected, with the reason, before and after kept.
+    refused(
+        "no_reason", slip_correct, slip=bad, text="8H KAAS", claimed=14, reason=" ", by=secretary
+    )
+    fixed = slip_correct(
+        slip=bad, text="8H KAAS", claimed=14, reason="Z gelezen, S geschreven", by=secretary
+    )
+    assert (fixed.score, fixed.reason_code, fixed.corrected) == (14, "", False)
+    entry = HistoryEntry.objects.get(action="slip.correct")
+    assert entry.before == {"slip": "8H KAAZ", "claimed": 30, "score": 0}
+    assert entry.after == {"slip": "8H KAAS", "claimed": 14, "score": 14}
+    assert entry.reason == "Z gelezen, S geschreven"
+    actions = list(HistoryEntry.objects.order_by("id").values_list("action", flat=True))
+    assert actions == [
+        "duplicate.evening",
+        "duplicate.draw",
+        "slip.submit",
+        "slip.submit",
+        "slip.submit",
+        "slip.submit",  # Dirk's, deleted by the test
+        "duplicate.top",
+        "slip.submit",
+        "duplicate.draw",
+        "slip.submit",
+        "duplicate.top",
+        "slip.correct",
+    ]
+
+    with CaptureQueriesContext(connection) as queries:
+        rows = evening_results(evening)
+    assert len(queries) == 2
+    table = [(r.player_id, r.total, round(r.percentage, 2), r.tops, r.solos, r.rank) for r in rows]
+    assert table == [
+        (anna.pk, 153, 100.0, 2, 1, 1),  # turn 2's top was hers alone
+        (dirk.pk, 74, 48.37, 1, 0, 2),  # 74 / 153
+        (bert.pk, 14, 9.15, 0, 0, 3),
+        (cor.pk, 14, 9.15, 0, 0, 3),
+    ]
+    assert [r.player_id for r in season_results(competition.pk)] == [
+        anna.pk,
+        dirk.pk,
+        bert.pk,
+        cor.pk,
+    ]
+
+
+def test_the_app_draws_a_rack_that_meets_the_minimum(competition, secretary):
+    evening = evening_create(
+        competition=competition,
+        number=2,
+        by=secretary,
+        draw_rules={"name": "two-two", "min_vowels": 2, "min_consonants": 2},
+    )
+    turn = turn_draw(evening=evening, by=secretary, rng=random.Random(5))
+    vowels = sum(1 for t in turn.rack if t in "AEIOU")
+    consonants = sum(1 for t in turn.rack if t not in "AEIOU?")
+    assert len(turn.rack) == 7 and vowels >= 2 and consonants >= 2
+    refused(
+        "invalid_draw_rules",
+        evening_create,
+        competition=competition,
+        number=3,
+        by=secretary,
+        draw_rules={"name": "x", "leftovers": "burn"},
+    )
+
+
+def test_a_typed_draw_the_bag_cannot_give_is_refused_and_nothing_is_written(evening, secretary):
+    before = HistoryEntry.objects.count()
+    refused("duplicate_not_in_bag", turn_draw, evening=evening, tiles="QQAAEEN", by=secretary)
+    refused("duplicate_draw_size", turn_draw, evening=evening, tiles="KAAS", by=secretary)
+    refused("unknown_letter", turn_draw, evening=evening, tiles="KAAS1EN", by=secretary)
+    assert HistoryEntry.objects.count() == before and not evening.turns.exists()
+    assert not Slip.objects.exists()
+
+
+def test_the_last_turn_played_again_after_a_wrong_draw_rescores_its_slips(
+    evening, secretary, four_entrants
+):
+    anna, bert, *_ = four_entrants
+    # The spelleider typed KAAS?EN; the real draw was KAAS?ET.
+    turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
+    kept = slip_submit(turn=turn, player_id=anna.pk, text="8H KAAS", claimed=14, by=anna)
+    lost = slip_submit(turn=turn, player_id=bert.pk, text="8D KAArSEN", by=bert)
+    turn = turn_choose_top(turn=turn, by=secretary)
+    refused("no_reason", turn_redo, turn=turn, tiles="KAAS?ET", reason="", by=secretary)
+    turn = turn_redo(turn=turn, tiles="KAAS?ET", reason="verkeerd ingetikt", by=secretary)
+    assert (turn.rack, turn.top, turn.total, turn.is_open) == ("AAEKST?", "", None, True)
+    kept.refresh_from_db()
+    lost.refresh_from_db()
+    assert (kept.score, kept.reason_code) == (14, "")  # KAAS is still on the rack
+    assert (lost.score, lost.reason_code) == (0, "not_in_rack")  # no N any more
+    redo = HistoryEntry.objects.get(action="duplicate.redo")
+    assert redo.before == {"drawn": "AAEKNS?", "top": "8D KAArSEN", "score": 74}
+    assert redo.reason == "verkeerd ingetikt"
+    rescored = HistoryEntry.objects.get(action="slip.correct")
+    assert (rescored.object_id, rescored.reason_code) == (lost.pk, "turn_redo")
+    assert rescored.after == {"slip": "8D KAArSEN", "score": 0}
+    turn_choose_top(turn=turn, by=secretary)
+    turn_draw(evening=evening, tiles="EIGLMPU", by=secretary)
+    refused("not_last_turn", turn_redo, turn=turn, tiles="KAAS?EN", reason="x", by=secretary)
+
+
+def test_odd_slips_score_zero_with_a_reason_and_never_fail(evening, secretary, four_entrants):
+    turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
+    for player, text in zip(
+        four_entrants, ["8H KA\x00AS", "\u202e8H KAAS", "x" * 500, "8H 😀"], strict=True
+    ):
+        slip = slip_submit(turn=turn, player_id=player.pk, text=text, by=player)
+        assert len(slip.text) <= 60 and "\x00" not in slip.text
+        assert slip.score == 0 or slip.text == "8H KAAS"
+        assert slip.reason_code or slip.score

@@ -1,0 +1,380 @@
+"""The duplicate pages through the Django test client: the evenings and rankings, the
+spelleider's page, the room screen, a player's slip and the secretary's paper slips."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from clubs.models import HistoryEntry
+from competition.models import Competition
+from competition.services.competitions import CompetitionHasEvenings, competition_delete
+from duplicate.models import Evening, Slip, Turn
+from duplicate.selectors import evening_state
+from duplicate.services import evening_create, slip_submit, turn_choose_top, turn_draw
+from tests.factories import CompetitionFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def evening(competition, secretary):
+    return evening_create(competition=competition, number=1, by=secretary)
+
+
+@pytest.fixture
+def anna(four_entrants):
+    """Anna's login: the first entrant's account."""
+    player = four_entrants[0]
+    player.user = UserFactory(username="anna")
+    player.save()
+    return player.user
+
+
+def url(name, evening, *extra):
+    competition = evening.competition
+    return reverse(name, args=[competition.club.slug, competition.slug, evening.number, *extra])
+
+
+def page(client, address, status=200):
+    response = client.get(address)
+    assert response.status_code == status, response.content[:400]
+    return response.content.decode()
+
+
+def test_a_competition_with_evenings_is_not_deleted(evening, competition):
+    with pytest.raises(CompetitionHasEvenings) as refused:
+        competition_delete(competition=competition)
+    assert "duplicate-avonden" in str(refused.value.message)
+    assert Competition.objects.filter(pk=competition.pk).exists()
+
+
+def test_evenings_belong_to_a_duplicate_competition_only(club, secretary, client):
+    league = CompetitionFactory(club=club, slug="liga")
+    client.force_login(secretary)
+    assert client.get(f"/{club.slug}/liga/duplicate/").status_code == 404
+    response = client.post(f"/{club.slug}/liga/beheer/duplicate/nieuw/", {"number": "1"})
+    assert response.status_code == 404
+    assert not Evening.objects.filter(competition=league).exists()
+
+
+def test_the_secretary_starts_an_evening_and_a_second_click_starts_no_other(
+    client, competition, secretary
+):
+    client.force_login(secretary)
+    html = page(client, reverse("duplicate_evenings", args=[competition.club.slug, "duplicate"]))
+    assert "Avond 1 beginnen" in html
+    create = reverse("duplicate_evening_create", args=[competition.club.slug, "duplicate"])
+    for _click in range(2):
+        response = client.post(create, {"number": "1"})
+        assert response.status_code == 302
+    assert Evening.objects.filter(competition=competition).count() == 1
+    assert client.post(create, {"number": "٣"}).status_code == 302
+    assert Evening.objects.filter(competition=competition).count() == 1
+
+
+def test_only_the_clubs_secretaries_lead_the_evening(client, evening, anna):
+    leader = url("duplicate_leader", evening)
+    assert client.get(leader).status_code == 302  # to the login page
+    client.force_login(anna)
+    assert client.get(leader).status_code == 403
+    assert client.post(leader, {"action": "draw", "tiles": "KAAS?EN"}).status_code == 403
+    assert not Turn.objects.exists()
+
+
+def test_the_spelleider_types_the_draw_chooses_a_top_and_plays_a_turn_again(
+    client, evening, secretary
+):
+    client.force_login(secretary)
+    leader = url("duplicate_leader", evening)
+    html = page(client, leader)
+    assert 'id="draw-form"' in html
+
+    # Letters the bag does not hold: refused in Dutch, nothing drawn.
+    refused = client.post(leader, {"action": "draw", "tiles": "ZZZZZZZ"})
+    assert refused.status_code == 200
+    assert "Het zakje bevat geen" in refused.content.decode()
+    assert not Turn.objects.exists()
+
+    assert client.post(leader, {"action": "draw", "tiles": "kaas?en"}).status_code == 302
+    html = page(client, leader)
+    assert 'id="leader-rack">AAEKNS?<' in html
+    assert "8D KAArSEN" in html and "74" in html
+
+    # A play that is not a top is refused; the top goes on the board; twice is once.
+    not_a_top = client.post(leader, {"action": "top", "play": "8H KAAS"})
+    assert "8H KAAS is geen top van deze beurt" in not_a_top.content.decode()
+    assert Turn.objects.get().is_open
+    for _click in range(2):
+        assert client.post(leader, {"action": "top", "play": "8D KAArSEN"}).status_code == 302
+    turn = Turn.objects.get()
+    assert (turn.top, turn.top_score, turn.total) == ("8D KAArSEN", 74, 74)
+
+    # Played again after an error: a reason is required.
+    no_reason = client.post(leader, {"action": "redo", "tiles": "KAAS?EN"})
+    assert "Dit veld is verplicht" in no_reason.content.decode()
+    response = client.post(
+        leader, {"action": "redo", "tiles": "KAAS?EN", "reason": "Verkeerde top gekozen"}
+    )
+    assert response.status_code == 302
+    turn.refresh_from_db()
+    assert (turn.top, turn.rack) == ("", "AAEKNS?")
+    assert HistoryEntry.objects.filter(action="duplicate.redo", reason="Verkeerde top gekozen")
+    assert client.post(leader, {"action": "explode"}).status_code == 302
+
+
+def test_a_draw_breaking_the_minimum_is_refused_in_dutch(client, competition, secretary):
+    evening = evening_create(
+        competition=competition,
+        number=2,
+        by=secretary,
+        draw_rules={"min_vowels": 2, "min_consonants": 2},
+    )
+    client.force_login(secretary)
+    refused = client.post(url("duplicate_leader", evening), {"action": "draw", "tiles": "KSTRNDL"})
+    assert refused.status_code == 200
+    assert "klinkers" in refused.content.decode()
+    assert not Turn.objects.exists()
+
+
+def test_the_room_screen_shows_the_rack_and_countdown_then_the_top(
+    client, evening, secretary, competition
+):
+    Competition.objects.filter(pk=competition.pk).update(think_seconds=120)
+    html = page(client, url("duplicate_screen", evening))
+    assert "Het spel begint zo." in html or "begint" in html
+    turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
+    panel = page(client, url("duplicate_screen_panel", evening))
+    assert 'id="screen-rack"' in panel and ">K<" in panel
+    remaining = int(panel.split('data-remaining="')[1].split('"')[0])
+    assert 110 <= remaining <= 120
+    turn_choose_top(turn=turn, by=secretary)
+    panel = page(client, url("duplicate_screen_panel", evening))
+    assert "8D KAArSEN <strong>74</strong>" in panel
+    assert 'id="screen-total">74<' in panel
+    with CaptureQueriesContext(connection) as queries:
+        page(client, url("duplicate_screen_panel", evening))
+    assert len(queries) <= 3
+    # No CDN: every script and style comes from the site itself.
+    assert "http" not in html.split("<body")[0].replace("http-equiv", "")
+
+
+def test_a_player_hands_in_a_slip_once_with_the_score_shown_before(
+    client, evening, secretary, anna
+):
+    turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
+    client.force_login(anna)
+    slip_page = url("duplicate_slip", evening)
+    html = page(client, slip_page)
+    assert 'id="slip-rack">AAEKNS?<' in html
+    preview = client.post(url("duplicate_slip_preview", evening), {"text": "8h kaas"})
+    assert "14" not in preview.content.decode() and "0" in preview.content.decode()
+    preview = client.post(url("duplicate_slip_preview", evening), {"text": "8H KAAS"})
+    assert '<strong class="preview-score">14</strong>' in preview.content.decode()
+    bad = client.post(url("duplicate_slip_preview", evening), {"text": "8H KAAZ"})
+    assert "Telt 0" in bad.content.decode()
+
+    sent = client.post(slip_page, {"turn": "1", "text": "8H KAAS", "claimed": "16"})
+    assert sent.status_code == 302
+    slip = Slip.objects.get()
+    assert (slip.score, slip.corrected, slip.late) == (14, True, False)
+    again = client.post(slip_page, {"turn": "1", "text": "8D KAArSEN", "claimed": "74"})
+    assert again.status_code == 200
+    assert "is al binnen" in again.content.decode()
+    assert Slip.objects.get().text == "8H KAAS"
+    html = page(client, slip_page)
+    assert 'id="slip-sent"' in html and "verbeterd" in html
+
+
+def test_a_late_slip_is_marked_late_and_a_slip_for_an_old_turn_is_refused(
+    client, evening, secretary, anna
+):
+    turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
+    turn_choose_top(turn=turn, by=secretary)
+    client.force_login(anna)
+    slip_page = url("duplicate_slip", evening)
+    assert "te laat" in page(client, slip_page)
+    assert client.post(slip_page, {"turn": "1", "text": "8H KAAS"}).status_code == 302
+    assert Slip.objects.get().late
+    turn_draw(evening=evening, tiles="TWOORDA", by=secretary)
+    old = client.post(slip_page, {"turn": "1", "text": "8H KAS"})
+    assert "Deze beurt is voorbij" in old.content.decode()
+    assert Slip.objects.count() == 1
+
+
+def test_someone_not_playing_has_no_slip(client, evening, member):
+    client.force_login(member)
+    assert client.get(url("duplicate_slip", evening)).status_code == 403
+    assert client.post(url("duplicate_slip_preview", evening), {"text": "x"}).status_code == 403
+
+
+def test_the_secretary_types_paper_slips_and_corrects_one_with_a_reason(
+    client, evening, secretary, four_entrants
+):
+    _anna, bert, *_ = four_entrants
+    turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
+    client.force_login(secretary)
+    paper = url("duplicate_paper", evening)
+    html = page(client, paper)
+    assert "Anna" in html and 'name="turn"' in html
+    response = client.post(
+        paper, {"player": str(bert.pk), "turn": "1", "text": "8H KAAZ", "claimed": "30"}
+    )
+    assert response.status_code == 302
+    slip = Slip.objects.get()
+    assert (slip.score, slip.reason_code) == (0, "not_in_rack")
+    assert "Z" in page(client, paper)
+
+    no_reason = client.post(
+        paper, {"action": "correct", "slip": str(slip.pk), "text": "8H KAAS", "reason": ""}
+    )
+    assert "Dit veld is verplicht" in no_reason.content.decode()
+    response = client.post(
+        paper,
+        {
+            "action": "correct",
+            "slip": str(slip.pk),
+            "text": "8H KAAS",
+            "claimed": "14",
+            "reason": "Briefje verkeerd gelezen",
+        },
+    )
+    assert response.status_code == 302
+    slip.refresh_from_db()
+    assert (slip.text, slip.score, slip.corrected) == ("8H KAAS", 14, False)
+    assert HistoryEntry.objects.filter(action="slip.correct", reason="Briefje verkeerd gelezen")
+    odd = client.post(paper, {"player": "99999", "turn": "7", "text": "\x00", "claimed": "١"})
+    assert odd.status_code == 200 and Slip.objects.count() == 1
+
+
+def test_the_evening_and_season_rankings(client, evening, secretary, four_entrants, competition):
+    anna, bert, _cor, _dirk = four_entrants
+    turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
+    slip_submit(turn=turn, player_id=anna.pk, text="8D KAArSEN", by=secretary)
+    slip_submit(turn=turn, player_id=bert.pk, text="8H KAAS", by=secretary)
+    turn_choose_top(turn=turn, by=secretary)
+    with CaptureQueriesContext(connection) as queries:
+        html = page(client, url("duplicate_evening", evening))
+    assert len(queries) <= 6, [q["sql"] for q in queries.captured_queries]
+    ranking = html.split('id="ranking"')[1].split("</table>")[0]
+    # Anna 74 of 74 = 100%, one top, a solo; Bert 14 of 74 = 18.92%.
+    assert ranking.index("Anna") < ranking.index("Bert")
+    assert "100,00" in ranking and "18,92" in ranking
+    assert "8D KAArSEN" in html
+
+    second = evening_create(competition=competition, number=2, by=secretary)
+    turn = turn_draw(evening=second, tiles="KAAS?EN", by=secretary)
+    slip_submit(turn=turn, player_id=bert.pk, text="8D KAArSEN", by=secretary)
+    slip_submit(turn=turn, player_id=anna.pk, text="8H KAAS", by=secretary)
+    turn_choose_top(turn=turn, by=secretary)
+    season_url = reverse("duplicate_evenings", args=[competition.club.slug, competition.slug])
+    season = page(client, season_url).split('id="season"')[1]
+    assert "59,46" in season  # (100 + 18.92) / 2, for both
+    Competition.objects.filter(pk=competition.pk).update(best_evenings=1)
+    season = page(client, season_url).split('id="season"')[1]
+    assert "59,46" not in season and "100,00" in season
+
+
+def test_the_evenings_results_as_csv_and_its_papers_with_qr_codes(
+    client, evening, secretary, four_entrants
+):
+    anna, bert, *_ = four_entrants
+    bert.name = "=HYPERLINK(1)"  # a name a spreadsheet would run as a formula
+    bert.save()
+    turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
+    slip_submit(turn=turn, player_id=anna.pk, text="8D KAArSEN", claimed=76, by=secretary)
+    slip_submit(turn=turn, player_id=bert.pk, text="8H KAAS", by=secretary)
+    turn_choose_top(turn=turn, by=secretary)
+
+    response = client.get(url("duplicate_evening_csv", evening))
+    assert response["Content-Type"].startswith("text/csv")
+    lines = response.content.decode().splitlines()
+    assert lines[0] == "rank,player,player_id,total,percentage,tops,solos"
+    assert lines[1] == f"1,Anna,{anna.pk},74,100.00,1,1"
+    # 14 / 74 = 18.92%; the formula is written as text.
+    assert lines[2] == f"2,'=HYPERLINK(1),{bert.pk},14,18.92,0,0"
+
+    html = page(client, url("duplicate_print", evening))
+    assert html.count("Wedstrijdblad ·") == 4  # one per entrant
+    assert html.count('class="qr"') == 4 + 12  # each sheet and each blank slip
+    sheet = html.split("Wedstrijdblad · Anna")[1].split("</section>")[0]
+    assert "8D KAArSEN" in sheet and ">74<" in sheet
+    assert "<script" not in html.split("</nav>")[1].split("<script src")[0]
+
+
+def test_the_master_game_as_gcg_with_the_racks(client, evening, secretary):
+    turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
+    turn_choose_top(turn=turn, by=secretary)
+    second = turn_draw(evening=evening, tiles="TWOORDA", by=secretary)
+    turn_choose_top(turn=second, by=secretary, play="J7 A.TWOORD")
+    turn_draw(evening=evening, tiles="EEEIILL", by=secretary)  # open: not in the file
+    text = client.get(url("duplicate_gcg", evening)).content.decode()
+    moves = [line for line in text.splitlines() if line.startswith(">")]
+    # 74 then 79: 153; the blank of KAArSEN went back to the bag for the bag's R.
+    assert moves == [">top: AAEKNS? 8D KAArSEN +74 74", ">top: ADOORTW J7 A.TWOORD +79 153"]
+    assert "#note blank on G8 replaced by R" in text  # 8D: K on D8, A E8, A F8, r G8
+    assert '#bordpunt-duplicate {"blank_counts"' in text
+
+
+def test_an_archived_competition_refuses_every_duplicate_form_cleanly(
+    client, evening, secretary, competition, four_entrants
+):
+    from competition.services.competitions import competition_archive
+
+    anna = four_entrants[0]
+    turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
+    competition_archive(competition=competition, by=secretary, reason="seizoen voorbij")
+    client.force_login(secretary)
+    club, slug = competition.club.slug, competition.slug
+    posts = [
+        (reverse("duplicate_evening_create", args=[club, slug]), {"number": "2"}),
+        (url("duplicate_leader", evening), {"action": "top", "play": ""}),
+        (url("duplicate_leader", evening), {"action": "redo", "reason": "fout", "tiles": ""}),
+        (
+            url("duplicate_paper", evening),
+            {"player": str(anna.pk), "turn": "1", "text": "8H KAAS"},
+        ),
+    ]
+    for address, data in posts:
+        response = client.post(address, data, follow=True)
+        assert response.status_code == 200, address
+        assert "gearchiveerd" in response.content.decode(), address
+    turn.refresh_from_db()
+    assert turn.is_open and not Slip.objects.exists()
+    assert Evening.objects.filter(competition=competition).count() == 1
+
+
+def test_the_phone_gets_its_page_with_the_slip_in_the_same_answer(client, evening, secretary, anna):
+    """htmx posts the slip and swaps in the answer: the page with the slip in, scored on
+    the board the page had just replayed, as a plain post (redirected) scores it."""
+    turn_choose_top(turn=turn_draw(evening=evening, tiles="KAAS?EN", by=secretary), by=secretary)
+    turn_draw(evening=evening, tiles="DEERNIS", by=secretary)
+    client.force_login(anna)
+    slip_page = url("duplicate_slip", evening)
+    sent = client.post(
+        slip_page, {"turn": "2", "text": "9H ZZZ", "claimed": "3"}, headers={"HX-Request": "true"}
+    )
+    assert sent.status_code == 200
+    html = sent.content.decode()
+    assert 'id="slip-sent"' in html and 'id="slip-form"' not in html
+    slip = Slip.objects.get()
+    assert (slip.turn.number, slip.score, slip.claimed) == (2, 0, 3)
+    assert slip.reason_code
+
+
+def test_a_slip_scores_the_same_on_the_page_s_board_as_on_a_board_rebuilt(
+    evening, secretary, four_entrants
+):
+    turn_choose_top(turn=turn_draw(evening=evening, tiles="KAAS?EN", by=secretary), by=secretary)
+    turn = turn_draw(evening=evening, tiles="DEERNIS", by=secretary)
+    state = evening_state(evening)
+    top = state.game.tops()[0]
+    first, second = four_entrants[:2]
+    on_page = slip_submit(
+        turn=turn, player_id=first.pk, text=top.notation, by=None, position=state.game
+    )
+    rebuilt = slip_submit(turn=turn, player_id=second.pk, text=top.notation, by=None)
+    assert on_page.score == rebuilt.score == turn.top_score > 0
+    assert on_page.is_top and rebuilt.is_top

@@ -1,0 +1,28 @@
+"""The duplicate rankings as pure functions (no database)."""
+
+from duplicate.ranking import evening_ranking, season_ranking
+
+
+def test_evening_percentages_tops_and_solos():
+    tops = {1: 40, 2: 60}  # sum of the tops 100
+    slips = [(1, 1, 40), (1, 2, 30), (2, 1, 40), (2, 2, 60), (3, 1, 10), (3, 3, 99)]
+    rows = evening_ranking(tops, slips)
+    assert [(r.player_id, r.total, r.percentage, r.tops, r.solos, r.rank) for r in rows] == [
+        (2, 100, 100.0, 2, 1, 1),  # turn 2's top: player 2 alone
+        (1, 70, 70.0, 1, 0, 2),  # turn 1's top: found by two, no solo
+        (3, 10, 10.0, 0, 0, 3),  # turn 3 is not on the board yet: not counted
+    ]
+
+
+def test_season_average_with_the_best_evenings():
+    evenings = [{1: 50.0, 2: 80.0}, {1: 90.0, 2: 70.0}, {1: 70.0}]
+    rows = season_ranking(evenings)
+    # 1: (50 + 90 + 70) / 3 = 70; 2: (80 + 70) / 2 = 75.
+    assert [(r.player_id, r.evenings, r.counted, r.average, r.rank) for r in rows] == [
+        (2, 2, 2, 75.0, 1),
+        (1, 3, 3, 70.0, 2),
+    ]
+    best = season_ranking(evenings, best=2)
+    # 1: (90 + 70) / 2 = 80; 2: (80 + 70) / 2 = 75.
+    assert [(r.player_id, r.average, r.rank) for r in best] == [(1, 80.0, 1), (2, 75.0, 2)]
+    assert [r.rank for r in season_ranking([{1: 50.0, 2: 50.0}])] == [1, 1]

@@ -1,0 +1,133 @@
+"""A duplicate evening in a real browser: the spelleider on a laptop, the room screen, and
+three players handing in their slips on their phones, over three turns."""
+
+import re
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import Browser, expect
+
+from clubs.models import Club, Membership, Player
+from competition.models import Competition
+from competition.services.entrants import entrant_add
+from duplicate.models import Slip
+from tests.e2e.conftest import PASSWORD
+from tests.e2e.test_board_phone import _no_sideways_scroll
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture
+def duplicate_club(django_user_model):
+    """A duplicate competition; the secretary "secretaris" and three players with accounts."""
+    club = Club.objects.create(name="De Goudse Letters", slug="gouda")
+    competition = Competition.objects.create(
+        club=club, name="Duplicate", slug="duplicate", kind=Competition.Kind.DUPLICATE
+    )
+    user = django_user_model.objects.create_user("secretaris", password=PASSWORD)
+    leader = Player.objects.create(name="Sietske", user=user)
+    Membership.objects.create(club=club, player=leader, role=Membership.Role.SECRETARY)
+    for username in ("anke", "bram", "cees"):
+        player = Player.objects.create(
+            name=username.title(),
+            user=django_user_model.objects.create_user(username, password=PASSWORD),
+        )
+        Membership.objects.create(club=club, player=player)
+        entrant_add(competition=competition, player=player)
+    return competition
+
+
+def _logged_in(browser: Browser, live_server, username: str, viewport=None):
+    context = browser.new_context(viewport=viewport or PHONE, locale="nl-NL")
+    page = context.new_page()
+    page.goto(f"{live_server.url}{reverse('login')}")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.locator("main form button").click()
+    page.wait_for_url(lambda url: "login" not in url)
+    return page
+
+
+def _hand_in(phone, text: str, claimed: str, expected_preview: str) -> None:
+    phone.reload()
+    phone.fill("#id_text", text)
+    expect(phone.locator("#slip-preview")).to_contain_text(expected_preview)
+    phone.fill("#id_claimed", claimed)
+    phone.locator("#slip-send").click()
+    expect(phone.locator("#slip-sent")).to_be_visible()
+    assert _no_sideways_scroll(phone)  # the slips table and its marks fit 360 px
+
+
+def test_an_evening_with_the_spelleider_the_room_screen_and_three_phones(
+    browser: Browser, live_server, duplicate_club
+):
+    base = live_server.url
+    args = ["gouda", "duplicate"]
+    leader = _logged_in(browser, live_server, "secretaris", {"width": 1280, "height": 900})
+    leader.goto(base + reverse("duplicate_evenings", args=args))
+    leader.get_by_role("button", name="Avond 1 beginnen").click()
+    expect(leader.locator("#draw-form")).to_be_visible()
+
+    screen_context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    screen = screen_context.new_page()
+    screen.clock.install()
+    screen.goto(base + reverse("duplicate_screen", args=[*args, 1]))
+    expect(screen.locator("#screen-panel")).to_contain_text("Het spel begint zo.")
+
+    phones = {name: _logged_in(browser, live_server, name) for name in ("anke", "bram", "cees")}
+    for phone in phones.values():
+        phone.goto(base + reverse("duplicate_slip", args=[*args, 1]))
+
+    # Turn 1: typed from the bag; first a second Q, which the bag (one Q) lacks.
+    leader.fill("#draw-tiles", "QQAAEEN")
+    leader.locator("#draw-button").click()
+    expect(leader.locator("#draw-refusal")).to_contain_text("Het zakje")
+    leader.fill("#draw-tiles", "KAAS?EN")
+    leader.locator("#draw-button").click()
+    expect(leader.locator("#leader-rack")).to_have_text("AAEKNS?")
+    screen.clock.fast_forward(4_000)
+    expect(screen.locator("#screen-rack")).to_contain_text("K")
+    # Three minutes, counted from what the server says is left (it follows the server,
+    # not the screen's own clock).
+    countdown = screen.locator("#screen-countdown")
+    expect(countdown).to_have_text(re.compile(r"^(3:00|2:[0-5]\d)$"))
+    left = int(countdown.get_attribute("data-remaining"))
+    assert 150 < left <= 180
+
+    # K on D8 (DL) 6, A1 A1, r0, S on H8 (DW) 2, E1 N1 = 12 x 2 = 24, + 50 = 74.
+    _hand_in(phones["anke"], "8D KAArSEN", "76", "74")
+    _hand_in(phones["bram"], "8H KAAS", "14", "14")
+    _hand_in(phones["cees"], "8H KAAZ", "30", "Telt 0")
+    leader.reload()
+    expect(leader.locator("#leader-slips")).to_contain_text("3 van 3")
+    leader.locator("#top-choose").click()
+    expect(leader.locator("#leader-total")).to_have_text("74")
+    screen.clock.fast_forward(4_000)
+    expect(screen.locator("#screen-top")).to_contain_text("74")
+    expect(screen.locator("#screen-total")).to_have_text("74")
+
+    # Turn 2: the app draws.
+    leader.locator("#draw-button").click()
+    expect(leader.locator("#leader-rack")).to_be_visible()
+    rack = leader.locator("#leader-rack").inner_text()
+    phones["anke"].reload()
+    expect(phones["anke"].locator("#slip-rack")).to_have_text(rack)
+    leader.locator("#top-choose").click()
+    # A slip after the top: accepted, marked late.
+    _hand_in(phones["bram"], "A1 XX", "", "Telt 0")
+    assert Slip.objects.get(turn__number=2).late
+
+    # Turn 3, then the evening's ranking: Anke first with the solo of turn 1.
+    leader.locator("#draw-button").click()
+    leader.locator("#top-choose").click()
+    screen.clock.fast_forward(4_000)
+    total = leader.locator("#leader-total").inner_text()
+    expect(screen.locator("#screen-total")).to_have_text(total)
+    ranking = phones["cees"]
+    ranking.goto(base + reverse("duplicate_evening", args=[*args, 1]))
+    rows = ranking.locator("#ranking tbody tr")
+    expect(rows.first).to_contain_text("Anke")
+    expect(rows.first).to_contain_text("74")
+    assert _no_sideways_scroll(ranking)
