@@ -23,16 +23,15 @@ def big_club(entrants: int, rounds: int, with_moves: int):
     """A played competition of `entrants` × `rounds` (benchmarks/standings.py), the first
     `with_moves` games entered move by move from the demo GCG files; its competition."""
     from benchmarks.standings import build
-    from games.models import Game, Outcome, Winner
+    from games.models import Game, Outcome, Seat
     from games.moves import moves_import_gcg
 
     competition = build(entrants, rounds)
     records = sorted((ROOT / "games" / "demo").glob("*.gcg"))
     games = Game.objects.filter(round__competition=competition).order_by("pk")[:with_moves]
     for index, game in enumerate(games):
-        Game.objects.filter(pk=game.pk).update(
-            outcome=Outcome.PENDING, winner=Winner.UNDECIDED, score_a=None, score_b=None
-        )
+        Game.objects.filter(pk=game.pk).update(outcome=Outcome.PENDING)
+        Seat.objects.filter(game=game).update(score=None, place=None, confirmed=False)
         game.refresh_from_db()
         moves_import_gcg(game=game, data=records[index % len(records)].read_bytes(), by=None)
     return competition

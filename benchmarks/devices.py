@@ -82,8 +82,7 @@ def prepare(levels: list[int]) -> dict[str, list[int]]:
             round=round_obj,
             pairings=[
                 PairingSpec(
-                    player_a=players[2 * index].pk,
-                    player_b=players[2 * index + 1].pk,
+                    players=(players[2 * index].pk, players[2 * index + 1].pk),
                     table=index + 1,
                     starter=sheets[index % len(sheets)].starter,
                 )

@@ -92,8 +92,8 @@ def pair_a_new_round() -> list[tuple[int, int]]:
     round_pair(round=round_obj)
     round_set_status(round=round_obj, status=Round.Status.PUBLISHED)
     games = []
-    for game in round_obj.games.exclude(player_b=None).order_by("table"):
-        game = game_set_starter(game=game, starter="a")
+    for game in round_obj.games.exclude(outcome="bye").order_by("table"):
+        game = game_set_starter(game=game, starter=0)
         games.append((game.pk, game.version))
     return games
 

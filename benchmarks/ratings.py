@@ -32,7 +32,8 @@ def build(player_count: int, seasons: int, evenings: int):
     on one date, a third of the club present; the stronger player wins more often."""
     from clubs.models import Club, Membership, Player
     from competition.models import Competition, Entrant, Round
-    from games.models import Game, Outcome, Seat, Side, Winner
+    from games.models import Game, Outcome, Seat
+    from rules.result import places
 
     rng = random.Random(21)
     club = Club.objects.create(name="Ratingclub", slug="rating-bench")
@@ -56,35 +57,25 @@ def build(player_count: int, seasons: int, evenings: int):
                     competition=competition, number=number, date=day, status=Round.Status.FINISHED
                 )
                 rng.shuffle(present)
-                games = []
+                tables = []  # (game, [(player, score)])
                 for table, index in enumerate(range(0, len(present) - 1, 2), 1):
-                    a, b = present[index], present[index + 1]
-                    score_a = int(380 + strength[a.pk] + rng.gauss(0, 60))
-                    score_b = int(380 + strength[b.pk] + rng.gauss(0, 60))
-                    winner = (
-                        Winner.A
-                        if score_a > score_b
-                        else Winner.B
-                        if score_b > score_a
-                        else Winner.DRAW
-                    )
-                    games.append(
-                        Game(
-                            round=round_obj,
-                            table=table,
-                            player_a=a,
-                            player_b=b,
-                            outcome=Outcome.NORMAL,
-                            winner=winner,
-                            score_a=score_a,
-                            score_b=score_b,
-                        )
-                    )
-                Game.objects.bulk_create(games)
+                    pair = present[index : index + 2]
+                    scores = [int(380 + strength[p.pk] + rng.gauss(0, 60)) for p in pair]
+                    game = Game(round=round_obj, table=table, outcome=Outcome.NORMAL)
+                    tables.append((game, list(zip(pair, scores, strict=True))))
+                Game.objects.bulk_create([game for game, _seated in tables])
                 Seat.objects.bulk_create(
-                    Seat(game=game, round=round_obj, player=player, side=side)
-                    for game in games
-                    for player, side in ((game.player_a, Side.A), (game.player_b, Side.B))
+                    Seat(
+                        game=game,
+                        round=round_obj,
+                        player=player,
+                        position=position,
+                        score=score,
+                        place=places(Outcome.NORMAL, scores=[s for _p, s in seated])[position],
+                        confirmed=True,
+                    )
+                    for game, seated in tables
+                    for position, (player, score) in enumerate(seated)
                 )
             day += datetime.timedelta(days=7)
     return club, players

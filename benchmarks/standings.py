@@ -28,7 +28,8 @@ from benchmarks.fresh_database import (  # noqa: E402
 def build(entrant_count: int, round_count: int):
     from clubs.models import Club, Membership, Player
     from competition.models import Competition, Entrant, Round
-    from games.models import Game, Outcome, Seat, Side, Winner
+    from games.models import Game, Outcome, Seat
+    from rules.result import places
 
     rng = random.Random(300)
     club = Club.objects.create(name="Benchmarkclub", slug="bench")
@@ -49,29 +50,24 @@ def build(entrant_count: int, round_count: int):
         )
         order = players[:]
         rng.shuffle(order)
-        games = []
+        tables = []  # (game, [(player, score)])
         for table, index in enumerate(range(0, len(order) - 1, 2), 1):
-            score_a, score_b = rng.randint(150, 450), rng.randint(150, 450)
-            winner = (
-                Winner.A if score_a > score_b else Winner.B if score_b > score_a else Winner.DRAW
-            )
-            games.append(
-                Game(
-                    round=round_obj,
-                    table=table,
-                    player_a=order[index],
-                    player_b=order[index + 1],
-                    outcome=Outcome.NORMAL,
-                    winner=winner,
-                    score_a=score_a,
-                    score_b=score_b,
-                )
-            )
-        Game.objects.bulk_create(games)
+            scores = (rng.randint(150, 450), rng.randint(150, 450))
+            game = Game(round=round_obj, table=table, outcome=Outcome.NORMAL)
+            tables.append((game, list(zip(order[index : index + 2], scores, strict=True))))
+        Game.objects.bulk_create([game for game, _seated in tables])
         Seat.objects.bulk_create(
-            Seat(game=game, round=round_obj, player=player, side=side)
-            for game in games
-            for player, side in ((game.player_a, Side.A), (game.player_b, Side.B))
+            Seat(
+                game=game,
+                round=round_obj,
+                player=player,
+                position=position,
+                score=score,
+                place=places(Outcome.NORMAL, scores=[s for _p, s in seated])[position],
+                confirmed=True,
+            )
+            for game, seated in tables
+            for position, (player, score) in enumerate(seated)
         )
     return competition
 

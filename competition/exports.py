@@ -114,13 +114,19 @@ def round_document(competition: Competition, round: Round, games: list[Game]) ->
         "games": [
             {
                 "table": game.table,
-                "player_a": _player(game.player_a),
-                "player_b": _player(game.player_b),
-                "starter": game.starter or None,
+                # The seats in table order; `starter` is the position that moved first.
+                "players": [
+                    {
+                        **_player(seat.player),
+                        "score": seat.score,
+                        "place": seat.place,
+                        "flag_fell": seat.flag_fell,
+                        "forfeited": seat.forfeited,
+                    }
+                    for seat in game.seat_list
+                ],
+                "starter": game.starter,
                 "outcome": game.outcome or None,
-                "winner": game.winner or None,
-                "score_a": game.score_a,
-                "score_b": game.score_b,
                 # confirmed, provisional (a player's, awaiting the opponent) or disputed
                 "confirmation": game.confirmation if game.outcome else None,
                 # whether the standings count it (`games.models.COUNTS`)

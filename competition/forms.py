@@ -35,6 +35,7 @@ from games.services import (
     ResultKind,
     result_fields,
     result_kind_of,
+    result_of,
 )
 
 TIEBREAK_SLOTS = len(TIEBREAK_CHOICES)
@@ -293,20 +294,18 @@ class ResultRowForm(forms.Form):
         self.score_max = score_max
         self.rules_name = rules_name
         if game is not None:
-            for side, player in (("a", game.player_a), ("b", game.player_b)):
-                self.fields[f"score_{side}"].label = _("Board points of %(name)s") % {
-                    "name": player.name
-                }
-            if game.player_b is not None:
-                self.fields["kind"].choices = ResultKind.choices_for(
-                    game.player_a.name, game.player_b.name
-                )
+            names = [player.name for player in game.players]
+            for side, name in zip(("a", "b"), names, strict=False):
+                self.fields[f"score_{side}"].label = _("Board points of %(name)s") % {"name": name}
+            if len(names) == 2:
+                self.fields["kind"].choices = ResultKind.choices_for(*names)
 
     @staticmethod
     def initial_for(game: Game) -> dict:
+        scores = (*game.scores, None, None)
         shown = {
-            "score_a": game.score_a,
-            "score_b": game.score_b,
+            "score_a": scores[0],
+            "score_b": scores[1],
             "kind": result_kind_of(game) or ResultKind.NORMAL,
         }
         return {"game": game.pk, "version": game.version, "shown": shown_token(shown), **shown}
@@ -347,7 +346,7 @@ class ResultRowForm(forms.Form):
         if self.cleaned_data.get("confirm") == self.confirmation_token:
             return
         game = self.game_obj
-        if game is not None and (game.score_a, game.score_b) == tuple(scores.values()):
+        if game is not None and game.scores == tuple(scores.values()):
             return  # confirmed when it was saved
         if all(score == 0 for score in scores.values()):
             # Nobody scored: far more often two empty boxes typed as zeros than a game.
@@ -387,12 +386,11 @@ class ResultRowForm(forms.Form):
             return False  # an emptied row records nothing
         try:
             fields = result_fields(
-                ResultInput(cleaned["kind"], cleaned.get("score_a"), cleaned.get("score_b"))
+                ResultInput.of_pair(cleaned["kind"], cleaned.get("score_a"), cleaned.get("score_b"))
             )
         except ResultError:
             return False  # the service says what is wrong
-        stored = {name: getattr(game, name) for name in fields}
-        return fields != stored
+        return fields != result_of(game)
 
     @property
     def confirmation_token(self) -> str:

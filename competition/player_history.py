@@ -100,7 +100,8 @@ def player_history(club: Club, player: Player) -> PlayerHistory:
     games = (
         Game.objects.published()
         .filter(round__competition__in=competitions, seats__player=player)
-        .select_related("round__competition__club", "player_a", "player_b")
+        .select_related("round__competition__club")
+        .with_seats()
         .annotate(move_count=Count("moves"))
         .order_by("round__number")
     )
@@ -117,9 +118,9 @@ def player_history(club: Club, player: Player) -> PlayerHistory:
     head_to_head: dict[int, HeadToHead] = {}
     for game in games:
         competition_id = game.round.competition_id
-        opponent = game.player_b if game.player_a_id == player.pk else game.player_a
-        if game.is_bye:
-            opponent = None
+        others = [other for other in game.players if other.pk != player.pk]
+        # Head to head and the history line are one against one (tables: see docs/tables.md).
+        opponent = others[0] if len(others) == 1 else None
         result = results[competition_id].get(game.round.number)
         seasons[competition_id].lines.append(HistoryLine(game, opponent, result))
         if opponent is not None and result is not None and result.result in DECIDED:
@@ -149,16 +150,9 @@ def _entrant_records(competitions: list[Competition]) -> dict[int, list[standing
 
 
 def _game_records(competitions: list[Competition]) -> dict[int, list[standings.GameRecord]]:
-    """Each competition's results that count (one query for all): the records
-    `selectors.game_records` reads for one competition, by the same rule."""
-    records: dict[int, list[standings.GameRecord]] = defaultdict(list)
-    for competition_id, *row in (
-        Game.objects.counting()
-        .filter(round__competition__in=competitions)
-        .values_list("round__competition_id", *selectors.GAME_RECORD_FIELDS)
-    ):
-        records[competition_id].append(standings.GameRecord(*row))
-    return records
+    """Each competition's results that count: the records `selectors.game_records` reads
+    for one competition, by the same rule (`Game.objects.counting`)."""
+    return selectors.records_of(Game.objects.counting().filter(round__competition__in=competitions))
 
 
 #: The results head to head counts: a game decided on the board or by forfeit. An annulled

@@ -30,7 +30,7 @@ from django.db.models import Count, Max
 from clubs.models import Club, Player
 from competition.core import ratings
 from competition.models import Competition, Round
-from games.models import Game, Outcome, Winner
+from games.models import Game, Seat
 
 CACHE_SECONDS = 24 * 3600
 #: What the ratings need of a player, read with the games (the names, the known start).
@@ -211,7 +211,7 @@ def _read(
     """The periods, and each player's name and known start (read with the games).
 
     A flag fall is a loss for the player whose flag fell whatever the score; otherwise the
-    scores decide (`games.models.CONSISTENT_RESULT` keeps the winner in line with them).
+    scores decide (`rules.result.places`, as the stored places say).
     """
     rounds = list(
         Round.objects.filter(competition__club=club, competition__rated=True)
@@ -228,36 +228,33 @@ def _read(
         else:
             after = last_date.get(competition_id, start or datetime.date.min)
             places[pk] = (after, 1, competition_id, number)
-    games = (
-        Game.objects.rated()
-        .filter(round__competition__club=club)
-        .values_list(
-            "round_id",
-            "player_a_id",
-            "player_b_id",
-            "score_a",
-            "score_b",
-            "outcome",
-            "winner",
-            *(f"player_{side}__{name}" for side in "ab" for name in PLAYER_COLUMNS),
+    seats = (
+        Seat.objects.filter(
+            game__in=Game.objects.rated().filter(round__competition__club=club).values("pk")
         )
-        .order_by()
+        .values_list(
+            "game_id",
+            "round_id",
+            "player_id",
+            "score",
+            "flag_fell",
+            *(f"player__{name}" for name in PLAYER_COLUMNS),
+        )
+        .order_by("game_id", "position")
     )
-    tables: dict[tuple[datetime.date, int, int, int], list[ratings.Table]] = defaultdict(list)
+    by_game: dict[int, list[ratings.Seat]] = defaultdict(list)
+    round_of: dict[int, int] = {}
     known: dict[int, tuple[str, int | None, int | None]] = {}
-    for round_id, a, b, score_a, score_b, outcome, winner, *people in games:
-        known[a], known[b] = tuple(people[:3]), tuple(people[3:])  # type: ignore[assignment]
-        place = places[round_id]
+    for game_id, round_id, player_id, score, flag_fell, *person in seats:
+        known[player_id] = tuple(person)  # type: ignore[assignment]
+        round_of[game_id] = round_id
+        by_game[game_id].append(ratings.Seat(player_id, score or 0, flag_fell))
+    tables: dict[tuple[datetime.date, int, int, int], list[ratings.Table]] = defaultdict(list)
+    for game_id, table in by_game.items():
+        place = places[round_of[game_id]]
         if on is not None and place[0] > on:
             continue
-        flag_a = flag_b = False
-        if outcome == Outcome.FLAG_FALL:  # the loser's flag fell
-            flag_a, flag_b = winner == Winner.B, winner == Winner.A
-        tables[place].append(
-            ratings.Table(
-                (ratings.Seat(a, score_a or 0, flag_a), ratings.Seat(b, score_b or 0, flag_b))
-            )
-        )
+        tables[place].append(ratings.Table(tuple(table)))
     periods = [
         ratings.Period(key=_period_key(place), tables=tuple(found), date=_period_date(place))
         for place, found in sorted(tables.items())

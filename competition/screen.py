@@ -73,9 +73,9 @@ def screen_get(competition: Competition) -> Screen:
     panels: list[Panel] = []
     if round is not None:
         # The byes last: on the wall they are a footnote to the tables.
-        games = sorted(selectors.round_games(round), key=lambda game: game.player_b_id is None)
+        games = sorted(selectors.round_games(round), key=lambda game: game.is_bye)
         panels += _chunks("pairings", games)
-        panels += _chunks("results", [game for game in games if game.player_b_id is not None])
+        panels += _chunks("results", [game for game in games if not game.is_bye])
     view = selectors.standings_get(competition)
     for index, (group, rows) in enumerate(view.groups.items()):
         panels += _chunks("standings", rows, group=group, prefix=f"{index}-")

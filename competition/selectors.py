@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
 from django.db.models import Count, Max, Prefetch, QuerySet
 from django.http import Http404
@@ -55,20 +56,44 @@ def entrant_records(competition: Competition) -> list[standings.EntrantRecord]:
     ]
 
 
-#: The fields of a `standings.GameRecord`, in its order, as a game row names them.
-GAME_RECORD_FIELDS = (
-    "round__number",
-    "player_a_id",
-    "player_b_id",
-    "score_a",
-    "score_b",
-    "outcome",
-    "winner",
-)
+def _winner(outcome: str, seats: list[tuple]) -> str:
+    """The pair's winner as the standings record names it, from the seats' places."""
+    if outcome == Outcome.BYE:
+        return "a"
+    places = [seat[3] for seat in seats]
+    if outcome in (Outcome.ANNULLED,) or places == [None, None]:
+        return "none"
+    if places[0] == places[1]:
+        return "draw"
+    if places[1] is None or (places[0] is not None and places[0] < places[1]):
+        return "a"
+    return "b"
+
+
+def _record(
+    round_number: int, outcome: str, seats: list[tuple]
+) -> standings.GameRecord | standings.TableRecord:
+    """A game's seats (player_id, score, position, place, flag_fell, forfeited) as the
+    standings read them: a pair or a bye as a `GameRecord`, a table of 3 or 4 as a
+    `TableRecord`."""
+    if len(seats) > 2:
+        return standings.TableRecord(
+            round_number,
+            tuple(
+                standings.SeatRecord(player, score, flag_fell, forfeited)
+                for player, score, _position, _place, flag_fell, forfeited in seats
+            ),
+            outcome,
+        )
+    first = seats[0]
+    second = seats[1] if len(seats) == 2 else (None, None, 1, None)
+    return standings.GameRecord(
+        round_number, first[0], second[0], first[1], second[1], outcome, _winner(outcome, seats)
+    )
 
 
 def game_records(competition: Competition) -> list[standings.GameRecord]:
-    """Every game that counts for the competition, as standings records (one query).
+    """Every game that counts for the competition, as standings records (two queries).
 
     Which games count is one rule, `Game.objects.counting_for` (`games.models.COUNTS`): a
     draft round's games do not, not even for its secretaries (the standings are the same
@@ -80,19 +105,33 @@ def game_records(competition: Competition) -> list[standings.GameRecord]:
 
 def _game_records(competition: Competition) -> tuple[list[standings.GameRecord], int]:
     """The records that count, and how many results await confirmation (counted or not)."""
-    rows = (
-        Game.objects.published()
-        .with_result()
-        .filter(round__competition=competition)
-        .with_counts()
-        .values_list(*GAME_RECORD_FIELDS, "confirmation", "counts")
+    games = Game.objects.published().with_result().filter(round__competition=competition)
+    provisional = games.exclude(confirmation=Confirmation.CONFIRMED).count()
+    records = records_of(Game.objects.counting_for(competition))
+    return records.get(competition.pk, []), provisional
+
+
+def records_of(
+    games: QuerySet[Game],
+) -> dict[int, list[standings.GameRecord | standings.TableRecord]]:
+    """`games` as standings records, by competition (two queries, whatever their number):
+    the one way a game's seats become what the standings read."""
+    rows = list(
+        games.order_by("round__number", "pk").values_list(
+            "pk", "round__competition_id", "round__number", "outcome"
+        )
     )
-    records, provisional = [], 0
-    for *fields, confirmation, counts in rows:
-        provisional += confirmation != Confirmation.CONFIRMED
-        if counts:
-            records.append(standings.GameRecord(*fields))
-    return records, provisional
+    seats: dict[int, list[tuple]] = defaultdict(list)
+    for game_id, *seat in (
+        Seat.objects.filter(game__in=games.values("pk"))
+        .order_by("game_id", "position")
+        .values_list("game_id", "player_id", "score", "position", "place", "flag_fell", "forfeited")
+    ):
+        seats[game_id].append(tuple(seat))
+    records: dict[int, list[standings.GameRecord | standings.TableRecord]] = defaultdict(list)
+    for game_id, competition_id, round_number, outcome in rows:
+        records[competition_id].append(_record(round_number, outcome, seats[game_id]))
+    return records
 
 
 @dataclass(frozen=True)
@@ -183,10 +222,10 @@ def round_games(round: Round) -> QuerySet[Game]:
     """The round's games with their players, move count and whether each counts."""
     return (
         Game.objects.filter(round=round)
-        .select_related("player_a", "player_b")
+        .with_seats()
         .with_counts()
         .annotate(move_count=Count("moves"))
-        .order_by("table", "player_a__name")
+        .order_by("table", "pk")
     )
 
 
@@ -195,7 +234,8 @@ def player_games(competition: Competition, player: Player, *, with_drafts: bool)
     games = Game.objects.all() if with_drafts else Game.objects.published()
     return (
         games.filter(round__competition=competition, seats__player=player)
-        .select_related("round__competition__club", "player_a", "player_b")
+        .select_related("round__competition__club")
+        .with_seats()
         .annotate(move_count=Count("moves"))
         .order_by("round__number")
     )
@@ -218,7 +258,7 @@ def crosstable_get(competition: Competition) -> Crosstable:
     no_games: tuple[str, ...] = ()
     cells: list[list[Sequence[str]]] = [[no_games] * len(rows) for _ in rows]
     by_pair: dict[tuple[int, int], list[str]] = defaultdict(list)
-    for game in game_records(competition):
+    for game in _as_pairs(game_records(competition)):
         if game.player_b is None or game.outcome == Outcome.ANNULLED:
             continue
         for me, other, mine, theirs, side in (
@@ -230,6 +270,38 @@ def crosstable_get(competition: Competition) -> Crosstable:
         if me in index and other in index:
             cells[index[me]][index[other]] = texts
     return Crosstable(rows=rows, cells=cells)
+
+
+def _as_pairs(
+    records: Sequence[standings.GameRecord | standings.TableRecord],
+) -> list[standings.GameRecord]:
+    """Each pair at a table as the crosstable shows it: one meeting per pair of seats
+    (a forfeit loses, a fallen flag loses against one that did not fall, else the score)."""
+    pairs: list[standings.GameRecord] = []
+    for record in records:
+        if isinstance(record, standings.GameRecord):
+            pairs.append(record)
+            continue
+        for first, second in combinations(record.seats, 2):
+            key = [
+                (not seat.forfeited, not seat.flag_fell, seat.score or 0)
+                for seat in (first, second)
+            ]
+            winner = "draw" if key[0] == key[1] else "a" if key[0] > key[1] else "b"
+            if record.outcome == Outcome.ANNULLED:
+                winner = "none"
+            pairs.append(
+                standings.GameRecord(
+                    record.round_number,
+                    first.player_id,
+                    second.player_id,
+                    first.score,
+                    second.score,
+                    record.outcome,
+                    winner,
+                )
+            )
+    return pairs
 
 
 def _cell_text(game: standings.GameRecord, side: str, mine: int | None, theirs: int | None) -> str:
@@ -293,7 +365,7 @@ def entrants_unpaired_in(
     seated". A page that has read them already passes `entrants` (the late-arrival form
     passes all active ones: seating one marks them present) and the round's `games`."""
     if games is not None:
-        seated = {player for game in games for player in (game.player_a_id, game.player_b_id)}
+        seated = {player.pk for game in games for player in game.players}
     else:
         seated = seated_player_ids(round) if round.pk else set()
     if not seated:

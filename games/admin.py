@@ -10,31 +10,32 @@ from games.models import Game, GameClock, Move, Seat
 
 @admin.register(Game)
 class GameAdmin(ViewOnlyAdmin):
-    list_display = ["__str__", "round", "table", "outcome", "winner", "score_a", "score_b"]
+    list_display = ["__str__", "round", "table", "outcome", "confirmation"]
     list_filter = ["outcome", "round__competition"]
-    search_fields = ["player_a__name", "player_b__name", "round__competition__name"]
-    list_select_related = ["player_a", "player_b", "round__competition"]
+    search_fields = ["seats__player__name", "round__competition__name"]
+    list_select_related = ["round__competition"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).with_seats()
 
 
 @admin.register(Seat)
 class SeatAdmin(ViewOnlyAdmin):
-    list_display = ["player", "game", "side", "round"]
+    list_display = ["player", "game", "position", "score", "place", "round"]
     list_filter = ["round__competition"]
     search_fields = ["player__name"]
-    list_select_related = ["player", "game__player_a", "game__player_b", "round__competition"]
+    list_select_related = ["player", "game", "round__competition"]
 
 
 @admin.register(Move)
 class MoveAdmin(ViewOnlyAdmin):
-    list_display = ["game", "number", "side", "notation", "score", "total", "problem"]
-    list_filter = ["side", "game__round__competition"]
-    search_fields = ["notation", "game__player_a__name", "game__player_b__name"]
-    list_select_related = ["game__player_a", "game__player_b"]
+    list_display = ["game_id", "number", "seat", "notation", "score", "total", "problem"]
+    list_filter = ["seat", "game__round__competition"]
+    search_fields = ["notation", "game__seats__player__name"]
 
 
 @admin.register(GameClock)
 class GameClockAdmin(ViewOnlyAdmin):
-    list_display = ["game", "origin", "flag_ends"]
+    list_display = ["game_id", "origin", "flag_ends"]
     list_filter = ["game__round__competition"]
-    search_fields = ["game__player_a__name", "game__player_b__name"]
-    list_select_related = ["game__player_a", "game__player_b"]
+    search_fields = ["game__seats__player__name"]

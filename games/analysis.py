@@ -4,7 +4,7 @@ played move left on the table; per player the total ("punten laten liggen").
 The rules engine does the work (rules.analysis, over the move generator); this module
 turns the game's Move rows into its input and caches the result. The cache (Django's
 cache framework) is keyed by the game and a hash of everything the result depends on:
-the rule set and every move's side, notation and rack. A corrected move changes the
+the rule set and every move's seat, notation and rack. A corrected move changes the
 key, so a stale analysis is never shown, and nothing needs a migration or a write: the
 analysis is derived data, recomputed on demand in a second or so. A cache, not a model
 field, because it may be dropped at any time (locmem per process by default; a shared
@@ -21,20 +21,20 @@ from typing import Any
 
 from django.core.cache import cache
 
-from games.engine import SIDES, Replay
+from games.engine import Replay, names_at_table
 from games.models import Game, Move
 from rules.analysis import analyse
 
 #: Bump when the cached shape or the generator's results change (2: a blank swap can be
 #: the best move).
-VERSION = 3
+VERSION = 4
 TIMEOUT = 60 * 60 * 24 * 7
 
 
 @dataclass(frozen=True)
 class TurnReview:
     number: int
-    side: str
+    seat: int
     player_name: str
     rack: str
     played: str
@@ -52,9 +52,9 @@ class TurnReview:
 @dataclass(frozen=True)
 class GameReview:
     turns: tuple[TurnReview, ...]
-    #: Points left on the table, per side (a, b).
-    missed: tuple[int, int]
-    names: tuple[str, str]
+    #: Points left on the table, per seat in table order.
+    missed: tuple[int, ...]
+    names: tuple[str, ...]
 
     def turn(self, number: int) -> TurnReview | None:
         return next((t for t in self.turns if t.number == number), None)
@@ -72,7 +72,7 @@ class GameReview:
 def cache_key(game: Game, moves: Sequence[Move]) -> str:
     digest = hashlib.sha256(
         json.dumps(
-            [game.rules, game.starter, [(m.side, m.notation, m.rack, m.think_ms) for m in moves]],
+            [game.rules, game.starter, [(m.seat, m.notation, m.rack, m.think_ms) for m in moves]],
             sort_keys=True,
         ).encode()
     ).hexdigest()
@@ -86,13 +86,13 @@ def game_review(game: Game, moves: Sequence[Move], replayed: Replay) -> GameRevi
     if data is None:
         data = _compute(moves, replayed)
         cache.set(key, data, TIMEOUT)
-    names = (game.player_a.name, game.player_b.name if game.player_b else "")
+    names = names_at_table(game)
     turns = tuple(
         TurnReview(**{**turn, "placed": tuple(tuple(p) for p in turn["placed"])})
         for turn in data["turns"]
     )
-    missed_a, missed_b = data["missed"]
-    return GameReview(turns=turns, missed=(missed_a, missed_b), names=names)
+    missed = tuple(data["missed"]) + (0,) * (len(names) - len(data["missed"]))
+    return GameReview(turns=turns, missed=missed[: len(names)], names=names)
 
 
 def _compute(moves: Sequence[Move], replayed: Replay) -> dict[str, Any]:
@@ -108,7 +108,7 @@ def _compute(moves: Sequence[Move], replayed: Replay) -> dict[str, Any]:
         turns.append(
             {
                 "number": row.number,
-                "side": row.side,
+                "seat": row.seat,
                 "player_name": engine.players[turn.player],
                 "rack": turn.rack,
                 "played": turn.played,
@@ -121,7 +121,7 @@ def _compute(moves: Sequence[Move], replayed: Replay) -> dict[str, Any]:
                 "think_ms": row.think_ms,
             }
         )
-    missed = [0, 0]
+    missed = [0] * len(engine.players)
     for turn in turns:
-        missed[SIDES.index(turn["side"])] += turn["missed"]
+        missed[turn["seat"]] += turn["missed"]
     return {"turns": turns, "missed": missed}

@@ -15,9 +15,10 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
 
 import rules
-from games.engine import SIDES, Replay
+from games.engine import Replay, names_at_table
 from games.models import Game, Move
 from rules.board import SIZE, premium, square_name
+from rules.result import places as result_places
 
 #: Premium squares: the short label on the square (the same in Dutch and English: 3W is
 #: "drie keer de woordwaarde") and the name a screen reader says.
@@ -201,7 +202,34 @@ class BoardView:
     result: rules.GameResult | None
     pending_end_racks: tuple[int, ...]
     ruleset: rules.RuleSet
-    names: tuple[str, str]
+    names: tuple[str, ...]
+
+    @property
+    def title(self) -> str:
+        """The players in table order: "Anke – Bram – Cor"."""
+        return " – ".join(self.names)
+
+    @property
+    def seats(self) -> list[tuple[int, str, int, int]]:
+        """Each seat in table order: (position, name, score, turns taken)."""
+        return [
+            (position, name, self.scores[position], self.turns[position])
+            for position, name in enumerate(self.names)
+        ]
+
+    @property
+    def pending_end_rack_names(self) -> list[str]:
+        return [self.names[position] for position in self.pending_end_racks]
+
+    @property
+    def winner_names(self) -> list[str]:
+        """Who won the finished game (all names: a draw; none: annulled or running)."""
+        if self.result is None or self.result.ending == "annulled":
+            return []
+        fell = [position == self.result.flag_fallen for position in range(len(self.names))]
+        outcome = "flag_fall" if any(fell) else "normal"
+        places = result_places(outcome, scores=self.result.scores, flag_fell=fell)
+        return [name for name, place in zip(self.names, places, strict=True) if place == 1]
 
     @property
     def grid(self) -> SafeString:
@@ -222,10 +250,6 @@ class BoardView:
     @property
     def to_move_name(self) -> str | None:
         return None if self.to_move is None else self.names[self.to_move]
-
-    @property
-    def to_move_side(self) -> str | None:
-        return None if self.to_move is None else SIDES[self.to_move]
 
     @property
     def problems(self) -> list[SheetLine]:
@@ -278,21 +302,19 @@ def board_view(
         rows = squares(current.board, current.tiles, highlight=preview.placed, state="preview")
     else:
         rows = squares(current.board, current.tiles, highlight=last_placed)
-    names = (game.player_a.name, game.player_b.name if game.player_b else "")
+    names = names_at_table(game)
     result = current.result
     return BoardView(
         game=game,
         rows=rows,
         columns="ABCDEFGHIJKLMNO",
         lines=[
-            SheetLine(
-                move=move, player_name=names[SIDES.index(move.side)], is_current=move.number == upto
-            )
+            SheetLine(move=move, player_name=names[move.seat], is_current=move.number == upto)
             for move in moves
         ],
         scores=current.scores,
         to_move=current.to_move,
-        turns=tuple(current.turns_taken(player) for player in range(2)),
+        turns=tuple(current.turns_taken(player) for player in range(len(current.players))),
         turn_limit=current.rules.turn_limit,
         bag_size=current.bag_size,
         unseen=current.unseen_tiles(),

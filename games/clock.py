@@ -70,7 +70,7 @@ def clock_view(game: Game, now: datetime | None = None) -> dict[str, Any]:
     server's now on the clock's time line, each player's time left, whose clock runs."""
     now = now or timezone.now()
     clock = clock_of(game)
-    names = [game.player_a.name, game.player_b.name if game.player_b else ""]
+    names = [player.name for player in game.players]
     if clock is None:
         return {"started": False, "minutes": clock_minutes(game), "names": names}
     state = clock_state(clock, now)
@@ -95,7 +95,7 @@ def _locked(game: Game, by: AbstractBaseUser | None) -> Game:
         game,
         expected_version=None,
         stale=lambda: ClockError(""),
-        related=("player_a", "player_b", "round__competition__club", "clock"),
+        related=("round__competition__club", "clock"),
     )
     try:
         game_action_check(locked, by, GameAction.MOVES)
@@ -126,7 +126,7 @@ def clock_start(
     current = replayed.engine
     if current.is_over:
         raise ClockError(message("game_over", {}))
-    if not locked.starter:
+    if locked.starter is None:
         raise ClockError(_("Record who starts first."))
     to_move = current.to_move if current.to_move is not None else 0
     players = len(current.players)
@@ -255,5 +255,5 @@ def _history(
     state = state or clock_state(clock, now)
     after: dict[str, Any] = {"left_ms": list(state.left)}
     if state.flag is not None:
-        after.update(flag=engine.SIDES[state.flag], flag_at_ms=state.flag_at)
+        after.update(flag=state.flag, flag_at_ms=state.flag_at)
     record_game_change(game_context(game), by=by, action=action, before=None, after=after, at=now)

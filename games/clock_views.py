@@ -75,9 +75,7 @@ def clock(request, game):
 
 def _fresh(game: Game) -> Game:
     """The game as stored now, with its clock (the press was saved in its own transaction)."""
-    return Game.objects.select_related("player_a", "player_b", "round__competition", "clock").get(
-        pk=game.pk
-    )
+    return Game.objects.select_related("round__competition", "clock").with_seats().get(pk=game.pk)
 
 
 def _refused(game, reason: str, *, status: int) -> JsonResponse:

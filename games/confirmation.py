@@ -1,9 +1,10 @@
-"""Results by the players, confirmed by the opponent.
+"""Results by the players, confirmed by the others at the table.
 
-In a published round either player of a game may enter its result (a final score, or move
-by move on the board). It is provisional until the opponent confirms it from their own
-account; when the opponent enters another result the game is disputed, and the club's
-secretary decides. A result the secretary enters is confirmed at once.
+In a published round every player of a game may enter its result (a final score, or move
+by move on the board). It is provisional until every other player at the table has
+confirmed it from their own account; when one of them enters another result the game is
+disputed, and the club's secretary decides. A result the secretary enters is confirmed at
+once. Who stands behind the entered result is each seat's `confirmed`.
 
 Every function here locks the game row first (the one lock order of games/services.py),
 checks the version the page showed, and writes its history entry in the same transaction.
@@ -29,14 +30,19 @@ from clubs.history import HistoryAction
 from clubs.permissions import can_manage_club
 from games.history import game_context, record_game_change
 from games.locks import game_lock, row_held
-from games.models import Confirmation, Game, Outcome, RoundStatus
+from games.models import Confirmation, Game, Outcome, RoundStatus, Seat
 from games.moves import MoveError
-from games.services import ResultError, ResultInput, game_record_result, result_fields
+from games.services import (
+    ResultError,
+    ResultInput,
+    TableResult,
+    game_record_result,
+    result_fields,
+    result_of,
+)
 from games.signals import game_changed
 
 T = TypeVar("T")
-
-RESULT_FIELDS = ("outcome", "winner", "score_a", "score_b")
 
 SECRETARY = "secretary"
 
@@ -53,8 +59,8 @@ class ConfirmationError(ResultError):
 
 
 def role_in_game(game: Game, user: AbstractBaseUser | None) -> str | None:
-    """ "secretary" for the club's secretaries and staff, "a" or "b" for the game's players,
-    None for everyone else.
+    """ "secretary" for the club's secretaries and staff, the seat's position (0–3) for the
+    game's players, None for everyone else.
 
     A secretary who plays the game acts as secretary there too, as on the round's results
     page: what they enter is confirmed at once. Needs the game's players and its round's
@@ -62,7 +68,7 @@ def role_in_game(game: Game, user: AbstractBaseUser | None) -> str | None:
     """
     if user is not None and can_manage_club(user, game.round.competition.club):
         return SECRETARY
-    return game.side_of(user)
+    return game.seat_of(user)
 
 
 def _stale_result() -> ConfirmationError:
@@ -74,7 +80,7 @@ def _stale_result() -> ConfirmationError:
 class GameAction(StrEnum):
     """What a person can do with a game's result: the buttons of its result page."""
 
-    ENTER = "enter"  # a final score: the first, a player's own again, or the opponent's other
+    ENTER = "enter"  # a final score: the first, a player's own again, or another player's other
     CONFIRM = "confirm"  # stand behind the result as it was entered
     OVERRIDE = "override"  # the secretary decides an entered result, with a reason
     MOVES = "moves"  # add, correct or undo moves on the board
@@ -96,7 +102,7 @@ def game_actions_for(
 def game_action_check(
     game: Game, by: AbstractBaseUser | None, action: GameAction, *, has_moves: bool | None = None
 ) -> str | None:
-    """`by`'s role in `game` ("secretary", "a" or "b"); raises `ConfirmationError` with the
+    """`by`'s role in `game` ("secretary" or a seat's position); raises `ConfirmationError` with the
     reason when `by` may not take `action` (the one rule `game_actions_for` lists)."""
     role = role_in_game(game, by)
     refusal = _refusal(game, role, action, _has_moves(game, has_moves))
@@ -116,12 +122,17 @@ def _refusal(
     game: Game, role: str | None, action: GameAction, has_moves: Callable[[], bool]
 ) -> ConfirmationError | None:
     """Why `role` may not take `action` on `game` now, or None when it may."""
+    pair = len(game.seat_list) == 2
     if role is None:
         return ConfirmationError(
-            _("Only the two players and the club's secretaries may enter this result."),
+            _("Only the two players and the club's secretaries may enter this result.")
+            if pair
+            else _(
+                "Only the players at this table and the club's secretaries may enter this result."
+            ),
             forbidden=True,
         )
-    if game.player_b_id is None:
+    if game.is_bye:
         return ConfirmationError(_("A bye has no result to enter."))
     if game.round.competition.archived_at is not None:
         return ConfirmationError(
@@ -150,14 +161,18 @@ def _refusal(
         return ConfirmationError(
             _("This result is confirmed: only the club's secretary can still change it.")
         )
-    awaits_me = game.confirmation == Confirmation.PROVISIONAL and game.claimed_by != role
+    awaits_me = game.confirmation == Confirmation.PROVISIONAL and not _seat(game, role).confirmed
     if action == GameAction.CONFIRM:
         if not game.has_result or game.confirmation != Confirmation.PROVISIONAL:
             return ConfirmationError(_("There is no entered result waiting for confirmation."))
         if not awaits_me:
-            return ConfirmationError(
-                _("You entered this result yourself: your opponent confirms it.")
-            )
+            if game.claimed_by == role:
+                return ConfirmationError(
+                    _("You entered this result yourself: your opponent confirms it.")
+                    if pair
+                    else _("You entered this result yourself: the other players confirm it.")
+                )
+            return ConfirmationError(_("You confirmed this result already."))
     # A result from the moves is changed on the board; the opponent may still dispute it.
     if action == GameAction.ENTER and not awaits_me and has_moves():
         return ConfirmationError(BY_MOVES)
@@ -185,23 +200,24 @@ def _locked(game: Game, *, by: AbstractBaseUser | None, expected_version: int | 
         game,
         expected_version=expected_version,
         stale=_stale_result,
-        related=("player_a", "player_b", "round__competition__club", "clock"),
+        related=("round__competition__club", "clock"),
     )
-    if locked.player_b_id is None:
+    if locked.is_bye:
         raise ConfirmationError(_("A bye has no result to enter."))
     return locked
 
 
-def _result_of(game: Game) -> dict[str, Any]:
-    return {name: getattr(game, name) for name in RESULT_FIELDS}
+def _seat(game: Game, position: int) -> Seat:
+    return game.seat_list[position]
 
 
 def _state_of(game: Game) -> dict[str, Any]:
     """What the history keeps of a game's result and who stands behind it."""
     return {
-        **_result_of(game),
+        **result_of(game).snapshot(),
         "confirmation": game.confirmation,
         "entered_by_player": game.claimed_by,
+        "confirmed_by": [seat.position for seat in game.seat_list if seat.confirmed],
     }
 
 
@@ -211,10 +227,22 @@ def _record(game: Game, *, by, action: str, before, after, reason: str = "", now
     )
 
 
-def _save_confirmation(game: Game, *, confirmation: str, claimed_by: str = "", counter=None):
+def _save_confirmation(
+    game: Game,
+    *,
+    confirmation: str,
+    claimed_by: int | None = None,
+    counter=None,
+    confirmed: set[int] | None = None,
+):
+    """Store who stands behind the result: `confirmed` the seats that do (None: all)."""
     game.confirmation = confirmation
     game.claimed_by = claimed_by
     game.counter_result = counter or {}
+    seats = game.seat_list
+    for seat in seats:
+        seat.confirmed = confirmed is None or seat.position in confirmed
+    Seat.objects.bulk_update(seats, ["confirmed"])
     game.version += 1
     game.save(update_fields=["confirmation", "claimed_by", "counter_result", "version"])
     game_changed.send(sender=Game, round_id=game.round_id, result_changed=True)
@@ -233,27 +261,26 @@ def game_result_enter(
     """Enter a game's result as one of its players or as the club's secretary.
 
     What each may do is `game_actions_for`'s rule, checked here first. A player's result
-    is provisional until the opponent confirms it. When the opponent
+    is provisional until every other player at the table confirms it. When another player
     already entered one, the same result confirms it and another disputes it (the stored
     result stays; the other is kept beside it for the secretary). The secretary's result
     is confirmed at once.
     """
     now = now or timezone.now()
-    fields = result_fields(result)
     locked = _locked(game, by=by, expected_version=expected_version)
+    fields = result_fields(result, len(locked.seat_list))
     role = game_action_check(locked, by, GameAction.ENTER)
     if role == SECRETARY:
-        game_record_result(game=locked, result=result, by=by, reason=reason, now=now)
-        locked.refresh_from_db()
-        return locked
+        return game_record_result(game=locked, result=result, by=by, reason=reason, now=now)
     if locked.confirmation == Confirmation.PROVISIONAL and locked.claimed_by != role:
-        if fields == _result_of(locked):
-            return _confirm(locked, by=by, reason=reason, now=now)
-        return _dispute(locked, fields=fields, by=by, reason=reason, now=now)
-    # Not entered yet, or the player's own entry that awaits the opponent: (re)enter it.
-    game_record_result(game=locked, result=result, by=by, reason=reason, now=now)
-    locked.refresh_from_db()
-    _save_confirmation(locked, confirmation=Confirmation.PROVISIONAL, claimed_by=role)
+        if fields == result_of(locked):
+            return _confirm(locked, role=role, by=by, reason=reason, now=now)
+        return _dispute(locked, role=role, fields=fields, by=by, reason=reason, now=now)
+    # Not entered yet, or the player's own entry that awaits the others: (re)enter it.
+    locked = game_record_result(game=locked, result=result, by=by, reason=reason, now=now)
+    _save_confirmation(
+        locked, confirmation=Confirmation.PROVISIONAL, claimed_by=role, confirmed={role}
+    )
     return locked
 
 
@@ -266,10 +293,10 @@ def game_result_confirm(
     expected_version: int | None = None,
     now: datetime | None = None,
 ) -> Game:
-    """The opponent (or the secretary) confirms the result as it was entered."""
+    """Another player at the table (or the secretary) confirms the result as it was entered."""
     locked = _locked(game, by=by, expected_version=expected_version)
-    game_action_check(locked, by, GameAction.CONFIRM)
-    return _confirm(locked, by=by, reason=reason, now=now or timezone.now())
+    role = game_action_check(locked, by, GameAction.CONFIRM)
+    return _confirm(locked, role=role, by=by, reason=reason, now=now or timezone.now())
 
 
 @transaction.atomic
@@ -284,15 +311,14 @@ def game_result_override(
 ) -> Game:
     """The secretary decides the result (of a disputed game, usually), with a reason."""
     now = now or timezone.now()
-    fields = result_fields(result)
     locked = _locked(game, by=by, expected_version=expected_version)
+    fields = result_fields(result, len(locked.seat_list))
     game_action_check(locked, by, GameAction.OVERRIDE)
     if not reason.strip():
         raise ConfirmationError(_("Give a reason for the decision."))
     before = {**_state_of(locked), "counter_result": locked.counter_result}
-    if fields != _result_of(locked):
-        game_record_result(game=locked, result=result, by=by, reason=reason, now=now)
-        locked.refresh_from_db()
+    if fields != result_of(locked):
+        locked = game_record_result(game=locked, result=result, by=by, reason=reason, now=now)
     _save_confirmation(locked, confirmation=Confirmation.CONFIRMED)
     _record(
         locked,
@@ -306,9 +332,22 @@ def game_result_override(
     return locked
 
 
-def _confirm(locked: Game, *, by, reason: str, now: datetime) -> Game:
+def _confirm(locked: Game, *, role: str | int, by, reason: str, now: datetime) -> Game:
+    """`role`'s seat stands behind the result; confirmed once every seat does (the
+    secretary's confirmation confirms it for the table)."""
     before = _state_of(locked)
-    _save_confirmation(locked, confirmation=Confirmation.CONFIRMED)
+    confirmed = {seat.position for seat in locked.seat_list if seat.confirmed}
+    if role != SECRETARY:
+        confirmed.add(role)  # type: ignore[arg-type]
+    if role == SECRETARY or len(confirmed) == len(locked.seat_list):
+        _save_confirmation(locked, confirmation=Confirmation.CONFIRMED)
+    else:
+        _save_confirmation(
+            locked,
+            confirmation=Confirmation.PROVISIONAL,
+            claimed_by=locked.claimed_by,
+            confirmed=confirmed,
+        )
     _record(
         locked,
         by=by,
@@ -321,20 +360,24 @@ def _confirm(locked: Game, *, by, reason: str, now: datetime) -> Game:
     return locked
 
 
-def _dispute(locked: Game, *, fields: dict[str, Any], by, reason: str, now: datetime) -> Game:
+def _dispute(
+    locked: Game, *, role: int, fields: TableResult, by, reason: str, now: datetime
+) -> Game:
     before = _state_of(locked)
+    counter = {**fields.snapshot(), "by": role}
     _save_confirmation(
         locked,
         confirmation=Confirmation.DISPUTED,
         claimed_by=locked.claimed_by,
-        counter=fields,
+        counter=counter,
+        confirmed={seat.position for seat in locked.seat_list if seat.confirmed},
     )
     _record(
         locked,
         by=by,
         action=HistoryAction.RESULT_DISPUTE,
         before=before,
-        after={**_state_of(locked), **{f"counter_{key}": value for key, value in fields.items()}},
+        after={**_state_of(locked), **{f"counter_{key}": value for key, value in counter.items()}},
         reason=reason,
         now=now,
     )
@@ -355,14 +398,16 @@ def game_moves_write(*, game: Game, by: AbstractBaseUser | None, write: Callable
         role = game_action_check(locked, by, GameAction.MOVES)
     except ConfirmationError as error:
         raise MoveError(error.message) from None
-    before = _result_of(locked)
+    before = result_of(locked)
     with row_held(locked):
         written = write(locked)  # on `locked` itself: what it wrote is on the instance
-    if _result_of(locked) != before:
+    if result_of(locked) != before:
         if locked.outcome == Outcome.PENDING or role == SECRETARY:
-            confirmation, claimed_by = Confirmation.CONFIRMED, ""
+            confirmation, claimed_by, confirmed = Confirmation.CONFIRMED, None, None
         else:
-            confirmation, claimed_by = Confirmation.PROVISIONAL, role
+            confirmation, claimed_by, confirmed = Confirmation.PROVISIONAL, role, {role}
         if (locked.confirmation, locked.claimed_by) != (confirmation, claimed_by):
-            _save_confirmation(locked, confirmation=confirmation, claimed_by=claimed_by)
+            _save_confirmation(
+                locked, confirmation=confirmation, claimed_by=claimed_by, confirmed=confirmed
+            )
     return written

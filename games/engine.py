@@ -10,11 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import rules
-from games.models import Game, Move, Side
+from games.models import Game, Move
 from games.rule_messages import coded, coded_error
 from rules.lexicon import Lexicon
-
-SIDES = (Side.A, Side.B)
 
 
 def ruleset_of(game: Game) -> rules.RuleSet:
@@ -27,14 +25,20 @@ def new_engine(game: Game) -> rules.Game:
     return rules.Game(
         rules=ruleset,
         tiles=rules.DUTCH,
-        players=(game.player_a.name, game.player_b.name if game.player_b else "—"),
+        players=names_at_table(game),
         lexicon=Lexicon.default(ruleset.lexicon),
-        first_player=1 if game.starter == Side.B else 0,
+        first_player=game.starter or 0,
     )
 
 
-def parse(notation: str, side: str) -> rules.Move:
-    return rules.parse_move(notation, player=SIDES.index(side))
+def names_at_table(game: Game) -> tuple[str, ...]:
+    """The players' names in table order; a bye's board (never played) has a blank second."""
+    names = tuple(player.name for player in game.players)
+    return names if len(names) > 1 else (*names, "—")
+
+
+def parse(notation: str, seat: int) -> rules.Move:
+    return rules.parse_move(notation, player=seat)
 
 
 @dataclass
@@ -60,8 +64,8 @@ def replay(game: Game, moves: Sequence[Move]) -> Replay:
             outcome.problems[row.number] = coded("not_scored_until", {"number": refused})
             continue
         try:
-            move = parse(row.notation, row.side)
-            result = engine.push(move, rack=row.rack or None, player=mover(move, row.side))
+            move = parse(row.notation, row.seat)
+            result = engine.push(move, rack=row.rack or None, player=mover(move, row.seat))
         except rules.RulesError as error:
             outcome.results.append(None)
             outcome.problems[row.number] = coded_error(error)
@@ -71,9 +75,9 @@ def replay(game: Game, moves: Sequence[Move]) -> Replay:
     return outcome
 
 
-def mover(move: rules.Move, side: str) -> int | None:
+def mover(move: rules.Move, seat: int) -> int | None:
     """The player the engine should check is to move; None for the moves that are not
     a turn of the player to move (challenges, flag falls, end racks)."""
     if isinstance(move, rules.TURN_MOVES):
-        return SIDES.index(side)
+        return seat
     return None

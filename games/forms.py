@@ -11,7 +11,8 @@ from clubs.inputs import (
     bounded,
     validate_plain_text,
 )
-from games.services import MAX_SCORE, MIN_SCORE, ResultKind
+from games.models import MAX_SEAT
+from games.services import MAX_SCORE, MIN_SCORE, SEAT_LETTERS, ResultKind
 
 SQUARE_PATTERN = r"[A-Oa-o](1[0-5]|[1-9])"
 
@@ -117,7 +118,9 @@ class VersionForm(forms.Form):
 
 
 class StarterForm(VersionForm):
-    starter = forms.ChoiceField(choices=[("a", "a"), ("b", "b")])
+    starter = forms.TypedChoiceField(
+        choices=[(str(seat), str(seat)) for seat in range(MAX_SEAT + 1)], coerce=int
+    )
 
 
 class GcgUploadForm(VersionForm):
@@ -156,13 +159,11 @@ def zero_zero_error() -> forms.ValidationError:
 class GameResultForm(VersionForm):
     """A game's result as one of its players (or the secretary) enters it.
 
-    The scores are stored in table order (`score_a` is the first player's), whoever types
-    them. A player sees their own box first, "your score", then the opponent's with the
-    name (`side`: the reader's "a" or "b"); the secretary sees both names in table order.
+    One score field per seat, `score_a` to `score_d` in table order, whoever types them. A
+    player sees their own box first, "your score", then the others with their names
+    (`seat`: the reader's position); the secretary sees every name in table order.
     """
 
-    score_a = _score_field(_("Board points first player"))
-    score_b = _score_field(_("Board points second player"))
     kind = forms.ChoiceField(label=_("Outcome"), choices=ResultKind.choices, initial="normal")
     reason = forms.CharField(
         label=_("Reason"),
@@ -173,32 +174,42 @@ class GameResultForm(VersionForm):
     )
     confirm = forms.BooleanField(label=_("score is right"), required=False)
 
-    def __init__(self, *args, game=None, side: str | None = None, **kwargs) -> None:
+    def __init__(self, *args, game=None, seat: int | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.side = side if side in ("a", "b") else None
-        self.names = {"a": "", "b": ""}
-        if game is None:
-            return
-        self.names = {"a": game.player_a.name, "b": game.player_b.name}
-        for which, name in self.names.items():
-            self.fields[f"score_{which}"].label = name
-        if self.side:
-            self.fields[f"score_{self.side}"].label = _("Your score")
-            self.fields[f"score_{_other(self.side)}"].label = _("Opponent")
-        self.fields["kind"].choices = _kind_choices(self.names, self.side)
+        self.names = [player.name for player in game.players] if game is not None else ["", ""]
+        self.seat = seat if isinstance(seat, int) and 0 <= seat < len(self.names) else None
+        self.letters = SEAT_LETTERS[: len(self.names)]
+        for position, letter in enumerate(self.letters):
+            label = self.names[position] or _("Board points")
+            if position == self.seat:
+                label = _("Your score")
+            elif self.seat is not None and len(self.names) == 2:
+                label = _("Opponent")
+            self.fields[f"score_{letter}"] = _score_field(label)
+        self.fields["kind"].choices = ResultKind.for_table(self.names, self.seat)
+
+    def scores(self) -> tuple[int | None, ...]:
+        """The cleaned scores in table order."""
+        return tuple(self.cleaned_data.get(f"score_{letter}") for letter in self.letters)
 
     def score_boxes(self) -> list[tuple[forms.BoundField, str]]:
-        """The two score fields as shown, each with the name beneath its label: the
-        reader's own first; for the secretary the table order, the label being the name."""
-        order = ("b", "a") if self.side == "b" else ("a", "b")
-        return [(self[f"score_{which}"], self.names[which] if self.side else "") for which in order]
+        """The score fields as shown, each with the name beneath its label: the reader's
+        own first; for the secretary the table order, the label being the name."""
+        order = list(range(len(self.letters)))
+        if self.seat is not None:
+            order.remove(self.seat)
+            order.insert(0, self.seat)
+        shown = self.seat is not None
+        return [
+            (self[f"score_{self.letters[position]}"], self.names[position] if shown else "")
+            for position in order
+        ]
 
     def clean(self) -> dict:
         cleaned = super().clean()
-        zero_zero = cleaned.get("kind") in ResultKind.SCORED and (
-            cleaned.get("score_a") == cleaned.get("score_b") == 0
-        )
-        if zero_zero and not cleaned.get("confirm"):
+        scores = [cleaned.get(f"score_{letter}") for letter in self.letters]
+        zero = cleaned.get("kind") in ResultKind.SCORED and all(score == 0 for score in scores)
+        if zero and not cleaned.get("confirm"):
             self.add_error("score_a", zero_zero_error())
         return cleaned
 
@@ -207,24 +218,3 @@ class GameResultForm(VersionForm):
         """Whether the form shows the “score is right” box: it was asked for, or ticked."""
         asked = any(e.code == "implausible" for e in self.errors.as_data().get("score_a", []))
         return self.is_bound and (asked or bool(self.data.get("confirm")))
-
-
-def _other(side: str) -> str:
-    return "b" if side == "a" else "a"
-
-
-def _kind_choices(names: dict[str, str], side: str | None) -> list[tuple[str, str]]:
-    """The outcomes with the players' names instead of "first/second player"."""
-
-    def who(which: str) -> str:
-        if which == side:
-            return _("%(name)s (you)") % {"name": names[which]}
-        return names[which]
-
-    labels = {
-        ResultKind.FLAG_A: _("flag fell: %(name)s") % {"name": who("a")},
-        ResultKind.FLAG_B: _("flag fell: %(name)s") % {"name": who("b")},
-        ResultKind.FORFEIT_A: _("forfeit: %(name)s") % {"name": who("a")},
-        ResultKind.FORFEIT_B: _("forfeit: %(name)s") % {"name": who("b")},
-    }
-    return [(value, labels.get(value, label)) for value, label in ResultKind.choices]

@@ -1,7 +1,8 @@
 """A game's entries in the club history: results and moves, with the game's names kept.
 
 The services of games/ call `record_game_change` inside their transaction. The context of
-an entry (club, competition, round, the two names) is read in one query for many games.
+an entry (club, competition, round, the players' names) is read in two queries for many
+games.
 """
 
 from __future__ import annotations
@@ -11,29 +12,29 @@ from datetime import datetime
 from typing import Any
 
 from clubs.history import history_record
-from games.models import Game
+from games.models import Game, Seat
 
 GAME = "game"
 
 
 def game_contexts(game_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
     """Club, competition, round and names of each game, as a history entry needs them."""
-    rows = Game.objects.filter(pk__in=list(game_ids)).values(
-        "pk",
-        "table",
-        "round__number",
-        "round__competition_id",
-        "round__competition__club_id",
-        "player_a__name",
-        "player_b__name",
+    ids = list(game_ids)
+    rows = Game.objects.filter(pk__in=ids).values(
+        "pk", "table", "round__number", "round__competition_id", "round__competition__club_id"
     )
+    names: dict[int, list[str]] = {}
+    for game_id, name in (
+        Seat.objects.filter(game_id__in=ids).order_by("game_id", "position")
+    ).values_list("game_id", "player__name"):
+        names.setdefault(game_id, []).append(name)
     return {
         row["pk"]: _context(
             row["pk"],
             club_id=row["round__competition__club_id"],
             competition_id=row["round__competition_id"],
             round_number=row["round__number"],
-            names=(row["player_a__name"], row["player_b__name"]),
+            names=names.get(row["pk"], []),
         )
         for row in rows
     }
@@ -46,7 +47,7 @@ def game_context(game: Game) -> dict[str, Any]:
         club_id=game.round.competition.club_id,
         competition_id=game.round.competition_id,
         round_number=game.round.number,
-        names=(game.player_a.name, game.player_b.name if game.player_b else None),
+        names=[player.name for player in game.players],
     )
 
 

@@ -1,4 +1,4 @@
-"""How a game's history values read: a result, a move, a pairing, a side, as sentences.
+"""How a game's history values read: a result, a move, a pairing, a seat, as sentences.
 
 Registered with `clubs.history_display` by `GamesConfig.ready`. The values are the codes
 the services of games/ store (`games.confirmation._state_of`, `games.moves._entry`,
@@ -15,56 +15,117 @@ from django.utils.translation import gettext_lazy
 
 import rules
 from clubs.history_display import EMPTY, Group, Reading
-from games.models import Confirmation, Outcome, RoundStatus, Side, Winner
+from games.models import MAX_SEAT, Confirmation, Outcome, RoundStatus
 from games.timing import clock_time
+from rules.result import ResultError
+from rules.result import places as result_places
 
-RESULT_KEYS = ("outcome", "winner", "score_a", "score_b")
-COUNTER_KEYS = tuple(f"counter_{key}" for key in RESULT_KEYS)
-MOVE_KEYS = ("number", "side", "notation", "rack")
+#: A result's keys: the seats' form (scores, flags and forfeits per seat in table order),
+#: and the two sides' form that entries written before tables of 3 and 4 hold.
+RESULT_KEYS = ("outcome", "scores", "flag_fell", "forfeited", "winner", "score_a", "score_b")
+COUNTER_KEYS = (*(f"counter_{key}" for key in RESULT_KEYS), "counter_by")
+MOVE_KEYS = ("number", "seat", "side", "notation", "rack")
+
+#: The two sides of entries written before tables: "a" is seat 0, "b" seat 1.
+_SIDES = {"a": 0, "b": 1}
 
 
-def player(side: Any, reading: Reading) -> str:
-    """The player of a side ("a"/"b") by name, else "first/second player"."""
-    if side not in (Side.A, Side.B):
+def seat_of(value: Any) -> int | None:
+    """A seat's position from a history value: 0–3, or an old entry's side "a"/"b"."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) and 0 <= value <= MAX_SEAT:
+        return value
+    return _SIDES.get(value) if isinstance(value, str) else None
+
+
+def player(value: Any, reading: Reading) -> str:
+    """The player of a seat by name, else "player 2"."""
+    seat = seat_of(value)
+    if seat is None:
         return EMPTY
-    if reading.names:
-        return reading.names[0 if side == Side.A else 1]
-    return str(Side(side).label)
+    if reading.names and seat < len(reading.names) and reading.names[seat]:
+        return reading.names[seat]
+    if seat < 2:  # a pair's, as the entries before tables named them
+        return _("first player") if seat == 0 else _("second player")
+    return _("player %(number)s") % {"number": seat + 1}
 
 
-def _other(side: Any) -> str:
-    return {Side.A: Side.B, Side.B: Side.A}.get(side, "")
+def _seats_form(fields: Mapping[str, Any]) -> tuple[list[Any], list[int], list[int]]:
+    """The scores and the seats whose flag fell or who forfeited, from either form."""
+    if "scores" in fields or "flag_fell" in fields or "forfeited" in fields:
+        scores = fields.get("scores")
+        return (
+            list(scores) if isinstance(scores, list) else [],
+            [seat for seat in map(seat_of, fields.get("flag_fell") or []) if seat is not None],
+            [seat for seat in map(seat_of, fields.get("forfeited") or []) if seat is not None],
+        )
+    outcome, winner = fields.get("outcome"), fields.get("winner")
+    loser = {"a": 1, "b": 0}.get(winner) if isinstance(winner, str) else None
+    scores = [fields.get("score_a"), fields.get("score_b")]
+    flags = [loser] if outcome == Outcome.FLAG_FALL and loser is not None else []
+    forfeits = []
+    if outcome == Outcome.FORFEIT:
+        forfeits = [0, 1] if winner == "none" else [loser] if loser is not None else []
+    return scores, flags, forfeits
 
 
 def result_text(fields: Mapping[str, Any], reading: Reading) -> str:
     """A result as a sentence: "An 380 – 412 Bert, Bert wint"; "vlag van An gevallen, …"."""
     outcome = fields.get("outcome", Outcome.PENDING)
-    winner = fields.get("winner", Winner.UNDECIDED)
-    score_a, score_b = fields.get("score_a"), fields.get("score_b")
     if outcome == Outcome.PENDING:
         return str(Outcome.PENDING.label)
-    parts = []
-    if outcome == Outcome.FLAG_FALL and winner in (Winner.A, Winner.B):
-        parts.append(_("flag of %(name)s fell") % {"name": player(_other(winner), reading)})
-    elif outcome != Outcome.NORMAL:
+    scores, flags, forfeits = _seats_form(fields)
+    parts = [_("flag of %(name)s fell") % {"name": player(seat, reading)} for seat in flags]
+    if outcome == Outcome.FORFEIT:
+        parts += [_("forfeit: %(name)s") % {"name": player(seat, reading)} for seat in forfeits]
+    elif outcome not in (Outcome.NORMAL, Outcome.FLAG_FALL):
         parts.append(str(_label(Outcome, outcome)))
-    if score_a is not None and score_b is not None:
+    scored = bool(scores) and all(isinstance(score, int) for score in scores)
+    if scored and len(scores) == 2:
         parts.append(
             _("%(name_a)s %(score_a)s – %(score_b)s %(name_b)s")
             % {
-                "name_a": player(Side.A, reading),
-                "score_a": score_a,
-                "score_b": score_b,
-                "name_b": player(Side.B, reading),
+                "name_a": player(0, reading),
+                "score_a": scores[0],
+                "score_b": scores[1],
+                "name_b": player(1, reading),
             }
         )
-    if winner in (Winner.A, Winner.B):
-        parts.append(_("%(name)s wins") % {"name": player(winner, reading)})
-    elif winner == Winner.DRAW:
-        parts.append(_("a draw"))
-    elif winner == Winner.NONE and outcome != Outcome.BYE:
-        parts.append(_("nobody wins"))
+    elif scored:
+        parts.append(
+            ", ".join(f"{player(seat, reading)} {score}" for seat, score in enumerate(scores))
+        )
+    parts += _winners(outcome, scores if scored else [], flags, forfeits, reading)
     return ", ".join(parts)
+
+
+def _winners(
+    outcome: str, scores: list[Any], flags: list[int], forfeits: list[int], reading: Reading
+) -> list[str]:
+    """ "Bert wint", "gelijkspel" or "niemand wint", as the rules place the seats."""
+    if outcome == Outcome.ANNULLED:
+        return [_("nobody wins")]
+    if outcome == Outcome.BYE:
+        return []
+    count = len(scores) or max([1, *[seat + 1 for seat in (*flags, *forfeits)]])
+    if outcome == Outcome.FORFEIT:
+        count = max(count, 2)
+    try:
+        places = result_places(
+            outcome,
+            scores=scores,
+            flag_fell=[seat in flags for seat in range(count)],
+            forfeited=[seat in forfeits for seat in range(count)],
+        )
+    except ResultError:
+        return []
+    won = [seat for seat, place in enumerate(places) if place == 1]
+    if not won:
+        return [_("nobody wins")]
+    if len(won) == len(places) and len(won) > 1:
+        return [_("a draw")]
+    return [_("%(name)s wins") % {"name": str(_(" and ")).join(player(s, reading) for s in won)}]
 
 
 def _label(choices: Any, code: Any) -> Any:
@@ -79,9 +140,13 @@ def _counter_result(fields: Mapping[str, Any], reading: Reading) -> str:
 
 
 def _counter_label(values: Mapping[str, Any], reading: Reading) -> str:
-    """The other entry of a dispute is the player's who did not enter the stored one."""
-    disputer = _other(values.get("entered_by_player"))
-    if disputer:
+    """Whose the other entry of a dispute is: kept with it ("by"); in entries from before
+    tables, the player who did not enter the stored one."""
+    disputer = seat_of(values.get("counter_by"))
+    if disputer is None:
+        entered = seat_of(values.get("entered_by_player"))
+        disputer = None if entered is None else 1 - entered if entered < 2 else None
+    if disputer is not None:
         return _("entry of %(name)s") % {"name": player(disputer, reading)}
     return _("the other entry")
 
@@ -121,9 +186,9 @@ def notation_text(notation: str) -> str:
 def move_text(fields: Mapping[str, Any], reading: Reading) -> str:
     """A move: "Bert: H8 WOORD (rack ABCDEFG)"."""
     text = notation_text(str(fields.get("notation") or ""))
-    side = fields.get("side")
-    if side in (Side.A, Side.B):
-        text = f"{player(side, reading)}: {text}"
+    seat = seat_of(fields.get("seat", fields.get("side")))
+    if seat is not None:
+        text = f"{player(seat, reading)}: {text}"
     if fields.get("rack"):
         text = _("%(move)s (rack %(rack)s)") % {"move": text, "rack": fields["rack"]}
     return text
@@ -155,12 +220,13 @@ def pairing_text(pairings: Any, reading: Reading) -> str:
 
 def _one_pairing(row: Any) -> str:
     try:
-        table, (name, opponent), starter = row
+        table, names, starter = row
+        names = [name for name in names if name is not None]
     except (TypeError, ValueError):
         return str(row)
-    if opponent is None:
-        return _("bye: %(name)s") % {"name": name}
-    text = f"{name} – {opponent}"
+    if len(names) == 1:
+        return _("bye: %(name)s") % {"name": names[0]}
+    text = " – ".join(str(name) for name in names)
     if table is not None:
         text = _("table %(table)s: %(game)s") % {"table": table, "game": text}
     if starter:
@@ -172,10 +238,7 @@ def _times_left(values: Any, reading: Reading) -> str:
     """Each player's time left on the clock, by name: "Ans 23:30, Bert 24:15"."""
     if not isinstance(values, list):
         return EMPTY
-    return ", ".join(
-        f"{player(side, reading)} {clock_time(ms)}"
-        for side, ms in zip((Side.A, Side.B), values, strict=False)
-    )
+    return ", ".join(f"{player(seat, reading)} {clock_time(ms)}" for seat, ms in enumerate(values))
 
 
 def register_history_texts() -> None:
@@ -194,17 +257,20 @@ def register_history_texts() -> None:
         },
         choices={
             "outcome": Outcome.choices,
-            "winner": Winner.choices,
-            "side": Side.choices,
             "status": RoundStatus.choices,
             "confirmation": Confirmation.choices,
         },
         texts={
-            "starter": lambda side, reading: player(side, reading),
-            "flag": lambda side, reading: player(side, reading),
+            "starter": lambda seat, reading: player(seat, reading),
+            "flag": lambda seat, reading: player(seat, reading),
             "left_ms": _times_left,
             "flag_at_ms": lambda ms, reading: clock_time(ms),
-            "entered_by_player": lambda side, reading: player(side, reading),
+            "entered_by_player": lambda seat, reading: player(seat, reading),
+            "confirmed_by": lambda seats, reading: (
+                ", ".join(player(seat, reading) for seat in seats)
+                if isinstance(seats, list)
+                else str(seats)
+            ),
             "notation": lambda notation, reading: notation_text(str(notation)),
             "moves": moves_text,
             "pairings": pairing_text,
@@ -214,7 +280,7 @@ def register_history_texts() -> None:
         },
         groups=[
             Group(RESULT_KEYS, gettext_lazy("result"), result_text),
-            Group(COUNTER_KEYS, _counter_label, _counter_result),
+            Group(COUNTER_KEYS, _counter_label, _counter_result, needs="counter_outcome"),
             Group(MOVE_KEYS, _move_label, move_text, needs="notation"),
         ],
     )

@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
-from games.models import Game
+from django.db.models import prefetch_related_objects
+
+from games.models import Game, seats_with_players
 
 
 def game_lock(
@@ -36,6 +38,7 @@ def game_lock(
         )
         for path in loaded:
             _reuse(locked, game, path.split("__")[0])
+        prefetch_related_objects([locked], seats_with_players())
     if expected_version is not None and locked.version != expected_version:
         raise stale()
     return locked
@@ -69,17 +72,23 @@ def _reuse(locked: Game, game: Game, name: str) -> None:
 def games_lock(game_ids: Iterable[int]) -> dict[int, Game]:
     """Many games' rows, locked in id order (so two writers of overlapping rounds cannot
     wait for each other in a circle), by id; ids of games that are gone are left out."""
-    return (
+    games = (
         Game.objects.select_for_update(of=("self",), no_key=True)
         .order_by("pk")
         .in_bulk(list(game_ids))
     )
+    prefetch_related_objects(list(games.values()), seats_with_players())
+    return games
 
 
 def games_locked(queryset):
     """`queryset` of games, locked in id order when it is read: a round's games before a
     change of the pairing, so that a move entered at that moment waits or is seen."""
-    return queryset.select_for_update(of=("self",), no_key=True).order_by("pk")
+    return (
+        queryset.select_for_update(of=("self",), no_key=True)
+        .order_by("pk")
+        .prefetch_related(seats_with_players())
+    )
 
 
 @contextmanager

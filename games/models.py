@@ -1,12 +1,13 @@
-"""One game: its two players, who started, its result, and the audit trail of changes.
+"""One game at one table: its 2 to 4 seats, who started, its result, and its moves.
 
 A game refers to its round by foreign key only; this app imports nothing from competition.
-A bye is a game without a second player.
+A bye is a game of one seat. Whether a result is consistent (the places follow from the
+scores, flags and forfeits) is `rules.result.places`, asked by every write.
 """
 
 from django.conf import settings
 from django.db import models
-from django.db.models import BooleanField, ExpressionWrapper, F, Q
+from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Player
@@ -58,22 +59,8 @@ class Outcome(models.TextChoices):
 SCORED_OUTCOMES = (Outcome.NORMAL, Outcome.FLAG_FALL)
 
 
-class Winner(models.TextChoices):
-    UNDECIDED = "", _("undecided")
-    A = "a", _("first player")
-    B = "b", _("second player")
-    DRAW = "draw", _("draw")
-    NONE = "none", _("nobody")
-
-
-def winner_by_score(score_a: int, score_b: int) -> str:
-    """Highest board points wins; equal is a draw (Gouds 8 rule 2 and the standard rules)."""
-    return Winner.A if score_a > score_b else Winner.B if score_b > score_a else Winner.DRAW
-
-
-class Side(models.TextChoices):
-    A = "a", _("first player")
-    B = "b", _("second player")
+#: The last seat's position: a table has 2 to 4 players (the standard rules: 2 to 4).
+MAX_SEAT = 3
 
 
 class Confirmation(models.TextChoices):
@@ -97,28 +84,6 @@ class ResultState(models.TextChoices):
     AWAITING = "awaiting", _("awaiting confirmation")
     CONFIRMED = "confirmed", _("confirmed")
     DISPUTED = "disputed", _("disputed")
-
-
-def _scores(*, present: bool) -> Q:
-    return Q(score_a__isnull=not present, score_b__isnull=not present)
-
-
-# Each outcome allows exactly these combinations of winner and scores.
-CONSISTENT_RESULT = (
-    Q(outcome=Outcome.PENDING, winner=Winner.UNDECIDED) & _scores(present=False)
-    | Q(outcome=Outcome.NORMAL)
-    & _scores(present=True)
-    & (
-        Q(winner=Winner.A, score_a__gt=F("score_b"))
-        | Q(winner=Winner.B, score_a__lt=F("score_b"))
-        | Q(winner=Winner.DRAW, score_a=F("score_b"))
-    )
-    | Q(outcome=Outcome.FLAG_FALL, winner__in=[Winner.A, Winner.B]) & _scores(present=True)
-    | Q(outcome=Outcome.FORFEIT, winner__in=[Winner.A, Winner.B, Winner.NONE])
-    & _scores(present=False)
-    | Q(outcome=Outcome.ANNULLED, winner=Winner.NONE)
-    | Q(outcome=Outcome.BYE, winner=Winner.A) & _scores(present=False)
-)
 
 
 #: Whether a game has a result. A bye has one (a win, settled by the pairing, and counted in
@@ -146,9 +111,16 @@ COUNTS = (
 RATED = (
     COUNTS
     & Q(confirmation=Confirmation.CONFIRMED)
-    & Q(outcome__in=SCORED_OUTCOMES, player_b__isnull=False)
+    & Q(outcome__in=SCORED_OUTCOMES)
     & Q(round__competition__rated=True)
 )
+
+
+def seats_with_players() -> models.Prefetch:
+    """The seats of each game with their players, in table order: who sits where."""
+    return models.Prefetch(
+        "seats", queryset=Seat.objects.select_related("player").order_by("position")
+    )
 
 
 class GameQuerySet(models.QuerySet):
@@ -185,6 +157,10 @@ class GameQuerySet(models.QuerySet):
         games that do not count too, marked, in the same query."""
         return self.annotate(counts=ExpressionWrapper(COUNTS, output_field=BooleanField()))
 
+    def with_seats(self) -> "GameQuerySet":
+        """Each game with its seats and their players, in table order (`Game.seat_list`)."""
+        return self.prefetch_related(seats_with_players())
+
     def visible_to(self, user) -> "GameQuerySet":
         """Published games, and every game of the clubs `user` is secretary of (staff: all)."""
         managed = clubs_managed_by(user)
@@ -202,32 +178,16 @@ class Game(models.Model):
         "competition.Round", on_delete=models.PROTECT, related_name="games", verbose_name=_("round")
     )
     table = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
-    player_a = models.ForeignKey(
-        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("first player")
-    )
-    player_b = models.ForeignKey(
-        Player,
-        on_delete=models.PROTECT,
-        related_name="+",
+    # The players are the game's seats (`Seat`), in table order: 2 to 4, or 1 for a bye.
+    starter = models.PositiveSmallIntegerField(
+        _("who starts"),
         null=True,
         blank=True,
-        verbose_name=_("second player"),
-    )
-    starter = models.CharField(
-        _("who starts"),
-        max_length=1,
-        choices=Side,
-        blank=True,
-        help_text=_("Empty when decided by lot and not yet recorded."),
+        help_text=_("The seat that moves first; empty when drawn by lot and not yet recorded."),
     )
     outcome = models.CharField(
         _("outcome"), max_length=20, choices=Outcome, default=Outcome.PENDING, blank=True
     )
-    winner = models.CharField(
-        _("winner"), max_length=4, choices=Winner, default=Winner.UNDECIDED, blank=True
-    )
-    score_a = models.IntegerField(_("board points first player"), null=True, blank=True)
-    score_b = models.IntegerField(_("board points second player"), null=True, blank=True)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -240,18 +200,17 @@ class Game(models.Model):
     confirmation = models.CharField(
         _("confirmation"), max_length=12, choices=Confirmation, default=Confirmation.CONFIRMED
     )
-    claimed_by = models.CharField(
+    claimed_by = models.PositiveSmallIntegerField(
         _("entered by player"),
-        max_length=1,
-        choices=Side,
+        null=True,
         blank=True,
-        help_text=_("The player whose entry awaits the opponent's confirmation."),
+        help_text=_("The seat whose entry awaits the other players' confirmation."),
     )
     counter_result = models.JSONField(
-        _("opponent's result"),
+        _("other player's result"),
         default=dict,
         blank=True,
-        help_text=_("The other result the opponent entered, while the game is disputed."),
+        help_text=_("The other result a player at the table entered, while it is disputed."),
     )
     version = models.PositiveIntegerField(
         _("version"), default=0, help_text=_("Raised by every change, to refuse stale saves.")
@@ -270,42 +229,82 @@ class Game(models.Model):
         verbose_name = _("game")
         verbose_name_plural = _("games")
         constraints = [
-            models.CheckConstraint(
-                condition=~Q(player_a=F("player_b")), name="game_two_different_players"
-            ),
-            models.CheckConstraint(
-                condition=Q(player_b__isnull=True, outcome=Outcome.BYE)
-                | Q(player_b__isnull=False) & ~Q(outcome=Outcome.BYE),
-                name="game_bye_has_no_opponent",
-            ),
-            models.CheckConstraint(condition=CONSISTENT_RESULT, name="game_consistent_result"),
             models.UniqueConstraint(
                 fields=["round", "table"],
                 condition=Q(table__isnull=False),
                 name="game_table_once_per_round",
             ),
             models.CheckConstraint(
+                condition=Q(starter__isnull=True) | Q(starter__lte=MAX_SEAT),
+                name="game_starter_is_a_seat",
+            ),
+            models.CheckConstraint(
                 condition=Q(confirmation=Confirmation.CONFIRMED)
-                | ~Q(outcome=Outcome.PENDING) & ~Q(claimed_by=""),
+                | ~Q(outcome=Outcome.PENDING) & Q(claimed_by__isnull=False),
                 name="game_claim_has_result_and_player",
             ),
         ]
 
     def __str__(self) -> str:
-        if self.player_b_id is None:
-            return f"{self.player_a} – {_('bye')}"
-        return f"{self.player_a} – {self.player_b}"
+        players = [str(seat.player) for seat in self.seat_list]
+        if len(players) == 1:
+            return f"{players[0]} – {_('bye')}"
+        return " – ".join(players)
+
+    @property
+    def seat_list(self) -> list["Seat"]:
+        """The seats in table order (prefetch `seats__player` for a list of games)."""
+        return sorted(self.seats.all(), key=lambda seat: seat.position)
+
+    @property
+    def players(self) -> list[Player]:
+        """The players in table order."""
+        return [seat.player for seat in self.seat_list]
+
+    @property
+    def title(self) -> str:
+        """The players in table order, as pages head the game: "Anke – Bram – Cor"."""
+        return " – ".join(player.name for player in self.players)
+
+    @property
+    def first_seat(self) -> "Seat":
+        """The seat listed first on the pages: the player column of a pairing list."""
+        return self.seat_list[0]
+
+    @property
+    def other_seats(self) -> list["Seat"]:
+        """The seats after the first: the opponent column (empty for a bye)."""
+        return self.seat_list[1:]
+
+    @property
+    def scores_text(self) -> str:
+        """The board points in table order, as the pages show them: "412 – 388"."""
+        return " – ".join(str(score) for score in self.scores if score is not None)
+
+    @property
+    def forfeit_marks(self) -> str:
+        """A forfeit per seat, in table order: "+ / −" (− who did not play)."""
+        return " / ".join("−" if seat.forfeited else "+" for seat in self.seat_list)
+
+    @property
+    def scores(self) -> tuple[int | None, ...]:
+        """The board points in table order (None each while the game has none)."""
+        return tuple(seat.score for seat in self.seat_list)
 
     @property
     def is_bye(self) -> bool:
         return self.outcome == Outcome.BYE
 
     @property
-    def flag_fell_player(self) -> Player | None:
-        """Whose flag fell (a flag fall loses): named wherever the result is described."""
+    def flag_fell_players(self) -> list[Player]:
+        """Whose flag fell (each loses against every player whose flag did not fall)."""
         if self.outcome != Outcome.FLAG_FALL:
-            return None
-        return self.player_b if self.winner == Winner.A else self.player_a
+            return []
+        return [seat.player for seat in self.seat_list if seat.flag_fell]
+
+    @property
+    def flag_fell_names(self) -> str:
+        return ", ".join(player.name for player in self.flag_fell_players)
 
     @property
     def has_result(self) -> bool:
@@ -337,26 +336,29 @@ class Game(models.Model):
         state = self.result_state
         return str(ResultState(state).label) if state else ""
 
-    def side_of(self, user) -> str | None:
-        """The side `user` plays on in this game, or None (needs player_a/player_b loaded)."""
+    def seat_of(self, user) -> int | None:
+        """The position `user` plays at in this game, or None (prefetch `seats__player`)."""
         if user is None or not user.is_authenticated:
             return None
-        if self.player_a.user_id == user.pk:
-            return Side.A
-        if self.player_b is not None and self.player_b.user_id == user.pk:
-            return Side.B
+        for seat in self.seat_list:
+            if seat.player.user_id == user.pk:
+                return seat.position
         return None
 
     @property
     def starting_player(self) -> Player | None:
-        return {Side.A: self.player_a, Side.B: self.player_b}.get(self.starter)
+        if self.starter is None:
+            return None
+        seats = {seat.position: seat.player for seat in self.seat_list}
+        return seats.get(self.starter)
 
 
 class Seat(models.Model):
-    """One player's place in one game.
+    """One player's place at one table: their position in table order, score and result.
 
-    Exists so the database itself guarantees that a player appears at most once per round,
-    whichever side of a game they sit on.
+    The round is kept beside the game so that the database itself guarantees that a player
+    sits at one table per round. Places follow from the scores, flags and forfeits by
+    `competition.core.tables.table_result` and are stored for the pages and queries.
     """
 
     game = models.ForeignKey(
@@ -368,18 +370,36 @@ class Seat(models.Model):
     player = models.ForeignKey(
         Player, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player")
     )
-    side = models.CharField(_("side"), max_length=1, choices=Side)
+    position = models.PositiveSmallIntegerField(_("seat"))
+    score = models.IntegerField(_("board points"), null=True, blank=True)
+    place = models.PositiveSmallIntegerField(
+        _("place"), null=True, blank=True, help_text=_("1 won; equal places share.")
+    )
+    flag_fell = models.BooleanField(_("flag fell"), default=False)
+    forfeited = models.BooleanField(_("forfeited"), default=False)
+    confirmed = models.BooleanField(
+        _("confirmed"), default=False, help_text=_("This player stands behind the result.")
+    )
 
     class Meta:
+        ordering = ["game", "position"]
         verbose_name = _("seat")
         verbose_name_plural = _("seats")
         constraints = [
             models.UniqueConstraint(fields=["round", "player"], name="seat_player_once_per_round"),
-            models.UniqueConstraint(fields=["game", "side"], name="seat_side_once_per_game"),
+            models.UniqueConstraint(
+                fields=["game", "position"], name="seat_position_once_per_game"
+            ),
+            models.CheckConstraint(
+                condition=Q(position__lte=MAX_SEAT), name="seat_position_at_most_four"
+            ),
+            models.CheckConstraint(
+                condition=~Q(flag_fell=True, forfeited=True), name="seat_flag_or_forfeit"
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} @ {self.game}"
+        return f"{self.player} @ {self.game_id}:{self.position}"
 
 
 class Move(models.Model):
@@ -395,7 +415,7 @@ class Move(models.Model):
         Game, on_delete=models.CASCADE, related_name="moves", verbose_name=_("game")
     )
     number = models.PositiveSmallIntegerField(_("number"))
-    side = models.CharField(_("player"), max_length=1, choices=Side)
+    seat = models.PositiveSmallIntegerField(_("player"))  # the mover's Seat.position
     notation = models.CharField(_("notation"), max_length=40)
     rack = models.CharField(_("rack"), max_length=8, blank=True)
     score = models.IntegerField(_("score"), default=0)

@@ -21,8 +21,9 @@ from clubs.history import HistoryAction, HistoryReason
 from games import engine
 from games.history import game_context, record_game_change
 from games.locks import game_lock
-from games.models import Confirmation, Game, Move, Outcome, Side, Winner, winner_by_score
+from games.models import MAX_SEAT, Confirmation, Game, Move, Outcome
 from games.rule_messages import coded, describe_stored, error_message, message, refusal
+from games.services import TableResult, result_of, result_store
 from games.signals import game_changed, game_unchanged
 from games.timing import clock_time, think_ms
 from rules import gcg
@@ -56,9 +57,9 @@ def _locked(game: Game, expected_version: int | None, *, announce: bool = True) 
         game,
         expected_version=expected_version,
         stale=_stale_board,
-        related=("player_a", "player_b", "round__competition", "clock"),
+        related=("round__competition", "clock"),
     )
-    if locked.player_b_id is None:
+    if locked.is_bye:
         raise MoveError(_("A bye has no moves."))
     if announce:
         game_changed.send(sender=Game, round_id=locked.round_id, result_changed=False)
@@ -87,9 +88,9 @@ def move_preview(*, game: Game, notation: str, rack: str = "") -> Preview:
     moves = moves_of(game)
     replayed = engine.replay(game, moves)
     current = replayed.engine
-    side = engine.SIDES[current.to_move] if current.to_move is not None else Side.A
+    seat = current.to_move if current.to_move is not None else 0
     try:
-        move = engine.parse(notation, side)
+        move = engine.parse(notation, seat)
         result = current.preview(move, rack=rack or None)
     except rules.RulesError as error:
         raise MoveError(refusal(error, notation)) from None
@@ -129,10 +130,10 @@ def _scored(
     if current.is_over and not current.pending_end_racks():
         raise MoveError(message("game_over", {}))
     to_move = current.to_move
-    side = engine.SIDES[to_move if to_move is not None else current.pending_end_racks()[0]]
+    seat = to_move if to_move is not None else current.pending_end_racks()[0]
     try:
-        move = engine.parse(notation, side)
-        result = current.push(move, rack=rack.upper() or None, player=engine.mover(move, side))
+        move = engine.parse(notation, seat)
+        result = current.push(move, rack=rack.upper() or None, player=engine.mover(move, seat))
     except rules.RulesError as error:
         raise MoveError(refusal(error, notation)) from None
     return replayed, result
@@ -167,7 +168,7 @@ def move_add(
     row = Move(
         game=locked,
         number=len(rows) + 1,
-        side=engine.SIDES[result.player],
+        seat=result.player,
         notation=result.notation or notation.strip(),
         rack=rack.upper(),
         entered_by=_user(by),
@@ -228,7 +229,7 @@ def move_correct(
     if row is None:
         raise MoveError(_("There is no move %(number)s.") % {"number": number})
     try:
-        engine.parse(notation, row.side)
+        engine.parse(notation, row.seat)
     except rules.RulesError as error:
         raise MoveError(error_message(error)) from None
     before = _entry(row)
@@ -260,13 +261,13 @@ def move_correct(
 def game_set_starter(
     *,
     game: Game,
-    starter: str,
+    starter: int,
     by: AbstractBaseUser | None = None,
     expected_version: int | None = None,
 ) -> Game:
     """Record who starts (drawn by lot at the table) before the first move."""
     locked = _locked(game, expected_version)
-    if starter not in (Side.A, Side.B):
+    if not isinstance(starter, int) or not 0 <= starter < len(locked.seat_list):
         raise MoveError(_("Choose who starts."))
     if Move.objects.filter(game=locked).exists():
         raise MoveError(_("Who started cannot change once moves are entered; undo them first."))
@@ -303,22 +304,22 @@ def moves_import_gcg(
     except rules.RulesError as error:
         cause = error.params.get("cause_params", {})
         if error.params.get("cause") == "bad_players":  # more players than the rules allow
-            raise MoveError(_not_one_against_one(cause.get("count"))) from None
+            raise MoveError(_not_this_table(cause.get("count"), len(locked.seat_list))) from None
         raise MoveError(error_message(error)) from None
-    if len(record.game.players) != len(engine.SIDES):
-        raise MoveError(_not_one_against_one(len(record.game.players)))
+    if len(record.game.players) != len(locked.seat_list):
+        raise MoveError(_not_this_table(len(record.game.players), len(locked.seat_list)))
     history = record.game.history
     old_moves = [_entry(row) for row in moves_of(locked)]
     old_starter = locked.starter
     Move.objects.filter(game=locked).delete()
-    locked.starter = Side.B if record.game.first_player == 1 else Side.A
+    locked.starter = record.game.first_player
     locked.save(update_fields=["starter"])
     moment = now or timezone.now()
     Move.objects.bulk_create(
         Move(
             game=locked,
             number=index,
-            side=engine.SIDES[result.player],
+            seat=result.player,
             notation=result.notation or result.move.notation(),
             rack=result.rack or "",
             entered_by=_user(by),
@@ -343,10 +344,11 @@ def moves_import_gcg(
     return len(history)
 
 
-def _not_one_against_one(count: Any) -> str:
-    return _(
-        "This file records a game of %(count)s players; a competition game is one against one."
-    ) % {"count": count}
+def _not_this_table(count: Any, seats: int) -> str:
+    return _("This file records a game of %(count)s players; this table has %(seats)s.") % {
+        "count": count,
+        "seats": seats,
+    }
 
 
 def game_to_gcg(game: Game) -> str:
@@ -364,27 +366,27 @@ def game_to_gcg(game: Game) -> str:
 
 def _entry(row: Move) -> dict[str, Any]:
     """A move as its history entry keeps it: what was written on the scoresheet."""
-    return {"number": row.number, "side": row.side, "notation": row.notation, "rack": row.rack}
+    return {"number": row.number, "seat": row.seat, "notation": row.notation, "rack": row.rack}
 
 
 #: The fields of a move the engine computes from its notation (see `moves_rescored`).
-COMPUTED_FIELDS = ["score", "total", "words", "warnings", "problem_code", "problem_params", "side"]
+COMPUTED_FIELDS = ["score", "total", "words", "warnings", "problem_code", "problem_params", "seat"]
 
 
 def moves_rescored(game: Game, rows: list[Move]) -> engine.Replay:
     """Replay `rows` and set on each what the engine computed (unsaved): the one place a
     move's score, words, warnings and problem are decided, for entry and restore alike."""
     replayed = engine.replay(game, rows)
-    totals = {side: 0 for side in engine.SIDES}
+    totals = dict.fromkeys(range(MAX_SEAT + 1), 0)
     for row, result in zip(rows, replayed.results, strict=True):
         if result is None:
             # Not scored: the player's total stays what it was before this move.
-            row.score, row.total, row.words, row.warnings = 0, totals[row.side], [], []
+            row.score, row.total, row.words, row.warnings = 0, totals[row.seat], [], []
             problem = replayed.problems[row.number]
             row.problem_code, row.problem_params = problem["code"], problem["params"]
         else:
             _store(row, result)
-            totals[row.side] = row.total
+            totals[row.seat] = row.total
     return replayed
 
 
@@ -398,7 +400,7 @@ def _rescore(game: Game, *, by: AbstractBaseUser | None, context: dict[str, Any]
 
 
 def _store(row: Move, result: rules.MoveResult) -> None:
-    row.side = engine.SIDES[result.player]
+    row.seat = result.player
     row.score = result.score
     row.total = result.total
     row.words = [[word, score] for word, score in result.words]
@@ -406,29 +408,19 @@ def _store(row: Move, result: rules.MoveResult) -> None:
     row.problem_code, row.problem_params = "", {}
 
 
-def result_from_engine(current: rules.Game) -> dict[str, Any] | None:
+def result_from_engine(current: rules.Game) -> TableResult | None:
     """The game's stored result as the engine sees it; None while it runs."""
     result = current.result
     if result is None or result.pending_end_racks:
         return None
-    score_a, score_b = result.scores
+    scores = tuple(result.scores)
+    none = (False,) * len(scores)
     if result.ending == "annulled":
-        return {
-            "outcome": Outcome.ANNULLED,
-            "winner": Winner.NONE,
-            "score_a": score_a,
-            "score_b": score_b,
-        }
+        return TableResult(Outcome.ANNULLED, scores, none, none)
     if result.ending == "flag_fall":
-        winner = Winner.B if result.flag_fallen == 0 else Winner.A
-        return {
-            "outcome": Outcome.FLAG_FALL,
-            "winner": winner,
-            "score_a": score_a,
-            "score_b": score_b,
-        }
-    winner = winner_by_score(score_a, score_b)
-    return {"outcome": Outcome.NORMAL, "winner": winner, "score_a": score_a, "score_b": score_b}
+        fell = tuple(seat == result.flag_fallen for seat in range(len(scores)))
+        return TableResult(Outcome.FLAG_FALL, scores, fell, none)
+    return TableResult(Outcome.NORMAL, scores, none, none)
 
 
 def _finish(
@@ -440,31 +432,25 @@ def _finish(
     context: dict[str, Any],
 ) -> None:
     """Write the result that follows from the moves (or reopen the game), and the version."""
-    fields = result_from_engine(current)
-    if fields is None:
-        fields = {
-            "outcome": Outcome.PENDING,
-            "winner": Winner.UNDECIDED,
-            "score_a": None,
-            "score_b": None,
-        }
+    after = result_from_engine(current)
+    if after is None:
+        after = TableResult.pending(len(game.seat_list))
         # A game without a result has nothing to confirm (the database insists on it).
-        game.confirmation, game.claimed_by, game.counter_result = Confirmation.CONFIRMED, "", {}
-    before = {name: getattr(game, name) for name in fields}
-    if before != fields:
-        for name, value in fields.items():
-            setattr(game, name, value)
+        game.confirmation, game.claimed_by, game.counter_result = Confirmation.CONFIRMED, None, {}
+    before = result_of(game)
+    if before != after:
+        result_store(game, after)
         game.entered_by = _user(by)
         game.entered_at = now or timezone.now()
-        had_result = before["outcome"] != Outcome.PENDING
+        had_result = before.outcome != Outcome.PENDING
         game_changed.send(sender=Game, round_id=game.round_id, result_changed=True)
         record_game_change(
             context,
             by=by,
             action=HistoryAction.RESULT_CORRECT if had_result else HistoryAction.RESULT_ENTER,
             reason_code=HistoryReason.FROM_MOVES,
-            before=before,
-            after=fields,
+            before=before.snapshot(),
+            after=after.snapshot(),
             at=game.entered_at,
         )
     game.version += 1

@@ -5,7 +5,9 @@ Views are thin: a form is validated, one service of games/confirmation.py is cal
 its message shown.
 """
 
+from dataclasses import dataclass
 from functools import wraps
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -30,7 +32,7 @@ from games.forms import GameResultForm, VersionForm
 from games.history_text import result_text
 from games.models import Confirmation, ResultState, RoundStatus
 from games.selectors import my_games
-from games.services import ResultError, ResultInput, result_kind_of
+from games.services import SEAT_LETTERS, ResultError, ResultInput, result_kind_of
 from games.views import _game
 
 
@@ -55,8 +57,8 @@ def _initial(game) -> dict:
     return {
         "version": game.version,
         "kind": result_kind_of(game) or "normal",
-        "score_a": game.score_a,
-        "score_b": game.score_b,
+        # Fewer seats than letters: the seats decide.
+        **{f"score_{SEAT_LETTERS[seat]}": score for seat, score in enumerate(game.scores)},
     }
 
 
@@ -66,27 +68,30 @@ def _counter(game) -> str | None:
     counter = game.counter_result or {}
     if not counter:
         return None
-    return result_text(counter, Reading(names=(game.player_a.name, game.player_b.name)))
+    return result_text(counter, Reading(names=tuple(player.name for player in game.players)))
 
 
-def _opponent(game, side: str | None):
-    """The reader's opponent (None for the secretary)."""
-    if side == "a":
-        return game.player_b
-    if side == "b":
-        return game.player_a
-    return None
+def _others(game, seat: int | None) -> list:
+    """The other players at the reader's table (none for the secretary)."""
+    if seat is None:
+        return []
+    return [player for position, player in enumerate(game.players) if position != seat]
+
+
+def _player_at(game, position: int | None):
+    players = game.players
+    return players[position] if position is not None and 0 <= position < len(players) else None
 
 
 @game_role_required
-def game_result(request, game, role: str):
+def game_result(request, game, role: str | int):
     """Enter, confirm or dispute a game's result (players); confirm or decide it (secretary)."""
     is_secretary = role == SECRETARY
     mine = role if not is_secretary else None
-    form = GameResultForm(initial=_initial(game), game=game, side=mine)
+    form = GameResultForm(initial=_initial(game), game=game, seat=mine)
     if request.method == "POST":
         action = request.POST.get("action", "")
-        form = GameResultForm(request.POST, game=game, side=mine)
+        form = GameResultForm(request.POST, game=game, seat=mine)
         if action == "confirm":
             form = VersionForm(request.POST)
         try:
@@ -105,12 +110,12 @@ def game_result(request, game, role: str):
                 service = game_result_override if action == "override" else game_result_enter
                 updated = service(
                     game=game,
-                    result=ResultInput(data["kind"], data["score_a"], data["score_b"]),
+                    result=ResultInput(data["kind"], form.scores()),
                     by=request.user,
                     reason=data["reason"],
                     expected_version=data["version"],
                 )
-                done = _done_message(updated, opponent=_opponent(game, mine))
+                done = _done_message(updated, others=_others(game, mine))
         except ConfirmationError as error:
             if error.forbidden:
                 raise PermissionDenied from None
@@ -122,7 +127,7 @@ def game_result(request, game, role: str):
             return redirect("game_result", game_id=game.pk)
         game.refresh_from_db()
         if not isinstance(form, GameResultForm):
-            form = GameResultForm(initial=_initial(game), game=game, side=mine)
+            form = GameResultForm(initial=_initial(game), game=game, seat=mine)
     state = game.result_state
     by_moves = game.moves.exists()
     # What this person may do: the services' own rule (games.confirmation.game_actions_for).
@@ -138,11 +143,12 @@ def game_result(request, game, role: str):
             "is_secretary": is_secretary,
             "state": state,
             "states": ResultState,
-            "claimant": game.player_a if game.claimed_by == "a" else game.player_b,
-            # The other entry of a dispute is the player's who did not enter the stored one.
-            "counter_by": game.player_b if game.claimed_by == "a" else game.player_a,
+            "claimant": _player_at(game, game.claimed_by),
+            # The other entry of a dispute: the player who entered it is kept with it.
+            "counter_by": _player_at(game, (game.counter_result or {}).get("by")),
             "counter": _counter(game),
-            "opponent": _opponent(game, mine),
+            "others": _others(game, mine),
+            "others_names": str(_(" and ")).join(player.name for player in _others(game, mine)),
             "waiting_for_me": mine is not None and GameAction.CONFIRM in allowed,
             "can_enter": deciding or GameAction.ENTER in allowed,
             "deciding": deciding,
@@ -155,9 +161,9 @@ def game_result(request, game, role: str):
     )
 
 
-def _done_message(game, *, opponent) -> str:
-    """What the reader did, said from their side, the opponent by name."""
-    name = opponent.name if opponent is not None else _("your opponent")
+def _done_message(game, *, others) -> str:
+    """What the reader did, said from their side, the others at the table by name."""
+    name = str(_(" and ")).join(player.name for player in others) or _("your opponent")
     if game.confirmation == Confirmation.DISPUTED:
         return _("Your entry differs from the entry of %(name)s: the secretary decides.") % {
             "name": name
@@ -167,11 +173,36 @@ def _done_message(game, *, opponent) -> str:
     return _("Result saved and confirmed.")
 
 
+@dataclass(frozen=True)
+class MyGame:
+    """One of the reader's games as their list shows it: from their seat."""
+
+    game: Any
+    seat: int | None
+    opponents: str  # the other players' names, in table order
+    scores: str  # the reader's score first: "412 – 388 – 301"
+    starts: bool | None  # whether the reader starts; None when not recorded
+
+
+def _my_game(game, seat: int | None) -> MyGame:
+    order = (
+        [seat, *[p for p in range(len(game.seat_list)) if p != seat]] if seat is not None else []
+    )
+    scores = [game.scores[p] for p in order] if order else list(game.scores)
+    return MyGame(
+        game=game,
+        seat=seat,
+        opponents=" – ".join(player.name for p, player in enumerate(game.players) if p != seat),
+        scores=" – ".join(str(score) for score in scores) if None not in scores else "",
+        starts=None if game.starter is None or seat is None else game.starter == seat,
+    )
+
+
 @login_required
 def my_games_page(request):
     """A logged-in player's games: tonight's first, then the rest."""
     games = my_games(request.user, today=timezone.localdate())
-    rows = [(game, game.side_of(request.user)) for game in [*games.current, *games.earlier]]
+    rows = [_my_game(game, game.seat_of(request.user)) for game in [*games.current, *games.earlier]]
     current = rows[: len(games.current)]
     earlier = rows[len(games.current) :]
     return render(

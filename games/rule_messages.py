@@ -137,6 +137,17 @@ MESSAGES = {
     "duplicate_not_a_play": _("{notation} is not a play: a slip holds a position and a word."),
     # Bordpunt's own (a move that waits for an earlier one to be corrected)
     "not_scored_until": _("Not scored until move {number} is corrected."),
+    # the result of a table (rules.result.places)
+    "seats_differ": _("The result does not name every player at the table once."),
+    "bye_one_seat": _("A bye has one player and no board points."),
+    "table_size": _("A table has 2 to 4 players."),
+    "forfeit_has_no_scores": _("A forfeit has no board points and no flag fall."),
+    "forfeit_without_forfeiter": _("A forfeit names the player who did not play."),
+    "unknown_outcome": _("This is not a way a game can end."),
+    "scores_missing": _("A game played on the board has the board points of every player."),
+    "flag_without_flag_fall": _("A flag fell, yet the game is not a flag fall."),
+    "flag_fall_without_flag": _("A flag fall names the player whose flag fell."),
+    "every_flag_fell": _("Not every player's flag can fall: someone must win."),
 }
 
 #: Why the engine cannot read a notation (``bad_notation``'s ``detail``), so that the

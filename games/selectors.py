@@ -32,7 +32,8 @@ def my_games(user, *, today: date) -> MyGames:
     games = list(
         Game.objects.published()
         .filter(seats__player=player)
-        .select_related("round__competition__club", "player_a", "player_b")
+        .select_related("round__competition__club")
+        .with_seats()
         .annotate(move_count=Count("moves"))
         # Undated rounds (imports without a date) last on every database: PostgreSQL would
         # put them above the newest dated ones.

@@ -19,16 +19,10 @@ from django.utils.translation import gettext_lazy as _
 from clubs.history import HistoryAction
 from games.history import game_contexts, record_game_change
 from games.locks import game_lock, games_lock
-from games.models import (
-    Confirmation,
-    Game,
-    Outcome,
-    Seat,
-    Side,
-    Winner,
-    winner_by_score,
-)
+from games.models import MAX_SEAT, SCORED_OUTCOMES, Confirmation, Game, Outcome, Seat
+from games.rule_messages import describe
 from games.signals import game_changed
+from rules import result as result_rules
 
 MIN_SCORE = -999
 MAX_SCORE = 9999
@@ -43,8 +37,14 @@ class ResultError(Exception):
         self.errors = errors or {}
 
 
+#: Seats by letter in the typed codes: "flag_c" is the third player's flag.
+SEAT_LETTERS = "abcd"
+
+
 class ResultKind:
-    """How a game ended, as typed on the results page and in CSV files."""
+    """How a game ended, as typed on the results page and in CSV files: one code per
+    outcome and seat ("flag_b": the second player's flag fell; "forfeit_c": the third
+    player did not play), "forfeit_both" for a pair of which neither played."""
 
     NORMAL = "normal"
     FLAG_A = "flag_a"  # the first player's flag fell: the second player wins
@@ -63,113 +63,199 @@ class ResultKind:
         (FORFEIT_BOTH, _("forfeit: both")),
         (ANNULLED, _("not properly played")),
     ]
-    values = frozenset(key for key, _label in choices)
+
+    #: Every code with what it means: (outcome, the seats it names).
+    MEANING: dict[str, tuple[str, frozenset[int]]] = {
+        NORMAL: (Outcome.NORMAL, frozenset()),
+        ANNULLED: (Outcome.ANNULLED, frozenset()),
+        FORFEIT_BOTH: (Outcome.FORFEIT, frozenset({0, 1})),
+        **{
+            f"flag_{letter}": (Outcome.FLAG_FALL, frozenset({seat}))
+            for seat, letter in enumerate(SEAT_LETTERS)
+        },
+        **{
+            f"forfeit_{letter}": (Outcome.FORFEIT, frozenset({seat}))
+            for seat, letter in enumerate(SEAT_LETTERS)
+        },
+    }
+    values = frozenset(MEANING)
+
+    @classmethod
+    def for_table(cls, names: Sequence[str], reader: int | None = None) -> list[tuple[str, str]]:
+        """The choices of one table, its players named ("flag fell: Anke"; the reader's
+        own name marked "(you)")."""
+
+        def who(seat: int) -> str:
+            if seat == reader:
+                return _("%(name)s (you)") % {"name": names[seat]}
+            return names[seat]
+
+        letters = SEAT_LETTERS[: len(names)]
+        choices: list[tuple[str, str]] = [(cls.NORMAL, _("normal"))]
+        choices += [
+            (f"flag_{letter}", _("flag fell: %(name)s") % {"name": who(seat)})
+            for seat, letter in enumerate(letters)
+        ]
+        choices += [
+            (f"forfeit_{letter}", _("forfeit: %(name)s") % {"name": who(seat)})
+            for seat, letter in enumerate(letters)
+        ]
+        if len(names) == 2:
+            choices.append((cls.FORFEIT_BOTH, _("forfeit: both")))
+        return [*choices, (cls.ANNULLED, _("not properly played"))]
 
     @classmethod
     def choices_for(cls, name_a: str, name_b: str) -> list[tuple[str, str]]:
-        """The choices of one game, its players named: "flag fell: Anke", not "first player"."""
-        named = {
-            cls.FLAG_A: _("flag fell: %(name)s") % {"name": name_a},
-            cls.FLAG_B: _("flag fell: %(name)s") % {"name": name_b},
-            cls.FORFEIT_A: _("forfeit: %(name)s") % {"name": name_a},
-            cls.FORFEIT_B: _("forfeit: %(name)s") % {"name": name_b},
-        }
-        return [(kind, named.get(kind, label)) for kind, label in cls.choices]
+        """The choices of a pair, its players named: "flag fell: Anke", not "first player"."""
+        return cls.for_table((name_a, name_b))
 
-    #: The kinds typed with both board points: those stored as `games.models.SCORED_OUTCOMES`.
-    SCORED = frozenset({NORMAL, FLAG_A, FLAG_B})
+    #: The kinds typed with every player's board points (`games.models.SCORED_OUTCOMES`).
+    SCORED = frozenset(
+        code for code, (outcome, _seats) in MEANING.items() if outcome in SCORED_OUTCOMES
+    )
 
 
 @dataclass(frozen=True)
 class ResultInput:
+    """A result as typed: how the game ended (a `ResultKind`) and the board points in
+    table order (empty, or None each, when the outcome has none)."""
+
     kind: str
-    score_a: int | None = None
-    score_b: int | None = None
+    scores: tuple[int | None, ...] = ()
+
+    @classmethod
+    def of_pair(cls, kind: str, score_a: int | None = None, score_b: int | None = None):
+        """A one-against-one result as its results page and the short CSV type it."""
+        return cls(kind, (score_a, score_b))
+
+    @property
+    def score_a(self) -> int | None:
+        return self.scores[0] if self.scores else None
+
+    @property
+    def score_b(self) -> int | None:
+        return self.scores[1] if len(self.scores) > 1 else None
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """A result as stored on a game's seats: the outcome, and per seat (table order) the
+    board points, whether the flag fell and whether the player forfeited."""
+
+    outcome: str
+    scores: tuple[int | None, ...]
+    flag_fell: tuple[bool, ...]
+    forfeited: tuple[bool, ...]
+
+    @classmethod
+    def pending(cls, count: int) -> TableResult:
+        return cls(Outcome.PENDING, (None,) * count, (False,) * count, (False,) * count)
+
+    def places(self) -> tuple[int | None, ...]:
+        """Each seat's place (`rules.result.places`: the one home of who won)."""
+        return result_rules.places(
+            self.outcome, scores=self.scores, flag_fell=self.flag_fell, forfeited=self.forfeited
+        )
+
+    def snapshot(self) -> dict[str, Any]:
+        """What the history keeps: the outcome, the scores, and the seats named by it."""
+        return {
+            "outcome": self.outcome,
+            "scores": list(self.scores),
+            "flag_fell": [seat for seat, fell in enumerate(self.flag_fell) if fell],
+            "forfeited": [seat for seat, gone in enumerate(self.forfeited) if gone],
+        }
 
 
 @dataclass(frozen=True)
 class PairingSpec:
-    """One game to create: a pair at a table, or a bye when `player_b` is None."""
+    """One game to create: its players in table order (one player: a bye)."""
 
-    player_a: int
-    player_b: int | None
+    players: tuple[int, ...]
     table: int | None = None
-    starter: str = ""
+    starter: int | None = None  # the position that moves first, when the pairing says
     rules: dict[str, Any] | None = None  # the rule set (rules.RuleSet.to_dict())
 
 
-def result_fields(result: ResultInput) -> dict[str, Any]:
-    """Turn what was typed into the stored fields, or say in plain words what is wrong."""
-    kind, score_a, score_b = result.kind, result.score_a, result.score_b
-    if kind not in ResultKind.values:
+def _missing_scores(seat_count: int) -> Any:
+    """A pair is told as before tables; a table of 3 or 4 of every player."""
+    if seat_count == 2:
+        return _("Enter the board points of both players.")
+    return _("Enter the board points of every player.")
+
+
+def result_fields(result: ResultInput, seat_count: int = 2) -> TableResult:
+    """Turn what was typed into the stored result, or say in plain words what is wrong."""
+    kind = result.kind
+    scores = result.scores or (None,) * seat_count
+    meaning = ResultKind.MEANING.get(kind)
+    if meaning is None or any(seat >= seat_count for seat in meaning[1]):
         raise ResultError(_("Unknown outcome “%(kind)s”.") % {"kind": kind})
+    if len(scores) != seat_count:
+        raise ResultError(_missing_scores(seat_count))
+    outcome, named = meaning
     if kind in ResultKind.SCORED:
-        if score_a is None or score_b is None:
-            raise ResultError(_("Enter the board points of both players."))
-        for score in (score_a, score_b):
-            if not MIN_SCORE <= score <= MAX_SCORE:
+        if any(score is None for score in scores):
+            raise ResultError(_missing_scores(seat_count))
+        for score in scores:
+            if not MIN_SCORE <= score <= MAX_SCORE:  # type: ignore[operator]
                 raise ResultError(
                     _("Board points must lie between %(min)s and %(max)s.")
                     % {"min": MIN_SCORE, "max": MAX_SCORE}
                 )
-    elif score_a is not None or score_b is not None:
+    elif any(score is not None for score in scores):
         raise ResultError(_("A forfeited or annulled game has no board points; leave them empty."))
+    marked = tuple(seat in named for seat in range(seat_count))
+    none = (False,) * seat_count
+    if outcome == Outcome.FLAG_FALL:
+        return TableResult(outcome, tuple(scores), marked, none)
+    if outcome == Outcome.FORFEIT:
+        return TableResult(outcome, tuple(scores), none, marked)
+    return TableResult(outcome, tuple(scores), none, none)
 
-    if kind == ResultKind.NORMAL:
-        winner = winner_by_score(score_a, score_b)
-        return {"outcome": Outcome.NORMAL, "winner": winner, "score_a": score_a, "score_b": score_b}
-    if kind in {ResultKind.FLAG_A, ResultKind.FLAG_B}:
-        winner = Winner.B if kind == ResultKind.FLAG_A else Winner.A
-        return {
-            "outcome": Outcome.FLAG_FALL,
-            "winner": winner,
-            "score_a": score_a,
-            "score_b": score_b,
-        }
-    if kind == ResultKind.ANNULLED:
-        return {
-            "outcome": Outcome.ANNULLED,
-            "winner": Winner.NONE,
-            "score_a": None,
-            "score_b": None,
-        }
-    winner = {
-        ResultKind.FORFEIT_A: Winner.B,
-        ResultKind.FORFEIT_B: Winner.A,
-        ResultKind.FORFEIT_BOTH: Winner.NONE,
-    }[kind]
-    return {"outcome": Outcome.FORFEIT, "winner": winner, "score_a": None, "score_b": None}
+
+def result_of(game: Game) -> TableResult:
+    """The result stored on the game's seats."""
+    seats = game.seat_list
+    return TableResult(
+        game.outcome,
+        tuple(seat.score for seat in seats),
+        tuple(seat.flag_fell for seat in seats),
+        tuple(seat.forfeited for seat in seats),
+    )
 
 
 def result_kind_of(game: Game) -> str | None:
-    """The inverse of `result_fields`: how the stored result would be typed."""
-    if game.outcome == Outcome.NORMAL:
-        return ResultKind.NORMAL
-    if game.outcome == Outcome.FLAG_FALL:
-        return ResultKind.FLAG_A if game.winner == Winner.B else ResultKind.FLAG_B
-    if game.outcome == Outcome.FORFEIT:
-        return {
-            Winner.A: ResultKind.FORFEIT_B,
-            Winner.B: ResultKind.FORFEIT_A,
-            Winner.NONE: ResultKind.FORFEIT_BOTH,
-        }[game.winner]
-    if game.outcome == Outcome.ANNULLED:
-        return ResultKind.ANNULLED
+    """The inverse of `result_fields`: how the stored result would be typed (None: it has
+    no result, or one that cannot be typed, such as two flags at one table)."""
+    result = result_of(game)
+    marked = result.flag_fell if game.outcome == Outcome.FLAG_FALL else result.forfeited
+    named = frozenset(seat for seat, is_marked in enumerate(marked) if is_marked)
+    for code, meaning in ResultKind.MEANING.items():
+        if meaning == (game.outcome, named):
+            return code
     return None
 
 
-def _snapshot(game: Game) -> dict[str, Any]:
-    return {
-        "outcome": game.outcome,
-        "winner": game.winner,
-        "score_a": game.score_a,
-        "score_b": game.score_b,
-    }
+def result_store(game: Game, result: TableResult) -> None:
+    """Write `result` onto the game and its seats (the game's row is locked by the caller;
+    the seats are saved here, the game row by the caller)."""
+    try:
+        places = result.places()
+    except result_rules.ResultError as error:
+        raise ResultError(describe(error.code)) from None
+    game.outcome = result.outcome
+    seats = game.seat_list
+    for seat, score, fell, gone, place in zip(
+        seats, result.scores, result.flag_fell, result.forfeited, places, strict=True
+    ):
+        seat.score, seat.flag_fell, seat.forfeited, seat.place = score, fell, gone, place
+    Seat.objects.bulk_update(seats, ["score", "flag_fell", "forfeited", "place", "confirmed"])
 
 
 def _apply(
     game: Game,
-    fields: dict[str, Any],
+    result: TableResult,
     *,
     by: AbstractBaseUser | None,
     reason: str,
@@ -182,8 +268,8 @@ def _apply(
     `reason` is what a person typed; `reason_code` (a HistoryReason) is why a service did;
     `context` is the game's history context (`games.history.game_contexts`).
     """
-    before = _snapshot(game)
-    if before == fields:
+    before = result_of(game)
+    if before == result:
         return False
     if game.is_bye:
         raise ResultError(_("A bye has no result to enter."))
@@ -194,23 +280,24 @@ def _apply(
     had_result = game.has_result
     if had_result and not reason.strip() and not reason_code:
         raise ResultError(_("This game already has a result: give a reason for the correction."))
-    for name, value in fields.items():
-        setattr(game, name, value)
     # A result written here is the secretary's (or an import's): confirmed at once. A
     # player's entry is marked provisional afterwards by games.confirmation.
-    game.confirmation, game.claimed_by, game.counter_result = Confirmation.CONFIRMED, "", {}
+    for seat in game.seat_list:
+        seat.confirmed = True
+    result_store(game, result)
+    game.confirmation, game.claimed_by, game.counter_result = Confirmation.CONFIRMED, None, {}
     game.entered_by = by if by is not None and by.is_authenticated else None
     game.entered_at = now
     game.version += 1
-    game.full_clean(exclude=["round", "player_a", "player_b"], validate_unique=False)
+    game.full_clean(exclude=["round"], validate_unique=False)
     game.save()
     game_changed.send(sender=Game, round_id=game.round_id, result_changed=True)
     record_game_change(
         context,
         by=by,
         action=HistoryAction.RESULT_CORRECT if had_result else HistoryAction.RESULT_ENTER,
-        before=before,
-        after=fields,
+        before=before.snapshot(),
+        after=result.snapshot(),
         reason=reason,
         reason_code=reason_code,
         at=now,
@@ -237,11 +324,10 @@ def game_record_result(
 ) -> Game:
     """Enter or correct one game's result. A correction of an existing result needs a reason
     (typed by a person, or a HistoryReason code when a service such as an import writes it)."""
-    fields = result_fields(result)
     locked = game_lock(game, expected_version=expected_version, stale=_stale_result)
     _apply(
         locked,
-        fields,
+        result_fields(result, len(locked.seat_list)),
         by=by,
         reason=reason,
         reason_code=reason_code,
@@ -305,9 +391,9 @@ def games_record_results(
         if entry.result is None:
             continue
         try:
-            fields = result_fields(entry.result)
+            fields = result_fields(entry.result, len(game.seat_list))
             if entry.expected_version is not None and game.version != entry.expected_version:
-                if fields != _snapshot(game):
+                if fields != result_of(game):
                     meanwhile[entry.game_id] = _changed_meanwhile_message(game)
                 continue
             changed += _apply(
@@ -331,19 +417,24 @@ def games_create(*, round_id: int, pairings: Iterable[PairingSpec]) -> list[Game
     """
     created = []
     for spec in pairings:
+        if not 1 <= len(spec.players) <= MAX_SEAT + 1:
+            raise ValueError(f"a table has 1 to {MAX_SEAT + 1} players, not {len(spec.players)}")
         game = Game.objects.create(
             round_id=round_id,
             table=spec.table,
-            player_a_id=spec.player_a,
-            player_b_id=spec.player_b,
             starter=spec.starter,
-            outcome=Outcome.BYE if spec.player_b is None else Outcome.PENDING,
-            winner=Winner.A if spec.player_b is None else Winner.UNDECIDED,
+            outcome=Outcome.BYE if len(spec.players) == 1 else Outcome.PENDING,
             rules=spec.rules or {},
         )
-        seats = [Seat(game=game, round_id=round_id, player_id=spec.player_a, side=Side.A)]
-        if spec.player_b is not None:
-            seats.append(Seat(game=game, round_id=round_id, player_id=spec.player_b, side=Side.B))
-        Seat.objects.bulk_create(seats)
+        Seat.objects.bulk_create(
+            Seat(
+                game=game,
+                round_id=round_id,
+                player_id=player,
+                position=position,
+                place=1 if len(spec.players) == 1 else None,
+            )
+            for position, player in enumerate(spec.players)
+        )
         created.append(game)
     return created

@@ -28,7 +28,7 @@ from games.board import board_view, move_in_words, squares
 from games.clock import clock_flag, clock_view
 from games.confirmation import game_moves_write, role_in_game
 from games.forms import CorrectMoveForm, GcgUploadForm, MoveForm, StarterForm, VersionForm
-from games.models import Game, Move, game_visible_to
+from games.models import Game, Move, Outcome, game_visible_to
 from games.moves import (
     MoveError,
     Prepared,
@@ -50,9 +50,9 @@ from games.timing import clock_of
 def _game(pk: int, *, user) -> Game:
     """The game, if `user` may see it: a draft round's game is a 404 to all but its secretaries."""
     game = get_object_or_404(
-        Game.objects.select_related(
-            "player_a", "player_b", "round__competition__club", "clock"
-        ).exclude(player_b=None),
+        Game.objects.select_related("round__competition__club", "clock")
+        .with_seats()
+        .exclude(outcome=Outcome.BYE),
         pk=pk,
     )
     if not game_visible_to(user, game):
@@ -135,7 +135,7 @@ def _refused_at(form: MoveForm, view) -> str:
     top of the entry column when the board no longer shows that field."""
     if view.pending_end_racks:
         return "endrack"
-    if view.is_over or not (view.game.starter or view.lines):
+    if view.is_over or (view.game.starter is None and not view.lines):
         return "top"
     kind = form["kind"].value()
     if kind == "play":
@@ -375,7 +375,8 @@ def gcg_upload(request, game: Game):
 def gcg_download(request, game_id: int):
     game = _game(game_id, user=request.user)
     response = HttpResponse(game_to_gcg(game), content_type="text/plain; charset=utf-8")
-    name = slugify(f"{game.player_a.name}-{game.player_b.name}-ronde-{game.round.number}")
+    players = "-".join(player.name for player in game.players)
+    name = slugify(f"{players}-ronde-{game.round.number}")
     response["Content-Disposition"] = f'attachment; filename="{name}.gcg"'
     return response
 

@@ -136,6 +136,17 @@ MESSAGES: dict[str, str] = {
     "duplicate_no_turn": "there is no turn {turn}",
     "duplicate_bag_order": "a bag order must hold the whole {tiles} set ({count} tiles)",
     "duplicate_not_a_play": "{notation} is not a play: a slip holds a position and a word",
+    # the result of a table (rules/result.py: `places`)
+    "seats_differ": "the result does not name every seat once",
+    "bye_one_seat": "a bye has one seat and no score",
+    "table_size": "a table has 2 to 4 seats",
+    "forfeit_has_no_scores": "a forfeit has no scores and no flag fall",
+    "forfeit_without_forfeiter": "a forfeit names who did not play",
+    "unknown_outcome": "not an outcome of a game",
+    "scores_missing": "a game played on the board has every seat's score",
+    "flag_without_flag_fall": "a flag fell, yet the outcome is not a flag fall",
+    "flag_fall_without_flag": "a flag fall names whose flag fell",
+    "every_flag_fell": "not every flag can fall: someone wins",
     # warnings (not errors: an unchallenged phony stands)
     "not_in_lexicon": "{word} is not in the word list",
 }

@@ -7,7 +7,7 @@ from django.test import override_settings
 
 from competition.models import Round
 from competition.services.rounds import round_create, round_record_results, round_set_pairings
-from games.services import PairingSpec, ResultEntry, ResultInput
+from games.services import ResultEntry, ResultInput
 from tests.factories import (
     ClubFactory,
     CompetitionFactory,
@@ -17,6 +17,7 @@ from tests.factories import (
     secretary_of,
     user_in_club,
 )
+from tests.seats import pair_spec
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -124,12 +125,12 @@ def two_rounds(competition, four_entrants):
         round_obj = round_create(competition=competition)
         games = round_set_pairings(
             round=round_obj,
-            pairings=[PairingSpec(a.pk, b.pk, table) for table, (a, b) in enumerate(pairs, 1)],
+            pairings=[pair_spec(a.pk, b.pk, table) for table, (a, b) in enumerate(pairs, 1)],
         )
         round_record_results(
             round=round_obj,
             entries=[
-                ResultEntry(game.pk, ResultInput("normal", *score))
+                ResultEntry(game.pk, ResultInput.of_pair("normal", *score))
                 for game, score in zip(games, scores, strict=True)
             ],
             by=None,

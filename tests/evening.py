@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tests.live import Device, Response, Scoresheet, demo_scoresheets, form_values
+from tests.seats import pair_spec
 
 BOARDS = 10
 TABLES = 12  # round 4: ten boards, tables 11 and 12 entered by their players
@@ -129,7 +130,7 @@ def prepare_evening(password: str = PASSWORD, prefix: str = "") -> Evening:
     from clubs.models import Club, Membership, Player
     from competition.models import Competition, Entrant, Round
     from competition.services.rounds import round_record_results, round_set_pairings
-    from games.services import PairingSpec, ResultEntry, ResultInput
+    from games.services import ResultEntry, ResultInput
 
     users = get_user_model().objects
     club = Club.objects.create(name=f"De Goudse Letters {prefix}".strip(), slug=f"{prefix}gouda")
@@ -172,11 +173,11 @@ def prepare_evening(password: str = PASSWORD, prefix: str = "") -> Evening:
         if number == 4:
             order = players
         specs = [
-            PairingSpec(
+            pair_spec(
                 player_a=order[2 * table].pk,
                 player_b=order[2 * table + 1].pk,
                 table=table + 1,
-                starter=sheets[table % len(sheets)].starter if number == 4 else "",
+                starter=sheets[table % len(sheets)].starter if number == 4 else None,
             )
             for table in range(TABLES)
         ]
@@ -186,7 +187,7 @@ def prepare_evening(password: str = PASSWORD, prefix: str = "") -> Evening:
             round_record_results(
                 round=round_obj,
                 entries=[
-                    ResultEntry(game.pk, ResultInput("normal", *score(1, table)))
+                    ResultEntry(game.pk, ResultInput.of_pair("normal", *score(1, table)))
                     for table, game in enumerate(games, 1)
                 ],
                 by=None,
@@ -572,11 +573,11 @@ def _check_moves(evening: Evening, writes: list[Write]) -> list[Problem]:
             problems.append(Problem("unacknowledged", f"game {game_id}: move {number}"))
         game = Game.objects.get(pk=game_id)
         if len(numbers) == len(sheet.moves):
-            if (game.score_a, game.score_b) != sheet.final_scores or not game.has_result:
+            if (game.scores[0], game.scores[1]) != sheet.final_scores or not game.has_result:
                 problems.append(
                     Problem(
                         "half-written",
-                        f"game {game_id}: {game.score_a}-{game.score_b} {game.outcome}, "
+                        f"game {game_id}: {game.scores[0]}-{game.scores[1]} {game.outcome}, "
                         f"its moves give {sheet.final_scores}",
                     )
                 )
@@ -645,7 +646,7 @@ def _check_results(writes: list[Write]) -> list[Problem]:
     games = Game.objects.in_bulk(list(allowed))
     for game_id, options in sorted(allowed.items()):
         game = games[game_id]
-        stored = ((game.score_a, game.score_b), game.confirmation)
+        stored = ((game.scores[0], game.scores[1]), game.confirmation)
         if ANY in options:
             continue
         if stored not in options and not (
@@ -657,7 +658,7 @@ def _check_results(writes: list[Write]) -> list[Problem]:
             problems.append(
                 Problem(
                     "missing",
-                    f"game {game_id}: stored {game.score_a}-{game.score_b} "
+                    f"game {game_id}: stored {game.scores[0]}-{game.scores[1]} "
                     f"{game.confirmation}, acknowledged {wanted}",
                 )
             )
@@ -665,7 +666,7 @@ def _check_results(writes: list[Write]) -> list[Problem]:
         applied = {
             game_id
             for game_id, result in results.items()
-            if (games[game_id].score_a, games[game_id].score_b) == result
+            if (games[game_id].scores[0], games[game_id].scores[1]) == result
         }
         if applied and applied != set(results):
             problems.append(

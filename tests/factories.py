@@ -19,7 +19,9 @@ from factory.django import DjangoModelFactory, Password
 from clubs.history import HistoryAction
 from clubs.models import Club, HistoryEntry, Membership, Player
 from competition.models import Absence, Competition, Entrant, Group, Round
-from games.models import Game, Move, Outcome, Seat, Side, Winner
+from games.models import Game, Move, Outcome, Seat
+from games.services import result_of
+from rules.result import places as result_places
 
 PASSWORD = "bordpunt-test"
 
@@ -125,15 +127,12 @@ class AbsenceFactory(DjangoModelFactory):
     player = factory.SubFactory(PlayerFactory)
 
 
-def _winner_by_score(game: Game) -> str:
-    if game.score_a > game.score_b:
-        return Winner.A
-    return Winner.B if game.score_b > game.score_a else Winner.DRAW
-
-
 class GameFactory(DjangoModelFactory):
-    """A pending game; traits `played` (a normal result) and `bye`.
+    """A pending game of two players; traits `played` (a normal result) and `bye`.
 
+    The players and scores are given as for a pair (`player_a`, `player_b`, `score_a`,
+    `score_b`, `winner` for a flag fall or forfeit, `starter` "a"/"b") or as a table
+    (`players=[...]`, `scores=[...]`); they become the game's seats.
     `GameFactory(seats=False)` leaves out the seats (for `SeatFactory`).
     """
 
@@ -146,27 +145,73 @@ class GameFactory(DjangoModelFactory):
     player_a = factory.SubFactory(PlayerFactory)
     player_b = factory.SubFactory(PlayerFactory)
     outcome = Outcome.PENDING
-    winner = Winner.UNDECIDED
+    winner = ""
     score_a = None
     score_b = None
+    players = None
+    scores = None
+    seats = True
 
     class Params:
-        played = factory.Trait(
-            outcome=Outcome.NORMAL,
-            score_a=321,
-            score_b=287,
-            winner=factory.LazyAttribute(_winner_by_score),
-        )
-        bye = factory.Trait(player_b=None, table=None, outcome=Outcome.BYE, winner=Winner.A)
+        played = factory.Trait(outcome=Outcome.NORMAL, score_a=321, score_b=287)
+        bye = factory.Trait(player_b=None, table=None, outcome=Outcome.BYE)
 
-    @factory.post_generation
-    def seats(game, create, extracted, **kwargs):
-        if not create or extracted is False:
-            return
-        seats = [Seat(game=game, round=game.round, player=game.player_a, side=Side.A)]
-        if game.player_b is not None:
-            seats.append(Seat(game=game, round=game.round, player=game.player_b, side=Side.B))
-        Seat.objects.bulk_create(seats)
+    _TABLE_FIELDS = ("player_a", "player_b", "score_a", "score_b", "winner", "players", "scores")
+
+    @classmethod
+    def _build(cls, model_class, *args, **kwargs):
+        """An unsaved game: the seats need the saved game, so the table's fields are dropped."""
+        for name in (*cls._TABLE_FIELDS, "seats"):
+            kwargs.pop(name, None)
+        if isinstance(kwargs.get("starter"), str):
+            kwargs["starter"] = {"a": 0, "b": 1}.get(kwargs["starter"])
+        return super()._build(model_class, *args, **kwargs)
+
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):
+        players = kwargs.pop("players") or [
+            player for player in (kwargs.pop("player_a"), kwargs.pop("player_b")) if player
+        ]
+        kwargs.pop("player_a", None), kwargs.pop("player_b", None)
+        pair_scores = (kwargs.pop("score_a"), kwargs.pop("score_b"))
+        scores = kwargs.pop("scores") or (pair_scores if len(players) == 2 else (None,))
+        winner, with_seats = kwargs.pop("winner"), kwargs.pop("seats")
+        for name in ("starter", "claimed_by"):  # "a"/"b" as for a pair; "": none
+            if isinstance(kwargs.get(name), str):
+                kwargs[name] = {"a": 0, "b": 1}.get(kwargs[name])
+        game = super()._create(model_class, *args, **kwargs)
+        if with_seats:
+            _seat(game, players, list(scores), winner)
+        return game
+
+
+def _seat(game: Game, players: list, scores: list, winner: str) -> None:
+    """The game's seats in table order, each with its result (`rules.result.places`)."""
+    count = len(players)
+    loser = {"a": 1, "b": 0}.get(winner)
+    flags = [game.outcome == Outcome.FLAG_FALL and seat == loser for seat in range(count)]
+    forfeits = [
+        game.outcome == Outcome.FORFEIT and (winner == "none" or seat == loser)
+        for seat in range(count)
+    ]
+    if game.outcome == Outcome.FORFEIT and not any(forfeits):
+        forfeits[-1] = True
+    scores = scores if len(scores) == count else [None] * count
+    places = result_places(game.outcome, scores=scores, flag_fell=flags, forfeited=forfeits)
+    Seat.objects.bulk_create(
+        Seat(
+            game=game,
+            round=game.round,
+            player=player,
+            position=position,
+            score=scores[position],
+            place=places[position],
+            flag_fell=flags[position],
+            forfeited=forfeits[position],
+            confirmed=game.outcome not in (Outcome.PENDING, Outcome.BYE),
+        )
+        for position, player in enumerate(players)
+    )
 
 
 class SeatFactory(DjangoModelFactory):
@@ -175,8 +220,8 @@ class SeatFactory(DjangoModelFactory):
 
     game = factory.SubFactory(GameFactory, seats=False)
     round = factory.LazyAttribute(lambda seat: seat.game.round)
-    player = factory.LazyAttribute(lambda seat: seat.game.player_a)
-    side = Side.A
+    player = factory.SubFactory(PlayerFactory)
+    position = 0
 
 
 def result_changes(**filters: Any) -> QuerySet[HistoryEntry]:
@@ -204,15 +249,19 @@ class HistoryEntryFactory(DjangoModelFactory):
     at = factory.LazyFunction(timezone.now)
     reason = ""
     before = factory.LazyFunction(
-        lambda: {"outcome": "", "winner": "", "score_a": None, "score_b": None}
+        lambda: {"outcome": "", "scores": [None, None], "flag_fell": [], "forfeited": []}
     )
     after = factory.LazyAttribute(
-        lambda change: {
-            "outcome": change.game.outcome,
-            "winner": change.game.winner,
-            "score_a": change.game.score_a,
-            "score_b": change.game.score_b,
-        }
+        lambda change: (
+            result_of(change.game).snapshot()
+            if change.game.pk is not None
+            else {
+                "outcome": change.game.outcome,
+                "scores": [321, 287],
+                "flag_fell": [],
+                "forfeited": [],
+            }
+        )
     )
 
 
@@ -224,7 +273,7 @@ class MoveFactory(DjangoModelFactory):
 
     game = factory.SubFactory(GameFactory)
     number = factory.Sequence(lambda n: n + 1)
-    side = Side.A
+    seat = 0
     notation = "H8 WOORD"
     score = 20
     total = factory.LazyAttribute(lambda move: move.score)
@@ -282,39 +331,36 @@ def competition_with_results(
         for number in range(1, rounds + 1)
     )
     round_objs = list(Round.objects.filter(competition=competition).order_by("number"))
-    games = []
+    tables = []  # (game, [(player, score, flag_fell)], places)
     for round_obj in round_objs:
         shift = (round_obj.number - 1) * 3 % max(len(players), 1)
         order = players[shift:] + players[:shift]
         for index in range(0, len(order) - 1, 2):
             table = index // 2 + 1
             score_a, score_b = score_pair(round_obj.number, table)
-            game = Game(
-                round=round_obj,
-                table=table,
-                player_a=order[index],
-                player_b=order[index + 1],
-                score_a=score_a,
-                score_b=score_b,
-            )
-            if table == 1:
-                game.outcome, game.winner = Outcome.FLAG_FALL, Winner.B
-            else:
-                game.outcome, game.winner = Outcome.NORMAL, _winner_by_score(game)
-            games.append(game)
+            outcome = Outcome.FLAG_FALL if table == 1 else Outcome.NORMAL
+            flags = [False, table == 1]  # at table 1 the second player's flag falls
+            places = result_places(outcome, scores=[score_a, score_b], flag_fell=flags)
+            seated = [(order[index], score_a, flags[0]), (order[index + 1], score_b, flags[1])]
+            tables.append((Game(round=round_obj, table=table, outcome=outcome), seated, places))
         if len(order) % 2 and bye:
-            games.append(
-                Game(round=round_obj, player_a=order[-1], outcome=Outcome.BYE, winner=Winner.A)
-            )
-    Game.objects.bulk_create(games)
-    seats = []
-    for game_id, round_id, player_a, player_b in Game.objects.filter(
-        round__competition=competition
-    ).values_list("pk", "round_id", "player_a_id", "player_b_id"):
-        seats.append(Seat(game_id=game_id, round_id=round_id, player_id=player_a, side=Side.A))
-        if player_b is not None:
-            seats.append(Seat(game_id=game_id, round_id=round_id, player_id=player_b, side=Side.B))
-    Seat.objects.bulk_create(seats)
+            bye_game = Game(round=round_obj, outcome=Outcome.BYE)
+            tables.append((bye_game, [(order[-1], None, False)], (1,)))
+    Game.objects.bulk_create([game for game, _seated, _places in tables])
+    Seat.objects.bulk_create(
+        Seat(
+            game=game,
+            round_id=game.round_id,
+            player=player,
+            position=position,
+            score=score,
+            place=places[position],
+            flag_fell=flag,
+            confirmed=game.outcome != Outcome.BYE,
+        )
+        for game, seated, places in tables
+        for position, (player, score, flag) in enumerate(seated)
+    )
     return PlayedCompetition(competition=competition, players=players, rounds=round_objs)
 
 

@@ -37,7 +37,7 @@ class Scoresheet:
     the rules engine computed by replaying it on one device."""
 
     name: str
-    starter: str  # "a" or "b"
+    starter: int  # the position that moves first
     moves: tuple[tuple[str, str], ...]  # (notation, rack)
     final_scores: tuple[int, int]
 
@@ -52,7 +52,7 @@ def demo_scoresheets() -> list[Scoresheet]:
         sheets.append(
             Scoresheet(
                 name=path.stem,
-                starter="b" if game.first_player == 1 else "a",
+                starter=game.first_player,
                 moves=tuple(
                     (result.notation or result.move.notation(), result.rack or "")
                     for result in game.history

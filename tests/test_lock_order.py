@@ -123,10 +123,13 @@ def test_a_board_save_goes_on_while_the_secretary_holds_club_and_round(table):
 def test_a_players_result_goes_on_while_the_secretary_holds_the_club(table, club):
     _round, game = table
     player = UserFactory()
-    game.player_a.user = player
-    game.player_a.save()
+    first = game.players[0]
+    first.user = player
+    first.save()
     with Holding(lambda: club_lock(club.pk)):
         entered = game_result_enter(
-            game=game, result=ResultInput(kind="normal", score_a=300, score_b=250), by=player
+            game=game,
+            result=ResultInput.of_pair(kind="normal", score_a=300, score_b=250),
+            by=player,
         )
     assert entered.confirmation == "provisional"

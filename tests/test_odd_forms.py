@@ -25,8 +25,9 @@ from competition.services.rounds import (
 from duplicate.services import evening_create, slip_submit, turn_choose_top, turn_draw
 from games.confirmation import game_result_enter
 from games.moves import move_add
-from games.services import PairingSpec, ResultEntry, ResultInput
+from games.services import ResultEntry, ResultInput
 from tests.factories import CompetitionFactory, EntrantFactory, MembershipFactory, UserFactory
+from tests.seats import pair_spec
 from tests.test_odd_requests import PARAMETER, ROUTES, odd_numbers
 
 pytestmark = pytest.mark.django_db
@@ -92,27 +93,31 @@ def evening(club, competition, four_entrants, secretary):
     first = round_create(competition=competition)
     games = round_set_pairings(
         round=first,
-        pairings=[PairingSpec(anna.pk, bert.pk, 1, starter="a"), PairingSpec(cor.pk, dirk.pk, 2)],
+        pairings=[pair_spec(anna.pk, bert.pk, 1, starter="a"), pair_spec(cor.pk, dirk.pk, 2)],
     )
     for notation in ("8H WOORD", "-", "-"):
         games[0].refresh_from_db()
         move_add(game=games[0], notation=notation, by=None)
     round_record_results(
-        round=first, entries=[ResultEntry(games[1].pk, ResultInput("normal", 310, 290))], by=None
+        round=first,
+        entries=[ResultEntry(games[1].pk, ResultInput.of_pair("normal", 310, 290))],
+        by=None,
     )
     tonight = round_create(competition=competition)
     disputed, pending = round_set_pairings(
         round=tonight,
-        pairings=[PairingSpec(anna.pk, cor.pk, 1, starter="a"), PairingSpec(bert.pk, dirk.pk, 2)],
+        pairings=[pair_spec(anna.pk, cor.pk, 1, starter="a"), pair_spec(bert.pk, dirk.pk, 2)],
     )
     round_set_status(round=tonight, status=Round.Status.PUBLISHED)
     disputed = game_result_enter(
-        game=disputed, result=ResultInput("normal", 300, 250), by=users["anna"]
+        game=disputed, result=ResultInput.of_pair("normal", 300, 250), by=users["anna"]
     )
-    game_result_enter(game=disputed, result=ResultInput("normal", 250, 300), by=users["cor"])
+    game_result_enter(
+        game=disputed, result=ResultInput.of_pair("normal", 250, 300), by=users["cor"]
+    )
     draft = round_create(competition=competition)
     round_set_pairings(
-        round=draft, pairings=[PairingSpec(anna.pk, dirk.pk, 1), PairingSpec(bert.pk, cor.pk, 2)]
+        round=draft, pairings=[pair_spec(anna.pk, dirk.pk, 1), pair_spec(bert.pk, cor.pk, 2)]
     )
     _duplicate_evening(competition.club, secretary, (anna, bert, cor))
     return {

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 
 from competition.services.rounds import round_create, round_record_results, round_set_pairings
 from games.moves import move_add
-from games.services import PairingSpec, ResultEntry, ResultInput
+from games.services import ResultEntry, ResultInput
+from tests.seats import pair_spec
 
 pytestmark = pytest.mark.django_db
 
@@ -83,17 +84,19 @@ def world(competition, four_entrants):
     first = round_create(competition=competition)
     games = round_set_pairings(
         round=first,
-        pairings=[PairingSpec(anna.pk, bert.pk, 1, starter="a"), PairingSpec(cor.pk, dirk.pk, 2)],
+        pairings=[pair_spec(anna.pk, bert.pk, 1, starter="a"), pair_spec(cor.pk, dirk.pk, 2)],
     )
     for notation in ("8H WOORD", "-", "-"):
         games[0].refresh_from_db()
         move_add(game=games[0], notation=notation, by=None)
     round_record_results(
-        round=first, entries=[ResultEntry(games[1].pk, ResultInput("normal", 310, 290))], by=None
+        round=first,
+        entries=[ResultEntry(games[1].pk, ResultInput.of_pair("normal", 310, 290))],
+        by=None,
     )
     draft = round_create(competition=competition)
     draft_games = round_set_pairings(
-        round=draft, pairings=[PairingSpec(anna.pk, dirk.pk, 1), PairingSpec(bert.pk, cor.pk, 2)]
+        round=draft, pairings=[pair_spec(anna.pk, dirk.pk, 1), pair_spec(bert.pk, cor.pk, 2)]
     )
     ids = [str(game.pk) for game in (*games, *draft_games)] + [str(anna.pk)]
     return {

@@ -49,8 +49,8 @@ ACTIONS: dict[tuple[str, str], str] = {
     ("/bord/", "pass"): "Pass: a move with nothing to type, the button is the move",
     ("/bord/", "flagfall"): "Flag fall: the button records it",
     ("/bord/terug/", ""): "Undo the last move: the button is the undo",
-    ("/bord/begint/", "a"): "Who starts: the button is the choice",
-    ("/bord/begint/", "b"): "Who starts: the button is the choice",
+    ("/bord/begint/", "0"): "Who starts: the button is the choice (the seat)",
+    ("/bord/begint/", "1"): "Who starts: the button is the choice (the seat)",
     ("/ronde/nieuw/", ""): "Add round: adds the round the page offers, dated tonight (adding "
     "twice is once: round_create returns the round already added)",
     ("/indeling/", "publish"): "Publish the pairing: the button is the publication",

@@ -17,7 +17,7 @@ from competition.models import Competition, Entrant, Group, Round
 from competition.services.rounds import round_create
 from games.models import Game
 from tests.competition.test_results_entry import post_data, results_url, round_games  # noqa: F401
-from tests.factories import competition_form_data
+from tests.factories import GameFactory, competition_form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -192,7 +192,7 @@ def test_group_name_with_control_characters_is_refused(secretary_client, competi
 )
 def test_results_page_refuses_out_of_range_scores(secretary_client, round_games, row, label):  # noqa: F811
     round_obj, games = round_games
-    before = list(Game.objects.values_list("pk", "score_a", "score_b", "version"))
+    before = list(Game.objects.values_list("pk", "seats__score", "version").order_by("pk", "seats"))
     history = HistoryEntry.objects.count()
     data = post_data(games, [row, {}, {}])
     response = secretary_client.post(results_url(round_obj), data)
@@ -201,7 +201,10 @@ def test_results_page_refuses_out_of_range_scores(secretary_client, round_games,
     assert "Er is niets opgeslagen" in html
     (error_line,) = re.findall(r'class="text-danger small row-error"[^>]*>(.*?)</td>', html, re.S)
     assert label.casefold() in error_line.casefold()
-    assert list(Game.objects.values_list("pk", "score_a", "score_b", "version")) == before
+    assert (
+        list(Game.objects.values_list("pk", "seats__score", "version").order_by("pk", "seats"))
+        == before
+    )
     assert HistoryEntry.objects.count() == history
 
 
@@ -250,10 +253,12 @@ def test_a_file_just_over_the_limit_is_a_form_error(secretary_client, competitio
     assert response.status_code == 200
     errors = field_errors(response, "file")
     assert errors == ["Het bestand is te groot (2,1 MB); een bestand mag ten hoogste 2 MB zijn."]
-    game = Game.objects.create(
+    game = GameFactory(
         round=round_create(competition=competition),
-        player_a=competition.club.members.create(name="Anna"),
-        player_b=competition.club.members.create(name="Bert"),
+        players=[
+            competition.club.members.create(name="Anna"),
+            competition.club.members.create(name="Bert"),
+        ],
     )
     Round.objects.filter(pk=game.round_id).update(status=Round.Status.PUBLISHED)
     gcg = reverse("gcg_upload", kwargs={"game_id": game.pk})

@@ -21,6 +21,7 @@ import re
 import struct
 import zipfile
 import zlib
+from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -43,11 +44,15 @@ from clubs.slugs import validate_club_slug
 from competition.models import Absence, Competition, Entrant, Group, Round
 from competition.services import CompetitionError, backup_schema
 from duplicate.models import Evening, Slip, Turn
-from games.models import Game, GameClock, Move, Seat, Side
+from games.models import MAX_SEAT, Game, GameClock, Move, Outcome, Seat
 from games.moves import game_to_gcg
+from games.rule_messages import describe
+from rules import result as result_rules
 
 FORMAT = "bordpunt-club"
-VERSION = 1
+VERSION = 2  # 2: a game's players and result are its seats (docs/tables.md)
+#: The versions a restore reads: 1 through `backup_schema.seats_from_sides`.
+READS = (1, VERSION)
 
 #: Every model of a club, parents before children (the order rows are restored in).
 CLUB_MODELS: tuple[type[models.Model], ...] = (
@@ -273,7 +278,7 @@ def club_archive(*, club: Club) -> bytes:
         games = (
             Game.objects.filter(round__competition__club=club, moves__isnull=False)
             .distinct()
-            .select_related("player_a", "player_b")
+            .with_seats()
             .order_by("pk")
         )
         gcg_files = {f"games/{game.pk}.gcg": game_to_gcg(game) for game in games}
@@ -427,6 +432,9 @@ class Archive:
     document: dict[str, Any]
     history: list[Any]
     gcg_games: set[int]
+    #: A version-1 archive: the places its games' `winner` gave (by archive id), which the
+    #: places computed from its seats must agree with (`backup_schema.version_1_winners`).
+    winners: dict[int, tuple[int | None, ...] | None] | None = None
 
 
 def read_archive(data: bytes) -> Archive:
@@ -448,7 +456,7 @@ def read_archive(data: bytes) -> Archive:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise _damaged(_("club.json is not a Bordpunt club."))
     version = document.get("version")
-    if version != VERSION:
+    if version not in READS:
         raise BackupError(
             _(
                 "This archive has format version %(found)s; this Bordpunt reads version "
@@ -459,8 +467,15 @@ def read_archive(data: bytes) -> Archive:
     data_part = document.get("data")
     if not isinstance(data_part, dict) or not isinstance(history, list):
         raise _damaged(_("its contents are incomplete."))
+    winners = None
+    if version == 1:
+        winners = backup_schema.version_1_winners(data_part)
+        try:
+            document = {**document, "data": backup_schema.seats_from_sides(data_part)}
+        except backup_schema.Unreadable as unreadable:
+            raise _damaged(unreadable.message) from None
     gcg_games = {int(match[1]) for name in members if (match := _GCG_NAME.fullmatch(name))}
-    return Archive(document=document, history=history, gcg_games=gcg_games)
+    return Archive(document=document, history=history, gcg_games=gcg_games, winners=winners)
 
 
 def archive_file_bytes(path: Path) -> bytes:
@@ -623,16 +638,69 @@ def _memberships(restorer: _Restorer, rows: list[Any], report: RestoreReport) ->
     report.rows[_label(Membership)] = len(rows)
 
 
-def _seats_match_games(built: list[tuple[int, Any]], games: dict[int, Any]) -> None:
-    """A seat is the game's own player, on the game's side, in the game's round."""
+def _seats_match_games(built: list[tuple[int, Any]], built_games: list[tuple[int, Any]]) -> None:
+    """A seat is in its game's round, and a game's seats hold positions 0, 1, ... in
+    order, one player each: 1 for a bye, 2 to 4 at a table."""
+    games = {game.pk: game for _old, game in built_games}
+    positions: dict[int, list[int]] = defaultdict(list)
+    old_ids = {game.pk: old for old, game in built_games}
     for old, seat in built:
         game = games[seat.game_id]
-        player = {Side.A: game.player_a_id, Side.B: game.player_b_id}.get(seat.side)
-        if seat.round_id != game.round_id or seat.player_id != player:
+        if seat.round_id != game.round_id:
             raise _damaged(_("games.seat %(id)s does not match its game.") % {"id": old})
+        positions[seat.game_id].append(seat.position)
+    for game_id, game in games.items():
+        taken = sorted(positions.get(game_id, []))
+        proper = taken == [0] if game.outcome == Outcome.BYE else 2 <= len(taken) <= MAX_SEAT + 1
+        if taken != list(range(len(taken))) or not proper:
+            raise _damaged(_("games.game %(id)s has no proper seats.") % {"id": old_ids[game_id]})
 
 
-def _moves_as_the_engine_scores_them(game_ids: list[int]) -> None:
+def _places_from_results(
+    built: list[tuple[int, Any]],
+    built_games: list[tuple[int, Any]],
+    winners: dict[int, tuple[int | None, ...] | None] | None,
+) -> None:
+    """Every seat's place computed from its game's result (`rules.result.places`): an
+    archive's places are not taken on trust. A game without a result has no scores, flags
+    or forfeits; a version-1 game's winner must be the one its seats give."""
+    seats_of: dict[int, list[Any]] = defaultdict(list)
+    for _old, seat in built:
+        seats_of[seat.game_id].append(seat)
+    for old_id, game in built_games:
+        seats = sorted(seats_of[game.pk], key=lambda seat: seat.position)
+        scores = [seat.score for seat in seats]
+        flags = [seat.flag_fell for seat in seats]
+        forfeits = [seat.forfeited for seat in seats]
+        marked = any(flags) or any(forfeits) or any(score is not None for score in scores)
+        if game.outcome == Outcome.PENDING and marked:
+            raise _inconsistent(old_id, "pending_has_result")
+        try:
+            places = result_rules.places(
+                game.outcome, scores=scores, flag_fell=flags, forfeited=forfeits
+            )
+        except result_rules.ResultError as error:
+            raise _inconsistent(old_id, error.code) from None
+        if winners is not None and winners.get(old_id, places) != places:
+            raise _inconsistent(old_id, "winner_differs")
+        for seat, place in zip(seats, places, strict=True):
+            seat.place = place
+
+
+def _inconsistent(game_id: int, code: str) -> BackupError:
+    """A game whose result cannot be: `code` is a `rules.result` code, or one of the
+    restore's own ("pending_has_result", "winner_differs")."""
+    reason = {
+        "pending_has_result": _("a game not played yet has board points, a flag or a forfeit"),
+        "winner_differs": _("its winner is not the one its scores give"),
+    }.get(code) or describe(code)
+    return _damaged(
+        _("games.game %(id)s has an impossible result: %(reason)s")
+        % {"id": game_id, "reason": reason}
+    )
+
+
+def _moves_as_the_engine_scores_them(game_ids: list[int], archive_ids: dict[int, int]) -> None:
     """Score, words, warnings and problem of every move are the engine's, as when they were
     entered: the archive's own figures are not taken on trust."""
     from games.moves import COMPUTED_FIELDS, moves_rescored
@@ -640,12 +708,19 @@ def _moves_as_the_engine_scores_them(game_ids: list[int]) -> None:
     loaded = (
         Game.objects.filter(pk__in=game_ids, moves__isnull=False)
         .distinct()
-        .select_related("player_a", "player_b")
+        .with_seats()
         .prefetch_related(models.Prefetch("moves", Move.objects.order_by("number")))
     )
     rows = []
     for game in loaded:
         moves = list(game.moves.all())
+        seats = len(game.seat_list)
+        for move in moves:
+            if move.seat >= seats:  # a move is made at one of its game's seats
+                raise _damaged(
+                    _("games.move %(id)s does not match its game.")
+                    % {"id": archive_ids.get(move.pk, move.pk)}
+                )
         moves_rescored(game, moves)
         rows.extend(moves)
     Move.objects.bulk_update(rows, COMPUTED_FIELDS, batch_size=500)
@@ -770,7 +845,8 @@ def _restore(archive: Archive, *, slug: str | None) -> RestoreReport:
             continue
         built = restorer.built(model, tables[model])
         if model is Seat:
-            _seats_match_games(built, {game.pk: game for _old, game in built_games})
+            _seats_match_games(built, built_games)
+            _places_from_results(built, built_games, archive.winners)
         created = restorer.create(model, built)
         if model is Game:
             built_games = built
@@ -782,7 +858,10 @@ def _restore(archive: Archive, *, slug: str | None) -> RestoreReport:
             _("it holds games/%(id)s.gcg, a game that is not in the archive.")
             % {"id": min(unknown_gcg)}
         )
-    _moves_as_the_engine_scores_them([game.pk for _old, game in built_games])
+    _moves_as_the_engine_scores_them(
+        [game.pk for _old, game in built_games],
+        {new: old for old, new in restorer.ids.get(Move, {}).items()},
+    )
     _evenings_as_the_engine_plays_them(list(restorer.ids.get(Evening, {}).values()))
     history = restorer.built(HistoryEntry, _history_rows(restorer, archive.history))
     report.rows[_label(HistoryEntry)] = len(restorer.create(HistoryEntry, history))

@@ -23,8 +23,10 @@ from clubs.inputs import BIGINT_MAX, INTEGER_MAX, SMALLINT_MAX
 from competition.models import Competition
 from competition.rulesets import custom_rules_error
 from duplicate.models import Evening
-from games.confirmation import RESULT_FIELDS
-from games.models import Game, Outcome, Winner
+from games.models import MAX_SEAT, Game, Outcome
+
+#: The keys of a dispute's other entry (`games.services.TableResult.snapshot` and its seat).
+COUNTER_FIELDS = ("outcome", "scores", "flag_fell", "forfeited", "by")
 
 #: Each integer column's range, as PostgreSQL has it (SQLite would take larger numbers, and
 #: a restore must give the same answer on both).
@@ -159,17 +161,33 @@ def _game(obj: Any) -> None:
             raise Invalid(
                 "rules", _("is not a rule set the engine plays: %(problem)s") % {"problem": problem}
             )
-    counter = obj.counter_result
-    if not isinstance(counter, dict) or not set(counter) <= set(RESULT_FIELDS):
+    if not _is_counter_result(obj.counter_result):
         raise Invalid("counter_result", _("is not a result"))
-    if counter.get("outcome", "") not in Outcome.values:
-        raise Invalid("counter_result", _("is not a result"))
-    if counter.get("winner", "") not in Winner.values:
-        raise Invalid("counter_result", _("is not a result"))
-    for key in ("score_a", "score_b"):
-        score = counter.get(key)
-        if score is not None and (type(score) is not int or abs(score) > INTEGER_MAX):
-            raise Invalid("counter_result", _("is not a result"))
+
+
+def _is_counter_result(counter: Any) -> bool:
+    """The other entry of a dispute (`games.confirmation._dispute`): `{}`, or an outcome,
+    the scores and the seats named, and the seat that entered it."""
+    if counter == {}:
+        return True
+    if not isinstance(counter, dict) or set(counter) != set(COUNTER_FIELDS):
+        return False
+    scores, named = counter["scores"], (counter["flag_fell"], counter["forfeited"])
+    seat = counter["by"]
+    return (
+        counter["outcome"] in Outcome.values
+        and isinstance(scores, list)
+        and 2 <= len(scores) <= MAX_SEAT + 1
+        and all(
+            score is None or (type(score) is int and abs(score) <= INTEGER_MAX) for score in scores
+        )
+        and all(
+            isinstance(seats, list) and all(type(s) is int and 0 <= s < len(scores) for s in seats)
+            for seats in named
+        )
+        and type(seat) is int
+        and 0 <= seat < len(scores)
+    )
 
 
 def _evening(obj: Any) -> None:
@@ -195,3 +213,153 @@ RECORD_CHECKS: dict[type[models.Model], Callable[[Any], None]] = {
     Game: _game,
     Evening: _evening,
 }
+
+
+# --- version 1: a game of two sides (before tables) ------------------------------------------
+
+#: The positions of version 1's sides.
+_POSITION = {"a": 0, "b": 1}
+#: The fields version 1 kept on a game that are its seats' (or positions) now.
+_SIDE_FIELDS = ("player_a", "player_b", "score_a", "score_b", "winner")
+
+
+class Unreadable(ValueError):
+    """An archive of an earlier version whose rows cannot be read as this version's."""
+
+    def __init__(self, message: Any) -> None:
+        super().__init__(str(message))
+        self.message = message
+
+
+def _position(value: Any) -> Any:
+    """A side ("a"/"b") as a position; empty as None; anything else as it is (refused
+    later by the field's own check, with the field named)."""
+    if value in ("", None):
+        return None
+    return _POSITION.get(value, value) if isinstance(value, str) else value
+
+
+def _loser(winner: Any) -> str | None:
+    return {"a": "b", "b": "a"}.get(winner) if isinstance(winner, str) else None
+
+
+def _named(outcome: Any, winner: Any) -> tuple[list[bool], list[bool]]:
+    """Whose flag fell and who forfeited, per side, as migration games/0009 reads them."""
+    loser = _loser(winner)
+    flags = [outcome == Outcome.FLAG_FALL and loser == side for side in "ab"]
+    forfeits = [outcome == Outcome.FORFEIT and (winner == "none" or loser == side) for side in "ab"]
+    return flags, forfeits
+
+
+def _places_by_winner(outcome: Any, winner: Any) -> tuple[int | None, ...] | None:
+    """The places version 1's `winner` gave a pair (None: it gave none that can be)."""
+    if outcome in (Outcome.PENDING, Outcome.ANNULLED):
+        return (None, None) if winner in ("", "none") else None
+    if outcome == Outcome.BYE:
+        return (1,) if winner == "a" else None
+    if winner == "draw":
+        return (1, 1) if outcome == Outcome.NORMAL else None
+    if winner == "none":
+        return (None, None) if outcome == Outcome.FORFEIT else None
+    loser = None if outcome == Outcome.FORFEIT else 2
+    return {"a": (1, loser), "b": (loser, 1)}.get(winner) if isinstance(winner, str) else None
+
+
+def _counter_v1(counter: Any, claimed_by: Any) -> Any:
+    """A version-1 dispute (outcome, winner, score_a, score_b) in the seats' form: the
+    other entry was the other player's."""
+    if not isinstance(counter, dict) or not counter:
+        return counter
+    if not set(counter) <= {"outcome", "winner", "score_a", "score_b"}:
+        return counter  # refused by `_game` as not a result
+    outcome, winner = counter.get("outcome", ""), counter.get("winner", "")
+    flags, forfeits = _named(outcome, winner)
+    claimed = _POSITION.get(claimed_by) if isinstance(claimed_by, str) else None
+    return {
+        "outcome": outcome,
+        "scores": [counter.get("score_a"), counter.get("score_b")],
+        "flag_fell": [seat for seat, fell in enumerate(flags) if fell],
+        "forfeited": [seat for seat, gone in enumerate(forfeits) if gone],
+        "by": None if claimed is None else 1 - claimed,
+    }
+
+
+def seats_from_sides(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 1's games, seats and moves (`data` of club.json) as version 2 keeps them,
+    mapped as migration games/0009 maps a database: side a is position 0, b is 1; the
+    scores, flags, forfeits and confirmations move onto the seats. A seat's place is left
+    empty: the restore computes every place (`rules.result.places`), and refuses a game
+    whose version-1 winner disagrees with it (`version_1_winners`).
+
+    Rows that are not what version 1 wrote are passed on as they are, for the restore's
+    checks to name; a seat whose player is not its game's player on its side is refused.
+    """
+    games_rows = data.get("games.game")
+    if not isinstance(games_rows, list):
+        return data
+    games = {}
+    for row in games_rows:
+        if isinstance(row, dict) and type(row.get("id")) is int:
+            games[row["id"]] = dict(row)
+    new_seats = []
+    for row in data.get("games.seat", []) if isinstance(data.get("games.seat"), list) else []:
+        if not isinstance(row, dict):
+            new_seats.append(row)
+            continue
+        seat = dict(row)
+        side, game_id = seat.pop("side", None), seat.get("game")
+        game = games.get(game_id) if type(game_id) is int else None
+        if game is None or not isinstance(side, str) or side not in _POSITION:
+            seat["position"] = _position(side)
+            new_seats.append(seat)
+            continue
+        if seat.get("player") != game.get(f"player_{side}"):
+            raise Unreadable(
+                _("games.seat %(id)s does not match its game.") % {"id": str(seat.get("id"))[:20]}
+            )
+        outcome, winner = game.get("outcome", ""), game.get("winner", "")
+        flags, forfeits = _named(outcome, winner)
+        position = _POSITION[side]
+        seat.update(
+            position=position,
+            score=game.get(f"score_{side}"),
+            place=None,
+            flag_fell=flags[position],
+            forfeited=forfeits[position],
+            confirmed=outcome not in (Outcome.PENDING, Outcome.BYE)
+            and (game.get("confirmation") == "confirmed" or game.get("claimed_by") == side),
+        )
+        new_seats.append(seat)
+    new_games = []
+    for row in games_rows:
+        if not isinstance(row, dict) or type(row.get("id")) is not int:
+            new_games.append(row)
+            continue
+        game = dict(row)
+        for name in _SIDE_FIELDS:
+            game.pop(name, None)
+        game["starter"] = _position(row.get("starter"))
+        game["claimed_by"] = _position(row.get("claimed_by"))
+        game["counter_result"] = _counter_v1(row.get("counter_result", {}), row.get("claimed_by"))
+        new_games.append(game)
+    moves = data.get("games.move")
+    if isinstance(moves, list):
+        moves = [
+            {**{k: v for k, v in move.items() if k != "side"}, "seat": _position(move.get("side"))}
+            if isinstance(move, dict) and "side" in move
+            else move
+            for move in moves
+        ]
+    return {**data, "games.game": new_games, "games.seat": new_seats, "games.move": moves}
+
+
+def version_1_winners(data: dict[str, Any]) -> dict[int, tuple[int | None, ...] | None]:
+    """The places each version-1 game's `winner` gave its sides, by the game's archive id."""
+    rows = data.get("games.game")
+    if not isinstance(rows, list):
+        return {}
+    return {
+        row["id"]: _places_by_winner(row.get("outcome", ""), row.get("winner", ""))
+        for row in rows
+        if isinstance(row, dict) and type(row.get("id")) is int
+    }

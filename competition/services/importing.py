@@ -251,9 +251,7 @@ def results_import_plan(
         )
     round_games: dict[int, list[Game]] = {number: [] for number in numbers}
     number_of = {r.pk: number for number, r in rounds.items()}
-    for game in Game.objects.filter(round__in=list(rounds.values())).select_related(
-        "player_a", "player_b"
-    ):
+    for game in Game.objects.filter(round__in=list(rounds.values())).with_seats():
         round_games[number_of[game.round_id]].append(game)
     with_moves = set(
         Game.objects.filter(round__in=list(rounds.values()), moves__isnull=False)
@@ -308,7 +306,7 @@ def results_import_plan(
 
 def _game_state(game: PlannedGame) -> list[Any]:
     def result(value: ResultInput | None) -> list[Any] | None:
-        return None if value is None else [value.kind, value.score_a, value.score_b]
+        return None if value is None else [value.kind, *value.scores]
 
     return [
         game.line,
@@ -416,23 +414,27 @@ def _plan_game(
     keys = (name_key(row.player), name_key(row.opponent) if row.opponent else None)
     ids = {players[key][0] for key in keys if key is not None}
     names = (players[keys[0]][1], players[keys[1]][1] if keys[1] else None)
-    result = None if row.kind == BYE else ResultInput(row.kind, row.score, row.opponent_score)
+    result = (
+        None if row.kind == BYE else ResultInput.of_pair(row.kind, row.score, row.opponent_score)
+    )
     wanted = {players[keys[0]][0], players[keys[1]][0] if keys[1] else None}
     game = None
     if None not in ids:
-        game = next((g for g in games if {g.player_a_id, g.player_b_id} == wanted), None)
+        game = next((g for g in games if _pair_ids(g) == wanted), None)
     if game is None:
         return PlannedGame(row.line, row.round, row.table, Action.ADD, keys, names, result)
-    if game.player_a_id != players[keys[0]][0]:
+    if game.seat_list[0].player_id != players[keys[0]][0]:
         keys, names = (keys[1], keys[0]), (names[1], names[0])
-        result = ResultInput(MIRRORED.get(row.kind, row.kind), row.opponent_score, row.score)
+        result = ResultInput.of_pair(
+            MIRRORED.get(row.kind, row.kind), row.opponent_score, row.score
+        )
     planned = PlannedGame(
         row.line, row.round, game.table, Action.SAME, keys, names, result, game.pk, game.version
     )
     if game.is_bye:
         return planned
     kind = result_kind_of(game)
-    before = None if kind is None else ResultInput(kind, game.score_a, game.score_b)
+    before = None if kind is None else ResultInput(kind, game.scores)
     if before is not None and result_fields(before) == result_fields(result):
         return planned
     if game.pk in with_moves:
@@ -445,6 +447,12 @@ def _plan_game(
         )
     action = Action.ENTER if before is None else Action.REPLACE
     return replace(planned, action=action, before=before)
+
+
+def _pair_ids(game: Game) -> set[int | None]:
+    """The players of a game of the short form's pairs (a bye: its player and None)."""
+    ids: set[int | None] = {seat.player_id for seat in game.seat_list}
+    return ids if len(ids) > 1 else {*ids, None}
 
 
 def _seat_conflicts(
@@ -476,7 +484,7 @@ def _seat_conflicts(
             continue
         ids = {players[key][0] for key in game.keys if key is not None} - {None}
         for other in round_games[game.round]:
-            if ids & {other.player_a_id, other.player_b_id}:
+            if ids & _pair_ids(other):
                 errors.append(
                     _("Line %(line)s: round %(round)s already has a game %(game)s.")
                     % {"line": game.line, "round": game.round, "game": other}
@@ -628,12 +636,10 @@ def _write(
     for planned in plan.games:
         if planned.action == Action.SAME:
             continue
-        player_a, player_b = (players[key] if key else None for key in planned.keys)
+        seated = tuple(players[key].pk for key in planned.keys if key)
         try:
             if planned.action == Action.ADD:
-                spec = PairingSpec(
-                    player_a.pk, player_b.pk if player_b else None, planned.table, rules=rules
-                )
+                spec = PairingSpec(seated, planned.table, rules=rules)
                 (game,) = games_create(round_id=rounds[planned.round].pk, pairings=[spec])
                 expected = game.version
             else:

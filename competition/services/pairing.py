@@ -38,7 +38,7 @@ from competition.services.rounds import (
 )
 from competition.versioning import competition_touched
 from games.locks import games_locked
-from games.models import Game, Outcome, Side
+from games.models import Game, Outcome, Seat
 from games.services import PairingSpec, games_create
 
 SYSTEM_NAMES = {"swiss": "swiss", "rr": "round_robin", "koth": "king_of_the_hill"}
@@ -94,24 +94,29 @@ def pairing_input(round: Round, *, standings_round: int | None) -> PairingInput:
     history: dict[int, list[pairing.PastGame]] = defaultdict(list)
     starts: dict[int, list[bool]] = defaultdict(list)
     byes: dict[int, int] = defaultdict(int)
-    game_rows = (
-        Game.objects.filter(round__competition=competition, round__number__lt=round.number)
-        .exclude(outcome=Outcome.ANNULLED)
-        .values_list("round__number", "player_a_id", "player_b_id", "starter", "outcome")
-        .order_by("round__number", "pk")
-    )
-    for number, player_a, player_b, starter, outcome in game_rows:
-        if player_b is None:
-            byes[player_a] += 1
-            continue
-        started_a = None if not starter else starter == Side.A
-        history[player_a].append(pairing.PastGame(player_b, number, started_a))
-        history[player_b].append(
-            pairing.PastGame(player_a, number, None if started_a is None else not started_a)
+    seat_rows = (
+        Seat.objects.filter(round__competition=competition, round__number__lt=round.number)
+        .exclude(game__outcome=Outcome.ANNULLED)
+        .values_list(
+            "game_id", "round__number", "player_id", "position", "game__starter", "game__outcome"
         )
-        if started_a is not None and outcome != Outcome.FORFEIT:
-            starts[player_a].append(started_a)
-            starts[player_b].append(not started_a)
+        .order_by("round__number", "game_id", "position")
+    )
+    tables: dict[int, list[tuple]] = defaultdict(list)
+    for game_id, *seat in seat_rows:
+        tables[game_id].append(tuple(seat))
+    # Each pair at a table met: one past game per opponent, as one against one.
+    for seats in tables.values():
+        if len(seats) == 1:
+            byes[seats[0][1]] += 1
+            continue
+        for number, player, position, starter, outcome in seats:
+            started = None if starter is None else starter == position
+            for _number, opponent, *_rest in seats:
+                if opponent != player:
+                    history[player].append(pairing.PastGame(opponent, number, started))
+            if started is not None and outcome != Outcome.FORFEIT:
+                starts[player].append(started)
     groups: dict[str, list[pairing.PairingEntrant]] = defaultdict(list)
     # Round 1 is seeded by the club's rating (competition/ratings.py); a player without a
     # rated game keeps the known start rating, or none.
@@ -197,18 +202,13 @@ def _combined(results: list[pairing.Pairing], *, system: str) -> RoundPairing:
 def pairing_specs(result: RoundPairing) -> list[PairingSpec]:
     specs = [
         PairingSpec(
-            player_a=pair.player_a,
-            player_b=pair.player_b,
+            players=(pair.player_a, pair.player_b),
             table=pair.table,
-            starter=""
-            if pair.starter is None
-            else Side.A
-            if pair.starter == pair.player_a
-            else Side.B,
+            starter=None if pair.starter is None else 0 if pair.starter == pair.player_a else 1,
         )
         for pair in result.pairs
     ]
-    specs += [PairingSpec(player_a=bye, player_b=None) for bye in result.byes]
+    specs += [PairingSpec(players=(bye,)) for bye in result.byes]
     return specs
 
 
@@ -313,7 +313,7 @@ def round_add_late_player(
         if opponent.player_id in seated:
             bye_game = (
                 games_locked(locked.games)
-                .filter(player_a_id=opponent.player_id, outcome=Outcome.BYE)
+                .filter(seats__player_id=opponent.player_id, outcome=Outcome.BYE)
                 .first()
             )
             if bye_game is None:
@@ -327,11 +327,7 @@ def round_add_late_player(
     absences = locked.absences.filter(player_id__in=[player_id, opponent_id])
     made_present = sorted(absences.values_list("player__name", flat=True))
     absences.delete()
-    before = pairing_snapshot(
-        Game.objects.select_related("player_a", "player_b").filter(pk=bye_game.pk)
-        if bye_game
-        else []
-    )
+    before = pairing_snapshot(Game.objects.with_seats().filter(pk=bye_game.pk) if bye_game else [])
     if bye_game is not None:
         bye_game.delete()
     spec = _late_spec(locked, late.player_id, opponent_id)
@@ -342,7 +338,7 @@ def round_add_late_player(
         raise CompetitionError(
             _("A player appears twice in round %(number)s.") % {"number": number}
         ) from error
-    game = Game.objects.select_related("player_a", "player_b").get(pk=game.pk)
+    game = Game.objects.with_seats().get(pk=game.pk)
     round_history(
         locked,
         by=by,
@@ -370,9 +366,9 @@ def _late_spec(round: Round, player_id: int, opponent_id: int | None) -> Pairing
     """The late game: at the next free table, the starter chosen as the pairing would."""
     rules = game_rules_for(round.competition)
     if opponent_id is BYE:
-        return PairingSpec(player_id, None, rules=rules)
+        return PairingSpec((player_id,), rules=rules)
     last_table = round.games.aggregate(last=Max("table"))["last"] or 0
-    starter = ""
+    starter = None
     if round.competition.starters == Competition.Starters.ASSIGNED:
         records = {
             entrant.id: entrant
@@ -384,8 +380,8 @@ def _late_spec(round: Round, player_id: int, opponent_id: int | None) -> Pairing
             [records[opponent_id], records[player_id]],
             starters="assigned",
         )
-        starter = Side.A if first == opponent_id else Side.B
-    return PairingSpec(opponent_id, player_id, table=last_table + 1, starter=starter, rules=rules)
+        starter = 0 if first == opponent_id else 1
+    return PairingSpec((opponent_id, player_id), table=last_table + 1, starter=starter, rules=rules)
 
 
 @dataclass(frozen=True)
@@ -412,10 +408,13 @@ def round_pairing_review(round: Round, *, standings_round: int | None) -> dict[i
     }
     empty = pairing.PairingEntrant(id=0, rank=0)
     review = {}
-    for game in round.games.exclude(player_b=None):
-        a = records.get(game.player_a_id, empty)
-        b = records.get(game.player_b_id, empty)
-        met = [past.round_number for past in a.opponents if past.opponent_id == game.player_b_id]
+    for game in round.games.exclude(outcome=Outcome.BYE).with_seats():
+        if len(game.seat_list) != 2:
+            continue  # tables of 3 and 4 are explained by the tables engine
+        first, second = (seat.player_id for seat in game.seat_list)
+        a = records.get(first, empty)
+        b = records.get(second, empty)
+        met = [past.round_number for past in a.opponents if past.opponent_id == second]
         review[game.pk] = PairReview(
             match_point_gap=abs(a.match_points - b.match_points),
             board_point_gap=abs(a.board_points - b.board_points),

@@ -12,7 +12,6 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction, HistoryReason, history_record
@@ -23,7 +22,7 @@ from competition.selectors import entrants_active_in, next_round_number, seated_
 from competition.services import CompetitionError, competition_check_open
 from competition.versioning import competition_touched
 from games.locks import games_locked
-from games.models import Confirmation, Game, Move, Outcome
+from games.models import Confirmation, Game, Move, Outcome, Seat
 from games.services import (
     PairingSpec,
     ResultEntry,
@@ -69,18 +68,18 @@ def round_history(
 
 
 def pairing_snapshot(games: Iterable[Game]) -> list[list[Any]]:
-    """Games as the history keeps them: `[table, [player, opponent], starter]` with names
-    as they are now (the opponent None for a bye, the starter None when not decided)."""
+    """Games as the history keeps them: `[table, [players...], starter]` with names as they
+    are now, in table order (one name for a bye; the starter None when not decided)."""
     rows = []
     for game in sorted(games, key=lambda game: (game.table is None, game.table or 0, game.pk)):
-        names = [game.player_a.name, game.player_b.name if game.player_b_id else None]
-        starter = {"a": names[0], "b": names[1]}.get(game.starter)
+        names = [player.name for player in game.players]
+        starter = names[game.starter] if game.starter is not None else None
         rows.append([game.table, names, starter])
     return rows
 
 
 def round_pairing_snapshot(round: Round) -> list[list[Any]]:
-    return pairing_snapshot(round.games.select_related("player_a", "player_b"))
+    return pairing_snapshot(round.games.with_seats())
 
 
 @transaction.atomic
@@ -257,8 +256,8 @@ def _replace_pairings(locked: Round, pairings: Sequence[PairingSpec]) -> list[Ga
         )
     active = {entrant.player_id for entrant in entrants_active_in(locked)}
     for spec in pairings:
-        for player_id in (spec.player_a, spec.player_b):
-            if player_id is not None and player_id not in active:
+        for player_id in spec.players:
+            if player_id not in active:
                 raise CompetitionError(
                     _("A paired player does not take part in round %(number)s.")
                     % {"number": locked.number}
@@ -605,9 +604,13 @@ def round_swap_players(
     round = round_lock(round)
     check_pairing_version(round, expected_pairing)
     games = list(
-        games_locked(round.games)
-        .select_related("player_a", "player_b")
-        .filter(Q(player_a_id__in=[player_x, player_y]) | Q(player_b_id__in=[player_x, player_y]))
+        games_locked(
+            round.games.filter(
+                pk__in=Seat.objects.filter(round=round, player_id__in=[player_x, player_y]).values(
+                    "game_id"
+                )
+            )
+        )
     )
     if any(game.has_entered_result for game in games):
         raise CompetitionError(_("A game with a result cannot be changed; correct it instead."))
@@ -615,29 +618,27 @@ def round_swap_players(
         raise CompetitionError(
             _("A game with moves on the board cannot be changed; undo the moves first.")
         )
-    places = {}
-    for game in games:
-        for side in ("a", "b"):
-            player_id = getattr(game, f"player_{side}_id")
-            if player_id in (player_x, player_y):
-                places[player_id] = (game, side)
+    places = {
+        seat.player_id: (game, seat.position)
+        for game in games
+        for seat in game.seat_list
+        if seat.player_id in (player_x, player_y)
+    }
     if len(places) != 2:
         raise CompetitionError(_("Both players must have a place in this round's pairing."))
-    (game_x, side_x), (game_y, side_y) = places[player_x], places[player_y]
+    (game_x, seat_x), (game_y, seat_y) = places[player_x], places[player_y]
     if game_x.pk == game_y.pk:
         raise CompetitionError(_("These two players already play each other."))
     before = pairing_snapshot(games)
     specs = []
-    for game in {game.pk: game for game in games}.values():
-        ids = {"a": game.player_a_id, "b": game.player_b_id}
+    for game in games:
+        ids = [player.pk for player in game.players]
         if game is game_x:
-            ids[side_x] = player_y
+            ids[seat_x] = player_y
         if game is game_y:
-            ids[side_y] = player_x
+            ids[seat_y] = player_x
         specs.append(
-            PairingSpec(
-                ids["a"], ids["b"], table=game.table, starter=game.starter, rules=game.rules
-            )
+            PairingSpec(tuple(ids), table=game.table, starter=game.starter, rules=game.rules)
         )
     round.games.filter(pk__in=[game.pk for game in games]).delete()
     try:
@@ -654,9 +655,7 @@ def round_swap_players(
         before={"pairings": before},
         after={
             "pairings": pairing_snapshot(
-                Game.objects.select_related("player_a", "player_b").filter(
-                    pk__in=[game.pk for game in created]
-                )
+                Game.objects.with_seats().filter(pk__in=[game.pk for game in created])
             )
         },
     )

@@ -26,8 +26,9 @@ from competition.services import CompetitionError
 from competition.services.competitions import competition_create
 from competition.services.entrants import player_get_or_create_in_club
 from competition.services.rounds import round_import, round_update_status
-from games.models import Game, Outcome, Winner
+from games.models import Game, Outcome
 from games.services import (
+    SEAT_LETTERS,
     PairingSpec,
     ResultError,
     ResultInput,
@@ -91,22 +92,30 @@ def tsh_export(*, competition: Competition) -> str:
         Game.objects.published()
         .filter(round__competition=competition)
         .with_counts()
+        .with_seats()
         .select_related("round")
         .order_by("round__number", "table", "pk")
     )
+    if any(len(game.seat_list) > 2 for game in games):
+        raise CompetitionError(
+            _(
+                "TSH knows only games of two players; this competition has tables of three "
+                "or four. Export its results as CSV instead."
+            )
+        )
     index = {entrant.player_id: i for i, entrant in enumerate(entrants)}
     names = [entrant.player.name for entrant in entrants]
     for game in games:  # a player with games but no entry (should not happen) still counts
-        for player_id in (game.player_a_id, game.player_b_id):
-            if player_id is not None and player_id not in index:
-                index[player_id] = len(names)
-                names.append(Player.objects.get(pk=player_id).name)
+        for player in game.players:
+            if player.pk not in index:
+                index[player.pk] = len(names)
+                names.append(player.name)
     records = tuple(
         tsh.TournamentGame(
             round=game.round.number,
-            a=index[game.player_a_id],
-            b=None if game.player_b_id is None else index[game.player_b_id],
-            starter=game.starter,
+            a=index[game.players[0].pk],
+            b=index[game.players[1].pk] if len(game.players) == 2 else None,
+            starter=SEAT_LETTERS[game.starter] if game.starter is not None else "",
             **(_counted_result(game) if game.counts else {}),  # else: paired, no result yet
         )
         for game in games
@@ -128,11 +137,22 @@ def tsh_export(*, competition: Competition) -> str:
 
 
 def _counted_result(game: Game) -> dict[str, Any]:
+    """A pair's result as the TSH core names it (winner "a", "b", "draw" or "none")."""
+    scores = game.scores
+    places = [seat.place for seat in game.seat_list]
+    if game.is_bye:
+        winner = "a"
+    elif places[0] is None and places[1] is None:
+        winner = "none"
+    elif places[0] == places[1]:
+        winner = "draw"
+    else:
+        winner = "a" if places[1] is None or (places[0] or 9) < places[1] else "b"
     return {
         "outcome": game.outcome,
-        "winner": game.winner,
-        "score_a": game.score_a,
-        "score_b": game.score_b,
+        "winner": winner,
+        "score_a": scores[0],
+        "score_b": scores[1] if len(scores) == 2 else None,
     }
 
 
@@ -180,19 +200,19 @@ def _check_names(players: list[tsh.TshPlayer]) -> None:
 def _result(game: tsh.TournamentGame) -> ResultInput | None:
     """How Bordpunt records the game's result (None: no result yet, or a bye)."""
     if game.outcome == Outcome.NORMAL:
-        return ResultInput(ResultKind.NORMAL, game.score_a, game.score_b)
+        return ResultInput.of_pair(ResultKind.NORMAL, game.score_a, game.score_b)
     if game.outcome == Outcome.FLAG_FALL:
-        kind = ResultKind.FLAG_B if game.winner == Winner.A else ResultKind.FLAG_A
-        return ResultInput(kind, game.score_a, game.score_b)
+        kind = ResultKind.FLAG_B if game.winner == "a" else ResultKind.FLAG_A
+        return ResultInput.of_pair(kind, game.score_a, game.score_b)
     if game.outcome == Outcome.FORFEIT:
         kind = {
-            Winner.A: ResultKind.FORFEIT_B,
-            Winner.B: ResultKind.FORFEIT_A,
-            Winner.NONE: ResultKind.FORFEIT_BOTH,
+            "a": ResultKind.FORFEIT_B,
+            "b": ResultKind.FORFEIT_A,
+            "none": ResultKind.FORFEIT_BOTH,
         }[game.winner]
-        return ResultInput(kind)
+        return ResultInput.of_pair(kind)
     if game.outcome == Outcome.ANNULLED:
-        return ResultInput(ResultKind.ANNULLED)
+        return ResultInput.of_pair(ResultKind.ANNULLED)
     return None
 
 
@@ -313,9 +333,10 @@ def _game_import(
     now: Any,
 ) -> int:
     spec = PairingSpec(
-        player_a=player_ids[game.a],
-        player_b=None if game.b is None else player_ids[game.b],
-        starter=game.starter,
+        players=(player_ids[game.a],)
+        if game.b is None
+        else (player_ids[game.a], player_ids[game.b]),
+        starter=SEAT_LETTERS.index(game.starter) if game.starter else None,
         rules=ruleset,
     )
     where = {

@@ -17,7 +17,7 @@ def game_url(request, game) -> str:
 @register.simple_tag(takes_context=True)
 def game_qr(context, game) -> str:
     """A bye has no game page, so no code."""
-    if game.player_b_id is None:
+    if game.is_bye:
         return ""
     return qr_svg(
         game_url(context["request"], game),

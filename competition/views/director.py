@@ -111,12 +111,7 @@ def round_pairing(request, competition: Competition, number: int):
     round_obj = selectors.round_get(competition, number)
     games = list(selectors.round_games(round_obj))
     players = sorted(
-        (
-            (player.pk, player.name)
-            for game in games
-            for player in (game.player_a, game.player_b)
-            if player is not None
-        ),
+        ((player.pk, player.name) for game in games for player in game.players),
         key=lambda item: item[1],
     )
     action = PAIRING_ACTIONS.get(request.POST.get("action", ""))
@@ -152,9 +147,9 @@ def round_pairing(request, competition: Competition, number: int):
 
     def chance(game) -> tuple[int, int] | None:
         """Each player's "kans op winst" in percent by the club's ratings (a draw half)."""
-        if game.player_b is None:
+        if len(game.players) != 2:
             return None
-        first = round(100 * club_rating.chance(game.player_a, game.player_b))
+        first = round(100 * club_rating.chance(*game.players))
         return first, 100 - first
 
     return render(

@@ -5,6 +5,7 @@ from django.shortcuts import render
 from competition import selectors
 from competition.core.scoresheets import sheet_layout
 from games.engine import ruleset_of
+from games.models import Outcome
 
 
 def round_scoresheets(request, club: str, competition: str, number: int):
@@ -12,7 +13,7 @@ def round_scoresheets(request, club: str, competition: str, number: int):
     competition_obj = selectors.competition_get(club_slug=club, competition_slug=competition)
     round_obj = selectors.visible_round_get(competition_obj, number, user=request.user)
     sheets = []
-    for game in selectors.round_games(round_obj).exclude(player_b=None):
+    for game in selectors.round_games(round_obj).exclude(outcome=Outcome.BYE):
         ruleset = ruleset_of(game)
         minutes = competition_obj.clock_minutes or ruleset.clock_minutes
         layout = sheet_layout(turn_limit=ruleset.turn_limit, clock_minutes=minutes)

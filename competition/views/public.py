@@ -125,7 +125,7 @@ def player_page(request, club: str, competition: str, player_id: int):
     records = [
         record
         for record in selectors.game_records(competition_obj)
-        if player.pk in (record.player_a, record.player_b)
+        if player.pk in record.player_ids
     ]
     totals = {
         line.round_number: line
@@ -174,10 +174,9 @@ def round_print(request, club: str, competition: str, number: int):
     games = list(selectors.round_games(round_obj))
     by_name = sorted(
         (
-            (game.player_a if side == "a" else game.player_b, game, side)
+            (seat.player, game, seat.position, [o for o in game.seat_list if o is not seat])
             for game in games
-            for side in ("a", "b")
-            if side == "a" or game.player_b is not None
+            for seat in game.seat_list
         ),
         key=lambda item: item[0].name.casefold(),
     )
@@ -189,6 +188,6 @@ def round_print(request, club: str, competition: str, number: int):
             "round": round_obj,
             "games": games,
             "by_name": by_name,
-            "has_starters": any(game.starter for game in games),
+            "has_starters": any(game.starter is not None for game in games),
         },
     )

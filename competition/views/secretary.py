@@ -326,7 +326,7 @@ def attendance(request, competition: Competition, number: int):
         initial={"joined_round": round_obj.number},
         prefix="enter",
     )
-    games = list(round_obj.games.select_related("player_a"))
+    games = list(round_obj.games.with_seats())
     unpaired = entrants_unpaired_in(round_obj, games=games)
     late_form = _late_arrival_form(
         round_obj,
@@ -410,7 +410,7 @@ def _late_arrival_form(
     if round_obj.status == Round.Status.FINISHED or not games:
         return None
     unplaced = [(e.player_id, e.player.name) for e in unpaired]
-    bye_players = [(game.player_a_id, game.player_a.name) for game in games if game.is_bye]
+    bye_players = [(game.players[0].pk, game.players[0].name) for game in games if game.is_bye]
     if not unplaced:
         return None
     return LateArrivalForm(
@@ -451,11 +451,12 @@ def _warn_unpaired(request, round_obj) -> list:
 
 
 def _late_added_message(game: Game) -> str:
-    if game.player_b is None:
-        return _("%(player)s has a bye in this round.") % {"player": game.player_a.name}
+    *others, late = game.players
+    if not others:
+        return _("%(player)s has a bye in this round.") % {"player": late.name}
     return _("%(player)s plays %(opponent)s at table %(table)s.") % {
-        "player": game.player_b.name,
-        "opponent": game.player_a.name,
+        "player": late.name,
+        "opponent": str(_(" and ")).join(player.name for player in others),
         "table": game.table,
     }
 
@@ -573,10 +574,9 @@ def _stored_now(game: Game) -> str:
     kind = result_kind_of(game)
     if kind is None:
         return _("It has no result now.")
-    names = (game.player_a.name, game.player_b.name if game.player_b else "")
-    shown = dict(ResultKind.choices_for(*names))[kind]
+    shown = dict(ResultKind.for_table([player.name for player in game.players]))[kind]
     if kind in ResultKind.SCORED:
-        shown = f"{game.score_a} – {game.score_b} ({shown})"
+        shown = f"{' – '.join(str(score) for score in game.scores)} ({shown})"
     return _("Saved now: %(result)s.") % {"result": shown}
 
 
@@ -648,7 +648,7 @@ def _entry_from(form: ResultRowForm) -> ResultEntry:
     result = (
         None
         if (empty and data["kind"] in ResultKind.SCORED) or not form.typed_over
-        else ResultInput(kind=data["kind"], score_a=data["score_a"], score_b=data["score_b"])
+        else ResultInput.of_pair(data["kind"], data["score_a"], data["score_b"])
     )
     return ResultEntry(
         game_id=data["game"],
@@ -661,7 +661,7 @@ def _entry_from(form: ResultRowForm) -> ResultEntry:
 @secretary_required
 def game_correct(request, competition: Competition, game_id: int):
     game = get_object_or_404(
-        Game.objects.select_related("round", "player_a", "player_b"),
+        Game.objects.select_related("round").with_seats(),
         pk=game_id,
         round__competition=competition,
     )
@@ -673,9 +673,7 @@ def game_correct(request, competition: Competition, game_id: int):
         try:
             round_correct_result(
                 game=game,
-                result=ResultInput(
-                    kind=data["kind"], score_a=data["score_a"], score_b=data["score_b"]
-                ),
+                result=ResultInput.of_pair(data["kind"], data["score_a"], data["score_b"]),
                 by=request.user,
                 reason=data["reason"],
                 expected_version=data["version"],

@@ -31,15 +31,17 @@ EVENING = {"object_type": "duplicate_evening", "object_label": "Duplicate – 1"
 TURN = {"object_type": "duplicate_turn", "object_label": "Duplicate – 1, 3"}
 SLIP = {"object_type": "duplicate_slip", "object_label": "Duplicate – 1, 3"}
 
-RESULT_NONE = {"outcome": "", "winner": "", "score_a": None, "score_b": None}
-RESULT = {"outcome": "normal", "winner": "a", "score_a": 412, "score_b": 380}
-FLAG = {"outcome": "flag_fall", "winner": "b", "score_a": 301, "score_b": 288}
-STATE = {**RESULT, "confirmation": "provisional", "entered_by_player": "a"}
+# Results as `games.services.TableResult.snapshot` stores them: scores in table order, the
+# seats whose flag fell or who forfeited; a seat is its position.
+RESULT_NONE = {"outcome": "", "scores": [None, None], "flag_fell": [], "forfeited": []}
+RESULT = {"outcome": "normal", "scores": [412, 380], "flag_fell": [], "forfeited": []}
+FLAG = {"outcome": "flag_fall", "scores": [301, 288], "flag_fell": [0], "forfeited": []}
+STATE = {**RESULT, "confirmation": "provisional", "entered_by_player": 0, "confirmed_by": [0]}
 PAIRINGS = [
     [1, ["Ans de Vries", "Bert Bakker"], "Ans de Vries"],
     [None, ["Cor Cornelissen", None], None],
 ]
-MOVE = {"number": 3, "side": "b", "notation": "8H WOORD", "rack": "DEORSTW"}
+MOVE = {"number": 3, "seat": 1, "notation": "8H WOORD", "rack": "DEORSTW"}
 SETTINGS = {
     "name": "Voorjaar 2026",
     "slug": "voorjaar-2026",
@@ -97,9 +99,10 @@ SAMPLES = {
             **STATE,
             "confirmation": "disputed",
             "counter_outcome": "normal",
-            "counter_winner": "b",
-            "counter_score_a": 380,
-            "counter_score_b": 412,
+            "counter_scores": [380, 412],
+            "counter_flag_fell": [],
+            "counter_forfeited": [],
+            "counter_by": 1,
         },
         "",
         "Invoer van Bert Bakker",
@@ -109,14 +112,14 @@ SAMPLES = {
         {
             **STATE,
             "confirmation": "disputed",
-            "counter_result": {**RESULT, "winner": "draw", "score_b": 412},
+            "counter_result": {**RESULT, "scores": [412, 412], "by": 1},
         },
         {
             **RESULT,
-            "winner": "b",
-            "score_b": 420,
+            "scores": [412, 420],
             "confirmation": "confirmed",
-            "entered_by_player": "a",
+            "entered_by_player": None,
+            "confirmed_by": [0, 1],
         },
         "",
         "betwist → bevestigd",
@@ -131,31 +134,31 @@ SAMPLES = {
     ),
     "move.undo": (GAME, {**MOVE, "notation": "-"}, None, "", "Zet 3"),
     "move.correct": (GAME, MOVE, {**MOVE, "notation": "swap H8 K5"}, "", "blanco"),
-    "game.starter": (GAME, {"starter": ""}, {"starter": "b"}, "", "Bert Bakker"),
+    "game.starter": (GAME, {"starter": None}, {"starter": 1}, "", "Bert Bakker"),
     "clock.start": (GAME, None, {"left_ms": [1_500_000, 1_500_000]}, "", "25:00"),
     "clock.pause": (GAME, None, {"left_ms": [1_410_000, 1_455_500]}, "", "Bert Bakker 24:15"),
     "clock.resume": (GAME, None, {"left_ms": [1_410_000, 1_455_500]}, "", "23:30"),
     "clock.flag": (
         GAME,
         None,
-        {"left_ms": [0, 312_000], "flag": "a", "flag_at_ms": 2_712_000},
+        {"left_ms": [0, 312_000], "flag": 0, "flag_at_ms": 2_712_000},
         "",
         "45:12",
     ),
     "moves.import": (
         GAME,
-        {"starter": "a", "moves": []},
+        {"starter": 0, "moves": []},
         {
-            "starter": "b",
+            "starter": 1,
             "moves": [
-                {"number": 1, "side": "b", "notation": "H8 zOEN", "rack": ""},
-                {"number": 2, "side": "a", "notation": "-ABC", "rack": "ABCEENR"},
-                {"number": 3, "side": "b", "notation": "--", "rack": ""},
-                {"number": 4, "side": "a", "notation": "-3", "rack": ""},
-                {"number": 5, "side": "b", "notation": "(time 2)", "rack": ""},
-                {"number": 6, "side": "a", "notation": "(flagfall)", "rack": ""},
-                {"number": 7, "side": "b", "notation": "(annulled)", "rack": ""},
-                {"number": 8, "side": "a", "notation": "(EI)", "rack": ""},
+                {"number": 1, "seat": 1, "notation": "H8 zOEN", "rack": ""},
+                {"number": 2, "seat": 0, "notation": "-ABC", "rack": "ABCEENR"},
+                {"number": 3, "seat": 1, "notation": "--", "rack": ""},
+                {"number": 4, "seat": 0, "notation": "-3", "rack": ""},
+                {"number": 5, "seat": 1, "notation": "(time 2)", "rack": ""},
+                {"number": 6, "seat": 0, "notation": "(flagfall)", "rack": ""},
+                {"number": 7, "seat": 1, "notation": "(annulled)", "rack": ""},
+                {"number": 8, "seat": 0, "notation": "(EI)", "rack": ""},
             ],
         },
         "",
@@ -393,6 +396,101 @@ SAMPLES = {
 }
 
 
+# The same game actions as entries written before tables of 3 and 4 hold them (two sides
+# "a"/"b", `winner`, `score_a`/`score_b`): they are kept as recorded and must still read.
+OLD_RESULT_NONE = {"outcome": "", "winner": "", "score_a": None, "score_b": None}
+OLD_RESULT = {"outcome": "normal", "winner": "a", "score_a": 412, "score_b": 380}
+OLD_FLAG = {"outcome": "flag_fall", "winner": "b", "score_a": 301, "score_b": 288}
+OLD_STATE = {**OLD_RESULT, "confirmation": "provisional", "entered_by_player": "a"}
+OLD_MOVE = {"number": 3, "side": "b", "notation": "8H WOORD", "rack": "DEORSTW"}
+OLD_SAMPLES = {
+    "result.enter": (
+        GAME,
+        OLD_RESULT_NONE,
+        OLD_RESULT,
+        "",
+        "Ans de Vries 412 – 380 Bert Bakker, Ans de Vries wint",
+    ),
+    "result.correct": (GAME, OLD_RESULT, OLD_FLAG, "from_moves", "vlag van Ans de Vries gevallen"),
+    "result.confirm": (
+        GAME,
+        OLD_STATE,
+        {**OLD_STATE, "confirmation": "confirmed"},
+        "",
+        "voorlopig → bevestigd",
+    ),
+    "result.dispute": (
+        GAME,
+        OLD_STATE,
+        {
+            **OLD_STATE,
+            "confirmation": "disputed",
+            "counter_outcome": "normal",
+            "counter_winner": "b",
+            "counter_score_a": 380,
+            "counter_score_b": 412,
+        },
+        "",
+        "Invoer van Bert Bakker",
+    ),
+    "result.override": (
+        GAME,
+        {
+            **OLD_STATE,
+            "confirmation": "disputed",
+            "counter_result": {**OLD_RESULT, "winner": "draw", "score_b": 412},
+        },
+        {
+            **OLD_RESULT,
+            "winner": "b",
+            "score_b": 420,
+            "confirmation": "confirmed",
+            "entered_by_player": "a",
+        },
+        "",
+        "betwist → bevestigd",
+    ),
+    "move.add": (
+        GAME,
+        None,
+        {**OLD_MOVE, "notation": "(challenge)", "rack": ""},
+        "",
+        "Bert Bakker: bezwaar: woord goed",
+    ),
+    "move.undo": (GAME, {**OLD_MOVE, "notation": "-"}, None, "", "Zet 3"),
+    "move.correct": (GAME, OLD_MOVE, {**OLD_MOVE, "notation": "swap H8 K5"}, "", "blanco"),
+    "game.starter": (GAME, {"starter": ""}, {"starter": "b"}, "", "Bert Bakker"),
+    "clock.flag": (
+        GAME,
+        None,
+        {"left_ms": [0, 312_000], "flag": "a", "flag_at_ms": 2_712_000},
+        "",
+        "45:12",
+    ),
+    "moves.import": (
+        GAME,
+        {"starter": "a", "moves": []},
+        {
+            "starter": "b",
+            "moves": [
+                {"number": 1, "side": "b", "notation": "H8 zOEN", "rack": ""},
+                {"number": 2, "side": "a", "notation": "-ABC", "rack": "ABCEENR"},
+                {"number": 3, "side": "b", "notation": "--", "rack": ""},
+                {"number": 4, "side": "a", "notation": "-3", "rack": ""},
+                {"number": 5, "side": "b", "notation": "(time 2)", "rack": ""},
+                {"number": 6, "side": "a", "notation": "(flagfall)", "rack": ""},
+                {"number": 7, "side": "b", "notation": "(annulled)", "rack": ""},
+                {"number": 8, "side": "a", "notation": "(EI)", "rack": ""},
+            ],
+        },
+        "",
+        "bezwaar: woord fout",
+    ),
+}
+#: Every sample by the name the tests show: "result.enter", and "result.enter (old)".
+ALL_SAMPLES = {**SAMPLES, **{f"{action} (old)": sample for action, sample in OLD_SAMPLES.items()}}
+
+
 def _source_files():
     for app in APPS:
         for path in (ROOT / app).rglob("*.py"):
@@ -429,9 +527,9 @@ def test_every_recorded_action_has_a_sample():
 
 
 def _entry(action: str) -> HistoryEntry:
-    context, before, after, reason_code, _expected = SAMPLES[action]
+    context, before, after, reason_code, _expected = ALL_SAMPLES[action]
     return HistoryEntry(
-        action=action,
+        action=action.removesuffix(" (old)"),
         before=before,
         after=after,
         reason_code=reason_code,
@@ -467,7 +565,7 @@ def _forbidden_words() -> set[str]:
         }
         keys = {
             key
-            for _c, before, after, *_rest in SAMPLES.values()
+            for _c, before, after, *_rest in ALL_SAMPLES.values()
             for side in (before, after)
             if isinstance(side, dict)
             for key in side
@@ -489,12 +587,12 @@ def _forbidden_words() -> set[str]:
     }
 
 
-@pytest.mark.parametrize("action", sorted(SAMPLES))
+@pytest.mark.parametrize("action", sorted(ALL_SAMPLES))
 def test_the_entry_reads_as_dutch(action):
     entry = _entry(action)
     with translation.override("nl"):
         text = _page_text(entry)
-    expected = SAMPLES[action][4]
+    expected = ALL_SAMPLES[action][4]
     assert expected in text, text
     raw = re.findall(r"\w_\w|[{}\[\]']|\((?:challenge|flagfall|annulled|time \d+)\)", text)
     assert raw == [], text
@@ -502,7 +600,7 @@ def test_the_entry_reads_as_dutch(action):
     assert words & _forbidden_words() == set(), text
 
 
-@pytest.mark.parametrize("action", sorted(SAMPLES))
+@pytest.mark.parametrize("action", sorted(ALL_SAMPLES))
 def test_the_entry_reads_in_english_when_chosen(action):
     with translation.override("en"):
         text = _page_text(_entry(action))

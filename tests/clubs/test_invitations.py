@@ -151,7 +151,7 @@ def test_invite_make_accounts_enter_confirm_dispute_and_decide(
     )
     assert response.status_code == 302
     game.refresh_from_db()
-    assert (game.score_a, game.score_b, game.confirmation) == (350, 380, "confirmed")
+    assert (game.scores[0], game.scores[1], game.confirmation) == (350, 380, "confirmed")
     assert "bevestigd" in client.get(game.round.get_absolute_url()).content.decode()
 
     history = list(

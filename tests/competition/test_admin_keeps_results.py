@@ -76,7 +76,7 @@ def test_results_and_moves_are_read_only(admin_client, played_game, model):
     assert admin_client.get(admin_url(model, "add")).status_code == 403
     assert admin_client.post(admin_url(model, "delete", row.pk)).status_code == 403
     played_game.refresh_from_db()
-    assert (played_game.score_a, played_game.score_b, played_game.version) == (321, 287, 0)
+    assert (played_game.scores[0], played_game.scores[1], played_game.version) == (321, 287, 0)
 
 
 @pytest.mark.parametrize(
@@ -84,7 +84,7 @@ def test_results_and_moves_are_read_only(admin_client, played_game, model):
     [
         (Competition, lambda game: game.round.competition),
         (Round, lambda game: game.round),
-        (Player, lambda game: game.player_a),
+        (Player, lambda game: game.players[0]),
     ],
 )
 def test_nothing_with_results_is_deleted_one_by_one(admin_client, played_game, model, row):

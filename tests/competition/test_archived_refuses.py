@@ -50,7 +50,6 @@ from games.confirmation import (
 from games.models import Game
 from games.moves import MoveError, game_set_starter, move_add, move_correct, move_undo
 from games.services import (
-    PairingSpec,
     ResultEntry,
     ResultError,
     ResultInput,
@@ -58,6 +57,7 @@ from games.services import (
     games_record_results,
 )
 from tests.factories import MembershipFactory, PlayerFactory
+from tests.seats import pair_spec
 from tests.test_odd_forms import evening, page_addresses, post_forms  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -98,7 +98,7 @@ def _calls(competition: Competition, people: dict) -> dict:
     ids = {name: entrant.player_id for name, entrant in entrants.items()}
 
     def normal(a, b):
-        return ResultInput("normal", a, b)
+        return ResultInput.of_pair("normal", a, b)
 
     return {
         "competition_update": lambda: competition_update(
@@ -122,8 +122,8 @@ def _calls(competition: Competition, people: dict) -> dict:
         "round_set_pairings": lambda: round_set_pairings(
             round=draft,
             pairings=[
-                PairingSpec(ids["Anna"], ids["Bert"], 1),
-                PairingSpec(ids["Cor"], ids["Dirk"], 2),
+                pair_spec(ids["Anna"], ids["Bert"], 1),
+                pair_spec(ids["Cor"], ids["Dirk"], 2),
             ],
             by=by,
         ),
@@ -155,7 +155,7 @@ def _calls(competition: Competition, people: dict) -> dict:
         "games_record_results": lambda: games_record_results(
             entries=[ResultEntry(pending.pk, normal(300, 200))], by=by
         ),
-        "game_set_starter": lambda: game_set_starter(game=pending, starter="a", by=by),
+        "game_set_starter": lambda: game_set_starter(game=pending, starter=0, by=by),
         "move_add": lambda: move_add(game=by_moves, notation="-", by=by),
         "move_undo": lambda: move_undo(game=by_moves, by=by),
         "move_correct": lambda: move_correct(game=by_moves, number=2, notation="-", by=by),

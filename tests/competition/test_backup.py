@@ -26,6 +26,7 @@ from competition.services import backup
 from competition.services.backup import BackupError, club_archive, restore_club
 from duplicate.models import Slip, Turn
 from duplicate.services import evening_create, slip_submit, turn_choose_top, turn_draw
+from games.confirmation import game_result_enter
 from games.models import Game, Move
 from games.moves import game_to_gcg, move_add
 from games.services import ResultInput, ResultKind, game_record_result
@@ -39,10 +40,12 @@ from tests.factories import (
     HistoryEntryFactory,
     MembershipFactory,
     PlayerFactory,
+    UserFactory,
     competition_with_results,
     secretary_of,
     user_in_club,
 )
+from tests.seats import winner
 
 User = get_user_model()
 
@@ -84,18 +87,20 @@ def full_club(club, secretary):
     GameFactory(round=finished, player_a=cor, player_b=None, table=None, bye=True)
     game_record_result(
         game=normal,
-        result=ResultInput(ResultKind.NORMAL, 356, 298),
+        result=ResultInput.of_pair(ResultKind.NORMAL, 356, 298),
         by=secretary,
         now=moment,
     )
     game_record_result(
         game=normal,
-        result=ResultInput(ResultKind.NORMAL, 356, 398),
+        result=ResultInput.of_pair(ResultKind.NORMAL, 356, 398),
         by=secretary,
         reason="Score van Bert verkeerd overgenomen.",
         now=moment + timedelta(minutes=5),
     )
-    game_record_result(game=forfeit, result=ResultInput(ResultKind.FORFEIT_B), by=None, now=moment)
+    game_record_result(
+        game=forfeit, result=ResultInput.of_pair(ResultKind.FORFEIT_B), by=None, now=moment
+    )
     Round.objects.filter(pk=finished.pk).update(status=Round.Status.FINISHED)
 
     # Entered move by move (still being played), with a word-list warning.
@@ -112,7 +117,7 @@ def full_club(club, secretary):
     flag = GameFactory(round=published, table=2, player_a=bert, player_b=dirk)
     game_record_result(
         game=flag,
-        result=ResultInput(ResultKind.FLAG_A, 377, 301),
+        result=ResultInput.of_pair(ResultKind.FLAG_A, 377, 301),
         by=secretary,
         reason="Vlag van Bert gevallen.",
     )
@@ -160,7 +165,7 @@ def _crosstable(competition: Competition):
 
 
 def _game_key(game: Game) -> tuple:
-    return (game.round.competition.slug, game.round.number, game.table or 0, game.player_a.name)
+    return (game.round.competition.slug, game.round.number, game.table or 0, game.players[0].name)
 
 
 def _history(club: Club) -> list[tuple]:
@@ -189,7 +194,7 @@ def _gcg_files(club: Club) -> dict[tuple, str]:
     games = Game.objects.filter(round__competition__club=club, moves__isnull=False).distinct()
     return {
         _game_key(game): game_to_gcg(game)
-        for game in games.select_related("round__competition", "player_a", "player_b")
+        for game in games.select_related("round__competition").with_seats()
     }
 
 
@@ -228,7 +233,7 @@ def _everything(club: Club) -> dict:
             (
                 _game_key(m.game),
                 m.number,
-                m.side,
+                m.seat,
                 m.notation,
                 m.score,
                 m.total,
@@ -238,26 +243,30 @@ def _everything(club: Club) -> dict:
                 m.entered_at,
                 m.entered_by.username if m.entered_by else None,
             )
-            for m in Move.objects.filter(game__round__competition__club=club).select_related(
-                "game__round__competition", "game__player_a", "entered_by"
-            )
+            for m in Move.objects.filter(game__round__competition__club=club)
+            .select_related("game__round__competition", "entered_by")
+            .prefetch_related("game__seats__player")
         ),
         "games": sorted(
             (
                 _game_key(g),
-                g.player_b.name if g.player_b else None,
+                tuple(player.name for player in g.players),
                 g.outcome,
-                g.winner,
-                g.score_a,
-                g.score_b,
+                winner(g),
+                tuple(
+                    (s.score, s.place, s.flag_fell, s.forfeited, s.confirmed) for s in g.seat_list
+                ),
                 g.version,
                 g.starter,
+                g.confirmation,
+                g.claimed_by,
+                json.dumps(g.counter_result, sort_keys=True),
                 json.dumps(g.rules, sort_keys=True),
                 g.entered_at,
             )
-            for g in Game.objects.filter(round__competition__club=club).select_related(
-                "round__competition", "player_a", "player_b"
-            )
+            for g in Game.objects.filter(round__competition__club=club)
+            .select_related("round__competition")
+            .with_seats()
         ),
         "history": _history(club),
         "gcg": _gcg_files(club),
@@ -315,7 +324,7 @@ def test_the_archive_holds_the_club_its_history_and_a_gcg_file_per_game_with_mov
     document = json.loads(files["club.json"])
     history = json.loads(files["history.json"])
 
-    assert document["format"] == "bordpunt-club" and document["version"] == 1
+    assert document["format"] == "bordpunt-club" and document["version"] == 2
     assert "secretaris" in document["users"]
     assert len(document["data"]["clubs.club"]) == 1
     assert len(history) == HistoryEntry.objects.filter(club=full_club).count()
@@ -323,7 +332,8 @@ def test_the_archive_holds_the_club_its_history_and_a_gcg_file_per_game_with_mov
     assert {"result.enter", "result.correct", "move.add"} <= actions
     corrected = [entry for entry in history if entry["reason"].startswith("Score van Bert")]
     assert corrected[0]["by"] == "secretaris"
-    assert corrected[0]["before"]["score_b"] == 298 and corrected[0]["after"]["score_b"] == 398
+    assert corrected[0]["before"]["scores"] == [356, 298]
+    assert corrected[0]["after"]["scores"] == [356, 398]
     assert {"at", "by", "action", "object", "before", "after", "reason"} <= set(corrected[0])
     board = Game.objects.get(moves__isnull=False, moves__number=1)
     assert files[f"games/{board.pk}.gcg"].decode() == game_to_gcg(board)
@@ -502,20 +512,38 @@ def _dangling_reference(document):
 
 
 def _huge_number(document):
-    document["data"]["games.game"][0]["score_a"] = 10**40
+    document["data"]["games.seat"][0]["score"] = 10**40
+
+
+def _seats_of_a(document, outcome: str) -> list[dict]:
+    game = next(g for g in document["data"]["games.game"] if g["outcome"] == outcome)
+    return [seat for seat in document["data"]["games.seat"] if seat["game"] == game["id"]]
 
 
 def _inconsistent_result(document):
-    game = next(g for g in document["data"]["games.game"] if g["outcome"] == "normal")
-    game["winner"] = "b" if game["score_a"] > game["score_b"] else "a"
+    _seats_of_a(document, "normal")[0]["flag_fell"] = True  # a flag at a normal game
+
+
+def _scores_at_a_forfeit(document):
+    for seat in _seats_of_a(document, "forfeit"):
+        seat["score"] = 100
+
+
+def _one_seat_at_a_table(document):
+    seats = document["data"]["games.seat"]
+    seats.remove(_seats_of_a(document, "normal")[1])
 
 
 def _nul_in_a_name(document):
     document["data"]["clubs.player"][0]["name"] = "Anna\x00"
 
 
+def _move_at_no_seat(document):
+    document["data"]["games.move"][0]["seat"] = 3  # the game is a pair
+
+
 def _text_for_a_number(document):
-    document["data"]["games.game"][0]["score_a"] = "veel"
+    document["data"]["games.seat"][0]["score"] = "veel"
 
 
 def _unknown_table(document):
@@ -547,12 +575,15 @@ def _turn_top_not_on_the_rack(document):
         (_wrong_version, "versie 99"),
         (_unknown_field, "nickname"),
         (_dangling_reference, "round"),
-        (_huge_number, "score_a"),
-        (_inconsistent_result, "database"),
+        (_huge_number, "score"),
+        (_inconsistent_result, "niet door een gevallen vlag beslist"),
+        (_scores_at_a_forfeit, "geen bordpunten en geen gevallen vlag"),
+        (_one_seat_at_a_table, "geen juiste stoelen"),
         (_not_a_list, "games.move"),
         (_unknown_table, "clubs.nickname"),
         (_nul_in_a_name, "clubs.player"),
-        (_text_for_a_number, "score_a"),
+        (_text_for_a_number, "score"),
+        (_move_at_no_seat, "past niet bij zijn partij"),
     ],
 )
 def test_a_damaged_archive_is_refused_clearly_and_nothing_is_written(full_club, edit, message):
@@ -697,3 +728,171 @@ def test_export_and_restore_need_the_same_queries_for_a_long_competition_as_a_sh
 def _zip_member(data: bytes, name: str) -> bytes:
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         return archive.read(name)
+
+
+# --- an archive of version 1: a game of two sides, before tables ----------------------------
+
+
+def _as_version_1(files: dict[str, bytes]) -> bytes:
+    """The archive as Bordpunt wrote it before tables (version 1), by hand: each game holds
+    player_a/player_b, score_a/score_b, winner, starter and claimed_by ("a"/"b"), a
+    dispute's other entry as {outcome, winner, score_a, score_b}; a seat its side, a move
+    its side; no seat holds a result."""
+    document = json.loads(files["club.json"])
+    data = document["data"]
+    seats_of: dict[int, list[dict]] = {}
+    for seat in sorted(data["games.seat"], key=lambda seat: seat["position"]):
+        seats_of.setdefault(seat["game"], []).append(seat)
+    for game in data["games.game"]:
+        seats = seats_of[game["id"]]
+        places = [seat["place"] for seat in seats]
+        side = {0: "a", 1: "b", None: ""}
+        if game["outcome"] == "":
+            won = ""
+        elif places == [1, 1]:
+            won = "draw"
+        elif 1 in places:
+            won = side[places.index(1)]
+        else:
+            won = "none"
+        game.update(
+            player_a=seats[0]["player"],
+            player_b=seats[1]["player"] if len(seats) > 1 else None,
+            score_a=seats[0]["score"],
+            score_b=seats[1]["score"] if len(seats) > 1 else None,
+            winner=won,
+            starter=side[game["starter"]],
+            claimed_by=side[game["claimed_by"]],
+        )
+        counter = game["counter_result"]
+        if counter:
+            assert counter["outcome"] == "normal"  # what the club below holds
+            score_a, score_b = counter["scores"]
+            game["counter_result"] = {
+                "outcome": "normal",
+                "winner": "a" if score_a > score_b else "b" if score_b > score_a else "draw",
+                "score_a": score_a,
+                "score_b": score_b,
+            }
+    for seat in data["games.seat"]:
+        seat["side"] = "ab"[seat.pop("position")]
+        for name in ("score", "place", "flag_fell", "forfeited", "confirmed"):
+            del seat[name]
+    for move in data["games.move"]:
+        move["side"] = "ab"[move.pop("seat")]
+    document["version"] = 1
+    return _zip({**files, "club.json": json.dumps(document).encode()})
+
+
+@pytest.fixture
+def club_with_a_dispute(full_club):
+    """`full_club` with a result a player entered that the opponent disputes."""
+    league = Competition.objects.get(club=full_club, slug="voorjaar")
+    published = Round.objects.get(competition=league, number=2)
+    coby_user, eva_user = UserFactory(), UserFactory()
+    eva = PlayerFactory(name="Evi", user=eva_user)
+    cor = PlayerFactory(name="Coby", user=coby_user)
+    for player in (eva, cor):
+        MembershipFactory(club=full_club, player=player)
+        EntrantFactory(competition=league, player=player)
+    disputed = GameFactory(round=published, table=3, player_a=cor, player_b=eva)
+    game_result_enter(game=disputed, result=ResultInput.of_pair("normal", 300, 250), by=coby_user)
+    game_result_enter(game=disputed, result=ResultInput.of_pair("normal", 250, 300), by=eva_user)
+    return full_club
+
+
+def test_a_version_1_archive_restores_as_the_same_club(club_with_a_dispute):
+    before = _everything(club_with_a_dispute)
+    old = _as_version_1(_archive(club_with_a_dispute))
+    assert json.loads(zipfile.ZipFile(io.BytesIO(old)).read("club.json"))["version"] == 1
+
+    report = restore_club(data=old, slug="van-voor-de-tafels")
+
+    assert _everything(report.club) == _as_restored(before)
+    disputed = Game.objects.with_seats().get(
+        round__competition__club=report.club, confirmation="disputed"
+    )
+    # Coby (seat 0) entered 300-250 and confirmed it; Evi (seat 1) entered the other one.
+    assert (disputed.claimed_by, [s.confirmed for s in disputed.seat_list]) == (0, [True, False])
+    assert disputed.counter_result == {
+        "outcome": "normal",
+        "scores": [250, 300],
+        "flag_fell": [],
+        "forfeited": [],
+        "by": 1,
+    }
+
+
+def _old_game(document, outcome: str) -> dict:
+    return next(g for g in document["data"]["games.game"] if g["outcome"] == outcome)
+
+
+def _old_winner_against_the_scores(document):
+    game = _old_game(document, "normal")
+    game["winner"] = "b" if game["score_a"] > game["score_b"] else "a"
+
+
+def _old_seat_of_someone_else(document):
+    game = _old_game(document, "normal")
+    seat = next(s for s in document["data"]["games.seat"] if s["game"] == game["id"])
+    seat["player"] = game["player_b"] if seat["side"] == "a" else game["player_a"]
+
+
+def _old_side_unknown(document):
+    document["data"]["games.move"][0]["side"] = "c"
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (_old_winner_against_the_scores, "niet wie de bordpunten aanwijzen"),
+        (_old_seat_of_someone_else, "past niet bij zijn partij"),
+        (_old_side_unknown, "seat"),
+    ],
+)
+def test_a_damaged_version_1_archive_is_refused_and_nothing_is_written(full_club, edit, message):
+    old = _as_version_1(_archive(full_club))
+    with zipfile.ZipFile(io.BytesIO(old)) as archive:
+        files = {name: archive.read(name) for name in archive.namelist()}
+    counts = _counts()
+
+    with pytest.raises(BackupError) as refused:
+        restore_club(data=_edited(files, edit), slug="kopie")
+
+    assert message in str(refused.value.message)
+    assert _counts() == counts
+
+
+def test_a_restored_seat_gets_the_place_its_result_gives_not_the_archives(full_club):
+    files = _archive(full_club)
+
+    def lie(document):
+        for seat in _seats_of_a(document, "normal"):
+            seat["place"] = 1  # both "won" a game that was not a draw
+
+    report = restore_club(data=_edited(files, lie), slug="kopie")
+
+    assert _everything(report.club) == _as_restored(_everything(full_club))
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [
+        lambda d: d["data"]["games.seat"][0].update(side=["a"]),
+        lambda d: d["data"]["games.seat"][0].update(game=[1]),
+        lambda d: d["data"]["games.game"][0].update(claimed_by={"a": 1}, winner=[None]),
+        lambda d: d["data"]["games.game"][0].update(counter_result={"score_a": "veel"}),
+        lambda d: d["data"]["games.move"][0].update(side=7),
+        lambda d: d["data"].update({"games.seat": "stoelen"}),
+    ],
+)
+def test_an_odd_version_1_archive_is_refused_not_a_server_error(full_club, odd):
+    old = _as_version_1(_archive(full_club))
+    with zipfile.ZipFile(io.BytesIO(old)) as archive:
+        files = {name: archive.read(name) for name in archive.namelist()}
+    counts = _counts()
+
+    with pytest.raises(BackupError):
+        restore_club(data=_edited(files, lambda document, *_: odd(document)), slug="kopie")
+
+    assert _counts() == counts

@@ -119,7 +119,7 @@ def _usable(report) -> None:
     for competition in Competition.objects.filter(club=report.club):
         selectors.standings_get(competition)
     games = Game.objects.filter(round__competition__club=report.club, moves__isnull=False)
-    for game in games.distinct().select_related("player_a", "player_b"):
+    for game in games.distinct().with_seats():
         engine.replay(game, list(Move.objects.filter(game=game).order_by("number")))
 
 

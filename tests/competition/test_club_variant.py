@@ -11,8 +11,8 @@ from competition.models import Competition
 from competition.rulesets import ruleset_for
 from competition.services.rounds import round_create, round_set_pairings
 from games.engine import ruleset_of
-from games.services import PairingSpec
 from tests.factories import competition_form_data
+from tests.seats import pair_spec
 
 FORM = competition_form_data(name="Gouds 10", slug="gouds10", rules="custom")
 
@@ -44,7 +44,7 @@ def test_games_keep_the_rule_set_they_were_paired_under(
     competition.refresh_from_db()
     anna, bert, _cor, _dirk = four_entrants
     round_obj = round_create(competition=competition)
-    (game,) = round_set_pairings(round=round_obj, pairings=[PairingSpec(anna.pk, bert.pk, table=1)])
+    (game,) = round_set_pairings(round=round_obj, pairings=[pair_spec(anna.pk, bert.pk, table=1)])
     assert ruleset_of(game) == expected
     # Changing the competition later does not change the rules of a game already paired.
     Competition.objects.filter(pk=competition.pk).update(

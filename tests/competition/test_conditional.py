@@ -20,9 +20,11 @@ from competition.services.rounds import (
     round_set_attendance,
     round_set_status,
 )
+from games.models import Outcome
 from games.moves import move_add, move_undo
 from games.services import ResultError, ResultInput, ResultKind, game_record_result
 from tests.factories import PlayerFactory, competition_with_results, secretary_of, user_in_club
+from tests.seats import pair_spec
 
 pytestmark = pytest.mark.django_db
 
@@ -46,10 +48,10 @@ def url(name: str, played) -> str:
 
 def touch(competition: Competition) -> None:
     """A change through a service: a result corrected, with its reason."""
-    game = competition.rounds.get(number=2).games.exclude(player_b=None).last()
+    game = competition.rounds.get(number=2).games.exclude(outcome=Outcome.BYE).last()
     game_record_result(
         game=game,
-        result=ResultInput(ResultKind.NORMAL, game.score_a + 1, game.score_b),
+        result=ResultInput.of_pair(ResultKind.NORMAL, game.scores[0] + 1, game.scores[1]),
         by=None,
         reason="telfout",
     )
@@ -162,7 +164,7 @@ def test_every_service_moves_changed_at(competition, four_entrants, make_game_fo
     assert changed()
     move_undo(game=game, by=None)
     assert changed()
-    game_record_result(game=game, result=ResultInput(ResultKind.NORMAL, 300, 200), by=None)
+    game_record_result(game=game, result=ResultInput.of_pair(ResultKind.NORMAL, 300, 200), by=None)
     assert changed()
     competition.name = "Andere naam"
     competition.save()
@@ -172,10 +174,10 @@ def test_every_service_moves_changed_at(competition, four_entrants, make_game_fo
 def test_a_refused_write_leaves_changed_at(competition, four_entrants, make_game_for):
     round_obj = round_create(competition=competition)
     game = make_game_for(round_obj, four_entrants[0], four_entrants[1])
-    game_record_result(game=game, result=ResultInput(ResultKind.NORMAL, 300, 200), by=None)
+    game_record_result(game=game, result=ResultInput.of_pair(ResultKind.NORMAL, 300, 200), by=None)
     before = changed_at(competition)
     with pytest.raises(ResultError):
-        game_record_result(game=game, result=ResultInput(ResultKind.NORMAL, 1, 2), by=None)
+        game_record_result(game=game, result=ResultInput.of_pair(ResultKind.NORMAL, 1, 2), by=None)
     with pytest.raises(CompetitionError):
         round_clear_pairings(round=round_obj)
     assert changed_at(competition) == before
@@ -184,11 +186,10 @@ def test_a_refused_write_leaves_changed_at(competition, four_entrants, make_game
 @pytest.fixture
 def make_game_for():
     from competition.services.rounds import round_set_pairings
-    from games.services import PairingSpec
 
     def make(round_obj, player_a, player_b):
         (game,) = round_set_pairings(
-            round=round_obj, pairings=[PairingSpec(player_a.pk, player_b.pk, table=1)]
+            round=round_obj, pairings=[pair_spec(player_a.pk, player_b.pk, table=1)]
         )
         return game
 

@@ -12,8 +12,9 @@ from competition.services.entrants import (
     player_get_or_create_in_club,
 )
 from competition.services.rounds import round_create, round_record_results, round_set_pairings
-from games.services import PairingSpec, ResultEntry, ResultInput
+from games.services import ResultEntry, ResultInput
 from tests.factories import GroupFactory, MembershipFactory, PlayerFactory
+from tests.seats import pair_spec
 
 pytestmark = pytest.mark.django_db
 
@@ -41,10 +42,12 @@ def test_entrant_add_refuses_a_group_of_another_competition(competition):
 
 def _play_round(competition, anna, bert, *, result=True):
     round_obj = round_create(competition=competition)
-    (game,) = round_set_pairings(round=round_obj, pairings=[PairingSpec(anna.pk, bert.pk, 1)])
+    (game,) = round_set_pairings(round=round_obj, pairings=[pair_spec(anna.pk, bert.pk, 1)])
     if result:
         round_record_results(
-            round=round_obj, entries=[ResultEntry(game.pk, ResultInput("normal", 1, 0))], by=None
+            round=round_obj,
+            entries=[ResultEntry(game.pk, ResultInput.of_pair("normal", 1, 0))],
+            by=None,
         )
     return round_obj
 

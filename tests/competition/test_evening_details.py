@@ -18,6 +18,7 @@ from games.services import ResultEntry, ResultInput
 from tests.competition import test_results_entry
 from tests.competition.test_results_entry import post_data, results_url
 from tests.factories import GameFactory, PlayerFactory, RoundFactory, user_in_club
+from tests.seats import winner
 
 pytestmark = pytest.mark.django_db
 
@@ -37,13 +38,13 @@ def test_a_flag_fall_names_the_player_wherever_the_result_is_shown(
     round_obj, games = round_games
     round_record_results(
         round=round_obj,
-        entries=[ResultEntry(games[1].pk, ResultInput("flag_b", 250, 300))],
+        entries=[ResultEntry(games[1].pk, ResultInput.of_pair("flag_b", 250, 300))],
         by=None,
     )
     round_set_status(round=round_obj, status=Round.Status.PUBLISHED)
     competition = round_obj.competition
     kwargs = {**competition.url_kwargs, "number": round_obj.number}
-    cas, do = games[1].player_a, games[1].player_b
+    cas, do = games[1].players[0], games[1].players[1]
     pages = {
         "round": client.get(reverse("round", kwargs=kwargs)),
         "screen": client.get(reverse("screen_panels", kwargs=competition.url_kwargs)),
@@ -73,12 +74,12 @@ def test_zero_zero_on_the_results_page_needs_klopt(secretary_client, round_games
     page = response.content.decode()
     assert "0 – 0: niemand heeft gescoord." in html_lib.unescape(page)
     assert 'name="form-0-confirm"' in page
-    assert Game.objects.get(pk=games[0].pk).score_a is None  # nothing saved
+    assert Game.objects.get(pk=games[0].pk).scores[0] is None  # nothing saved
 
     response = secretary_client.post(results_url(round_obj), {**data, "form-0-confirm": "0/0"})
     assert response.status_code == 302
     game = Game.objects.get(pk=games[0].pk)
-    assert (game.score_a, game.score_b, game.winner) == (0, 0, "draw")
+    assert (game.scores[0], game.scores[1], winner(game)) == (0, 0, "draw")
 
 
 @pytest.fixture
@@ -93,21 +94,21 @@ def table(competition, club):
 
 
 def test_zero_zero_on_a_players_own_form_needs_klopt(client, table):
-    client.force_login(table.player_a.user)
+    client.force_login(table.players[0].user)
     address = reverse("game_result", args=[table.pk])
     typed = {"action": "enter", "version": table.version, "kind": "normal"}
     page = client.post(address, {**typed, "score_a": "0", "score_b": "0"}).content.decode()
     assert "0 – 0: niemand heeft gescoord." in html_lib.unescape(page)
     assert re.search(r'<input[^>]*name="confirm"', page)
     table.refresh_from_db()
-    assert table.score_a is None and not table.has_result
+    assert table.scores[0] is None and not table.has_result
 
     # Not asked for an ordinary score, and saved once confirmed.
     assert 'name="confirm"' not in client.get(address).content.decode()
     response = client.post(address, {**typed, "score_a": "0", "score_b": "0", "confirm": "on"})
     assert response.status_code == 302
     table.refresh_from_db()
-    assert (table.score_a, table.score_b) == (0, 0)
+    assert (table.scores[0], table.scores[1]) == (0, 0)
 
 
 def test_analyse_is_offered_only_when_a_rack_is_known(client, table, competition):
@@ -118,7 +119,7 @@ def test_analyse_is_offered_only_when_a_rack_is_known(client, table, competition
         round=table.round, table=2, player_a=PlayerFactory(), player_b=PlayerFactory()
     )
     for game, rack in ((table, ""), (with_rack, "WOORDENA")):
-        Game.objects.filter(pk=game.pk).update(starter="a")
+        Game.objects.filter(pk=game.pk).update(starter=0)
         game.refresh_from_db()
         move_add(game=game, notation="8H WOORD", rack=rack, by=None)
     assert 'id="analyse"' not in client.get(reverse("replay", args=[table.pk])).content.decode()

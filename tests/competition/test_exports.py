@@ -9,8 +9,9 @@ from django.urls import reverse
 
 from competition.exports import spreadsheet_cell
 from competition.services.rounds import round_create, round_record_results, round_set_pairings
-from games.services import PairingSpec, ResultEntry, ResultInput
+from games.services import ResultEntry, ResultInput
 from tests.factories import EntrantFactory, PlayerFactory
+from tests.seats import pair_spec
 
 
 @pytest.mark.parametrize(
@@ -42,9 +43,11 @@ def test_standings_csv_escapes_formulas_and_keeps_negative_spreads(client, compe
     for player in (evil, plain):
         EntrantFactory(competition=competition, player=player)
     round_obj = round_create(competition=competition)
-    (game,) = round_set_pairings(round=round_obj, pairings=[PairingSpec(evil.pk, plain.pk, 1)])
+    (game,) = round_set_pairings(round=round_obj, pairings=[pair_spec(evil.pk, plain.pk, 1)])
     round_record_results(
-        round=round_obj, entries=[ResultEntry(game.pk, ResultInput("normal", 300, 312))], by=None
+        round=round_obj,
+        entries=[ResultEntry(game.pk, ResultInput.of_pair("normal", 300, 312))],
+        by=None,
     )
     response = client.get(reverse("standings_csv", kwargs=competition.url_kwargs))
     rows = {row["player_id"]: row for row in csv.DictReader(io.StringIO(response.content.decode()))}

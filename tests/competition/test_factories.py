@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 
 from clubs.models import Club, HistoryEntry, Membership, Player
 from competition.models import Absence, Competition, Entrant, Group, Round
-from games.models import Game, Move, Outcome, Seat, Side, Winner
+from games.models import Game, Move, Outcome, Seat
 from tests.factories import (
     AbsenceFactory,
     ClubFactory,
@@ -22,6 +22,7 @@ from tests.factories import (
     UserFactory,
     competition_with_results,
 )
+from tests.seats import winner
 
 FACTORIES = [
     (UserFactory, get_user_model()),
@@ -59,22 +60,20 @@ def test_create_saves_a_valid_row(factory, model):
 @pytest.mark.django_db
 def test_created_game_has_both_seats():
     game = GameFactory()
-    seats = {(seat.side, seat.player_id, seat.round_id) for seat in game.seats.all()}
-    assert seats == {
-        (Side.A, game.player_a_id, game.round_id),
-        (Side.B, game.player_b_id, game.round_id),
-    }
+    seats = [(seat.position, seat.round_id) for seat in game.seat_list]
+    assert seats == [(0, game.round_id), (1, game.round_id)]
+    assert len({player.pk for player in game.players}) == 2
 
 
 @pytest.mark.django_db
 def test_bye_and_played_traits():
     bye = GameFactory(bye=True)
-    assert (bye.outcome, bye.winner, bye.player_b) == (Outcome.BYE, Winner.A, None)
-    assert [seat.side for seat in bye.seats.all()] == [Side.A]
+    assert (bye.outcome, winner(bye)) == (Outcome.BYE, "a")
+    assert [seat.position for seat in bye.seat_list] == [0]
     played = GameFactory(played=True, score_a=250, score_b=300)
-    assert (played.outcome, played.winner) == (Outcome.NORMAL, Winner.B)
+    assert (played.outcome, winner(played), played.scores) == (Outcome.NORMAL, "b", (250, 300))
     draw = GameFactory(played=True, score_a=250, score_b=250)
-    assert draw.winner == Winner.DRAW
+    assert winner(draw) == "draw"
 
 
 @pytest.mark.django_db

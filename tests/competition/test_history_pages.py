@@ -107,7 +107,7 @@ def test_the_secretary_reads_everything_newest_first(secretary_client, competiti
     assert "<em>ledenvergadering</em>" in html
     assert "Teruggetrokken vanaf ronde" in html
     # A result reads as a sentence with the players' names, the flag fall's loser named.
-    assert f"vlag van Anna gevallen, Anna 300 – 320 {history[0].player_b.name}" in html
+    assert f"vlag van Anna gevallen, Anna 300 – 320 {history[0].players[1].name}" in html
     # The page is reached from the competition's secretary navigation.
     assert (
         history_url(competition)
@@ -250,7 +250,7 @@ def test_the_correction_page_shows_the_games_history(secretary_client, competiti
     assert "Uitslag gecorrigeerd" in html
     assert "<em>bordpunten verkeerd opgeteld</em>" in html
     assert "<em>uit de zetten</em>" in html
-    a, b = corrected.player_a.name, corrected.player_b.name
+    a, b = corrected.players[0].name, corrected.players[1].name
     assert f"{a} 321 – 287 {b}, {a} wint</span> → <span>{a} 321 – 387 {b}, {b} wint" in html
     secretary_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     assert "<em>from the moves</em>" in secretary_client.get(url).content.decode()

@@ -25,7 +25,7 @@ from competition.services.entrants import (
 )
 from competition.services.rounds import round_create, round_record_results, round_set_pairings
 from games.moves import MoveError, move_add
-from games.services import PairingSpec, ResultEntry, ResultError, ResultInput, game_record_result
+from games.services import ResultEntry, ResultError, ResultInput, game_record_result
 from tests.factories import (
     CompetitionFactory,
     EntrantFactory,
@@ -34,6 +34,7 @@ from tests.factories import (
     PlayerFactory,
     RoundFactory,
 )
+from tests.seats import pair_spec
 
 pytestmark = pytest.mark.django_db
 
@@ -200,11 +201,11 @@ def played(competition, four_entrants):
     round_obj = round_create(competition=competition)
     games = round_set_pairings(
         round=round_obj,
-        pairings=[PairingSpec(anna.pk, bert.pk, 1), PairingSpec(cor.pk, dirk.pk, 2)],
+        pairings=[pair_spec(anna.pk, bert.pk, 1), pair_spec(cor.pk, dirk.pk, 2)],
     )
     round_record_results(
         round=round_obj,
-        entries=[ResultEntry(games[0].pk, ResultInput("normal", 300, 200))],
+        entries=[ResultEntry(games[0].pk, ResultInput.of_pair("normal", 300, 200))],
         by=None,
     )
     return round_obj, games
@@ -240,7 +241,7 @@ def test_an_archived_competition_refuses_every_change(competition, secretary, pl
         lambda: competition_update(competition=competition, settings={"min_games": 3}),
         lambda: round_create(competition=competition),
         lambda: game_record_result(
-            game=games[1], result=ResultInput("normal", 400, 100), by=secretary
+            game=games[1], result=ResultInput.of_pair("normal", 400, 100), by=secretary
         ),
         lambda: move_add(game=games[1], notation="8H WOORD", by=secretary),
     ]
@@ -252,7 +253,9 @@ def test_an_archived_competition_refuses_every_change(competition, secretary, pl
     with pytest.raises(ResultError) as raised:
         round_record_results(
             round=round_obj,
-            entries=[ResultEntry(games[0].pk, ResultInput("normal", 100, 400), reason="fout")],
+            entries=[
+                ResultEntry(games[0].pk, ResultInput.of_pair("normal", 100, 400), reason="fout")
+            ],
             by=secretary,
         )
     assert str(CompetitionArchived().message) in map(str, raised.value.errors.values())
@@ -261,7 +264,7 @@ def test_an_archived_competition_refuses_every_change(competition, secretary, pl
     assert competition.rounds.count() == 1
     games[0].refresh_from_db()
     games[1].refresh_from_db()
-    assert (games[0].score_a, games[0].score_b) == (300, 200)
+    assert (games[0].scores[0], games[0].scores[1]) == (300, 200)
     assert not games[1].has_result and not games[1].moves.exists()
     assert Competition.objects.get(pk=competition.pk).changed_at == changed_at
 

@@ -24,9 +24,10 @@ from competition.services.importing import (
 )
 from competition.services.rounds import round_create, round_set_pairings
 from games.models import Game
-from games.services import PairingSpec, ResultInput, game_record_result
+from games.services import ResultInput, game_record_result
 from tests.competition.test_importing import HEADER, counts
 from tests.factories import EntrantFactory, MembershipFactory, PlayerFactory, result_changes
+from tests.seats import pair_spec
 
 pytestmark = pytest.mark.django_db
 
@@ -99,7 +100,7 @@ def test_the_preview_writes_nothing_and_confirming_writes_it(
         "Dirk",
         "Eva",
     }
-    change = result_changes(game_id=Game.objects.get(player_a__name="Anke de Vries").pk).get()
+    change = result_changes(game_id=Game.objects.get(seats__player__name="Anke de Vries").pk).get()
     assert change.by == secretary
     # An automatic reason is a code, shown in the reader's language.
     assert (change.reason_code, change.reason) == ("csv_import", "")
@@ -140,7 +141,7 @@ def test_a_typo_must_be_settled_and_can_be_mapped_to_the_entrant(
     response = answer(secretary_client, competition, html, "confirm")
     assert response.status_code == 302
     assert not Player.objects.filter(name="Anke de Vreis").exists()
-    assert Game.objects.get(round__competition=competition).player_a == anke
+    assert Game.objects.get(round__competition=competition).players[0] == anke
 
 
 def test_changing_the_answer_without_updating_the_preview_is_not_confirmed(
@@ -165,13 +166,13 @@ def test_a_result_saved_meanwhile_refuses_the_confirmation_and_shows_the_new_pre
 ):
     anke, bert, _cor = entrants
     round_obj = round_create(competition=competition)
-    (game,) = round_set_pairings(round=round_obj, pairings=[PairingSpec(anke.pk, bert.pk, 1)])
+    (game,) = round_set_pairings(round=round_obj, pairings=[pair_spec(anke.pk, bert.pk, 1)])
     text = HEADER + "1,1,Anke de Vries,Bert,320,290,normal\n"
     html = upload(secretary_client, competition, text).content.decode()
     assert "1 paired game gets its result" in html
     assert "Not published yet: round 1." in html
 
-    game_record_result(game=game, result=ResultInput("normal", 300, 310), by=None)
+    game_record_result(game=game, result=ResultInput.of_pair("normal", 300, 310), by=None)
     before = counts()
     response = answer(secretary_client, competition, html, "confirm")
     html = response.content.decode()
@@ -184,7 +185,7 @@ def test_a_result_saved_meanwhile_refuses_the_confirmation_and_shows_the_new_pre
     response = answer(secretary_client, competition, html, "confirm")
     assert response.status_code == 302
     game.refresh_from_db()
-    assert (game.score_a, game.score_b, game.version) == (320, 290, 2)
+    assert (game.scores[0], game.scores[1], game.version) == (320, 290, 2)
     round_obj.refresh_from_db()
     assert round_obj.status == Round.Status.FINISHED
 
@@ -277,7 +278,7 @@ def test_a_flag_fall_in_the_preview_names_whose_flag_fell():
     from competition.services.importing import describe_result
     from games.services import ResultInput, ResultKind
 
-    flag = ResultInput(ResultKind.FLAG_B, 310, 290)
+    flag = ResultInput.of_pair(ResultKind.FLAG_B, 310, 290)
     with translation.override("nl"):
         assert describe_result(flag, ("Anke", "Bram")) == "310 – 290 (vlag gevallen: Bram)"
         assert describe_result(flag, ("Anke", None)).startswith("310 – 290 (")

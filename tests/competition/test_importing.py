@@ -28,10 +28,11 @@ from competition.services.importing import (
     results_import_read,
 )
 from competition.services.rounds import round_create, round_set_pairings
-from games.models import Game, Outcome, Seat, Winner
+from games.models import Game, Outcome, Seat
 from games.moves import game_set_starter, move_add
-from games.services import PairingSpec, ResultInput, game_record_result
+from games.services import ResultInput, game_record_result
 from tests.factories import EntrantFactory, MembershipFactory, PlayerFactory
+from tests.seats import Winner, pair, pair_spec, seated, winner
 
 pytestmark = pytest.mark.django_db
 
@@ -74,13 +75,8 @@ def known_players(club, other_club):
 
 
 def result_of(competition, number, first, second):
-    game = Game.objects.get(
-        round__competition=competition,
-        round__number=number,
-        player_a__name=first,
-        player_b__name=second,
-    )
-    return game.outcome, game.winner, game.score_a, game.score_b
+    games = Game.objects.filter(round__competition=competition, round__number=number)
+    return pair(seated(games, first, second).get())
 
 
 def assert_good_file_imported(competition, anna, other_bert):
@@ -111,8 +107,11 @@ def assert_good_file_imported(competition, anna, other_bert):
     assert result_of(competition, 3, "Bert", "Cor") == (Outcome.ANNULLED, Winner.NONE, None, None)
     assert result_of(competition, 3, "Eva", "Dirk2") == (Outcome.FORFEIT, Winner.NONE, None, None)
     byes = Game.objects.filter(round__competition=competition, outcome=Outcome.BYE)
-    assert sorted(byes.values_list("round__number", "player_a__name")) == [(1, "Eva"), (2, "Dirk")]
-    assert byes.filter(player_b__isnull=False).count() == 0
+    assert sorted(byes.values_list("round__number", "seats__player__name")) == [
+        (1, "Eva"),
+        (2, "Dirk"),
+    ]
+    assert all(len(bye.seat_list) == 1 for bye in byes.with_seats())
 
     # Mirrored rows made no second game: 3 + 3 + 3 games.
     assert Game.objects.filter(round__competition=competition).count() == 9
@@ -166,13 +165,13 @@ def test_import_completes_existing_pairings(competition, known_players):
     for player in (anna, bert):
         entrant_add(competition=competition, player=player)
     round_obj = round_create(competition=competition)
-    (game,) = round_set_pairings(round=round_obj, pairings=[PairingSpec(anna.pk, bert.pk, 1)])
+    (game,) = round_set_pairings(round=round_obj, pairings=[pair_spec(anna.pk, bert.pk, 1)])
     # Told from Bert's side, whose flag fell.
     data = HEADER + "1,1,Bert,Anna,290,320,flag:player\n"
     summary = results_import(competition=competition, data=data.encode(), by=None)
     assert (summary.games, summary.new_players) == (1, 0)
     game.refresh_from_db()
-    assert (game.player_a, game.outcome, game.winner, game.score_a, game.score_b) == (
+    assert (game.players[0], game.outcome, winner(game), game.scores[0], game.scores[1]) == (
         anna,
         Outcome.FLAG_FALL,
         Winner.A,
@@ -533,7 +532,7 @@ def test_a_reimport_changes_nothing_and_a_changed_result_needs_replace(
     assert "(1 results replaced)" in capsys.readouterr().out
     assert result_of(competition, 1, "anna", "Bert") == (Outcome.NORMAL, Winner.A, 300, 290)
     change = HistoryEntry.objects.filter(action="result.correct").latest("pk")
-    assert (change.before["score_a"], change.after["score_a"]) == (320, 300)
+    assert (change.before["scores"][0], change.after["scores"][0]) == (320, 300)
     assert HistoryEntry.objects.latest("pk").action == "import.csv"
     assert counts() == before | {"HistoryEntry": before["HistoryEntry"] + 2}
 
@@ -560,7 +559,7 @@ def test_a_draft_pairing_partly_imported_is_published_not_left_a_draft(competiti
     round_obj = round_create(competition=competition)
     round_set_pairings(
         round=round_obj,
-        pairings=[PairingSpec(anna.pk, bert.pk, 1), PairingSpec(cor.pk, dirk.pk, 2)],
+        pairings=[pair_spec(anna.pk, bert.pk, 1), pair_spec(cor.pk, dirk.pk, 2)],
     )
     data = HEADER + "1,1,Bert,Anna,290,320,normal\n"
     summary = results_import(competition=competition, data=data.encode(), create=False)
@@ -575,7 +574,7 @@ def test_a_game_against_the_pairing_is_refused(competition, four_entrants):
     round_obj = round_create(competition=competition)
     round_set_pairings(
         round=round_obj,
-        pairings=[PairingSpec(anna.pk, bert.pk, 1), PairingSpec(cor.pk, dirk.pk, 2)],
+        pairings=[pair_spec(anna.pk, bert.pk, 1), pair_spec(cor.pk, dirk.pk, 2)],
     )
     before = counts()
     data = HEADER + "1,3,Anna,Cor,320,290,normal\n"
@@ -603,14 +602,14 @@ def test_a_result_saved_after_the_preview_refuses_the_confirmation(competition, 
     round_obj = round_create(competition=competition)
     (game, _other) = round_set_pairings(
         round=round_obj,
-        pairings=[PairingSpec(anna.pk, bert.pk, 1), PairingSpec(cor.pk, dirk.pk, 2)],
+        pairings=[pair_spec(anna.pk, bert.pk, 1), pair_spec(cor.pk, dirk.pk, 2)],
     )
     data = (HEADER + "1,1,Anna,Bert,320,290,normal\n").encode()
     rows = results_import_read(data=data)
     seen = results_import_plan(competition=competition, rows=rows, decisions=ImportDecisions())
     assert [planned.action for planned in seen.games] == ["enter"]
     # Another secretary saves the same game in the meantime.
-    game_record_result(game=game, result=ResultInput("normal", 300, 310), by=None)
+    game_record_result(game=game, result=ResultInput.of_pair("normal", 300, 310), by=None)
     before = counts()
     with pytest.raises(ImportPlanChanged) as caught:
         results_import_apply(
@@ -624,14 +623,14 @@ def test_a_result_saved_after_the_preview_refuses_the_confirmation(competition, 
     assert caught.value.plan.fingerprint != seen.fingerprint
     assert counts() == before
     game.refresh_from_db()
-    assert (game.score_a, game.score_b) == (300, 310)
+    assert (game.scores[0], game.scores[1]) == (300, 310)
 
 
 def test_a_game_entered_move_by_move_keeps_its_result(competition, four_entrants):
     anna, bert, _cor, _dirk = four_entrants
     round_obj = round_create(competition=competition)
-    (game,) = round_set_pairings(round=round_obj, pairings=[PairingSpec(anna.pk, bert.pk, 1)])
-    game_set_starter(game=game, starter="a")
+    (game,) = round_set_pairings(round=round_obj, pairings=[pair_spec(anna.pk, bert.pk, 1)])
+    game_set_starter(game=game, starter=0)
     move_add(game=game, notation="8H WOORD", by=None)
     before = counts()
     data = HEADER + "1,1,Anna,Bert,320,290,normal\n"

@@ -15,9 +15,9 @@ from clubs.models import Membership, Player
 from competition.models import Entrant, Round
 from competition.services.rounds import round_set_pairings
 from games.models import Game, Seat
-from games.services import PairingSpec
 from tests.factories import PASSWORD, result_changes
 from tests.live import at_once, form_values, logged_in_devices
+from tests.seats import pair_spec
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -44,7 +44,7 @@ def test_twenty_devices_save_the_same_rounds_results_at_once(live_server, club_e
     games = round_set_pairings(
         round=club_evening,
         pairings=[
-            PairingSpec(player_a=players[i].pk, player_b=players[i + 1].pk, table=i // 2 + 1)
+            pair_spec(player_a=players[i].pk, player_b=players[i + 1].pk, table=i // 2 + 1)
             for i in range(0, 8, 2)
         ],
     )
@@ -77,7 +77,7 @@ def test_twenty_devices_save_the_same_rounds_results_at_once(live_server, club_e
     refused = [reply for reply in replies if reply.status != 302]
     assert all(reply.status == 200 for reply in refused)
     assert all(b"intussen gewijzigd" in reply.body for reply in refused)
-    stored = {(game.score_a, game.score_b) for game in Game.objects.filter(round=club_evening)}
+    stored = {(game.scores[0], game.scores[1]) for game in Game.objects.filter(round=club_evening)}
     assert stored == {(300 + winners[0], 200 + index) for index in range(4)}
     assert result_changes().count() == 4
 

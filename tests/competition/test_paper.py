@@ -14,8 +14,8 @@ from competition.core.scoresheets import OPEN_ENDED_ROWS, sheet_layout
 from competition.models import Competition, Round
 from competition.qr import qr_code, qr_svg
 from competition.services.rounds import round_set_pairings
-from games.services import PairingSpec
 from tests.factories import competition_with_results
+from tests.seats import pair_spec
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +43,7 @@ def evening(competition, four_entrants):
     )
     games = round_set_pairings(
         round=round_obj,
-        pairings=[PairingSpec(anna.pk, bert.pk, 1, starter="b"), PairingSpec(cor.pk, dirk.pk, 2)],
+        pairings=[pair_spec(anna.pk, bert.pk, 1, starter="b"), pair_spec(cor.pk, dirk.pk, 2)],
     )
     return round_obj, games
 
@@ -90,7 +90,7 @@ def test_a_bye_gets_no_code(client, competition, four_entrants):
     anna, bert, cor, _dirk = four_entrants
     round_obj = Round.objects.create(competition=competition, number=1, status="published")
     round_set_pairings(
-        round=round_obj, pairings=[PairingSpec(anna.pk, bert.pk, 1), PairingSpec(cor.pk, None)]
+        round=round_obj, pairings=[pair_spec(anna.pk, bert.pk, 1), pair_spec(cor.pk, None)]
     )
     assert len(qr_paths(client.get(url("round_print", round_obj)).content.decode())) == 1
     sheets = client.get(url("round_scoresheets", round_obj)).content.decode()

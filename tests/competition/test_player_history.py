@@ -10,7 +10,7 @@ from competition.core.charts import Point
 from competition.models import Round
 from competition.player_history import club_player_get, player_history
 from competition.services.rounds import round_create, round_record_results, round_set_pairings
-from games.services import PairingSpec, ResultEntry, ResultInput
+from games.services import ResultEntry, ResultInput
 from tests.factories import (
     CompetitionFactory,
     EntrantFactory,
@@ -18,6 +18,7 @@ from tests.factories import (
     PlayerFactory,
     competition_with_results,
 )
+from tests.seats import pair_spec
 
 pytestmark = pytest.mark.django_db
 
@@ -26,13 +27,13 @@ def play(competition, pairs, scores, *, publish: bool = True) -> Round:
     round_obj = round_create(competition=competition)
     games = round_set_pairings(
         round=round_obj,
-        pairings=[PairingSpec(a.pk, b.pk, table) for table, (a, b) in enumerate(pairs, 1)],
+        pairings=[pair_spec(a.pk, b.pk, table) for table, (a, b) in enumerate(pairs, 1)],
     )
     if publish:
         round_record_results(
             round=round_obj,
             entries=[
-                ResultEntry(game.pk, ResultInput("normal", *score))
+                ResultEntry(game.pk, ResultInput.of_pair("normal", *score))
                 for game, score in zip(games, scores, strict=True)
             ],
             by=None,

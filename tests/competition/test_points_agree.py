@@ -28,7 +28,7 @@ from django.urls import reverse
 from competition import selectors
 from competition.core import standings, tsh
 from competition.models import Round
-from games.models import Confirmation, Outcome, Winner
+from games.models import Confirmation, Outcome
 from tests.factories import (
     CompetitionFactory,
     EntrantFactory,
@@ -37,6 +37,7 @@ from tests.factories import (
     RoundFactory,
     secretary_of,
 )
+from tests.seats import Winner
 
 pytestmark = pytest.mark.django_db
 
@@ -140,8 +141,14 @@ def season(request, club):
             score_a=game.score_a,
             score_b=game.score_b,
             confirmation=game.confirmation,
-            claimed_by="a" if claimed else "",
-            counter_result={"kind": "normal", "score_a": 100, "score_b": 170}
+            claimed_by=0 if claimed else None,
+            counter_result={
+                "outcome": "normal",
+                "scores": [100, 170],
+                "flag_fell": [],
+                "forfeited": [],
+                "by": 1,
+            }
             if game.confirmation == DISPUTED
             else {},
         )
@@ -362,7 +369,7 @@ def test_the_round_json_says_which_results_count(client, season):
     for number in (1, 2, 3):
         document = json.loads(_get(client, "round_json", competition, number=number))
         counts = {
-            (game["player_a"]["name"], (game["player_b"] or {}).get("name")): game["counts"]
+            tuple([*(player["name"] for player in game["players"]), None][:2]): game["counts"]
             for game in document["games"]
         }
         assert counts == {

@@ -9,8 +9,9 @@ from django.urls import reverse
 
 from competition.services.rounds import round_create, round_set_pairings
 from games.models import Game
-from games.services import PairingSpec, ResultInput, game_record_result
+from games.services import ResultInput, game_record_result
 from tests.factories import PlayerFactory
+from tests.seats import pair_spec, seated
 
 pytestmark = pytest.mark.django_db
 
@@ -87,9 +88,12 @@ def test_standings_json(client, competition, two_rounds):
 
 def test_correcting_an_old_round_changes_later_standings(client, competition, two_rounds):
     anna, _bert, _cor, _dirk = two_rounds
-    game = Game.objects.get(round__competition=competition, round__number=1, player_a=anna)
+    game = seated(Game.objects.filter(round__competition=competition, round__number=1), anna).get()
     game_record_result(
-        game=game, result=ResultInput("normal", 280, 300), by=None, reason="scores verwisseld"
+        game=game,
+        result=ResultInput.of_pair("normal", 280, 300),
+        by=None,
+        reason="scores verwisseld",
     )
     rows = {row["player"]: row for row in json_rows(client, competition)}
     assert (rows["Bert"]["rank"], rows["Bert"]["match_points"], rows["Bert"]["board_points"]) == (
@@ -124,10 +128,9 @@ def test_round_page_and_json(client, competition, two_rounds):
     assert document["round"] == 2
     assert document["status"] == "finished"
     assert [
-        (g["table"], g["player_a"]["name"], g["player_b"]["name"], g["score_a"], g["score_b"])
-        for g in document["games"]
-    ] == [(1, "Anna", "Cor", 260, 250), (2, "Bert", "Dirk", 500, 300)]
-    assert document["games"][0]["winner"] == "a"
+        (g["table"], *((p["name"], p["score"]) for p in g["players"])) for g in document["games"]
+    ] == [(1, ("Anna", 260), ("Cor", 250)), (2, ("Bert", 500), ("Dirk", 300))]
+    assert [p["place"] for p in document["games"][0]["players"]] == [1, 2]
 
 
 def test_player_page(client, competition, two_rounds):
@@ -182,7 +185,7 @@ def test_a_draft_round_shows_its_pairing_to_the_secretary_only(
     round_obj = round_create(competition=competition)
     round_set_pairings(
         round=round_obj,
-        pairings=[PairingSpec(anna.pk, bert.pk, 1), PairingSpec(cor.pk, dirk.pk, 2)],
+        pairings=[pair_spec(anna.pk, bert.pk, 1), pair_spec(cor.pk, dirk.pk, 2)],
     )
     page = url("round", competition, number=1)
     assert url("player", competition, player_id=anna.pk) not in client.get(page).content.decode()
@@ -208,7 +211,7 @@ def test_a_draft_pairing_is_not_published_elsewhere(client, competition, four_en
     round_obj = round_create(competition=competition)
     round_set_pairings(
         round=round_obj,
-        pairings=[PairingSpec(anna.pk, bert.pk, 1), PairingSpec(cor.pk, dirk.pk, 2)],
+        pairings=[pair_spec(anna.pk, bert.pk, 1), pair_spec(cor.pk, dirk.pk, 2)],
     )
     response = client.get(url(name, competition, number=1))
     assert response.status_code in {200, 404}

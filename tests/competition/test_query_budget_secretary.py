@@ -17,8 +17,11 @@ pytestmark = pytest.mark.django_db
 
 BUDGET = 15
 #: The pairing page also reads the club's ratings ("kans op winst"): the version, and with a
-#: cold cache the rounds and the rated games (competition/ratings.py).
-BUDGETS = {"round_pairing": BUDGET + 3}
+#: cold cache the rounds and the rated games (competition/ratings.py). A game's players are
+#: its seats: the round's tables (read twice) cost a query of seats each, the standings'
+#: records read games, seats and the unconfirmed count apart (+2), whatever the number of
+#: games.
+BUDGETS = {"round_pairing": BUDGET + 3 + 4}
 PAGES = ["round_pairing", "round_results", "entrants", "attendance", "competition_edit"]
 
 

@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 
 from competition.core import ratings
 from competition.ratings import club_periods, club_ratings
-from games.models import Confirmation, Outcome, Winner
+from games.models import Confirmation, Outcome
 from games.services import ResultInput, ResultKind, game_record_result
 from tests.factories import (
     ClubFactory,
@@ -23,6 +23,7 @@ from tests.factories import (
     RoundFactory,
     secretary_of,
 )
+from tests.seats import Winner
 
 pytestmark = pytest.mark.django_db
 
@@ -109,9 +110,9 @@ def test_only_settled_results_played_on_the_board_count():
             "2026-09-03",
             sorted(
                 [
-                    (counted.player_a_id, counted.player_b_id, 1.0),
+                    (counted.players[0].pk, counted.players[1].pk, 1.0),
                     # A flag fall: the first player's flag fell, 400 against 200 is a loss.
-                    (flag.player_a_id, flag.player_b_id, 0.0),
+                    (flag.players[0].pk, flag.players[1].pk, 0.0),
                 ]
             ),
         )
@@ -154,7 +155,7 @@ def test_a_corrected_old_result_changes_every_later_rating_at_once():
     assert club_ratings(club).row_of(c.pk).rating == before  # from the cache
     game_record_result(
         game=first,
-        result=ResultInput(kind=ResultKind.NORMAL, score_a=300, score_b=400),
+        result=ResultInput.of_pair(kind=ResultKind.NORMAL, score_a=300, score_b=400),
         by=secretary_of(club),
         reason="typo",
     )

@@ -297,7 +297,7 @@ def _set(table: str, field: str, value, *, row: int = 0):
         (_set("games.game", "confirmation", "misschien"), "confirmation"),
         (_set("games.game", "table", 40_000), "table"),  # smallint, also on SQLite
         (_set("games.game", "score_a", True), "score_a"),
-        (_set("games.game", "score_a", 1.5), "score_a"),
+        (_set("games.seat", "score", 1.5), "score"),
         (_set("games.game", "entered_at", "2024-05-01T20:00:00"), "entered_at"),  # no zone
         (_set("games.game", "entered_at", "0001-01-01T00:00:00+14:00"), "entered_at"),
         (_set("games.game", "counter_result", {"outcome": "winst"}), "counter_result"),
@@ -312,12 +312,25 @@ def test_each_field_is_checked_as_the_forms_check_it(files, edit, expected):
     assert expected in refusal(edited(files, edit))
 
 
-def test_a_seat_must_be_its_games_own_player(files):
+def test_a_seat_must_be_in_its_games_round(files):
     def edit(document, history):
-        seats = document["data"]["games.seat"]
-        seats[0]["player"], seats[1]["player"] = seats[1]["player"], seats[0]["player"]
+        seat = document["data"]["games.seat"][0]
+        game = next(g for g in document["data"]["games.game"] if g["id"] == seat["game"])
+        others = [
+            r["id"] for r in document["data"]["competition.round"] if r["id"] != game["round"]
+        ]
+        seat["round"] = others[0]
 
     assert "games.seat" in refusal(edited(files, edit))
+
+
+def test_a_game_at_a_table_has_two_to_four_seats(files):
+    def edit(document, history):
+        seats = document["data"]["games.seat"]
+        table = next(g for g in document["data"]["games.game"] if g["outcome"] != "bye")
+        seats.remove(next(seat for seat in seats if seat["game"] == table["id"]))  # one of 2
+
+    assert "games.game" in refusal(edited(files, edit))
 
 
 def test_a_gcg_file_of_a_game_not_in_the_archive_is_refused(files):

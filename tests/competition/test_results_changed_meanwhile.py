@@ -50,7 +50,7 @@ def typed(data: dict, game: Game, a: int, b: int) -> None:
 
 def scores(game: Game) -> tuple:
     game.refresh_from_db()
-    return game.score_a, game.score_b
+    return game.scores[0], game.scores[1]
 
 
 def test_a_first_board_move_meanwhile_saves_the_other_rows_and_marks_that_one(
@@ -85,7 +85,7 @@ def test_a_result_from_another_device_meanwhile_is_marked_and_the_typed_one_kept
     data = page_form(secretary_client, url)
     typed(data, one, 300, 200)
     typed(data, two, 310, 210)
-    game_record_result(game=two, result=ResultInput("normal", 250, 260), by=None)
+    game_record_result(game=two, result=ResultInput.of_pair("normal", 250, 260), by=None)
 
     with translation.override("nl"):
         response = secretary_client.post(url, data)
@@ -113,7 +113,7 @@ def test_a_row_left_as_shown_is_not_marked_when_its_game_changes(secretary_clien
     url = results_url(round_obj)
     data = page_form(secretary_client, url)
     typed(data, one, 300, 200)
-    game_record_result(game=two, result=ResultInput("normal", 250, 260), by=None)
+    game_record_result(game=two, result=ResultInput.of_pair("normal", 250, 260), by=None)
 
     response = secretary_client.post(url, data)
 

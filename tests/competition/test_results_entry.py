@@ -11,9 +11,10 @@ from django.urls import reverse
 
 from competition.models import Round
 from competition.services.rounds import round_create, round_record_results, round_set_pairings
-from games.models import Game, Outcome, Winner
-from games.services import PairingSpec, ResultEntry, ResultInput
+from games.models import Game, Outcome
+from games.services import ResultEntry, ResultInput
 from tests.factories import EntrantFactory, PlayerFactory, result_changes
+from tests.seats import Winner, pair, pair_spec, winner
 
 pytestmark = pytest.mark.django_db
 
@@ -30,10 +31,10 @@ def round_games(competition):
         EntrantFactory(competition=competition, player=player)
     round_obj = round_create(competition=competition)
     specs = [
-        PairingSpec(players[4].pk, players[5].pk, 3),
-        PairingSpec(players[0].pk, players[1].pk, 1),
-        PairingSpec(players[6].pk, None),
-        PairingSpec(players[2].pk, players[3].pk, 2),
+        pair_spec(players[4].pk, players[5].pk, 3),
+        pair_spec(players[0].pk, players[1].pk, 1),
+        pair_spec(players[6].pk, None),
+        pair_spec(players[2].pk, players[3].pk, 2),
     ]
     round_set_pairings(round=round_obj, pairings=specs)
     games = list(round_obj.games.exclude(outcome=Outcome.BYE).order_by("table"))
@@ -59,9 +60,9 @@ def post_data(games, rows) -> dict:
 
 
 def state(round_obj) -> list[tuple]:
-    games = Game.objects.filter(round=round_obj).order_by("table", "player_a__name")
+    games = Game.objects.filter(round=round_obj).with_seats().order_by("table", "pk")
     return [
-        *games.values_list("pk", "outcome", "winner", "score_a", "score_b", "version"),
+        *((game.pk, *pair(game), game.version) for game in games),
         result_changes(
             competition_id=round_obj.competition_id, round_number=round_obj.number
         ).count(),
@@ -148,10 +149,8 @@ def test_one_post_saves_every_table(secretary_client, secretary, round_games):
     assert response.status_code == 302
     assert response.url == round_obj.get_absolute_url()
     results = [
-        Game.objects.values_list("outcome", "winner", "score_a", "score_b", "entered_by").get(
-            pk=game.pk
-        )
-        for game in games
+        (*pair(stored), stored.entered_by_id)
+        for stored in (Game.objects.with_seats().get(pk=game.pk) for game in games)
     ]
     assert results == [
         (Outcome.NORMAL, Winner.A, 320, 280, secretary.pk),
@@ -194,7 +193,7 @@ def test_correction_without_reason_saves_nothing(secretary_client, round_games):
     round_obj, games = round_games
     round_record_results(
         round=round_obj,
-        entries=[ResultEntry(game.pk, ResultInput("normal", 300, 200)) for game in games],
+        entries=[ResultEntry(game.pk, ResultInput.of_pair("normal", 300, 200)) for game in games],
         by=None,
     )
     before = state(round_obj)
@@ -231,7 +230,9 @@ def test_stale_page_is_refused(secretary_client, english, round_games):
     round_obj, games = round_games
     data = post_data(games, [{"score_a": 320, "score_b": 280}, {}, {}])
     round_record_results(
-        round=round_obj, entries=[ResultEntry(games[0].pk, ResultInput("annulled"))], by=None
+        round=round_obj,
+        entries=[ResultEntry(games[0].pk, ResultInput.of_pair("annulled"))],
+        by=None,
     )
     before = state(round_obj)
     response = secretary_client.post(results_url(round_obj), data)
@@ -246,7 +247,7 @@ def test_a_game_of_another_round_is_refused(secretary_client, competition, round
     anna, bert = PlayerFactory.create_batch(2)
     for player in (anna, bert):
         EntrantFactory(competition=competition, player=player)
-    (foreign,) = round_set_pairings(round=other, pairings=[PairingSpec(anna.pk, bert.pk, 1)])
+    (foreign,) = round_set_pairings(round=other, pairings=[pair_spec(anna.pk, bert.pk, 1)])
     data = post_data(games, [{"score_a": 1, "score_b": 2}, {}, {}])
     data["form-0-game"] = foreign.pk
     data["form-0-version"] = foreign.version
@@ -264,7 +265,9 @@ def test_game_correct_keeps_the_reason(secretary_client, secretary, round_games)
     round_obj, games = round_games
     game = games[0]
     round_record_results(
-        round=round_obj, entries=[ResultEntry(game.pk, ResultInput("normal", 300, 200))], by=None
+        round=round_obj,
+        entries=[ResultEntry(game.pk, ResultInput.of_pair("normal", 300, 200))],
+        by=None,
     )
     game.refresh_from_db()
     page = secretary_client.get(correct_url(game))
@@ -275,16 +278,16 @@ def test_game_correct_keeps_the_reason(secretary_client, secretary, round_games)
     response = secretary_client.post(correct_url(game), {**data, "reason": ""})
     assert response.status_code == 200
     game.refresh_from_db()
-    assert (game.score_a, game.score_b) == (300, 200)
+    assert (game.scores[0], game.scores[1]) == (300, 200)
 
     response = secretary_client.post(
         correct_url(game), {**data, "reason": "bordpunten van An verkeerd opgeteld"}
     )
     assert response.status_code == 302
     game.refresh_from_db()
-    assert (game.score_b, game.winner) == (320, Winner.B)
+    assert (game.scores[1], winner(game)) == (320, Winner.B)
     change = result_changes(game_id=game.pk, reason="bordpunten van An verkeerd opgeteld").get()
     assert change.by == secretary
-    assert change.before["score_b"] == 200
-    assert change.after["score_b"] == 320
+    assert change.before["scores"][1] == 200
+    assert change.after["scores"][1] == 320
     # The page shows the game's HistoryEntry rows: tests/competition/test_history_pages.py.

@@ -17,10 +17,11 @@ from clubs.models import HistoryEntry
 from competition.models import Competition, Round
 from competition.rulesets import competition_score_max, plausible_score_max
 from competition.services.rounds import round_record_results
-from games.models import Game, Outcome, Winner
+from games.models import Game, Outcome
 from games.services import ResultEntry, ResultInput
 from tests.competition import test_results_entry
 from tests.competition.test_results_entry import post_data, results_url, row_segments, tab_order
+from tests.seats import Winner, pair
 
 pytestmark = pytest.mark.django_db
 
@@ -29,9 +30,9 @@ round_games = test_results_entry.round_games  # three tables and a bye, Gouds 8
 
 def stored(round_obj) -> list[tuple]:
     """Everything a save could change: the games, their history, the round's status."""
-    games = Game.objects.filter(round=round_obj).order_by("table", "player_a__name")
+    games = Game.objects.filter(round=round_obj).with_seats().order_by("table", "pk")
     return [
-        *games.values_list("pk", "outcome", "winner", "score_a", "score_b", "version"),
+        *((game.pk, *pair(game), game.version) for game in games),
         HistoryEntry.objects.filter(game_id__in=games.values("pk")).count(),
         Round.objects.get(pk=round_obj.pk).status,
     ]
@@ -51,7 +52,7 @@ def test_the_cursor_starts_in_the_first_empty_score(secretary_client, round_game
     round_obj, games = round_games
     round_record_results(
         round=round_obj,
-        entries=[ResultEntry(games[0].pk, ResultInput("normal", 300, 200))],
+        entries=[ResultEntry(games[0].pk, ResultInput.of_pair("normal", 300, 200))],
         by=None,
     )
     page = tab_order(secretary_client.get(results_url(round_obj)).content.decode())
@@ -125,7 +126,7 @@ def test_a_correction_without_reason_marks_the_reason(secretary_client, round_ga
     round_obj, games = round_games
     round_record_results(
         round=round_obj,
-        entries=[ResultEntry(games[0].pk, ResultInput("normal", 300, 200))],
+        entries=[ResultEntry(games[0].pk, ResultInput.of_pair("normal", 300, 200))],
         by=None,
     )
     before = stored(round_obj)
@@ -172,11 +173,7 @@ def test_gouds_8_asks_to_confirm_a_score_above_500(secretary_client, round_games
 
     response = secretary_client.post(results_url(round_obj), {**data, "form-0-confirm": "612/300"})
     assert response.status_code == 302
-    assert Game.objects.values_list("score_a", "score_b", "winner").get(pk=games[0].pk) == (
-        612,
-        300,
-        Winner.A,
-    )
+    assert pair(Game.objects.get(pk=games[0].pk))[1:] == (Winner.A, 612, 300)
 
     # Saved once confirmed, it is not asked again when the page is saved later.
     data = post_data(
@@ -207,7 +204,7 @@ def test_a_negative_score_needs_a_confirmation(secretary_client, round_games):
     assert tab_order(html).autofocus == "form-0-score_a"
     response = secretary_client.post(results_url(round_obj), {**data, "form-0-confirm": "-5/120"})
     assert response.status_code == 302
-    assert Game.objects.get(pk=games[0].pk).score_a == -5
+    assert Game.objects.get(pk=games[0].pk).scores[0] == -5
 
 
 def test_standard_rules_allow_more_before_asking(secretary_client, round_games):

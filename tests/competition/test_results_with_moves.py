@@ -5,7 +5,7 @@ from django.urls import reverse
 import rules
 from competition.services.rounds import round_create, round_set_pairings
 from games.moves import game_set_starter, move_add
-from games.services import PairingSpec
+from tests.seats import pair_spec
 
 
 def test_a_game_entered_by_moves_is_shown_not_typed(secretary_client, competition, four_entrants):
@@ -14,11 +14,11 @@ def test_a_game_entered_by_moves_is_shown_not_typed(secretary_client, competitio
     by_moves, by_score = round_set_pairings(
         round=round_obj,
         pairings=[
-            PairingSpec(anna.pk, bert.pk, table=1, rules=rules.GOUDS_8.to_dict()),
-            PairingSpec(cor.pk, dirk.pk, table=2, rules=rules.GOUDS_8.to_dict()),
+            pair_spec(anna.pk, bert.pk, table=1, rules=rules.GOUDS_8.to_dict()),
+            pair_spec(cor.pk, dirk.pk, table=2, rules=rules.GOUDS_8.to_dict()),
         ],
     )
-    game_set_starter(game=by_moves, starter="a")
+    game_set_starter(game=by_moves, starter=0)
     move_add(game=by_moves, notation="8H WOORD", by=None)
     url = reverse("round_results", kwargs={**competition.url_kwargs, "number": 1})
     page = secretary_client.get(url).content.decode()

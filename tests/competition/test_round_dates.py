@@ -21,9 +21,10 @@ from competition.services.rounds import (
     round_set_pairings,
     round_set_status,
 )
-from games.services import PairingSpec, ResultEntry, ResultInput
+from games.services import ResultEntry, ResultInput
 from tests.factories import UserFactory
 from tests.rendered_forms import rendered_forms
+from tests.seats import pair_spec
 
 pytestmark = pytest.mark.django_db
 
@@ -92,9 +93,11 @@ def test_my_games_now_lists_tonights_game_above_an_october_game(
     october = Round.objects.create(
         competition=competition, number=1, date=date(2025, 10, 2), status=Round.Status.PUBLISHED
     )
-    (old,) = round_set_pairings(round=october, pairings=[PairingSpec(anna.pk, bert.pk, 1)])
+    (old,) = round_set_pairings(round=october, pairings=[pair_spec(anna.pk, bert.pk, 1)])
     round_record_results(
-        round=october, entries=[ResultEntry(old.pk, ResultInput("normal", 320, 300))], by=None
+        round=october,
+        entries=[ResultEntry(old.pk, ResultInput.of_pair("normal", 320, 300))],
+        by=None,
     )
     client.force_login(secretary)
     standings = reverse("standings", kwargs=competition.url_kwargs)
@@ -106,7 +109,7 @@ def test_my_games_now_lists_tonights_game_above_an_october_game(
     ]
     client.post(add, add_form.body())
     tonight = competition.rounds.get(number=2)
-    round_set_pairings(round=tonight, pairings=[PairingSpec(anna.pk, cor.pk, 1)])
+    round_set_pairings(round=tonight, pairings=[pair_spec(anna.pk, cor.pk, 1)])
     round_set_status(round=tonight, status=Round.Status.PUBLISHED)
 
     client.force_login(anna.user)

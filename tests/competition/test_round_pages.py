@@ -18,8 +18,9 @@ from competition.services.rounds import (
     round_set_status,
 )
 from games.models import Outcome
-from games.services import PairingSpec, ResultEntry, ResultInput
+from games.services import ResultEntry, ResultInput
 from tests.factories import EntrantFactory, PlayerFactory
+from tests.seats import pair_spec
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +37,7 @@ def published(competition, four_entrants):
     Absence.objects.create(round=round_obj, player=dirk)
     round_set_pairings(
         round=round_obj,
-        pairings=[PairingSpec(anna.pk, bert.pk, table=1), PairingSpec(cor.pk, None)],
+        pairings=[pair_spec(anna.pk, bert.pk, table=1), pair_spec(cor.pk, None)],
     )
     round_set_status(round=round_obj, status=Round.Status.PUBLISHED)
     return round_obj
@@ -78,7 +79,7 @@ def test_late_arrival_against_the_bye_from_the_attendance_page(
     page = response.content.decode()
     assert "Dirk speelt tegen Cor aan tafel 2." in page
     game = published.games.get(table=2)
-    assert (game.player_a, game.player_b, game.outcome) == (cor, dirk, Outcome.PENDING)
+    assert (game.players[0], game.players[1], game.outcome) == (cor, dirk, Outcome.PENDING)
     assert published.games.get(table=1).pk in games  # Anna–Bert untouched
     entry = HistoryEntry.objects.get(action=HistoryAction.PAIRING_LATE)
     assert entry.by == secretary and entry.game_id == game.pk
@@ -162,7 +163,9 @@ def test_reopen_and_delete_on_the_pairing_page(secretary_client, published, four
     competition = published.competition
     game = published.games.get(table=1)
     round_record_results(
-        round=published, entries=[ResultEntry(game.pk, ResultInput("normal", 300, 200))], by=None
+        round=published,
+        entries=[ResultEntry(game.pk, ResultInput.of_pair("normal", 300, 200))],
+        by=None,
     )
     page = secretary_client.get(url("round_pairing", competition)).content.decode()
     assert 'id="reopen-round"' in page and 'id="delete-round"' not in page
@@ -230,8 +233,8 @@ def test_print_list_marks_who_starts(client, competition, four_entrants):
     round_set_pairings(
         round=round_obj,
         pairings=[
-            PairingSpec(anna.pk, bert.pk, table=1, starter="b"),
-            PairingSpec(cor.pk, dirk.pk, table=2, starter="a"),
+            pair_spec(anna.pk, bert.pk, table=1, starter="b"),
+            pair_spec(cor.pk, dirk.pk, table=2, starter="a"),
         ],
     )
     round_set_status(round=round_obj, status=Round.Status.PUBLISHED)
@@ -269,7 +272,7 @@ def test_a_final_score_is_corrected_and_an_open_game_goes_to_the_board(
     played = round_obj.games.first()
     open_round = Round.objects.create(competition=competition, number=3, status="published")
     anna, bert = (EntrantFactory(competition=competition).player for _ in range(2))
-    (open_game,) = round_set_pairings(round=open_round, pairings=[PairingSpec(anna.pk, bert.pk, 1)])
+    (open_game,) = round_set_pairings(round=open_round, pairings=[pair_spec(anna.pk, bert.pk, 1)])
 
     played_page = secretary_client.get(round_obj.get_absolute_url()).content.decode()
     open_page = secretary_client.get(open_round.get_absolute_url()).content.decode()
@@ -320,7 +323,7 @@ def test_only_present_unpaired_players_are_offered_and_the_one_just_ticked_is_ch
     )
     assert "kies de plaats opnieuw" in response.content.decode()
     assert published.absences.filter(player=fenna).exists()
-    assert not published.games.filter(player_a=fenna).exists()
+    assert not published.games.filter(seats__player=fenna).exists()
 
 
 def test_the_dutch_texts_say_vrije_ronde_never_bye():

@@ -16,7 +16,7 @@ from competition.services.rounds import (
     round_set_pairings,
 )
 from games.models import Game, Outcome
-from games.services import PairingSpec, ResultEntry, ResultError, ResultInput
+from games.services import ResultEntry, ResultError, ResultInput
 from tests.factories import (
     CompetitionFactory,
     EntrantFactory,
@@ -24,6 +24,7 @@ from tests.factories import (
     PlayerFactory,
     RoundFactory,
 )
+from tests.seats import pair_spec
 
 pytestmark = pytest.mark.django_db
 
@@ -108,7 +109,7 @@ def test_present_and_active_respect_joining_and_withdrawal(competition, four_ent
 def test_a_paired_player_cannot_be_marked_absent(competition, four_entrants):
     anna, bert, cor, dirk = four_entrants
     round_obj = round_create(competition=competition)
-    round_set_pairings(round=round_obj, pairings=[PairingSpec(anna.pk, bert.pk, 1)])
+    round_set_pairings(round=round_obj, pairings=[pair_spec(anna.pk, bert.pk, 1)])
     with pytest.raises(CompetitionError):
         round_set_attendance(round=round_obj, present_player_ids=[anna.pk, cor.pk, dirk.pk])
     assert not Absence.objects.filter(round=round_obj).exists()
@@ -119,16 +120,17 @@ def test_round_set_pairings_replaces_a_round_without_results(competition, four_e
     round_obj = round_create(competition=competition)
     round_set_pairings(
         round=round_obj,
-        pairings=[PairingSpec(anna.pk, bert.pk, 1), PairingSpec(cor.pk, dirk.pk, 2)],
+        pairings=[pair_spec(anna.pk, bert.pk, 1), pair_spec(cor.pk, dirk.pk, 2)],
     )
     games = round_set_pairings(
         round=round_obj,
-        pairings=[PairingSpec(anna.pk, cor.pk, 1), PairingSpec(bert.pk, None)],
+        pairings=[pair_spec(anna.pk, cor.pk, 1), pair_spec(bert.pk, None)],
     )
     assert len(games) == 2
-    assert set(Game.objects.filter(round=round_obj).values_list("player_a", "player_b")) == {
+    tables = Game.objects.filter(round=round_obj).with_seats()
+    assert {tuple(p.pk for p in game.players) for game in tables} == {
         (anna.pk, cor.pk),
-        (bert.pk, None),
+        (bert.pk,),
     }
 
 
@@ -137,15 +139,17 @@ def test_round_set_pairings_refused_once_results_exist(competition, four_entrant
     round_obj = round_create(competition=competition)
     first, _second = round_set_pairings(
         round=round_obj,
-        pairings=[PairingSpec(anna.pk, bert.pk, 1), PairingSpec(cor.pk, dirk.pk, 2)],
+        pairings=[pair_spec(anna.pk, bert.pk, 1), pair_spec(cor.pk, dirk.pk, 2)],
     )
     round_record_results(
-        round=round_obj, entries=[ResultEntry(first.pk, ResultInput("normal", 300, 200))], by=None
+        round=round_obj,
+        entries=[ResultEntry(first.pk, ResultInput.of_pair("normal", 300, 200))],
+        by=None,
     )
     with pytest.raises(CompetitionError):
-        round_set_pairings(round=round_obj, pairings=[PairingSpec(anna.pk, cor.pk, 1)])
+        round_set_pairings(round=round_obj, pairings=[pair_spec(anna.pk, cor.pk, 1)])
     assert Game.objects.filter(round=round_obj).count() == 2
-    assert Game.objects.get(pk=first.pk).score_a == 300
+    assert Game.objects.get(pk=first.pk).scores[0] == 300
 
 
 def test_round_set_pairings_refuses_outsiders_and_doubles(competition, four_entrants):
@@ -153,11 +157,11 @@ def test_round_set_pairings_refuses_outsiders_and_doubles(competition, four_entr
     round_obj = round_create(competition=competition)
     outsider = PlayerFactory()
     with pytest.raises(CompetitionError):
-        round_set_pairings(round=round_obj, pairings=[PairingSpec(anna.pk, outsider.pk, 1)])
+        round_set_pairings(round=round_obj, pairings=[pair_spec(anna.pk, outsider.pk, 1)])
     with pytest.raises(CompetitionError):
         round_set_pairings(
             round=round_obj,
-            pairings=[PairingSpec(anna.pk, bert.pk, 1), PairingSpec(cor.pk, anna.pk, 2)],
+            pairings=[pair_spec(anna.pk, bert.pk, 1), pair_spec(cor.pk, anna.pk, 2)],
         )
     assert not Game.objects.filter(round=round_obj).exists()
 
@@ -169,19 +173,21 @@ def test_round_record_results_finishes_the_round(competition, four_entrants):
     first, second, _bye = round_set_pairings(
         round=round_obj,
         pairings=[
-            PairingSpec(anna.pk, bert.pk, 1),
-            PairingSpec(cor.pk, dirk.pk, 2),
-            PairingSpec(extra.pk, None),
+            pair_spec(anna.pk, bert.pk, 1),
+            pair_spec(cor.pk, dirk.pk, 2),
+            pair_spec(extra.pk, None),
         ],
     )
     changed = round_record_results(
-        round=round_obj, entries=[ResultEntry(first.pk, ResultInput("normal", 300, 200))], by=None
+        round=round_obj,
+        entries=[ResultEntry(first.pk, ResultInput.of_pair("normal", 300, 200))],
+        by=None,
     )
     assert changed.changed == 1
     round_obj.refresh_from_db()
     assert round_obj.status == Round.Status.PUBLISHED  # one game still to play
     round_record_results(
-        round=round_obj, entries=[ResultEntry(second.pk, ResultInput("forfeit_a"))], by=None
+        round=round_obj, entries=[ResultEntry(second.pk, ResultInput.of_pair("forfeit_a"))], by=None
     )
     round_obj.refresh_from_db()
     assert round_obj.status == Round.Status.FINISHED
@@ -192,14 +198,14 @@ def test_round_record_results_is_all_or_nothing(competition, four_entrants):
     round_obj = round_create(competition=competition)
     first, second = round_set_pairings(
         round=round_obj,
-        pairings=[PairingSpec(anna.pk, bert.pk, 1), PairingSpec(cor.pk, dirk.pk, 2)],
+        pairings=[pair_spec(anna.pk, bert.pk, 1), pair_spec(cor.pk, dirk.pk, 2)],
     )
     with pytest.raises(ResultError):
         round_record_results(
             round=round_obj,
             entries=[
-                ResultEntry(first.pk, ResultInput("normal", 300, 200)),
-                ResultEntry(second.pk, ResultInput("normal", 300, None)),
+                ResultEntry(first.pk, ResultInput.of_pair("normal", 300, 200)),
+                ResultEntry(second.pk, ResultInput.of_pair("normal", 300, None)),
             ],
             by=None,
         )
@@ -213,7 +219,9 @@ def test_round_record_results_refuses_games_of_another_round(competition):
     foreign = GameFactory()
     with pytest.raises(CompetitionError):
         round_record_results(
-            round=round_obj, entries=[ResultEntry(foreign.pk, ResultInput("annulled"))], by=None
+            round=round_obj,
+            entries=[ResultEntry(foreign.pk, ResultInput.of_pair("annulled"))],
+            by=None,
         )
     foreign.refresh_from_db()
     assert foreign.outcome == Outcome.PENDING

@@ -22,8 +22,9 @@ from competition.services import CompetitionError
 from competition.services.rounds import round_create, round_set_pairings, round_set_status
 from competition.services.tsh import tsh_export, tsh_import
 from games.models import Game
-from games.services import PairingSpec, ResultInput, ResultKind, game_record_result
+from games.services import ResultInput, ResultKind, game_record_result
 from tests.factories import EntrantFactory, MembershipFactory, PlayerFactory, result_changes
+from tests.seats import pair, pair_spec, seated
 
 HAND_WRITTEN = Path(__file__).parent / "fixtures" / "tsh_hand_written.t"
 
@@ -138,12 +139,12 @@ def test_the_hand_written_file_imports_with_its_standings(club, secretary):
     }
     statuses = dict(Round.objects.filter(competition=competition).values_list("number", "status"))
     assert statuses == {1: "finished", 2: "finished", 3: "finished", 4: "published"}
-    game = Game.objects.get(
-        round__competition=competition, round__number=1, player_a__name="Chew, John"
-    )
-    assert (game.player_b.name, game.starter, game.score_a, game.score_b) == (
+    game = seated(
+        Game.objects.filter(round__competition=competition, round__number=1), "Chew, John"
+    ).get()
+    assert (game.players[1].name, game.starter, *pair(game)[2:]) == (
         "Holden, Stewart",
-        "a",
+        0,
         412,
         388,
     )
@@ -219,20 +220,20 @@ def played_competition(competition, secretary):
     a, b, c, d, e, f = (p.pk for p in players)
     rounds = [
         [
-            ((a, b, "a"), ResultInput(ResultKind.NORMAL, 412, 388)),
-            ((c, d, "b"), ResultInput(ResultKind.FLAG_A, 420, 300)),  # Cor's flag fell
-            ((e, f, ""), ResultInput(ResultKind.NORMAL, 350, 350)),
+            ((a, b, "a"), ResultInput.of_pair(ResultKind.NORMAL, 412, 388)),
+            ((c, d, "b"), ResultInput.of_pair(ResultKind.FLAG_A, 420, 300)),  # Cor's flag fell
+            ((e, f, ""), ResultInput.of_pair(ResultKind.NORMAL, 350, 350)),
         ],
         [
-            ((a, c, ""), ResultInput(ResultKind.FORFEIT_B)),  # Cor forfeited
-            ((b, e, "b"), ResultInput(ResultKind.ANNULLED)),
+            ((a, c, ""), ResultInput.of_pair(ResultKind.FORFEIT_B)),  # Cor forfeited
+            ((b, e, "b"), ResultInput.of_pair(ResultKind.ANNULLED)),
             ((d, None, ""), None),  # bye
             ((f, None, ""), None),
         ],
         [
-            ((a, d, "a"), ResultInput(ResultKind.FORFEIT_BOTH)),
-            ((b, f, "a"), ResultInput(ResultKind.FORFEIT_A)),  # Bert forfeited
-            ((c, e, "b"), ResultInput(ResultKind.FLAG_B, 280, 390)),  # Eva's flag fell
+            ((a, d, "a"), ResultInput.of_pair(ResultKind.FORFEIT_BOTH)),
+            ((b, f, "a"), ResultInput.of_pair(ResultKind.FORFEIT_A)),  # Bert forfeited
+            ((c, e, "b"), ResultInput.of_pair(ResultKind.FLAG_B, 280, 390)),  # Eva's flag fell
         ],
         [((a, e, "a"), None), ((b, c, ""), None), ((d, f, "b"), None)],  # published, no results
     ]
@@ -241,7 +242,7 @@ def played_competition(competition, secretary):
         games = round_set_pairings(
             round=round_obj,
             pairings=[
-                PairingSpec(player_a=x, player_b=y, table=i, starter=s)
+                pair_spec(player_a=x, player_b=y, table=i, starter=s)
                 for i, ((x, y, s), _r) in enumerate(pairs, 1)
             ],
         )
@@ -250,7 +251,7 @@ def played_competition(competition, secretary):
             if result is not None:
                 game_record_result(game=game, result=result, by=secretary)
     draft = round_create(competition=competition)
-    round_set_pairings(round=draft, pairings=[PairingSpec(player_a=a, player_b=f)])
+    round_set_pairings(round=draft, pairings=[pair_spec(player_a=a, player_b=f)])
     return players
 
 
@@ -260,17 +261,22 @@ def pairings(competition):
     for game in (
         Game.objects.filter(round__competition=competition)
         .exclude(round__status="draft")
-        .select_related("player_a", "player_b", "round")
+        .select_related("round")
+        .with_seats()
     ):
-        names = {"a": game.player_a.name, "b": game.player_b.name if game.player_b else None}
+        players = [*(player.name for player in game.players), None]
+        names = {"a": players[0], "b": players[1]}
+        _outcome, won, score_a, score_b = pair(game)
         out.setdefault(game.round.number, set()).add(
             (
                 frozenset(filter(None, names.values())),
                 game.outcome,
-                names.get(game.winner, game.winner),
-                frozenset({(names["a"], game.score_a), (names["b"], game.score_b)}),
+                names.get(won, won),
+                frozenset({(names["a"], score_a), (names["b"], score_b)}),
                 # Who started a forfeited or annulled game does not travel (TSH: no game).
-                names.get(game.starter) if game.outcome in ("", "normal", "flag_fall") else "",
+                players[game.starter]
+                if game.starter is not None and game.outcome in ("", "normal", "flag_fall")
+                else "",
             )
         )
     return out
@@ -408,5 +414,6 @@ def test_the_download_runs_a_fixed_number_of_queries(
     played_competition(competition, secretary)
     with CaptureQueriesContext(connection) as full:
         assert secretary_client.get(url).status_code == 200
-    # 8, and the club's ratings: the version, the rounds, the rated games.
-    assert len(full) == len(empty) <= 11
+    # 8, and the club's ratings: the version, the rounds, the rated games; with games,
+    # their seats (one query, which an empty competition does not need).
+    assert len(full) == len(empty) + 1 <= 11

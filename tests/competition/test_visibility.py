@@ -22,7 +22,8 @@ from competition.services.rounds import (
     round_set_status,
 )
 from games.models import Game, game_visible_to
-from games.services import PairingSpec, ResultEntry, ResultInput, game_record_result
+from games.services import ResultEntry, ResultInput, game_record_result
+from tests.seats import pair_spec
 
 pytestmark = pytest.mark.django_db
 
@@ -35,23 +36,23 @@ def draft(competition, four_entrants):
     anna, bert, cor, dirk = four_entrants
     first = round_create(competition=competition)
     games = round_set_pairings(
-        round=first, pairings=[PairingSpec(anna.pk, bert.pk, 1), PairingSpec(cor.pk, dirk.pk, 2)]
+        round=first, pairings=[pair_spec(anna.pk, bert.pk, 1), pair_spec(cor.pk, dirk.pk, 2)]
     )
     round_record_results(
         round=first,
         entries=[
-            ResultEntry(games[0].pk, ResultInput("normal", 300, 290)),
-            ResultEntry(games[1].pk, ResultInput("normal", 200, 450)),
+            ResultEntry(games[0].pk, ResultInput.of_pair("normal", 300, 290)),
+            ResultEntry(games[1].pk, ResultInput.of_pair("normal", 200, 450)),
         ],
         by=None,
     )
     second = round_create(competition=competition)
     draft_games = round_set_pairings(
-        round=second, pairings=[PairingSpec(anna.pk, dirk.pk, 1), PairingSpec(bert.pk, cor.pk, 2)]
+        round=second, pairings=[pair_spec(anna.pk, dirk.pk, 1), pair_spec(bert.pk, cor.pk, 2)]
     )
     # As a CSV import into a draft round leaves it: a result, the round still a draft.
     game_record_result(
-        game=draft_games[0], result=ResultInput("normal", 400, 100), by=None, reason=""
+        game=draft_games[0], result=ResultInput.of_pair("normal", 400, 100), by=None, reason=""
     )
     second.refresh_from_db()
     assert second.status == Round.Status.DRAFT
@@ -194,7 +195,7 @@ def test_the_pairing_of_the_next_round_does_not_count_the_draft_either(draft, co
 
     third = round_create(competition=competition)
     records = pairing_input(third, standings_round=2).groups[""]
-    anna = next(record for record in records if record.id == draft.player_a_id)
+    anna = next(record for record in records if record.id == draft.players[0].pk)
     assert (anna.match_points, anna.board_points) == (2, 300)
     # The draft's pairing still counts as a meeting, so it is not repeated.
-    assert draft.player_b_id in {game.opponent_id for game in anna.opponents}
+    assert draft.players[1].pk in {game.opponent_id for game in anna.opponents}

@@ -121,9 +121,10 @@ def _healthy(base: str) -> bool:
 
 def _stored_scores(database: Path, game_id: int) -> tuple:
     with sqlite3.connect(database) as reader:
-        return reader.execute(
-            "SELECT score_a, score_b FROM games_game WHERE id = ?", [game_id]
-        ).fetchone()
+        rows = reader.execute(
+            "SELECT score FROM games_seat WHERE game_id = ? ORDER BY position", [game_id]
+        ).fetchall()
+    return tuple(score for (score,) in rows)
 
 
 @sqlite_only

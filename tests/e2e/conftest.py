@@ -14,8 +14,8 @@ from clubs.models import Club, Membership, Player
 from competition.models import Competition, Round
 from competition.services.entrants import entrant_add
 from competition.services.rounds import round_set_pairings
-from games.services import PairingSpec
 from tests.e2e.guard import BrowserGuard
+from tests.seats import pair_spec
 
 #: The secretary's password in the browser tests that log in.
 PASSWORD = "geheim-genoeg-123"
@@ -129,7 +129,7 @@ def paired_game(django_user_model):
         competition=competition, number=1, status=Round.Status.PUBLISHED
     )
     (game,) = round_set_pairings(
-        round=round_obj, pairings=[PairingSpec(player_a=anke.pk, player_b=bram.pk, table=1)]
+        round=round_obj, pairings=[pair_spec(player_a=anke.pk, player_b=bram.pk, table=1)]
     )
     return game
 
@@ -154,6 +154,6 @@ def table_of_players(django_user_model, names: dict[str, str], *, table: int):
     )
     (game,) = round_set_pairings(
         round=round_obj,
-        pairings=[PairingSpec(player_a=players[0].pk, player_b=players[1].pk, table=table)],
+        pairings=[pair_spec(player_a=players[0].pk, player_b=players[1].pk, table=table)],
     )
     return game

@@ -32,7 +32,7 @@ AT_ONCE_AFTER_SWAP = """([field, text, button]) => {
 def board(page: Page, live_server, paired_game):
     """The board of a game with two moves, open in the browser; the third move is typed."""
     history, _scores = _expected_moves()
-    paired_game.starter = "a"
+    paired_game.starter = 0
     paired_game.save(update_fields=["starter"])
     for result in history[:2]:
         move_add(game=paired_game, notation=result.notation, by=None)

@@ -12,8 +12,9 @@ from django.db.models import F
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from games.models import GameClock, Move, Outcome, Winner
+from games.models import GameClock, Move, Outcome
 from tests.e2e.conftest import PASSWORD
+from tests.seats import Winner, winner
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -43,7 +44,7 @@ def test_a_gouds8_game_on_the_clock_to_a_flag_fall(browser, live_server, paired_
     page.fill("#id_password", PASSWORD)
     page.locator("form button").click()
     page.goto(f"{live_server.url}{reverse('board', args=[paired_game.pk])}")
-    page.locator('#starter-form button[value="a"]').tap()
+    page.locator('#starter-form button[value="0"]').tap()
 
     page.locator("#clock-start").tap()
     expect(page.locator(".clock-side.running")).to_contain_text("Anke")
@@ -94,6 +95,6 @@ def test_a_gouds8_game_on_the_clock_to_a_flag_fall(browser, live_server, paired_
     expect(page.locator('[data-time="0"]')).to_have_text("0:00")
     expect(page.locator("#game-over")).to_contain_text("Bram", timeout=15_000)
     paired_game.refresh_from_db()
-    assert (paired_game.outcome, paired_game.winner) == (Outcome.FLAG_FALL, Winner.B)
+    assert (paired_game.outcome, winner(paired_game)) == (Outcome.FLAG_FALL, Winner.B)
     assert Move.objects.filter(game=paired_game).last().notation == "(flagfall)"
     context.close()

@@ -42,7 +42,7 @@ def test_a_whole_game_with_refusals_logs_no_console_error(page: Page, live_serve
     problems = _watch(page)
     _login(page, live_server)
     page.goto(_board_url(live_server, paired_game))
-    page.locator('#starter-form button[value="a"]').click()
+    page.locator('#starter-form button[value="0"]').click()
     plays = 0
     for number, result in enumerate(history, 1):
         if number in (1, 6):  # refusals of every kind first: typed, exchange, swap, challenge
@@ -88,7 +88,7 @@ TYPED = [
 def test_every_special_move_by_keyboard_in_at_most_3_keys_beyond_its_letters(
     page: Page, live_server, paired_game
 ):
-    paired_game.starter = "a"
+    paired_game.starter = 0
     paired_game.save(update_fields=["starter"])
     problems = _watch(page)
     _login(page, live_server)
@@ -129,7 +129,7 @@ def test_on_a_phone_a_refusal_stands_under_its_field(live_server, paired_game, b
     touch = phone.new_page()
     problems = _watch(touch)
     touch.goto(_board_url(live_server, paired_game))
-    touch.locator('#starter-form button[value="a"]').tap()
+    touch.locator('#starter-form button[value="0"]').tap()
     for form, field, typed, expected in [
         ("#move-form", "#id_notation", "8A WOORD", "H8"),
         ("#move-form", "#id_notation", "?x", "?+"),
@@ -202,7 +202,7 @@ def test_on_a_phone_every_square_and_control_is_44_px(live_server, paired_game, 
     touch = phone.new_page()
     touch.goto(_board_url(live_server, paired_game))
     assert touch.evaluate(CONTROLS) == []  # the starter buttons
-    touch.locator('#starter-form button[value="a"]').tap()
+    touch.locator('#starter-form button[value="0"]').tap()
     touch.locator("#id_notation").fill(history[0].notation)
     touch.keyboard.press("Enter")
     expect(touch.locator('#scoresheet tr[data-move="1"]')).to_be_visible()

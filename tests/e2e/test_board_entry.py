@@ -77,7 +77,7 @@ def test_secretary_enters_a_gouds8_game_and_a_player_replays_it(
     expect(page).to_have_url(re.compile(r"/partij/\d+/bord/$"))
 
     # Drawn by lot at the table: Anke starts.
-    page.locator('#starter-form button[value="a"]').click()
+    page.locator('#starter-form button[value="0"]').click()
     expect(page.locator("#move-form")).to_be_visible()
 
     plays = 0
@@ -92,7 +92,7 @@ def test_secretary_enters_a_gouds8_game_and_a_player_replays_it(
 
     expect(page.locator("#game-over")).to_contain_text(f"{final_scores[0]} – {final_scores[1]}")
     paired_game.refresh_from_db()
-    assert (paired_game.score_a, paired_game.score_b) == final_scores
+    assert (paired_game.scores[0], paired_game.scores[1]) == final_scores
     assert paired_game.outcome == "normal"
 
     # The result is in the standings at once.
@@ -125,7 +125,7 @@ def test_keyboard_alone_then_touch_on_a_tablet(page: Page, live_server, paired_g
 
     # Keyboard alone: the starter button and then the move field have the focus.
     # (Chromium applies autofocus at its next rendering update, after the load event.)
-    expect(page.locator('#starter-form button[value="a"]')).to_be_focused()
+    expect(page.locator('#starter-form button[value="0"]')).to_be_focused()
     page.keyboard.press("Enter")
     expect(page.locator("#id_notation")).to_be_focused()
     for number, result in enumerate(history[:3], 1):
@@ -171,7 +171,7 @@ def test_a_refused_move_and_a_second_device(page: Page, live_server, paired_game
     _login(page, live_server)
     board_url = f"{live_server.url}{reverse('board', args=[paired_game.pk])}"
     page.goto(board_url)
-    page.locator('#starter-form button[value="a"]').click()
+    page.locator('#starter-form button[value="0"]').click()
 
     # An illegal placement is refused with the engine's reason; nothing is saved.
     page.fill("#id_notation", "8A WOORD")

@@ -79,7 +79,7 @@ def test_the_board_fits_speaks_dutch_and_reads_aloud(
     tmp_path,
 ):
     history, _scores = _expected_moves()
-    paired_game.starter = "a"
+    paired_game.starter = 0
     paired_game.save(update_fields=["starter"])
     # Eight moves: plays (one with a blank, on H12), an exchange, a challenge that stood.
     for result in history[:8]:
@@ -158,7 +158,7 @@ def test_each_form_submits_its_own_action_on_enter(
     paired_game,
 ):
     history, _scores = _expected_moves()
-    paired_game.starter = "a"
+    paired_game.starter = 0
     paired_game.save(update_fields=["starter"])
     for result in history[:3]:
         move_add(game=paired_game, notation=result.notation, by=None)
@@ -223,7 +223,7 @@ def test_a_whole_gouds8_game_entered_on_a_phone(
     phone.add_cookies(page.context.cookies())
     touch = phone.new_page()
     touch.goto(f"{live_server.url}{reverse('board', args=[paired_game.pk])}")
-    touch.locator('#starter-form button[value="a"]').tap()
+    touch.locator('#starter-form button[value="0"]').tap()
     expect(touch.locator("#id_notation")).to_be_focused()
     # The large board is the default on a phone.
     expect(touch.locator("#board-frame")).to_have_class(re.compile("zoomed"))
@@ -257,6 +257,6 @@ def test_a_whole_gouds8_game_entered_on_a_phone(
     expect(touch.locator("#scoresheet")).to_contain_text("blanco op H12 gewisseld")
     touch.screenshot(path=tmp_path / "phone-game-over.png", full_page=True)
     paired_game.refresh_from_db()
-    assert (paired_game.score_a, paired_game.score_b) == final_scores
+    assert (paired_game.scores[0], paired_game.scores[1]) == final_scores
     assert paired_game.outcome == "normal"
     phone.close()

@@ -17,7 +17,7 @@ def test_a_save_is_one_request_and_a_reload_posts_nothing(page: Page, live_serve
     _login(page, live_server)
     board_url = f"{live_server.url}{reverse('board', args=[paired_game.pk])}"
     page.goto(board_url)
-    page.locator('#starter-form button[value="a"]').click()
+    page.locator('#starter-form button[value="0"]').click()
     expect(page.locator("#move-form")).to_be_visible()
 
     requests: list[tuple[str, str]] = []

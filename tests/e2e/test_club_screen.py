@@ -9,8 +9,9 @@ from playwright.sync_api import Page, expect
 from competition.models import Round
 from competition.services.entrants import entrant_add
 from competition.services.rounds import round_set_pairings
-from games.services import PairingSpec, ResultInput, game_record_result
+from games.services import ResultInput, game_record_result
 from tests.factories import PlayerFactory
+from tests.seats import pair_spec
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -26,7 +27,7 @@ def tonight(club_evening):
         entrant_add(competition=club_evening.competition, player=player)
     return round_set_pairings(
         round=club_evening,
-        pairings=[PairingSpec(anna.pk, bert.pk, 1, starter="a"), PairingSpec(cor.pk, dirk.pk, 2)],
+        pairings=[pair_spec(anna.pk, bert.pk, 1, starter="a"), pair_spec(cor.pk, dirk.pk, 2)],
     )
 
 
@@ -53,7 +54,7 @@ def test_a_result_appears_on_the_screen_without_a_reload(
     expect(active_panel(page).locator("tr[data-game]")).to_have_count(2)
     expect(active_panel(page).locator(f'tr[data-game="{anna_bert.pk}"]')).to_contain_text("bezig")
 
-    game_record_result(game=anna_bert, result=ResultInput("normal", 356, 290), by=None)
+    game_record_result(game=anna_bert, result=ResultInput.of_pair("normal", 356, 290), by=None)
     page.clock.fast_forward(POLL_MS - PANEL_MS + 1_000)  # the next poll, same panel still up
     row = page.locator(f'tr[data-game="{anna_bert.pk}"]')
     expect(row).to_contain_text("356 – 290")
@@ -88,7 +89,7 @@ def test_a_lost_connection_keeps_the_last_state_and_heals(
     expect(page.locator(".screen-panel")).to_have_count(3)
 
     page.unroute(panels_url)
-    game_record_result(game=anna_bert, result=ResultInput("normal", 300, 301), by=None)
+    game_record_result(game=anna_bert, result=ResultInput.of_pair("normal", 300, 301), by=None)
     page.clock.fast_forward(POLL_MS)
     expect(offline).to_be_hidden()
     expect(page.locator(f'tr[data-game="{anna_bert.pk}"]')).to_contain_text("300 – 301")

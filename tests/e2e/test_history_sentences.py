@@ -18,7 +18,8 @@ from competition.services.entrants import entrant_add
 from competition.services.rounds import round_set_pairings
 from games.confirmation import game_result_enter, game_result_override
 from games.moves import game_set_starter, move_add
-from games.services import PairingSpec, ResultInput
+from games.services import ResultInput
+from tests.seats import pair_spec
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -48,22 +49,26 @@ def evening(django_user_model):
     disputed, on_board = round_set_pairings(
         round=round_obj,
         pairings=[
-            PairingSpec(player_a=players[0].pk, player_b=players[1].pk, table=1),
-            PairingSpec(player_a=players[2].pk, player_b=players[3].pk, table=2),
+            pair_spec(player_a=players[0].pk, player_b=players[1].pk, table=1),
+            pair_spec(player_a=players[2].pk, player_b=players[3].pk, table=2),
         ],
         by=secretary,
     )
     round_obj.status = Round.Status.PUBLISHED
     round_obj.save(update_fields=["status"])
-    game_result_enter(game=disputed, result=ResultInput("normal", 412, 388), by=users["Anke"])
-    game_result_enter(game=disputed, result=ResultInput("normal", 388, 412), by=users["Bram"])
+    game_result_enter(
+        game=disputed, result=ResultInput.of_pair("normal", 412, 388), by=users["Anke"]
+    )
+    game_result_enter(
+        game=disputed, result=ResultInput.of_pair("normal", 388, 412), by=users["Bram"]
+    )
     game_result_override(
         game=disputed,
-        result=ResultInput("normal", 412, 398),
+        result=ResultInput.of_pair("normal", 412, 398),
         by=secretary,
         reason="scoreblad nageteld",
     )
-    game_set_starter(game=on_board, starter="b", by=users["Dini"])
+    game_set_starter(game=on_board, starter=1, by=users["Dini"])
     move_add(game=on_board, notation="8H WOORD", by=users["Dini"])
     move_add(game=on_board, notation="(challenge)", by=users["Cor"])
     move_add(game=on_board, notation="-", by=users["Dini"])

@@ -21,7 +21,7 @@ from competition.models import Absence, Competition, Round
 from competition.services.entrants import entrant_add
 from competition.services.rounds import round_set_pairings, round_set_status
 from games.models import Game, Outcome
-from games.services import PairingSpec
+from tests.seats import pair_spec
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -47,9 +47,9 @@ def published_round(django_user_model):
     round_set_pairings(
         round=round_obj,
         pairings=[
-            PairingSpec(players["Anke"].pk, players["Bram"].pk, table=1),
-            PairingSpec(players["Carla"].pk, players["Daan"].pk, table=2),
-            PairingSpec(players["Els"].pk, None),
+            pair_spec(players["Anke"].pk, players["Bram"].pk, table=1),
+            pair_spec(players["Carla"].pk, players["Daan"].pk, table=2),
+            pair_spec(players["Els"].pk, None),
         ],
     )
     round_set_status(round=round_obj, status=Round.Status.PUBLISHED)
@@ -104,7 +104,7 @@ def test_a_late_arrival_plays_the_bye_without_re_pairing(page: Page, live_server
     assert Absence.objects.filter(round=published_round, player__name="Ineke").exists()
 
     game = Game.objects.get(round=published_round, table=3)
-    assert (game.player_a.name, game.player_b.name, game.outcome) == ("Els", "Fien", "")
+    assert (game.players[0].name, game.players[1].name, game.outcome) == ("Els", "Fien", "")
     assert untouched <= set(published_round.games.values_list("pk", flat=True))
     entry = HistoryEntry.objects.get(action=HistoryAction.PAIRING_LATE)
     assert entry.by.username == "secretaris" and entry.game_id == game.pk
@@ -155,6 +155,6 @@ def test_on_a_phone_tick_save_and_seat_take_four_taps(browser, live_server, publ
     expect(page.locator(".alert-success")).to_contain_text("Fien speelt tegen Els aan tafel 3.")
     assert len(taps) <= 4
     game = Game.objects.get(round=published_round, table=3)
-    assert (game.player_a.name, game.player_b.name) == ("Els", "Fien")
+    assert (game.players[0].name, game.players[1].name) == ("Els", "Fien")
     assert Absence.objects.filter(round=published_round, player__name="Ineke").exists()
     context.close()

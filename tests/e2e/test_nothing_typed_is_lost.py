@@ -23,7 +23,7 @@ def test_a_busy_database_keeps_the_typed_move_and_says_so(page: Page, live_serve
     board_url = reverse("board", args=[paired_game.pk])
     _login(page, live_server)
     page.goto(f"{live_server.url}{board_url}")
-    page.locator('#starter-form button[value="a"]').click()
+    page.locator('#starter-form button[value="0"]').click()
     expect(page.locator("#move-form")).to_be_visible()
 
     def saved(response) -> bool:
@@ -60,7 +60,7 @@ def test_a_move_refused_for_another_device_stays_typed(
     _login(page, live_server)
     board_url = f"{live_server.url}{reverse('board', args=[paired_game.pk])}"
     page.goto(board_url)
-    page.locator('#starter-form button[value="a"]').click()
+    page.locator('#starter-form button[value="0"]').click()
     second = browser.new_context(locale="nl-NL")
     second.add_cookies(page.context.cookies())
     other = second.new_page()

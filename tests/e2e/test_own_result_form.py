@@ -16,6 +16,7 @@ from games.confirmation import game_result_enter
 from games.models import Game
 from games.services import ResultInput
 from tests.e2e.conftest import PASSWORD, table_of_players
+from tests.seats import winner
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -67,13 +68,13 @@ def test_the_second_player_types_their_own_score_first(browser: Browser, live_se
     expect(page.locator(".alert-success")).to_contain_text("tot Anke van Oosterhout-Wijnbergen")
     expect(page.locator("#result-status")).to_contain_text("Jouw invoer")
     game = Game.objects.get(pk=table.pk)
-    assert (game.score_a, game.score_b, game.winner, game.claimed_by) == (388, 412, "b", "b")
+    assert (game.scores[0], game.scores[1], winner(game), game.claimed_by) == (388, 412, "b", 1)
     context.close()
 
 
 def test_in_a_dispute_each_reads_their_own_entry_as_theirs(browser: Browser, live_server, table):
-    anke = Game.objects.get(pk=table.pk).player_a.user
-    entered = game_result_enter(game=table, result=ResultInput("normal", 412, 388), by=anke)
+    anke = Game.objects.get(pk=table.pk).players[0].user
+    entered = game_result_enter(game=table, result=ResultInput.of_pair("normal", 412, 388), by=anke)
     context, page = _phone_page(browser, live_server, "bram", entered)
     boxes = page.locator("#result-form .score-box input")
     boxes.nth(0).fill("420")

@@ -70,7 +70,7 @@ def test_a_player_enters_and_the_opponent_confirms_on_a_phone(
     assert width <= PHONE["width"], "the result page scrolls sideways on a phone"
 
     game = Game.objects.get(pk=table_of_two.pk)
-    assert (game.score_a, game.score_b, game.confirmation) == (412, 388, "confirmed")
+    assert (game.scores[0], game.scores[1], game.confirmation) == (412, 388, "confirmed")
     anke.goto(f"{live_server.url}{game.round.get_absolute_url()}")
     expect(anke.locator("#pairings")).to_contain_text("412 – 388")
     expect(anke.locator("#pairings .provisional")).to_have_count(0)

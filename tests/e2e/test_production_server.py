@@ -222,7 +222,7 @@ def board_with_htmx(page: Page, base: str) -> list[str]:
     page.goto(f"{base}/gouda/competitie-2026/ronde/7/")
     page.locator(".board-link").last.click()
     page.wait_for_url(re.compile(r"/partij/\d+/bord/$"))
-    starter = page.locator('#starter-form button[value="a"]')
+    starter = page.locator('#starter-form button[value="0"]')
     if starter.count():
         starter.click()
         # The board page comes back (without the starter form); htmx must be set up before

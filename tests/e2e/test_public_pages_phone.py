@@ -12,7 +12,8 @@ from competition.services.entrants import entrant_add
 from competition.services.rounds import round_record_results, round_set_pairings
 from games.confirmation import game_result_enter
 from games.moves import move_add
-from games.services import PairingSpec, ResultEntry, ResultInput, ResultKind
+from games.services import ResultEntry, ResultInput, ResultKind
+from tests.seats import pair_spec
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -47,18 +48,18 @@ def evening(django_user_model):
     games = round_set_pairings(
         round=round_obj,
         pairings=[
-            PairingSpec(players[0].pk, players[1].pk, 1, starter="a"),
-            PairingSpec(players[2].pk, players[3].pk, 2, starter="b"),
-            PairingSpec(players[4].pk, players[5].pk, 3),
-            PairingSpec(players[6].pk, players[7].pk, 4),
-            PairingSpec(players[8].pk, None, None),
+            pair_spec(players[0].pk, players[1].pk, 1, starter="a"),
+            pair_spec(players[2].pk, players[3].pk, 2, starter="b"),
+            pair_spec(players[4].pk, players[5].pk, 3),
+            pair_spec(players[6].pk, players[7].pk, 4),
+            pair_spec(players[8].pk, None, None),
         ],
     )
     round_record_results(
         round=round_obj,
         entries=[
-            ResultEntry(games[0].pk, ResultInput(ResultKind.FLAG_B, 412, 388)),
-            ResultEntry(games[2].pk, ResultInput(ResultKind.FORFEIT_A)),
+            ResultEntry(games[0].pk, ResultInput.of_pair(ResultKind.FLAG_B, 412, 388)),
+            ResultEntry(games[2].pk, ResultInput.of_pair(ResultKind.FORFEIT_A)),
         ],
         by=None,
     )
@@ -66,7 +67,7 @@ def evening(django_user_model):
     player = players[6]
     player.user = django_user_model.objects.create_user("wilma", password="geheim-genoeg-123")
     player.save()
-    game_result_enter(game=games[3], result=ResultInput("normal", 333, 222), by=player.user)
+    game_result_enter(game=games[3], result=ResultInput.of_pair("normal", 333, 222), by=player.user)
     return round_obj, players
 
 

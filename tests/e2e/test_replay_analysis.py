@@ -12,7 +12,7 @@ from competition.models import Competition, Round
 from competition.services.entrants import entrant_add
 from competition.services.rounds import round_set_pairings
 from games.moves import moves_import_gcg
-from games.services import PairingSpec
+from tests.seats import pair_spec
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -32,7 +32,7 @@ def replayed_game():
         competition=competition, number=1, status=Round.Status.PUBLISHED
     )
     (game,) = round_set_pairings(
-        round=round_obj, pairings=[PairingSpec(player_a=carla.pk, player_b=dirk.pk, table=1)]
+        round=round_obj, pairings=[pair_spec(player_a=carla.pk, player_b=dirk.pk, table=1)]
     )
     moves_import_gcg(game=game, data=DEMO_GAME.read_bytes(), by=None)
     return game

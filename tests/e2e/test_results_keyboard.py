@@ -16,9 +16,9 @@ from playwright.sync_api import Page, expect
 from clubs.models import Player
 from competition.services.entrants import entrant_add
 from competition.services.rounds import round_set_pairings
-from games.models import Game, Outcome, Winner
-from games.services import PairingSpec
+from games.models import Game, Outcome
 from tests.factories import PASSWORD
+from tests.seats import Winner, pair_spec, winner
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -53,7 +53,7 @@ def twelve_tables(club_evening):
     round_set_pairings(
         round=round_obj,
         pairings=[
-            PairingSpec(players[2 * t].pk, players[2 * t + 1].pk, t + 1) for t in range(TABLES)
+            pair_spec(players[2 * t].pk, players[2 * t + 1].pk, t + 1) for t in range(TABLES)
         ],
     )
     return round_obj
@@ -130,14 +130,14 @@ def test_a_round_of_12_tables_by_keyboard_alone(page: Page, live_server, twelve_
     assert keyboard.keys <= budget
 
     results = {
-        game.table: (game.outcome, game.winner, game.score_a, game.score_b)
+        game.table: (game.outcome, winner(game), game.scores[0], game.scores[1])
         for game in Game.objects.filter(round=round_obj)
     }
     expected = {}
     for table in range(1, TABLES + 1):
         score_a, score_b = scores_of(table)
-        winner = Winner.A if score_a > score_b else Winner.B
-        expected[table] = (Outcome.NORMAL, winner, score_a, score_b)
+        won = Winner.A if score_a > score_b else Winner.B
+        expected[table] = (Outcome.NORMAL, won, score_a, score_b)
     expected[FLAG_TABLE] = (Outcome.FLAG_FALL, Winner.A, *scores_of(FLAG_TABLE))
     expected[FORFEIT_TABLE] = (Outcome.FORFEIT, Winner.B, None, None)
     assert results == expected
@@ -186,4 +186,4 @@ def test_a_refused_save_keeps_every_value_and_the_cursor_goes_to_the_fix(
     keyboard.press("Enter")
     expect(page.locator(".alert-success")).to_have_text("2 uitslagen opgeslagen.")
     saved = Game.objects.filter(round=round_obj, table__in=[1, 2]).order_by("table")
-    assert list(saved.values_list("score_a", "score_b")) == [(612, 300), (25, 250)]
+    assert [game.scores for game in saved.with_seats()] == [(612, 300), (25, 250)]

@@ -13,8 +13,8 @@ from clubs.models import Player
 from competition.models import Competition, Round
 from competition.services.entrants import entrant_add
 from competition.services.rounds import round_set_pairings
-from games.services import PairingSpec
 from tests.factories import ClubFactory
+from tests.seats import pair_spec
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -39,8 +39,8 @@ def printed_round(rules: str, slug: str) -> Round:
     pairs = [(players[i], players[i + 1]) for i in range(0, 6, 2)]
     round_set_pairings(
         round=round_obj,
-        pairings=[PairingSpec(a.pk, b.pk, table) for table, (a, b) in enumerate(pairs, 1)]
-        + [PairingSpec(players[6].pk, None)],  # a bye: no sheet
+        pairings=[pair_spec(a.pk, b.pk, table) for table, (a, b) in enumerate(pairs, 1)]
+        + [pair_spec(players[6].pk, None)],  # a bye: no sheet
     )
     return round_obj
 

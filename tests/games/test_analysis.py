@@ -125,8 +125,9 @@ def test_query_budget_is_that_of_the_replay(client, demo_game):
         client.get(url(demo_game), headers={"HX-Request": "true"})
     with CaptureQueriesContext(connection) as cached:
         client.get(url(demo_game, zet=3))
-    assert len(analysis.captured_queries) == len(replay.captured_queries) == 2
-    assert len(cached.captured_queries) == 2
+    # The game with its round, its seats (and their players), the moves.
+    assert len(analysis.captured_queries) == len(replay.captured_queries) == 3
+    assert len(cached.captured_queries) == 3
 
 
 def test_a_blank_swap_can_be_the_best_move(english, client, game):

@@ -11,6 +11,7 @@ from django.urls import reverse
 import rules
 from games.models import Move
 from tests.games.test_board_dutch import english_in
+from tests.seats import winner
 
 pytestmark = pytest.mark.django_db
 
@@ -50,7 +51,7 @@ def test_a_whole_game_of_short_forms_typed_in_the_move_field(secretary_client, g
         assert response.status_code == 302, (typed, _page(response))
     assert _notations(game) == [long for _typed, long in TYPED_GAME]
     game.refresh_from_db()
-    assert game.outcome == "flag_fall" and game.winner == "b"
+    assert game.outcome == "flag_fall" and winner(game) == "b"
 
 
 @pytest.mark.parametrize(

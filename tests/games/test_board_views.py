@@ -10,8 +10,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 import rules
-from games.models import Move, Outcome, Side, Winner
+from games.models import Move, Outcome
 from games.moves import move_add, moves_import_gcg
+from tests.seats import Winner, winner
 
 pytestmark = pytest.mark.django_db
 
@@ -57,11 +58,11 @@ def test_board_shows_the_empty_board_and_asks_who_starts(manager, make_game):
 
 def test_recording_who_starts(manager, make_game):
     game = make_game(starter="")
-    response = manager.post(url("game_starter", game), {"version": game.version, "starter": "b"})
+    response = manager.post(url("game_starter", game), {"version": game.version, "starter": "1"})
     assert response.status_code == 302
     assert response.url == url("board", game)
     game.refresh_from_db()
-    assert game.starter == Side.B
+    assert game.starter == 1
     page = text(manager.get(url("board", game)))
     assert 'id="starter-form"' not in page
     assert 'id="move-form"' in page
@@ -72,7 +73,7 @@ def test_a_typed_play_is_recorded(manager, game):
     response = post_move(manager, game, kind="play", notation="8h WOORD")
     assert response.status_code == 302
     row = Move.objects.get(game=game)
-    assert (row.notation, row.side, row.score, row.total) == ("8H WOORD", Side.A, 26, 26)
+    assert (row.notation, row.seat, row.score, row.total) == ("8H WOORD", 0, 26, 26)
     page = text(manager.get(url("board", game)))
     assert 'aria-label="H8 W"' in page and 'aria-label="L8 D"' in page
     assert "WOORD 26" in page
@@ -100,7 +101,7 @@ def test_a_play_by_start_square_direction_and_letters(manager, game):
 def test_exchange_and_pass(manager, game, data, notation):
     assert post_move(manager, game, **data).status_code == 302
     row = Move.objects.get(game=game)
-    assert (row.notation, row.side, row.score) == (notation, Side.A, 0)
+    assert (row.notation, row.seat, row.score) == (notation, 0, 0)
 
 
 def test_challenge_buttons(manager, game):
@@ -113,7 +114,7 @@ def test_challenge_buttons(manager, game):
     assert post_move(manager, game, kind="challenge_upheld").status_code == 302
     upheld = Move.objects.get(game=game, number=4)
     # Gouds 8: Anna challenged wrongly and loses her turn.
-    assert (upheld.notation, upheld.side, upheld.score) == ("(challenge)", Side.A, 0)
+    assert (upheld.notation, upheld.seat, upheld.score) == ("(challenge)", 0, 0)
     assert "Bert to move" in text(manager.get(url("board", game)))
 
 
@@ -121,7 +122,7 @@ def test_blank_swap(manager, game):
     post_move(manager, game, kind="play", notation="8H wOORD")
     assert post_move(manager, game, kind="swap", squares="H8").status_code == 302
     row = Move.objects.get(game=game, number=2)
-    assert (row.notation, row.side, row.score) == ("swap H8", Side.B, 5)
+    assert (row.notation, row.seat, row.score) == ("swap H8", 1, 5)
     page = text(manager.get(url("board", game)))
     assert 'aria-label="H8 W"' in page
 
@@ -130,7 +131,7 @@ def test_flag_fall_ends_the_game(manager, game):
     post_move(manager, game, kind="play", notation="8H WOORD")
     assert post_move(manager, game, kind="flagfall").status_code == 302
     game.refresh_from_db()
-    assert (game.outcome, game.winner, game.score_a, game.score_b) == (
+    assert (game.outcome, winner(game), game.scores[0], game.scores[1]) == (
         Outcome.FLAG_FALL,
         Winner.A,
         26,
@@ -155,13 +156,13 @@ def test_end_racks_settle_the_score(manager, make_game):
     assert game.outcome == Outcome.PENDING
     assert post_move(manager, game, kind="endrack", tiles="AEEIOUB").status_code == 302
     game.refresh_from_db()
-    assert (game.outcome, game.winner, game.score_a, game.score_b) == (
+    assert (game.outcome, winner(game), game.scores[0], game.scores[1]) == (
         Outcome.NORMAL,
         Winner.A,
         19,
         -12,
     )
-    assert [r.side for r in Move.objects.filter(game=game, number__gt=5)] == [Side.A, Side.B]
+    assert [r.seat for r in Move.objects.filter(game=game, number__gt=5)] == [0, 1]
     page = text(manager.get(url("board", game)))
     assert "Anna wins" in page and "(19 – -12)" in page
 
@@ -314,7 +315,7 @@ MANAGE = [
     ("get", "gcg_upload"),
     ("post", "gcg_upload"),
 ]
-FORM = {"version": 0, "kind": "pass", "number": 1, "notation": "-", "starter": "a"}
+FORM = {"version": 0, "kind": "pass", "number": 1, "notation": "-", "starter": "0"}
 
 
 @pytest.mark.parametrize(("method", "name"), MANAGE)
@@ -443,22 +444,23 @@ def test_board_and_replay_query_budgets(
     client, secretary, short_and_long, django_assert_num_queries
 ):
     _, long = short_and_long
-    with django_assert_num_queries(2):  # the game with its players and round, the moves
+    with django_assert_num_queries(3):  # the game with its round, its seats, the moves
         client.get(url("replay", long))
     client.force_login(secretary)
     client.get(url("board", long))
-    # session, user, game, the secretary check, the moves
-    with django_assert_num_queries(5):
+    # session, user, game, its seats, the secretary check, the moves
+    with django_assert_num_queries(6):
         client.get(url("board", long))
 
 
 def test_a_board_save_has_a_fixed_query_budget(client, secretary, make_game):
     """The write a club evening makes most, the same for the 1st and the 3rd move: session,
-    user, the game to show, the secretary check (once: it is kept on the user), the game
-    locked (once: the moves' service takes the row the confirmation check locked), the
-    competition's last change, the moves, the new move, its history entry, the game's
-    version, and two savepoints of two statements each. Nothing after the commit: a move
-    mid-game cannot change the round's status (`test_round_status_is_read_only_...`)."""
+    user, the game to show and its seats, the secretary check (once: it is kept on the
+    user), the game locked and its seats (once: the moves' service takes the row the
+    confirmation check locked), the competition's last change, the moves, the new move,
+    its history entry, the game's version, and two savepoints of two statements each.
+    Nothing after the commit: a move mid-game cannot change the round's status
+    (`test_round_status_is_read_only_...`)."""
     game = make_game()
     client.force_login(secretary)
     client.get(url("board", game))
@@ -475,7 +477,7 @@ def test_a_board_save_has_a_fixed_query_budget(client, secretary, make_game):
         assert sum('FROM "clubs_membership"' in each for each in sql) == 1
         assert sum("FOR UPDATE" in each for each in sql) <= 1  # PostgreSQL locks; SQLite not
     assert Move.objects.filter(game=game).count() == 3
-    assert counts == [14, 14, 14]
+    assert counts == [16, 16, 16]
 
 
 def test_the_board_screen_gets_the_new_board_in_the_answer_to_its_save(manager, game):
@@ -513,4 +515,4 @@ def test_the_board_screens_save_costs_fewer_queries_than_a_save_and_a_reload(
     moves_read = [i for i, each in enumerate(sql) if 'FROM "games_move"' in each]
     first_write = next(i for i, each in enumerate(sql) if each.startswith("SAVEPOINT"))
     assert len(moves_read) == 1 and moves_read[0] < first_write
-    assert len(sql) == 14
+    assert len(sql) == 16  # the seats read with the game shown and with the game locked

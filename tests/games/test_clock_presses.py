@@ -12,10 +12,11 @@ import rules
 from clubs.history import HistoryAction
 from clubs.models import HistoryEntry
 from games.clock import TOLERANCE_MS, ClockError, clock_flag, clock_press, clock_start
-from games.models import GameClock, Move, Outcome, Winner
+from games.models import GameClock, Move, Outcome
 from games.moves import move_add
 from games.timing import clock_state
 from tests.factories import UserFactory
+from tests.seats import Winner, winner
 
 pytestmark = pytest.mark.django_db
 
@@ -120,11 +121,11 @@ def test_the_flag_fall_is_entered_for_the_player_whose_flag_fell(running, secret
     assert not Move.objects.filter(game=running).exists()
     assert clock_flag(game=running, by=secretary, now=at(t0, 25 * MINUTE + 2_000)) is True
     (flag,) = Move.objects.filter(game=running)
-    assert (flag.notation, flag.side) == ("(flagfall)", "a")
+    assert (flag.notation, flag.seat) == ("(flagfall)", 0)
     running.refresh_from_db()
-    assert (running.outcome, running.winner) == (Outcome.FLAG_FALL, Winner.B)
+    assert (running.outcome, winner(running)) == (Outcome.FLAG_FALL, Winner.B)
     (entry,) = HistoryEntry.objects.filter(action=HistoryAction.CLOCK_FLAG)
-    assert entry.after == {"left_ms": [0, 25 * MINUTE], "flag": "a", "flag_at_ms": 25 * MINUTE}
+    assert entry.after == {"left_ms": [0, 25 * MINUTE], "flag": 0, "flag_at_ms": 25 * MINUTE}
     # A press after the flag changes nothing; the flag is not entered twice.
     press(running, secretary, "switch", player=0, ms=25 * MINUTE + 5_000, t0=t0)
     assert Move.objects.filter(game=running).count() == 1
@@ -140,9 +141,9 @@ def test_a_flag_waits_for_the_move_still_to_be_entered(running, secretary, t0):
     assert clock_flag(game=running, by=secretary, now=at(t0, 95_000)) is False  # Anna's move
     move_add(game=running, notation="8H WOORD", by=secretary, now=at(t0, 96_000))
     assert clock_flag(game=running, by=secretary, now=at(t0, 97_000)) is True
-    assert list(Move.objects.filter(game=running).values_list("side", "notation")) == [
-        ("a", "8H WOORD"),
-        ("b", "(flagfall)"),
+    assert list(Move.objects.filter(game=running).values_list("seat", "notation")) == [
+        (0, "8H WOORD"),
+        (1, "(flagfall)"),
     ]
 
 

@@ -15,7 +15,7 @@ from games.confirmation import (
     game_result_enter,
     game_result_override,
 )
-from games.models import Confirmation, Game, Outcome, ResultState, Winner
+from games.models import Confirmation, Game, Outcome, ResultState
 from games.moves import MoveError, move_add
 from games.services import ResultEntry, ResultError, ResultInput, games_record_results
 from tests.factories import (
@@ -24,6 +24,7 @@ from tests.factories import (
     UserFactory,
     user_in_club,
 )
+from tests.seats import Winner, winner
 
 pytestmark = pytest.mark.django_db
 
@@ -44,25 +45,25 @@ def actions(game) -> list[str]:
 
 
 def normal(score_a, score_b):
-    return ResultInput("normal", score_a, score_b)
+    return ResultInput.of_pair("normal", score_a, score_b)
 
 
 def test_a_players_result_is_provisional_until_the_opponent_confirms(table, anna, bert):
     game = game_result_enter(game=table, result=normal(380, 350), by=anna)
-    assert (game.outcome, game.winner, game.score_a, game.score_b) == ("normal", "a", 380, 350)
+    assert (game.outcome, winner(game), game.scores[0], game.scores[1]) == ("normal", "a", 380, 350)
     assert game.confirmation == Confirmation.PROVISIONAL
-    assert game.claimed_by == "a"
+    assert game.claimed_by == 0
     assert game.result_state == ResultState.AWAITING
 
     game = game_result_confirm(game=game, by=bert, expected_version=game.version)
     assert game.confirmation == Confirmation.CONFIRMED
     assert game.result_state == ResultState.CONFIRMED
-    assert Game.objects.get(pk=table.pk).claimed_by == ""
+    assert Game.objects.get(pk=table.pk).claimed_by is None
     entry = HistoryEntry.objects.get(game_id=table.pk, action=HistoryAction.RESULT_CONFIRM)
     assert entry.by == bert
     assert entry.before["confirmation"] == "provisional"
     assert entry.after["confirmation"] == "confirmed"
-    assert entry.after["score_a"] == 380
+    assert entry.after["scores"] == [380, 350]
     assert entry.club_id == table.round.competition.club_id
     assert entry.round_number == 1
 
@@ -80,18 +81,19 @@ def test_other_scores_from_the_opponent_dispute_it_and_the_secretary_decides(
     game_result_enter(game=table, result=normal(380, 350), by=anna)
     game = game_result_enter(game=table, result=normal(350, 380), by=bert)
     # The first entry stays stored; the other is kept beside it for the secretary.
-    assert (game.score_a, game.score_b, game.winner) == (380, 350, Winner.A)
+    assert (game.scores[0], game.scores[1], winner(game)) == (380, 350, Winner.A)
     assert game.confirmation == Confirmation.DISPUTED
     assert game.result_state == ResultState.DISPUTED
     assert game.counter_result == {
         "outcome": "normal",
-        "winner": "b",
-        "score_a": 350,
-        "score_b": 380,
+        "scores": [350, 380],
+        "flag_fell": [],
+        "forfeited": [],
+        "by": 1,
     }
     dispute = HistoryEntry.objects.get(game_id=table.pk, action=HistoryAction.RESULT_DISPUTE)
     assert dispute.by == bert
-    assert dispute.after["counter_score_a"] == 350
+    assert dispute.after["counter_scores"] == [350, 380]
 
     # Neither player can change or confirm it any more.
     for player in (anna, bert):
@@ -106,14 +108,14 @@ def test_other_scores_from_the_opponent_dispute_it_and_the_secretary_decides(
     game = game_result_override(
         game=table, result=normal(350, 380), by=secretary, reason="Scoreblad nagerekend"
     )
-    assert (game.score_a, game.score_b, game.winner) == (350, 380, Winner.B)
+    assert (game.scores[0], game.scores[1], winner(game)) == (350, 380, Winner.B)
     assert game.confirmation == Confirmation.CONFIRMED
     assert game.counter_result == {}
     override = HistoryEntry.objects.get(game_id=table.pk, action=HistoryAction.RESULT_OVERRIDE)
     assert override.reason == "Scoreblad nagerekend"
     assert override.before["confirmation"] == "disputed"
-    assert override.before["counter_result"]["score_a"] == 350
-    assert (override.after["score_a"], override.after["confirmation"]) == (350, "confirmed")
+    assert override.before["counter_result"]["scores"] == [350, 380]
+    assert (override.after["scores"][0], override.after["confirmation"]) == (350, "confirmed")
     assert actions(table) == [
         HistoryAction.RESULT_ENTER,  # Anna's, provisional
         HistoryAction.RESULT_DISPUTE,
@@ -129,7 +131,7 @@ def test_the_player_who_entered_cannot_confirm_but_can_correct_with_a_reason(tab
     with pytest.raises(ResultError, match="reden"):
         game_result_enter(game=table, result=normal(381, 350), by=anna)
     game = game_result_enter(game=table, result=normal(381, 350), by=anna, reason="tikfout")
-    assert (game.score_a, game.confirmation, game.claimed_by) == (381, "provisional", "a")
+    assert (game.scores[0], game.confirmation, game.claimed_by) == (381, "provisional", 0)
 
 
 def test_a_confirmed_result_is_the_secretarys_alone(table, anna, bert, secretary):
@@ -139,7 +141,7 @@ def test_a_confirmed_result_is_the_secretarys_alone(table, anna, bert, secretary
         with pytest.raises(ConfirmationError, match="bevestigd"):
             game_result_enter(game=table, result=normal(1, 0), by=player, reason="x")
     game = game_result_override(game=table, result=normal(300, 350), by=secretary, reason="fout")
-    assert (game.score_a, game.confirmation) == (300, "confirmed")
+    assert (game.scores[0], game.confirmation) == (300, "confirmed")
 
 
 def test_the_secretarys_entry_and_confirmation_are_final(table, anna, bert, secretary):
@@ -151,9 +153,10 @@ def test_the_secretarys_entry_and_confirmation_are_final(table, anna, bert, secr
     other = GameFactory(
         round=table.round, table=2, player_a=PlayerFactory(), player_b=PlayerFactory()
     )
-    other.player_a.user = UserFactory()
-    other.player_a.save()
-    game_result_enter(game=other, result=normal(200, 210), by=other.player_a.user)
+    first = other.players[0]
+    first.user = UserFactory()
+    first.save()
+    game_result_enter(game=other, result=normal(200, 210), by=other.players[0].user)
     game = game_result_confirm(game=other, by=secretary, reason="Gezien op het scoreblad")
     assert game.confirmation == "confirmed"
     confirmed = HistoryEntry.objects.get(game_id=other.pk, action=HistoryAction.RESULT_CONFIRM)
@@ -166,7 +169,7 @@ def test_the_results_page_of_the_secretary_confirms_what_it_saves(table, anna, s
         entries=[ResultEntry(table.pk, normal(380, 351), reason="scoreblad")], by=secretary
     )
     table.refresh_from_db()
-    assert (table.score_b, table.confirmation, table.claimed_by) == (351, "confirmed", "")
+    assert (table.scores[1], table.confirmation, table.claimed_by) == (351, "confirmed", None)
 
 
 def test_only_the_two_players_and_the_clubs_secretaries(table, anna, other_secretary, club):
@@ -184,7 +187,7 @@ def test_only_the_two_players_and_the_clubs_secretaries(table, anna, other_secre
         game_result_override(game=table, result=normal(1, 0), by=anna, reason="ik won")
     assert refused.value.forbidden
     table.refresh_from_db()
-    assert (table.score_a, table.confirmation) == (380, "provisional")
+    assert (table.scores[0], table.confirmation) == (380, "provisional")
     assert actions(table) == [HistoryAction.RESULT_ENTER]  # Anna's entry, nothing refused
 
 
@@ -206,9 +209,9 @@ def test_a_stale_page_is_refused_and_changes_nothing(table, anna, bert):
 
 def test_wrong_input_changes_nothing(table, anna):
     with pytest.raises(ResultError):
-        game_result_enter(game=table, result=ResultInput("normal", 99999, 1), by=anna)
+        game_result_enter(game=table, result=ResultInput.of_pair("normal", 99999, 1), by=anna)
     with pytest.raises(ResultError):
-        game_result_enter(game=table, result=ResultInput("gewonnen", 1, 0), by=anna)
+        game_result_enter(game=table, result=ResultInput.of_pair("gewonnen", 1, 0), by=anna)
     table.refresh_from_db()
     assert (table.outcome, table.confirmation, table.version) == (Outcome.PENDING, "confirmed", 0)
 
@@ -219,7 +222,7 @@ def test_moves_entered_by_a_player_give_a_provisional_result(table, anna, bert):
             game=table, by=by, write=lambda locked: move_add(game=locked, notation=notation, by=by)
         )
 
-    table.starter = "a"
+    table.starter = 0
     table.save()
     add("8H WOORD", anna)
     table.refresh_from_db()
@@ -228,7 +231,7 @@ def test_moves_entered_by_a_player_give_a_provisional_result(table, anna, bert):
     add("(flagfall)", bert)
     table.refresh_from_db()
     assert table.outcome == Outcome.FLAG_FALL
-    assert (table.confirmation, table.claimed_by) == ("provisional", "b")
+    assert (table.confirmation, table.claimed_by) == ("provisional", 1)
     game_result_confirm(game=table, by=anna)
     table.refresh_from_db()
     assert table.confirmation == "confirmed"
@@ -243,7 +246,7 @@ def test_a_player_cannot_overwrite_an_entered_final_score_on_the_board(table, an
             game=table, by=bert, write=lambda locked: move_add(game=locked, notation="-", by=bert)
         )
     table.refresh_from_db()
-    assert (table.score_a, table.confirmation) == (380, "provisional")
+    assert (table.scores[0], table.confirmation) == (380, "provisional")
 
 
 def test_standings_count_provisional_results_or_only_confirmed_ones(table, anna, bert):
@@ -309,7 +312,7 @@ def test_a_secretary_who_plays_enters_as_secretary(table, bert):
     """As on the round's results page: what a playing secretary enters is confirmed."""
     Membership.objects.filter(player=bert.player).update(role=Membership.Role.SECRETARY)
     game = game_result_enter(game=table, result=normal(300, 350), by=bert)
-    assert (game.confirmation, game.claimed_by) == ("confirmed", "")
+    assert (game.confirmation, game.claimed_by) == ("confirmed", None)
 
 
 def test_the_round_is_finished_only_when_its_last_result_is_confirmed(

@@ -44,7 +44,7 @@ def _moves(game, by, *notations):
 
 
 def _normal(a, b):
-    return ResultInput("normal", a, b)
+    return ResultInput.of_pair("normal", a, b)
 
 
 def _provisional_a(game, anna, bert, competition):
@@ -127,9 +127,7 @@ def _game_in(state: str, competition, people) -> Game:
     build = STATES[state]
     if build is not None:
         build(game, anna, bert, competition)
-    return Game.objects.select_related("player_a", "player_b", "round__competition__club").get(
-        pk=game.pk
-    )
+    return Game.objects.select_related("round__competition__club").with_seats().get(pk=game.pk)
 
 
 def _snapshot(game: Game) -> tuple:

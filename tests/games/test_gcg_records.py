@@ -12,12 +12,13 @@ from django.urls import reverse
 import rules
 from competition.selectors import standings_get
 from games import engine
-from games.models import Move, Outcome, Side, Winner
+from games.models import Move, Outcome
 from games.moves import MoveError, game_to_gcg, move_add, moves_import_gcg
 from games.services import ResultInput, game_record_result
 from rules import gcg
 from rules.cli import main as rules_cli
 from tests.games.conftest import DEMO
+from tests.seats import Winner, winner
 
 pytestmark = pytest.mark.django_db
 
@@ -63,13 +64,13 @@ def test_uploading_demo_1_stores_every_move_and_the_result(manager, game, demo_g
     stored = rows(game)
     assert len(stored) == 16
     game.refresh_from_db()
-    assert (game.outcome, game.winner, game.score_a, game.score_b) == (
+    assert (game.outcome, winner(game), game.scores[0], game.scores[1]) == (
         Outcome.NORMAL,
         Winner.A,
         165,
         161,
     )
-    assert game.starter == Side.A
+    assert game.starter == 0
     assert all(row.problem == "" for row in stored)
 
     # The same totals as the command line replay and as the GCG reader.
@@ -77,18 +78,18 @@ def test_uploading_demo_1_stores_every_move_and_the_result(manager, game, demo_g
     assert [(r.notation, r.score, r.total) for r in stored] == [
         (m["notation"], m["score"], m["total"]) for m in replayed["moves"]
     ]
-    assert [game.score_a, game.score_b] == replayed["scores"]
+    assert [game.scores[0], game.scores[1]] == replayed["scores"]
     record = gcg.read(demo_gcg("demo-1"))
     assert [r.total for r in stored] == [m.total for m in record.game.history]
 
     # The exchange, the blank, the upheld challenge (a lost turn) and the blank swap.
     by_number = {r.number: r for r in stored}
-    assert (by_number[4].notation, by_number[4].side, by_number[4].score) == ("-OQT", Side.B, 0)
+    assert (by_number[4].notation, by_number[4].seat, by_number[4].score) == ("-OQT", 1, 0)
     assert by_number[3].notation == "H8 .RGAnDIE"
     assert by_number[3].words == [["ORGAnDIE", 33]]
-    assert (by_number[7].notation, by_number[7].side, by_number[7].score) == (
+    assert (by_number[7].notation, by_number[7].seat, by_number[7].score) == (
         "(challenge)",
-        Side.A,
+        0,
         0,
     )
     assert (by_number[9].notation, by_number[9].score, by_number[9].total) == ("swap H12", 1, 84)
@@ -105,7 +106,7 @@ def test_every_demo_game_replays_to_its_recorded_scores(make_game, demo_gcg, nam
     expected = gcg.read(demo_gcg(name)).game
     assert [r.total for r in rows(game)] == [m.total for m in expected.history]
     game.refresh_from_db()
-    assert (game.score_a, game.score_b) == expected.scores
+    assert (game.scores[0], game.scores[1]) == expected.scores
 
 
 def test_an_upload_replaces_the_moves_entered_so_far(make_game, demo_gcg):
@@ -159,7 +160,7 @@ def test_a_file_that_is_no_gcg_is_refused(make_game):
 
 
 def test_a_game_with_a_final_score_takes_no_gcg(manager, game, demo_gcg, secretary):
-    game_record_result(game=game, result=ResultInput("normal", 300, 250), by=secretary)
+    game_record_result(game=game, result=ResultInput.of_pair("normal", 300, 250), by=secretary)
     response = upload(manager, game, demo_gcg("demo-1"))
     assert response.status_code == 200
     assert "This game already has a final score; correct that first." in unescape(
@@ -167,7 +168,7 @@ def test_a_game_with_a_final_score_takes_no_gcg(manager, game, demo_gcg, secreta
     )
     assert not Move.objects.exists()
     game.refresh_from_db()
-    assert (game.score_a, game.score_b) == (300, 250)
+    assert (game.scores[0], game.scores[1]) == (300, 250)
 
 
 def test_the_upload_page(manager, game):
@@ -186,9 +187,9 @@ def _same_game(text: str, game) -> None:
     assert [(m.notation, m.score, m.total) for m in record.game.history] == [
         (r.notation, r.score, r.total) for r in stored
     ]
-    assert record.game.players == (game.player_a.name, game.player_b.name)
+    assert record.game.players == (game.players[0].name, game.players[1].name)
     game.refresh_from_db()
-    assert record.game.scores == (game.score_a, game.score_b)
+    assert record.game.scores == (game.scores[0], game.scores[1])
 
 
 def test_download_reads_back_to_the_same_moves_and_totals(client, game, demo_gcg):
@@ -211,30 +212,30 @@ def test_download_then_upload_gives_the_same_game(manager, make_game, demo_gcg):
     second = make_game()
     text = manager.get(url("gcg_download", first)).content
     assert upload(manager, second, text).status_code == 302
-    keep = ("notation", "side", "rack", "score", "total", "words")
+    keep = ("notation", "seat", "rack", "score", "total", "words")
     assert [[getattr(r, k) for k in keep] for r in rows(second)] == [
         [getattr(r, k) for k in keep] for r in rows(first)
     ]
     first.refresh_from_db()
     second.refresh_from_db()
-    assert (second.outcome, second.winner, second.score_a, second.score_b) == (
+    assert (second.outcome, winner(second), second.scores[0], second.scores[1]) == (
         first.outcome,
-        first.winner,
-        first.score_a,
-        first.score_b,
+        winner(first),
+        first.scores[0],
+        first.scores[1],
     )
 
 
 @pytest.mark.parametrize(
     ("ruleset", "starter", "notations"),
     [
-        (rules.GOUDS_8, Side.B, ["8H wOORD", "swap H8", "L5 GOE.", "(challenge)", "(flagfall)"]),
+        (rules.GOUDS_8, 1, ["8H wOORD", "swap H8", "L5 GOE.", "(challenge)", "(flagfall)"]),
         (
             rules.STANDARD,
-            Side.A,
+            0,
             ["8H WOORD", "--", "8H WOORD", "-", "-", "-", "-", "(EEEIINN)", "(AEEIOUB)"],
         ),
-        (rules.SBNL_WEDSTRIJD, Side.A, ["8H WOORD", "(challenge)", "H8 .AAS", "--", "-3"]),
+        (rules.SBNL_WEDSTRIJD, 0, ["8H WOORD", "(challenge)", "H8 .AAS", "--", "-3"]),
     ],
     ids=["gouds8", "standard", "sbnl"],
 )
@@ -245,7 +246,7 @@ def test_a_game_entered_move_by_move_round_trips(make_game, ruleset, starter, no
     text = game_to_gcg(game)
     record = gcg.read(text)
     assert record.game.rules == ruleset
-    assert record.game.first_player == (1 if starter == Side.B else 0)
+    assert record.game.first_player == (1 if starter == 1 else 0)
     stored = rows(game)
     assert [(m.score, m.total) for m in record.game.history][: len(stored)] == [
         (r.score, r.total) for r in stored
@@ -257,13 +258,13 @@ def test_a_game_entered_move_by_move_round_trips(make_game, ruleset, starter, no
     moves_import_gcg(game=copy, data=text.encode(), by=None)
     game.refresh_from_db()
     copy.refresh_from_db()
-    assert (copy.outcome, copy.winner, copy.score_a, copy.score_b) == (
+    assert (copy.outcome, winner(copy), copy.scores[0], copy.scores[1]) == (
         game.outcome,
-        game.winner,
-        game.score_a,
-        game.score_b,
+        winner(game),
+        game.scores[0],
+        game.scores[1],
     )
     assert copy.starter == game.starter
-    assert [(r.side, r.score, r.total) for r in rows(copy)] == [
-        (r.side, r.score, r.total) for r in stored
+    assert [(r.seat, r.score, r.total) for r in rows(copy)] == [
+        (r.seat, r.score, r.total) for r in stored
     ]

@@ -88,7 +88,7 @@ def test_an_odd_line_gets_a_dutch_message_with_its_line(secretary_client, game, 
 
 @pytest.mark.parametrize("ruleset", [rules.STANDARD, rules.GOUDS_8], ids=["standard", "gouds8"])
 @pytest.mark.parametrize("players", [3, 4])
-def test_a_file_of_more_than_two_players_is_refused_in_dutch(
+def test_a_file_of_more_players_than_the_table_is_refused_in_dutch(
     secretary_client, make_game, players, ruleset
 ):
     game = make_game(ruleset)
@@ -97,8 +97,8 @@ def test_a_file_of_more_than_two_players_is_refused_in_dutch(
     response = upload(secretary_client, game, data)
     assert response.status_code == 200
     assert (
-        f"Dit bestand beschrijft een partij met {players} spelers; een competitiepartij is "
-        "één tegen één." in unescape(response.content.decode())
+        f"Dit bestand beschrijft een partij met {players} spelers; aan deze tafel zitten er 2."
+        in unescape(response.content.decode())
     )
     assert not Move.objects.filter(game=game).exists()
 

@@ -21,9 +21,9 @@ from clubs.models import Player
 from competition.models import Entrant, Round
 from competition.services.rounds import round_set_pairings
 from games.models import Game, Move
-from games.services import PairingSpec
 from tests.factories import PASSWORD
 from tests.live import at_once, demo_scoresheets, logged_in_devices
+from tests.seats import pair_spec
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,7 +38,7 @@ def _pair(round_obj: Round, starters: list[str]) -> list[Game]:
     return round_set_pairings(
         round=round_obj,
         pairings=[
-            PairingSpec(
+            pair_spec(
                 player_a=players[2 * index].pk,
                 player_b=players[2 * index + 1].pk,
                 table=index + 1,
@@ -75,7 +75,7 @@ def test_ten_devices_enter_ten_games_move_by_move_at_once(live_server, club_even
         assert [move.number for move in moves] == list(range(1, len(sheet.moves) + 1))
         assert [(move.notation, move.rack) for move in moves] == list(sheet.moves)
         # The same moves on one device (the rules engine replaying the file) give these.
-        assert (game.score_a, game.score_b) == sheet.final_scores
+        assert (game.scores[0], game.scores[1]) == sheet.final_scores
         assert game.has_result
 
 

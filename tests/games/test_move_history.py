@@ -39,7 +39,7 @@ def test_a_correction_keeps_the_old_notation_and_an_undo_the_move_taken_back(gam
     ]
     move_undo(game=game, by=secretary)
     (undone,) = entries(game, HistoryAction.MOVE_UNDO)
-    assert undone.before == {"number": 2, "side": "b", "notation": "-", "rack": ""}
+    assert undone.before == {"number": 2, "seat": 1, "notation": "-", "rack": ""}
     assert undone.after is None and undone.by == secretary
 
 
@@ -73,12 +73,12 @@ def test_the_result_that_follows_from_the_moves_is_entered_then_corrected_with_a
 
 
 def test_choosing_the_starter_is_kept_and_choosing_the_same_again_is_not(game, secretary):
-    game_set_starter(game=game, starter="b", by=secretary)
-    game_set_starter(game=game, starter="b", by=secretary)
+    game_set_starter(game=game, starter=1, by=secretary)
+    game_set_starter(game=game, starter=1, by=secretary)
     (chosen,) = entries(game, HistoryAction.GAME_STARTER)
     assert (chosen.before, chosen.after, chosen.by) == (
-        {"starter": "a"},
-        {"starter": "b"},
+        {"starter": 0},
+        {"starter": 1},
         secretary,
     )
 

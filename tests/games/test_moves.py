@@ -6,7 +6,7 @@ from django.utils import translation
 
 import rules
 from competition.selectors import standings_get
-from games.models import Game, Move, Outcome, Side, Winner
+from games.models import Game, Move, Outcome
 from games.moves import (
     MoveError,
     game_set_starter,
@@ -19,6 +19,7 @@ from games.moves import (
 from games.rule_messages import message
 from games.services import ResultError, ResultInput, game_record_result
 from tests.factories import result_changes
+from tests.seats import Winner, winner
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +36,7 @@ def english(code: str, **params) -> str:
 
 def result_of(game: Game) -> tuple:
     game.refresh_from_db()
-    return game.outcome, game.winner, game.score_a, game.score_b
+    return game.outcome, winner(game), game.scores[0], game.scores[1]
 
 
 def standings_by_name(game: Game) -> dict[str, tuple[float, int]]:
@@ -59,7 +60,7 @@ def test_a_play_stores_the_engines_score_total_and_words(game):
 
     stored = Move.objects.get(game=game)
     assert stored.pk == row.pk
-    assert (stored.number, stored.side, stored.notation) == (1, Side.A, "8H WOORD")
+    assert (stored.number, stored.seat, stored.notation) == (1, 0, "8H WOORD")
     assert (stored.score, stored.total) == (26, 26)
     assert stored.words == [["WOORD", 26]]
     assert stored.warnings == [] and stored.problem == ""
@@ -72,11 +73,11 @@ def test_every_move_matches_the_engine(game, play):
     play(game, *OPENING)
     expected = engine_replay(rules.GOUDS_8, OPENING).history
     rows = list(Move.objects.filter(game=game).order_by("number"))
-    assert [(r.side, r.score, r.total) for r in rows] == [
-        (Side.A, 26, 26),
-        (Side.B, 9, 9),
-        (Side.A, 7, 33),
-        (Side.B, 6, 15),
+    assert [(r.seat, r.score, r.total) for r in rows] == [
+        (0, 26, 26),
+        (1, 9, 9),
+        (0, 7, 33),
+        (1, 6, 15),
     ]
     assert [[tuple(w) for w in r.words] for r in rows] == [list(e.words) for e in expected]
     assert [r.total for r in rows] == [e.total for e in expected]
@@ -105,21 +106,21 @@ def test_unreadable_notation_is_refused(game):
 
 
 def test_the_recorded_starter_moves_first(make_game):
-    game = make_game(starter=Side.B)
+    game = make_game(starter=1)
     row = move_add(game=game, notation="8H WOORD", by=None)
-    assert row.side == Side.B
-    assert move_add(game=game, notation="H8 .AAS", by=None).side == Side.A
+    assert row.seat == 1
+    assert move_add(game=game, notation="H8 .AAS", by=None).seat == 0
 
 
 def test_starter_is_recorded_and_fixed_once_moves_exist(make_game, play):
     game = make_game(starter="")
-    game = game_set_starter(game=game, starter=Side.B, expected_version=0)
-    assert (game.starter, game.version) == (Side.B, 1)
+    game = game_set_starter(game=game, starter=1, expected_version=0)
+    assert (game.starter, game.version) == (1, 1)
     play(game, "8H WOORD")
     with pytest.raises(MoveError):
-        game_set_starter(game=game, starter=Side.A)
+        game_set_starter(game=game, starter=0)
     game.refresh_from_db()
-    assert game.starter == Side.B
+    assert game.starter == 1
 
 
 def test_preview_scores_without_saving(game, play):
@@ -140,7 +141,7 @@ def test_undo_removes_the_last_move(game, play):
     move_undo(game=game, by=None, expected_version=game.version)
     assert list(Move.objects.filter(game=game).values_list("notation", flat=True)) == OPENING[:3]
     # The undone move may be entered again, by the same player.
-    assert move_add(game=game, notation="11H .OK", by=None).side == Side.B
+    assert move_add(game=game, notation="11H .OK", by=None).seat == 1
 
 
 def test_undo_with_nothing_to_undo(game):
@@ -161,7 +162,7 @@ def test_undo_reopens_a_game_whose_result_came_from_the_moves(game, play, secret
     assert change.by == secretary
     assert standings_by_name(game)["Bert"] == (0, 0)
     # The game runs on: Anna is to move again.
-    assert move_add(game=game, notation="H8 .AAS", by=None).side == Side.A
+    assert move_add(game=game, notation="H8 .AAS", by=None).seat == 0
 
 
 # --- correcting an earlier move -------------------------------------------------------
@@ -262,7 +263,7 @@ def test_every_write_checks_the_version(game, play, action):
         "correct": lambda: move_correct(
             game=game, number=1, notation="8H ZOORD", by=None, expected_version=stale
         ),
-        "starter": lambda: game_set_starter(game=game, starter="b", expected_version=stale),
+        "starter": lambda: game_set_starter(game=game, starter=1, expected_version=stale),
     }
     with pytest.raises(MoveError) as refused:
         calls[action]()
@@ -292,7 +293,12 @@ def test_gouds8_ends_after_eight_turns_each_and_the_higher_score_wins(game, play
     assert game.entered_by == secretary and game.entered_at is not None
     assert standings_by_name(game) == {"Anna": (2, 14), "Bert": (0, 7)}
     change = result_changes(game_id=game.pk).get()
-    assert change.after == {"outcome": "normal", "winner": "a", "score_a": 14, "score_b": 7}
+    assert change.after == {
+        "outcome": "normal",
+        "scores": [14, 7],
+        "flag_fell": [],
+        "forfeited": [],
+    }
     with pytest.raises(MoveError) as refused:
         move_add(game=game, notation="-", by=None)
     assert str(refused.value.message) == message("game_over", {})
@@ -320,23 +326,23 @@ def test_gouds8_flag_fall_of_the_second_player(game, play):
 def test_gouds8_upheld_challenge_costs_the_challenger_the_next_turn(game, play):
     play(game, "8H WOORD", "(challenge)")
     row = Move.objects.get(game=game, number=2)
-    assert (row.side, row.score, row.total) == (Side.B, 0, 0)
+    assert (row.seat, row.score, row.total) == (1, 0, 0)
     # Bert's turn is gone: Anna moves again.
-    assert move_add(game=game, notation="H8 .AAS", by=None).side == Side.A
+    assert move_add(game=game, notation="H8 .AAS", by=None).seat == 0
 
 
 def test_gouds8_removed_word_scores_nothing(game, play):
     play(game, "8H WOORD", "--")
     row = Move.objects.get(game=game, number=2)
-    assert (row.side, row.score, row.total) == (Side.A, -26, 0)
+    assert (row.seat, row.score, row.total) == (0, -26, 0)
     # The word is off the board: Bert must cover H8 again.
-    assert move_add(game=game, notation="8H WOORD", by=None).side == Side.B
+    assert move_add(game=game, notation="8H WOORD", by=None).seat == 1
 
 
 def test_gouds8_blank_swap(game, play):
     play(game, "8H wOORD")
     row = move_add(game=game, notation="swap H8", by=None)
-    assert (row.side, row.notation, row.score, row.total) == (Side.B, "swap H8", 5, 5)
+    assert (row.seat, row.notation, row.score, row.total) == (1, "swap H8", 5, 5)
 
 
 # Every preset
@@ -385,11 +391,11 @@ def test_standard_game_ends_after_two_passes_each_then_the_end_racks(make_game, 
     assert standings_by_name(game) == {"Anna": (0, 0), "Bert": (0, 0)}
 
     first = move_add(game=game, notation="(EEEIINN)", by=None)
-    assert (first.side, first.notation) == (Side.A, "(EEEIINN)")
+    assert (first.seat, first.notation) == (0, "(EEEIINN)")
     assert result_of(game)[0] == Outcome.PENDING
 
     second = move_add(game=game, notation="(BAEEIOU)", by=None)
-    assert second.side == Side.B
+    assert second.seat == 1
     # Each subtracts their own rack: 26 - 7 and 9 - 12.
     assert result_of(game) == (Outcome.NORMAL, Winner.A, 19, -3)
     assert standings_by_name(game) == {"Anna": (2, 19), "Bert": (0, -3)}
@@ -409,11 +415,11 @@ def test_standard_removed_word_gives_the_turn_to_the_challenger(make_game, play)
     game = make_game(rules.STANDARD)
     play(game, "8H WOORD", "--")
     row = Move.objects.get(game=game, number=2)
-    assert (row.side, row.score, row.total) == (Side.A, -26, 0)
+    assert (row.seat, row.score, row.total) == (0, -26, 0)
     play(game, "8H WOORD", "(challenge)")  # Bert's word upheld: no penalty in standard
     row = Move.objects.get(game=game, number=4)
     assert (row.score, row.total) == (0, 26)
-    assert move_add(game=game, notation="H8 .AAS", by=None).side == Side.A
+    assert move_add(game=game, notation="H8 .AAS", by=None).seat == 0
 
 
 # SBNL
@@ -432,7 +438,7 @@ def test_sbnl_wrong_challenge_costs_the_challenger_20_points(make_game, play):
     game = make_game(rules.SBNL_WEDSTRIJD)
     play(game, "8H WOORD", "(challenge)")
     row = Move.objects.get(game=game, number=2)
-    assert (row.side, row.score, row.total) == (Side.B, -20, -20)
+    assert (row.seat, row.score, row.total) == (1, -20, -20)
     # The challenge is no turn: Bert still moves.
     assert move_add(game=game, notation="H8 .AAS", by=None).total == -11
 
@@ -441,7 +447,7 @@ def test_sbnl_invalid_word_is_taken_back_with_20_points_penalty(make_game, play)
     game = make_game(rules.SBNL_WEDSTRIJD)
     play(game, "8H WOORD", "--")
     row = Move.objects.get(game=game, number=2)
-    assert (row.side, row.score, row.total) == (Side.A, -46, -20)
+    assert (row.seat, row.score, row.total) == (0, -46, -20)
 
 
 def test_sbnl_game_ends_when_both_pass_then_each_subtracts_the_own_rack(make_game, play):
@@ -458,7 +464,7 @@ def test_sbnl_time_penalty_is_kept_and_the_game_goes_on(make_game, play):
     game = make_game(rules.SBNL_WEDSTRIJD)
     play(game, "8H WOORD", "(time 2)")  # Bert, to move, ran 2 started minutes over
     row = Move.objects.get(game=game, number=2)
-    assert (row.side, row.score, row.total) == (Side.B, -20, -20)
+    assert (row.seat, row.score, row.total) == (1, -20, -20)
     # The stored notation must read back as the same move...
     assert rules.parse_move(row.notation, player=1) == rules.TimePenalty(1, 2)
     # ...so the next move is accepted.
@@ -480,7 +486,7 @@ def test_result_from_engine_while_running_and_pending_end_racks():
 def test_a_finished_move_by_move_game_takes_no_other_final_score(game, play, secretary):
     play(game, "8H KAAS", "H8 .AAS", *["-"] * 14)
     before = result_of(game)
-    for typed in (ResultInput("normal", 300, 200), ResultInput("flag_a", 14, 7)):
+    for typed in (ResultInput.of_pair("normal", 300, 200), ResultInput.of_pair("flag_a", 14, 7)):
         with pytest.raises(ResultError):
             game_record_result(game=game, result=typed, by=secretary, reason="typo")
     assert result_of(game) == before
@@ -490,7 +496,7 @@ def test_a_finished_move_by_move_game_takes_no_other_final_score(game, play, sec
 def test_a_running_move_by_move_game_takes_no_final_score(game, play, secretary):
     play(game, "8H WOORD")
     with pytest.raises(ResultError):
-        game_record_result(game=game, result=ResultInput("normal", 300, 200), by=secretary)
+        game_record_result(game=game, result=ResultInput.of_pair("normal", 300, 200), by=secretary)
     assert result_of(game)[0] == Outcome.PENDING
 
 
@@ -504,5 +510,5 @@ def test_a_move_scored_before_another_was_saved_is_scored_again(game):
     move_add(game=game, notation="-", by=None)  # Anna passes first, on another device
     game.refresh_from_db()
     row = move_add(game=game, notation="8H WOORD", by=None, prepared=early)
-    assert (row.number, row.side) == (2, "b")  # Bert's move, not the prepared one of Anna
-    assert [m.side for m in Move.objects.filter(game=game).order_by("number")] == ["a", "b"]
+    assert (row.number, row.seat) == (2, 1)  # Bert's move, not the prepared one of Anna
+    assert [m.seat for m in Move.objects.filter(game=game).order_by("number")] == [0, 1]

@@ -10,6 +10,7 @@ from django.urls import reverse
 from games.confirmation import game_result_enter
 from games.models import Confirmation, Game
 from games.services import ResultInput
+from tests.seats import winner
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +37,7 @@ def test_the_second_player_sees_their_own_box_first(client, table, bert):
     boxes = _boxes(client.get(_url(table)).content.decode())
     assert boxes == [
         (f"Jouw score {bert.player.name}", "score_b"),
-        (f"Tegenstander {table.player_a.name}", "score_a"),
+        (f"Tegenstander {table.players[0].name}", "score_a"),
     ]
 
 
@@ -50,7 +51,7 @@ def test_the_first_player_sees_their_own_box_first(client, table, anna):
 def test_the_secretary_sees_the_names_in_table_order(client, table, secretary):
     client.force_login(secretary)
     boxes = _boxes(client.get(_url(table)).content.decode())
-    assert boxes == [(table.player_a.name, "score_a"), (table.player_b.name, "score_b")]
+    assert boxes == [(table.players[0].name, "score_a"), (table.players[1].name, "score_b")]
 
 
 def test_the_second_players_own_score_is_stored_as_theirs(client, table, bert):
@@ -62,22 +63,22 @@ def test_the_second_players_own_score_is_stored_as_theirs(client, table, bert):
     )
     assert response.status_code == 302
     game = Game.objects.get(pk=table.pk)
-    assert (game.score_a, game.score_b, game.winner, game.claimed_by) == (388, 412, "b", "b")
+    assert (game.scores[0], game.scores[1], winner(game), game.claimed_by) == (388, 412, "b", 1)
     page = _text(client.get(_url(table)).content.decode())
-    assert f"Jouw invoer; wacht op bevestiging door {table.player_a.name}." in page
-    assert f"{table.player_a.name} bevestigt de uitslag met een eigen account." in page
+    assert f"Jouw invoer; wacht op bevestiging door {table.players[0].name}." in page
+    assert f"{table.players[0].name} bevestigt de uitslag met een eigen account." in page
 
 
 def test_the_outcomes_name_the_players(client, table, bert):
     client.force_login(bert)
     html = client.get(_url(table)).content.decode()
-    assert f"vlag gevallen: {table.player_a.name}<" in html
+    assert f"vlag gevallen: {table.players[0].name}<" in html
     assert f"vlag gevallen: {bert.player.name} (jij)<" in html
     assert "eerste speler" not in html and "tweede speler" not in html
 
 
 def test_a_dispute_reads_from_each_side(client, table, anna, bert, secretary):
-    entered = game_result_enter(game=table, result=ResultInput("normal", 412, 388), by=anna)
+    entered = game_result_enter(game=table, result=ResultInput.of_pair("normal", 412, 388), by=anna)
     client.force_login(bert)
     response = client.post(
         _url(table),
@@ -111,7 +112,7 @@ def test_a_dispute_reads_from_each_side(client, table, anna, bert, secretary):
 
 
 def test_the_waiting_player_reads_whose_entry_it_is(client, table, anna, bert):
-    game_result_enter(game=table, result=ResultInput("normal", 412, 388), by=anna)
+    game_result_enter(game=table, result=ResultInput.of_pair("normal", 412, 388), by=anna)
     client.force_login(bert)
     page = _text(client.get(_url(table)).content.decode())
     assert f"Invoer van {anna.player.name}; wacht op jouw bevestiging." in page

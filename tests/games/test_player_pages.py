@@ -78,7 +78,7 @@ def test_a_player_enters_moves_on_the_board_of_their_own_game(client, table, ann
     response = client.post(urls(table)["board"], {"version": table.version, "kind": "flagfall"})
     table.refresh_from_db()
     assert table.outcome == "flag_fall"
-    assert (table.confirmation, table.claimed_by) == ("provisional", "b")
+    assert (table.confirmation, table.claimed_by) == ("provisional", 1)
     page = client.get(urls(table)["result"]).content.decode()
     assert "wacht op bevestiging" in page.lower()
 
@@ -94,7 +94,7 @@ def test_a_disputed_game_entered_move_by_move_is_decided_on_the_board_or_confirm
     table.refresh_from_db()
     client.post(urls(table)["board"], {"version": table.version, "kind": "flagfall"})
     table.refresh_from_db()
-    assert (table.outcome, table.claimed_by) == ("flag_fall", "a")
+    assert (table.outcome, table.claimed_by) == ("flag_fall", 0)
     page = client.get(urls(table)["result"]).content.decode()
     assert 'id="by-moves-note"' in page and 'id="result-form"' not in page
     assert "Corrigeer dan de zetten op het bord." in page
@@ -162,7 +162,7 @@ def test_my_games_shows_tonights_game_first(client, competition, anna, bert, clu
     tonights_game = GameFactory(round=tonight, player_a=bert.player, player_b=anna.player)
     client.force_login(anna)
     response = client.get(reverse("my_games"))
-    current = [game.pk for game, _side in response.context["current"]]
+    current = [mine.game.pk for mine in response.context["current"]]
     assert current == [tonights_game.pk, older_game.pk]
     assert len(response.context["earlier"]) == 1
     # Her own score first: in the finished game she was second and lost 200-300.
@@ -193,14 +193,14 @@ def test_my_games_has_a_fixed_query_budget(client, competition, anna, bert):
         game = GameFactory(
             round=RoundFactory(competition=competition), player_a=anna.player, player_b=bert.player
         )
-        game_result_enter(game=game, result=ResultInput("normal", 300, 200), by=bert)
+        game_result_enter(game=game, result=ResultInput.of_pair("normal", 300, 200), by=bert)
     assert _count(client, reverse("my_games")) == few <= 6
 
 
 def test_the_result_page_has_a_fixed_query_budget(client, table, anna, bert, secretary):
     client.force_login(anna)
     before = _count(client, urls(table)["result"])
-    game_result_enter(game=table, result=ResultInput("normal", 300, 200), by=anna)
+    game_result_enter(game=table, result=ResultInput.of_pair("normal", 300, 200), by=anna)
     client.force_login(bert)
     after = _count(client, urls(table)["result"])
     assert before == after <= 7

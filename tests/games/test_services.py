@@ -6,72 +6,115 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import translation
 
-from games.models import Game, Outcome, Seat, Winner
+from games.models import Game, Outcome, Seat
 from games.services import (
-    PairingSpec,
     ResultEntry,
     ResultError,
     ResultInput,
     ResultKind,
+    TableResult,
     game_record_result,
     games_create,
     games_record_results,
     result_fields,
     result_kind_of,
+    result_store,
 )
 from tests.factories import GameFactory, PlayerFactory, RoundFactory, UserFactory, result_changes
+from tests.seats import Winner, pair, pair_spec, winner
 
-PENDING = {"outcome": Outcome.PENDING, "winner": Winner.UNDECIDED, "score_a": None, "score_b": None}
 NOW = datetime(2026, 10, 6, 21, 30, tzinfo=UTC)
 
 
 def fields(outcome, winner, score_a=None, score_b=None):
+    """A pair's result as `snapshot` reads it off the seats."""
     return {"outcome": outcome, "winner": winner, "score_a": score_a, "score_b": score_b}
 
 
+def recorded(outcome, scores=(None, None), flag_fell=(), forfeited=()):
+    """A result as the history keeps it (`TableResult.snapshot`)."""
+    return {
+        "outcome": outcome,
+        "scores": list(scores),
+        "flag_fell": list(flag_fell),
+        "forfeited": list(forfeited),
+    }
+
+
+PENDING = recorded(Outcome.PENDING)
+
+
+def table(outcome, scores=(None, None), flag_fell=(), forfeited=()):
+    seats = range(len(scores))
+    return TableResult(
+        outcome,
+        tuple(scores),
+        tuple(seat in flag_fell for seat in seats),
+        tuple(seat in forfeited for seat in seats),
+    )
+
+
 @pytest.mark.parametrize(
-    ("typed", "stored"),
+    ("typed", "stored", "places"),
     [
-        (ResultInput("normal", 320, 290), fields(Outcome.NORMAL, Winner.A, 320, 290)),
-        (ResultInput("normal", 290, 320), fields(Outcome.NORMAL, Winner.B, 290, 320)),
-        (ResultInput("normal", 300, 300), fields(Outcome.NORMAL, Winner.DRAW, 300, 300)),
-        (ResultInput("normal", -5, 0), fields(Outcome.NORMAL, Winner.B, -5, 0)),
+        (ResultInput.of_pair("normal", 320, 290), table(Outcome.NORMAL, (320, 290)), (1, 2)),
+        (ResultInput.of_pair("normal", 290, 320), table(Outcome.NORMAL, (290, 320)), (2, 1)),
+        (ResultInput.of_pair("normal", 300, 300), table(Outcome.NORMAL, (300, 300)), (1, 1)),
+        (ResultInput.of_pair("normal", -5, 0), table(Outcome.NORMAL, (-5, 0)), (2, 1)),
         # Flag fall: the player whose flag fell loses, even with the higher score.
-        (ResultInput("flag_a", 400, 200), fields(Outcome.FLAG_FALL, Winner.B, 400, 200)),
-        (ResultInput("flag_b", 150, 380), fields(Outcome.FLAG_FALL, Winner.A, 150, 380)),
-        (ResultInput("forfeit_a"), fields(Outcome.FORFEIT, Winner.B)),
-        (ResultInput("forfeit_b"), fields(Outcome.FORFEIT, Winner.A)),
-        (ResultInput("forfeit_both"), fields(Outcome.FORFEIT, Winner.NONE)),
-        (ResultInput("annulled"), fields(Outcome.ANNULLED, Winner.NONE)),
+        (
+            ResultInput.of_pair("flag_a", 400, 200),
+            table(Outcome.FLAG_FALL, (400, 200), flag_fell=[0]),
+            (2, 1),
+        ),
+        (
+            ResultInput.of_pair("flag_b", 150, 380),
+            table(Outcome.FLAG_FALL, (150, 380), flag_fell=[1]),
+            (1, 2),
+        ),
+        (ResultInput.of_pair("forfeit_a"), table(Outcome.FORFEIT, forfeited=[0]), (None, 1)),
+        (ResultInput.of_pair("forfeit_b"), table(Outcome.FORFEIT, forfeited=[1]), (1, None)),
+        (
+            ResultInput.of_pair("forfeit_both"),
+            table(Outcome.FORFEIT, forfeited=[0, 1]),
+            (None, None),
+        ),
+        (ResultInput.of_pair("annulled"), table(Outcome.ANNULLED), (None, None)),
     ],
     ids=lambda value: value.kind if isinstance(value, ResultInput) else "",
 )
-def test_result_fields(typed, stored):
+def test_result_fields(typed, stored, places):
     assert result_fields(typed) == stored
+    assert stored.places() == places
 
 
+@pytest.mark.django_db
 @pytest.mark.parametrize("kind", sorted(ResultKind.values))
 def test_result_kind_of_inverts_result_fields(kind):
-    scores = (310, 270) if kind in {"normal", "flag_a", "flag_b"} else (None, None)
-    game = Game(**result_fields(ResultInput(kind, *scores)))
-    assert result_kind_of(game) == kind
-    assert result_kind_of(Game()) is None
+    size = 4 if kind[-1] in "cd" else 2
+    scored = kind in ResultKind.SCORED
+    scores = (310, 270, 250, 230)[:size] if scored else (None,) * size
+    game = GameFactory(players=PlayerFactory.create_batch(size))
+    result_store(game, result_fields(ResultInput(kind, scores), size))
+    game.save()
+    assert result_kind_of(Game.objects.with_seats().get(pk=game.pk)) == kind
+    assert result_kind_of(GameFactory()) is None
 
 
 @pytest.mark.parametrize(
     ("typed", "english"),
     [
-        (ResultInput("resign"), "Unknown outcome “resign”."),
-        (ResultInput("normal", 300, None), "Enter the board points of both players."),
-        (ResultInput("flag_a", None, None), "Enter the board points of both players."),
-        (ResultInput("normal", 10000, 0), "Board points must lie between -999 and 9999."),
-        (ResultInput("normal", 0, -1000), "Board points must lie between -999 and 9999."),
+        (ResultInput.of_pair("resign"), "Unknown outcome “resign”."),
+        (ResultInput.of_pair("normal", 300, None), "Enter the board points of both players."),
+        (ResultInput.of_pair("flag_a", None, None), "Enter the board points of both players."),
+        (ResultInput.of_pair("normal", 10000, 0), "Board points must lie between -999 and 9999."),
+        (ResultInput.of_pair("normal", 0, -1000), "Board points must lie between -999 and 9999."),
         (
-            ResultInput("forfeit_a", 0, None),
+            ResultInput.of_pair("forfeit_a", 0, None),
             "A forfeited or annulled game has no board points; leave them empty.",
         ),
         (
-            ResultInput("annulled", 100, 100),
+            ResultInput.of_pair("annulled", 100, 100),
             "A forfeited or annulled game has no board points; leave them empty.",
         ),
     ],
@@ -97,11 +140,11 @@ def _dutch(message) -> str:
 
 def test_result_errors_are_in_dutch():
     with translation.override("nl"), pytest.raises(ResultError) as caught:
-        result_fields(ResultInput("normal", 300, None))
+        result_fields(ResultInput.of_pair("normal", 300, None))
     assert _dutch(caught.value.message) == BOTH_SCORES_NL
 
     with translation.override("nl"), pytest.raises(ResultError) as caught:
-        result_fields(ResultInput("normal", 10000, 0))
+        result_fields(ResultInput.of_pair("normal", 10000, 0))
     assert _dutch(caught.value.message) == RANGE_NL
 
 
@@ -111,7 +154,7 @@ def test_dutch_is_the_default_language():
     translation.deactivate()
     try:
         with pytest.raises(ResultError) as caught:
-            result_fields(ResultInput("flag_b", None, 100))
+            result_fields(ResultInput.of_pair("flag_b", None, 100))
         assert str(caught.value.message) == BOTH_SCORES_NL
     finally:
         translation.activate(previous)
@@ -121,7 +164,7 @@ def test_dutch_is_the_default_language():
 def test_correction_error_is_dutch():
     game = GameFactory(played=True)
     with translation.override("nl"), pytest.raises(ResultError) as caught:
-        game_record_result(game=game, result=ResultInput("normal", 100, 200), by=None)
+        game_record_result(game=game, result=ResultInput.of_pair("normal", 100, 200), by=None)
     assert _dutch(caught.value.message) == REASON_NL
 
 
@@ -130,11 +173,12 @@ def test_correction_error_is_dutch():
 
 def snapshot(game: Game) -> dict:
     game.refresh_from_db()
+    outcome, won, score_a, score_b = pair(game)
     return {
-        "outcome": game.outcome,
-        "winner": game.winner,
-        "score_a": game.score_a,
-        "score_b": game.score_b,
+        "outcome": outcome,
+        "winner": won,
+        "score_a": score_a,
+        "score_b": score_b,
         "version": game.version,
     }
 
@@ -143,12 +187,14 @@ def snapshot(game: Game) -> dict:
 def test_first_entry_needs_no_reason_and_is_audited():
     user = UserFactory()
     game = GameFactory()
-    saved = game_record_result(game=game, result=ResultInput("normal", 350, 300), by=user, now=NOW)
+    saved = game_record_result(
+        game=game, result=ResultInput.of_pair("normal", 350, 300), by=user, now=NOW
+    )
     assert snapshot(game) == {**fields(Outcome.NORMAL, Winner.A, 350, 300), "version": 1}
     assert (saved.entered_by, saved.entered_at) == (user, NOW)
     change = result_changes(game_id=game.pk).get()
     assert change.before == PENDING
-    assert change.after == fields("normal", "a", 350, 300)
+    assert change.after == recorded("normal", [350, 300])
     assert (change.by, change.at, change.reason) == (user, NOW, "")
 
 
@@ -156,11 +202,11 @@ def test_first_entry_needs_no_reason_and_is_audited():
 @pytest.mark.parametrize("reason", ["", "   "])
 def test_correction_without_reason_is_refused(reason):
     game = GameFactory()
-    game_record_result(game=game, result=ResultInput("normal", 350, 300), by=None)
+    game_record_result(game=game, result=ResultInput.of_pair("normal", 350, 300), by=None)
     before = snapshot(game)
     with pytest.raises(ResultError):
         game_record_result(
-            game=game, result=ResultInput("normal", 300, 350), by=None, reason=reason
+            game=game, result=ResultInput.of_pair("normal", 300, 350), by=None, reason=reason
         )
     assert snapshot(game) == before
     assert result_changes(game_id=game.pk).count() == 1
@@ -170,10 +216,10 @@ def test_correction_without_reason_is_refused(reason):
 def test_correction_with_reason_keeps_before_and_after():
     user = UserFactory()
     game = GameFactory()
-    game_record_result(game=game, result=ResultInput("normal", 350, 300), by=None)
+    game_record_result(game=game, result=ResultInput.of_pair("normal", 350, 300), by=None)
     game_record_result(
         game=game,
-        result=ResultInput("flag_b", 350, 300),
+        result=ResultInput.of_pair("flag_b", 350, 300),
         by=user,
         reason="  vlag van Bert viel, niet van Anna  ",
         now=NOW,
@@ -182,16 +228,16 @@ def test_correction_with_reason_keeps_before_and_after():
     assert result_changes(game_id=game.pk).count() == 2
     change = result_changes(game_id=game.pk, at=NOW).get()
     assert change.reason == "vlag van Bert viel, niet van Anna"
-    assert change.before == fields("normal", "a", 350, 300)
-    assert change.after == fields("flag_fall", "a", 350, 300)
+    assert change.before == recorded("normal", [350, 300])
+    assert change.after == recorded("flag_fall", [350, 300], flag_fell=[1])
     assert change.by == user
 
 
 @pytest.mark.django_db
 def test_the_same_result_again_changes_nothing():
     game = GameFactory()
-    game_record_result(game=game, result=ResultInput("normal", 350, 300), by=None)
-    game_record_result(game=game, result=ResultInput("normal", 350, 300), by=None)
+    game_record_result(game=game, result=ResultInput.of_pair("normal", 350, 300), by=None)
+    game_record_result(game=game, result=ResultInput.of_pair("normal", 350, 300), by=None)
     assert snapshot(game)["version"] == 1
     assert result_changes(game_id=game.pk).count() == 1
 
@@ -200,12 +246,12 @@ def test_the_same_result_again_changes_nothing():
 def test_stale_version_is_refused():
     game = GameFactory()
     seen_version = game.version
-    game_record_result(game=game, result=ResultInput("normal", 350, 300), by=None)
+    game_record_result(game=game, result=ResultInput.of_pair("normal", 350, 300), by=None)
     before = snapshot(game)
     with pytest.raises(ResultError) as caught, translation.override("en"):
         game_record_result(
             game=game,
-            result=ResultInput("normal", 200, 300),
+            result=ResultInput.of_pair("normal", 200, 300),
             by=None,
             reason="typo",
             expected_version=seen_version,
@@ -216,7 +262,7 @@ def test_stale_version_is_refused():
     # With the current version the correction goes through.
     game_record_result(
         game=game,
-        result=ResultInput("normal", 200, 300),
+        result=ResultInput.of_pair("normal", 200, 300),
         by=None,
         reason="typo",
         expected_version=before["version"],
@@ -228,7 +274,7 @@ def test_stale_version_is_refused():
 def test_a_bye_takes_no_result():
     game = GameFactory(bye=True)
     with pytest.raises(ResultError):
-        game_record_result(game=game, result=ResultInput("forfeit_a"), by=None, reason="x")
+        game_record_result(game=game, result=ResultInput.of_pair("forfeit_a"), by=None, reason="x")
     assert snapshot(game)["outcome"] == Outcome.BYE
 
 
@@ -246,8 +292,8 @@ def test_batch_records_every_row(three_games):
     first, second, third = three_games
     changed = games_record_results(
         entries=[
-            ResultEntry(first.pk, ResultInput("normal", 300, 200)),
-            ResultEntry(second.pk, ResultInput("forfeit_both")),
+            ResultEntry(first.pk, ResultInput.of_pair("normal", 300, 200)),
+            ResultEntry(second.pk, ResultInput.of_pair("forfeit_both")),
             ResultEntry(third.pk, None),  # left empty
         ],
         by=None,
@@ -261,15 +307,17 @@ def test_batch_records_every_row(three_games):
 @pytest.mark.django_db
 def test_batch_is_all_or_nothing(three_games):
     first, second, third = three_games
-    game_record_result(game=third, result=ResultInput("normal", 300, 200), by=None)
+    game_record_result(game=third, result=ResultInput.of_pair("normal", 300, 200), by=None)
     before = [snapshot(game) for game in three_games]
     changes_before = result_changes().count()
     with pytest.raises(ResultError) as caught:
         games_record_results(
             entries=[
-                ResultEntry(first.pk, ResultInput("normal", 300, 250)),  # fine
-                ResultEntry(second.pk, ResultInput("normal", 300, None)),  # one score
-                ResultEntry(third.pk, ResultInput("normal", 200, 300)),  # correction, no reason
+                ResultEntry(first.pk, ResultInput.of_pair("normal", 300, 250)),  # fine
+                ResultEntry(second.pk, ResultInput.of_pair("normal", 300, None)),  # one score
+                ResultEntry(
+                    third.pk, ResultInput.of_pair("normal", 200, 300)
+                ),  # correction, no reason
             ],
             by=None,
         )
@@ -284,14 +332,16 @@ def test_batch_is_all_or_nothing(three_games):
 @pytest.mark.django_db
 def test_batch_refuses_stale_and_unknown_games(three_games):
     first, second, _third = three_games
-    game_record_result(game=second, result=ResultInput("normal", 300, 200), by=None)
+    game_record_result(game=second, result=ResultInput.of_pair("normal", 300, 200), by=None)
     missing_id = max(game.pk for game in three_games) + 1000
     with pytest.raises(ResultError) as caught:
         games_record_results(
             entries=[
-                ResultEntry(first.pk, ResultInput("normal", 300, 250), expected_version=0),
-                ResultEntry(second.pk, ResultInput("normal", 1, 2), "typo", expected_version=0),
-                ResultEntry(missing_id, ResultInput("annulled")),
+                ResultEntry(first.pk, ResultInput.of_pair("normal", 300, 250), expected_version=0),
+                ResultEntry(
+                    second.pk, ResultInput.of_pair("normal", 1, 2), "typo", expected_version=0
+                ),
+                ResultEntry(missing_id, ResultInput.of_pair("annulled")),
             ],
             by=None,
         )
@@ -302,7 +352,8 @@ def test_batch_refuses_stale_and_unknown_games(three_games):
 def test_batch_error_summary_is_dutch(db, three_games):
     with translation.override("nl"), pytest.raises(ResultError) as caught:
         games_record_results(
-            entries=[ResultEntry(three_games[0].pk, ResultInput("normal", None, 5))], by=None
+            entries=[ResultEntry(three_games[0].pk, ResultInput.of_pair("normal", None, 5))],
+            by=None,
         )
     assert _dutch(caught.value.message) == NOTHING_SAVED_NL
     assert _dutch(caught.value.errors[three_games[0].pk]) == BOTH_SCORES_NL
@@ -315,26 +366,26 @@ def test_batch_error_summary_is_dutch(db, three_games):
 def test_games_create_makes_games_and_seats():
     round_obj = RoundFactory()
     anna, bert, cor = PlayerFactory.create_batch(3)
-    pair, bye = games_create(
+    two, bye = games_create(
         round_id=round_obj.pk,
         pairings=[
-            PairingSpec(player_a=anna.pk, player_b=bert.pk, table=1, starter="b"),
-            PairingSpec(player_a=cor.pk, player_b=None),
+            pair_spec(player_a=anna.pk, player_b=bert.pk, table=1, starter="b"),
+            pair_spec(player_a=cor.pk, player_b=None),
         ],
     )
-    assert (pair.outcome, pair.winner, pair.starting_player) == (
+    assert (two.outcome, winner(two), two.starting_player) == (
         Outcome.PENDING,
         Winner.UNDECIDED,
         bert,
     )
-    assert (bye.outcome, bye.winner, bye.is_bye, bye.has_result) == (
+    assert (bye.outcome, winner(bye), bye.is_bye, bye.has_result) == (
         Outcome.BYE,
         Winner.A,
         True,
         True,
     )
-    seated = set(Seat.objects.filter(round=round_obj).values_list("player_id", "side"))
-    assert seated == {(anna.pk, "a"), (bert.pk, "b"), (cor.pk, "a")}
+    seated = set(Seat.objects.filter(round=round_obj).values_list("player_id", "position", "place"))
+    assert seated == {(anna.pk, 0, None), (bert.pk, 1, None), (cor.pk, 0, 1)}
 
 
 @pytest.mark.django_db
@@ -344,6 +395,6 @@ def test_games_create_refuses_a_player_twice():
     with pytest.raises(IntegrityError), transaction.atomic():
         games_create(
             round_id=round_obj.pk,
-            pairings=[PairingSpec(anna.pk, bert.pk, 1), PairingSpec(cor.pk, anna.pk, 2)],
+            pairings=[pair_spec(anna.pk, bert.pk, 1), pair_spec(cor.pk, anna.pk, 2)],
         )
     assert not Game.objects.filter(round=round_obj).exists()

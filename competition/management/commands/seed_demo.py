@@ -24,6 +24,7 @@ from competition.services.rounds import (
     round_set_attendance,
 )
 from games.management.commands.make_demo_games import DEMO_DIR
+from games.models import Outcome
 from games.moves import moves_import_gcg
 from games.services import ResultEntry, ResultInput, ResultKind
 
@@ -133,13 +134,13 @@ class Command(BaseCommand):
 
     def _enter_demo_games(self, round_obj: Round) -> None:
         """Complete Gouds 8 games entered move by move, from games/demo/*.gcg."""
-        games = round_obj.games.exclude(player_b=None).order_by("table")
+        games = round_obj.games.exclude(outcome=Outcome.BYE).order_by("table")
         for game, path in zip(games, sorted(DEMO_DIR.glob("*.gcg")), strict=False):
             moves_import_gcg(game=game, data=path.read_bytes(), by=None)
 
     def _play(self, round_obj: Round, rng: random.Random, *, low: int, high: int, share: float):
         entries = []
-        games = round_obj.games.exclude(player_b=None).without_result().order_by("table")
+        games = round_obj.games.exclude(outcome=Outcome.BYE).without_result().order_by("table")
         for game in games:
             if rng.random() > share:
                 continue
@@ -150,9 +151,7 @@ class Command(BaseCommand):
                 result = ResultInput(kind=ResultKind.ANNULLED)
             else:
                 kind = ResultKind.FLAG_A if roll < 0.09 else ResultKind.NORMAL
-                result = ResultInput(
-                    kind=kind, score_a=rng.randint(low, high), score_b=rng.randint(low, high)
-                )
+                result = ResultInput.of_pair(kind, rng.randint(low, high), rng.randint(low, high))
             entries.append(ResultEntry(game_id=game.pk, result=result))
         round_record_results(round=round_obj, entries=entries, by=None)
 
