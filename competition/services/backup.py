@@ -462,7 +462,7 @@ def read_archive(data: bytes) -> Archive:
                 "This archive has format version %(found)s; this Bordpunt reads version "
                 "%(expected)s."
             )
-            % {"found": str(version)[:20], "expected": VERSION}
+            % {"found": str(version)[:20], "expected": f"{READS[0]}–{READS[-1]}"}
         )
     data_part = document.get("data")
     if not isinstance(data_part, dict) or not isinstance(history, list):

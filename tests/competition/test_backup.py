@@ -572,7 +572,7 @@ def _turn_top_not_on_the_rack(document):
         (_turn_not_in_the_bag, "duplicate-avond 1"),
         (_turn_top_not_on_the_rack, "duplicate-avond 1"),
         (_evening_rules_unknown, "duplicate.evening"),
-        (_wrong_version, "versie 99"),
+        (_wrong_version, "versie 99; deze Bordpunt leest versie 1–2"),
         (_unknown_field, "nickname"),
         (_dangling_reference, "round"),
         (_huge_number, "score"),
