@@ -144,6 +144,8 @@ class StandingsView:
     #: Results entered by a player and not (yet) confirmed: counted and marked as
     #: provisional, or left out when the competition counts only confirmed results.
     provisional_results: int = 0
+    #: The records the rows were computed from (the crosstable reads them too).
+    records: Sequence[standings.GameRecord | standings.TableRecord] = ()
 
 
 def standings_get(competition: Competition, *, after_round: int | None = None) -> StandingsView:
@@ -162,6 +164,7 @@ def standings_get(competition: Competition, *, after_round: int | None = None) -
         after_round=after_round,
         last_round=last_round,
         provisional_results=provisional,
+        records=games,
     )
 
 
@@ -258,7 +261,7 @@ def crosstable_get(competition: Competition) -> Crosstable:
     no_games: tuple[str, ...] = ()
     cells: list[list[Sequence[str]]] = [[no_games] * len(rows) for _ in rows]
     by_pair: dict[tuple[int, int], list[str]] = defaultdict(list)
-    for game in _as_pairs(game_records(competition)):
+    for game in _as_pairs(view.records):
         if game.player_b is None or game.outcome == Outcome.ANNULLED:
             continue
         for me, other, mine, theirs, side in (

@@ -54,6 +54,21 @@ def _engine_error(exc: RulesError) -> DuplicateEveningError:
 # -------------------------------------------------------------------- the master game
 
 
+def _turn_history(turn: Turn, *, by: Any, action: str, obj: Turn | Slip, **change: Any) -> None:
+    """One history entry of a turn or of one of its slips, labelled "evening, turn"."""
+    evening = turn.evening
+    history_record(
+        club_id=evening.competition.club_id,
+        by=by,
+        action=action,
+        object_type="duplicate_slip" if isinstance(obj, Slip) else "duplicate_turn",
+        object_id=obj.pk,
+        label=f"{evening}, {turn.number}",
+        competition_id=evening.competition_id,
+        **change,
+    )
+
+
 def evening_rules(evening: Evening) -> DrawRules:
     return DrawRules.from_dict(evening.draw_rules) if evening.draw_rules else DrawRules()
 
@@ -179,15 +194,12 @@ def turn_draw(
             top_score=tops[0].score if tops else 0,
             drawn_at=timezone.now(),
         )
-        history_record(
-            club_id=evening.competition.club_id,
+        _turn_history(
+            turn,
             by=by,
             action=TURN_DRAW,
-            object_type="duplicate_turn",
-            object_id=turn.pk,
-            label=f"{evening}, {turn.number}",
+            obj=turn,
             after={"turn": turn.number, "drawn": turn.drawn, "rack": rack},
-            competition_id=evening.competition_id,
         )
         competition_touched(competition_id=evening.competition_id)
     return turn
@@ -233,15 +245,12 @@ def turn_choose_top(*, turn: Turn, by: Any, play: str | None = None) -> Turn:
         turn.top_score = done.score
         turn.total = done.total
         turn.save(update_fields=["top", "top_score", "total"])
-        history_record(
-            club_id=evening.competition.club_id,
+        _turn_history(
+            turn,
             by=by,
             action=TURN_TOP,
-            object_type="duplicate_turn",
-            object_id=turn.pk,
-            label=f"{evening}, {turn.number}",
+            obj=turn,
             after={"turn": turn.number, "top": turn.top, "score": turn.top_score},
-            competition_id=evening.competition_id,
         )
         competition_touched(competition_id=evening.competition_id)
     return turn
@@ -274,35 +283,28 @@ def turn_redo(*, turn: Turn, by: Any, reason: str, tiles: str | None = None) -> 
         turn.top, turn.top_score, turn.total = "", tops[0].score if tops else 0, None
         turn.drawn_at = timezone.now()
         turn.save(update_fields=["drawn", "rack", "top", "top_score", "total", "drawn_at"])
-        label = f"{evening}, {turn.number}"
-        history_record(
-            club_id=evening.competition.club_id,
+        _turn_history(
+            turn,
             by=by,
             action=TURN_REDO,
-            object_type="duplicate_turn",
-            object_id=turn.pk,
-            label=label,
+            obj=turn,
             before=before,
             after={"drawn": turn.drawn, "top": "", "score": turn.top_score},
             reason=reason,
-            competition_id=evening.competition_id,
         )
         for slip in turn.slips.order_by("pk"):
             scored = _score_on(game, turn, slip.text, slip.claimed)
             Slip.objects.filter(pk=slip.pk).update(**scored)
             if scored["score"] == slip.score and scored["reason_code"] == slip.reason_code:
                 continue
-            history_record(
-                club_id=evening.competition.club_id,
+            _turn_history(
+                turn,
                 by=by,
                 action=SLIP_CORRECT,
-                object_type="duplicate_slip",
-                object_id=slip.pk,
-                label=label,
+                obj=slip,
                 before={"slip": slip.text, "score": slip.score},
                 after={"slip": slip.text, "score": scored["score"]},
                 reason_code=REASON_TURN_REDO,
-                competition_id=evening.competition_id,
             )
         competition_touched(competition_id=evening.competition_id)
     return turn
@@ -378,13 +380,11 @@ def slip_submit(
                 late=not Turn.objects.filter(pk=turn.pk, top="").exists(),
                 **scored,
             )
-            history_record(
-                club_id=turn.evening.competition.club_id,
+            _turn_history(
+                turn,
                 by=by,
                 action=SLIP_SUBMIT,
-                object_type="duplicate_slip",
-                object_id=slip.pk,
-                label=f"{turn.evening}, {turn.number}",
+                obj=slip,
                 after={
                     "turn": turn.number,
                     "slip": text,
@@ -395,7 +395,6 @@ def slip_submit(
                     else None,
                     "late": slip.late,
                 },
-                competition_id=turn.evening.competition_id,
             )
             competition_touched(competition_id=turn.evening.competition_id)
     except IntegrityError:
@@ -426,17 +425,8 @@ def slip_correct(
         after = {"slip": slip.text, "claimed": slip.claimed, "score": slip.score}
         if before == after:
             return slip
-        history_record(
-            club_id=turn.evening.competition.club_id,
-            by=by,
-            action=SLIP_CORRECT,
-            object_type="duplicate_slip",
-            object_id=slip.pk,
-            label=f"{turn.evening}, {turn.number}",
-            before=before,
-            after=after,
-            reason=reason,
-            competition_id=turn.evening.competition_id,
+        _turn_history(
+            turn, by=by, action=SLIP_CORRECT, obj=slip, before=before, after=after, reason=reason
         )
         competition_touched(competition_id=turn.evening.competition_id)
     return slip
