@@ -46,3 +46,25 @@ def pages_in_this_process() -> None:
 
     setup_test_environment()
     call_command("collectstatic", verbosity=0, interactive=False)
+
+
+def played_tables_create(round_obj, tables) -> None:
+    """Write a round's games played on the board: `tables` is a list of (unsaved Game,
+    [(player, score)] in table order); each seat gets its place from the rules."""
+    from games.models import Game, Outcome, Seat
+    from rules.result import places
+
+    Game.objects.bulk_create([game for game, _seated in tables])
+    Seat.objects.bulk_create(
+        Seat(
+            game=game,
+            round=round_obj,
+            player=player,
+            position=position,
+            score=score,
+            place=places(Outcome.NORMAL, scores=[s for _p, s in seated])[position],
+            confirmed=True,
+        )
+        for game, seated in tables
+        for position, (player, score) in enumerate(seated)
+    )

@@ -24,6 +24,7 @@ from benchmarks.fresh_database import (  # noqa: E402
     django_on_a_fresh_database,
     median_ms,
     pages_in_this_process,
+    played_tables_create,
 )
 
 
@@ -32,8 +33,7 @@ def build(player_count: int, seasons: int, evenings: int):
     on one date, a third of the club present; the stronger player wins more often."""
     from clubs.models import Club, Membership, Player
     from competition.models import Competition, Entrant, Round
-    from games.models import Game, Outcome, Seat
-    from rules.result import places
+    from games.models import Game, Outcome
 
     rng = random.Random(21)
     club = Club.objects.create(name="Ratingclub", slug="rating-bench")
@@ -63,20 +63,7 @@ def build(player_count: int, seasons: int, evenings: int):
                     scores = [int(380 + strength[p.pk] + rng.gauss(0, 60)) for p in pair]
                     game = Game(round=round_obj, table=table, outcome=Outcome.NORMAL)
                     tables.append((game, list(zip(pair, scores, strict=True))))
-                Game.objects.bulk_create([game for game, _seated in tables])
-                Seat.objects.bulk_create(
-                    Seat(
-                        game=game,
-                        round=round_obj,
-                        player=player,
-                        position=position,
-                        score=score,
-                        place=places(Outcome.NORMAL, scores=[s for _p, s in seated])[position],
-                        confirmed=True,
-                    )
-                    for game, seated in tables
-                    for position, (player, score) in enumerate(seated)
-                )
+                played_tables_create(round_obj, tables)
             day += datetime.timedelta(days=7)
     return club, players
 

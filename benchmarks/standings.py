@@ -22,14 +22,14 @@ from benchmarks.fresh_database import (  # noqa: E402
     django_on_a_fresh_database,
     median_ms,
     pages_in_this_process,
+    played_tables_create,
 )
 
 
 def build(entrant_count: int, round_count: int):
     from clubs.models import Club, Membership, Player
     from competition.models import Competition, Entrant, Round
-    from games.models import Game, Outcome, Seat
-    from rules.result import places
+    from games.models import Game, Outcome
 
     rng = random.Random(300)
     club = Club.objects.create(name="Benchmarkclub", slug="bench")
@@ -55,20 +55,7 @@ def build(entrant_count: int, round_count: int):
             scores = (rng.randint(150, 450), rng.randint(150, 450))
             game = Game(round=round_obj, table=table, outcome=Outcome.NORMAL)
             tables.append((game, list(zip(order[index : index + 2], scores, strict=True))))
-        Game.objects.bulk_create([game for game, _seated in tables])
-        Seat.objects.bulk_create(
-            Seat(
-                game=game,
-                round=round_obj,
-                player=player,
-                position=position,
-                score=score,
-                place=places(Outcome.NORMAL, scores=[s for _p, s in seated])[position],
-                confirmed=True,
-            )
-            for game, seated in tables
-            for position, (player, score) in enumerate(seated)
-        )
+        played_tables_create(round_obj, tables)
     return competition
 
 
