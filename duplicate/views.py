@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django_htmx.http import reselect, retarget
 
 from clubs.models import Player
 from clubs.permissions import can_manage_club
@@ -275,8 +276,11 @@ def _preview_of(state: selectors.EveningState, turn, text: str) -> dict:
     return {"score": scored.score, "words": scored.words}
 
 
-def _slip_page(request, evening, player, *, form=None, state=None):
-    """The slip page; `state`: the evening as the caller has just read it."""
+def _slip_page(request, evening, player, *, form=None, state=None, fragment=False):
+    """The slip page; `state`: the evening as the caller has just read it. `fragment`:
+    only the part a hand-in changes (the turn, the form or "your slip is in", and the
+    list of slips out of band), for the phone's own form: when the whole room hands in
+    within seconds, the board is not rendered again for each slip."""
     state = state or selectors.evening_state(evening)
     turn = _slip_turn(state)
     mine = list(
@@ -285,22 +289,31 @@ def _slip_page(request, evening, player, *, form=None, state=None):
         .order_by("turn__number")
     )
     handed_in = turn is not None and any(slip.turn_id == turn.pk for slip in mine)
-    board = state.board() if turn is None or turn.is_open else None
-    return render(
-        request,
-        "duplicate/slip.html",
-        {
-            "evening": evening,
-            "competition": evening.competition,
-            "player": player,
-            "turn": turn,
-            "handed_in": handed_in,
-            "mine": mine,
-            "form": form or SlipForm(),
-            "board": board,
-            "tab": "duplicate",
-        },
-    )
+    context = {
+        "evening": evening,
+        "competition": evening.competition,
+        "player": player,
+        "turn": turn,
+        "handed_in": handed_in,
+        "mine": mine,
+        "form": form or SlipForm(),
+        "fragment": fragment,
+        "tab": "duplicate",
+    }
+    if fragment:
+        return render(request, "duplicate/_slip_hand_in.html", context)
+    context["board"] = state.board() if turn is None or turn.is_open else None
+    return render(request, "duplicate/slip.html", context)
+
+
+def _turn_over_page(request, evening, player, *, form, state):
+    """The whole page (a new rack, another board): for the phone's form too, whose
+    answer htmx then puts in place of the whole page instead of the form alone."""
+    response = _slip_page(request, evening, player, form=form, state=state)
+    if request.htmx:
+        retarget(response, "main")
+        reselect(response, "main")
+    return response
 
 
 def _evening_for_player(request, club, competition, number):
@@ -323,9 +336,10 @@ def slip(request, club: str, competition: str, number: int):
     if turn is None or wanted != str(turn.number):
         form.is_valid()
         form.add_error(None, _("This turn is over: the spelleider has drawn the next one."))
-        return _slip_page(request, evening, player, form=form, state=state)
+        return _turn_over_page(request, evening, player, form=form, state=state)
+    fragment = bool(request.htmx)
     if not form.is_valid():
-        return _slip_page(request, evening, player, form=form, state=state)
+        return _slip_page(request, evening, player, form=form, state=state, fragment=fragment)
     try:
         services.slip_submit(
             turn=turn,
@@ -338,11 +352,11 @@ def slip(request, club: str, competition: str, number: int):
         )
     except CompetitionError as error:
         form.add_error(None, _refusal(error))
-        return _slip_page(request, evening, player, form=form, state=state)
-    if request.htmx:
-        # The phone (htmx) gets its page with the slip in at once: one round trip, not a
-        # redirect and a second read, when the whole room hands in within seconds.
-        return _slip_page(request, evening, player, state=state)
+        return _slip_page(request, evening, player, form=form, state=state, fragment=fragment)
+    if fragment:
+        # The phone (htmx) gets "your slip is in" at once: one round trip, not a redirect
+        # and a second read of the whole page, when the whole room hands in within seconds.
+        return _slip_page(request, evening, player, state=state, fragment=True)
     return redirect(_evening_url("duplicate_slip", evening))
 
 

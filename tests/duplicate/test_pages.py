@@ -346,22 +346,56 @@ def test_an_archived_competition_refuses_every_duplicate_form_cleanly(
     assert Evening.objects.filter(competition=competition).count() == 1
 
 
-def test_the_phone_gets_its_page_with_the_slip_in_the_same_answer(client, evening, secretary, anna):
-    """htmx posts the slip and swaps in the answer: the page with the slip in, scored on
-    the board the page had just replayed, as a plain post (redirected) scores it."""
+def test_the_phone_gets_its_slip_in_the_same_answer_without_the_board(
+    client, evening, secretary, anna
+):
+    """htmx posts the slip and swaps in the answer: the hand-in part with the slip in and
+    the list of slips (out of band), scored on the board the page had just replayed, as a
+    plain post (redirected) scores it. The board is not sent again: the whole room hands
+    in within seconds. A constant number of queries, however many slips are in."""
     turn_choose_top(turn=turn_draw(evening=evening, tiles="KAAS?EN", by=secretary), by=secretary)
     turn_draw(evening=evening, tiles="DEERNIS", by=secretary)
     client.force_login(anna)
     slip_page = url("duplicate_slip", evening)
-    sent = client.post(
-        slip_page, {"turn": "2", "text": "9H ZZZ", "claimed": "3"}, headers={"HX-Request": "true"}
-    )
+    assert 'class="board"' in page(client, slip_page)
+    with CaptureQueriesContext(connection) as queries:
+        sent = client.post(
+            slip_page,
+            {"turn": "2", "text": "9H ZZZ", "claimed": "3"},
+            headers={"HX-Request": "true"},
+        )
     assert sent.status_code == 200
     html = sent.content.decode()
     assert 'id="slip-sent"' in html and 'id="slip-form"' not in html
+    assert 'class="board"' not in html and "<main" not in html
+    assert '<div id="my-slips-part" hx-swap-oob="true">' in html and "9H ZZZ" in html
+    # Session, user, evening, player, turns, archived?, entrant?, the write (begin, late?,
+    # slip, history, competition, commit) and the player's slips.
+    assert len(queries) == 14, [query["sql"][:60] for query in queries.captured_queries]
     slip = Slip.objects.get()
     assert (slip.turn.number, slip.score, slip.claimed) == (2, 0, 3)
     assert slip.reason_code
+
+
+def test_a_phone_that_hands_in_after_the_next_draw_gets_the_whole_new_page(
+    client, evening, secretary, anna
+):
+    """The turn it shows is over: nothing is saved, and the answer replaces the whole page
+    (the new rack and board), not only the form, with the reason in Dutch."""
+    turn_choose_top(turn=turn_draw(evening=evening, tiles="KAAS?EN", by=secretary), by=secretary)
+    turn_draw(evening=evening, tiles="DEERNIS", by=secretary)
+    client.force_login(anna)
+    sent = client.post(
+        url("duplicate_slip", evening),
+        {"turn": "1", "text": "8H KAAS", "claimed": ""},
+        headers={"HX-Request": "true"},
+    )
+    assert sent.status_code == 200
+    assert (sent["HX-Retarget"], sent["HX-Reselect"]) == ("main", "main")
+    html = sent.content.decode()
+    assert "<main" in html and 'class="board"' in html and 'id="slip-rack"' in html
+    assert "Deze beurt is voorbij" in html
+    assert not Slip.objects.exists()
 
 
 def test_a_slip_scores_the_same_on_the_page_s_board_as_on_a_board_rebuilt(

@@ -55,8 +55,14 @@ def _hand_in(phone, text: str, claimed: str, expected_preview: str) -> None:
     phone.fill("#id_text", text)
     expect(phone.locator("#slip-preview")).to_contain_text(expected_preview)
     phone.fill("#id_claimed", claimed)
+    slips_before = phone.locator("#my-slips tbody tr").count()
+    boards_before = phone.locator(".board").count()  # the board shows while the turn is open
     phone.locator("#slip-send").click()
     expect(phone.locator("#slip-sent")).to_be_visible()
+    # Only the hand-in part was swapped: the board stays, the list of slips grew by one.
+    expect(phone.locator("#my-slips tbody tr")).to_have_count(slips_before + 1)
+    expect(phone.locator("#my-slips tbody tr").last).to_contain_text(text)
+    expect(phone.locator(".board")).to_have_count(boards_before)
     assert _no_sideways_scroll(phone)  # the slips table and its marks fit 360 px
 
 
