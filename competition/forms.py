@@ -539,6 +539,7 @@ class AttendanceForm(forms.Form):
 
 
 BYE_CHOICE = "bye"
+TABLE_CHOICE = "table-"
 
 
 class LateArrivalForm(forms.Form):
@@ -561,6 +562,7 @@ class LateArrivalForm(forms.Form):
         unplaced: list[tuple[int, str]],
         bye_players: list[tuple[int, str]],
         chosen: int | None = None,
+        tables: Sequence[tuple[int, Sequence[str]]] = (),
         **kwargs,
     ) -> None:
         super().__init__(*args, **kwargs)
@@ -580,12 +582,26 @@ class LateArrivalForm(forms.Form):
                 (str(player_id), _("new table, against %(name)s") % {"name": name})
                 for player_id, name in unplaced
             ]
+        # At tables of 3 and 4: join a table that has room (`tables`: number, names).
+        opponents += [
+            (
+                f"{TABLE_CHOICE}{number}",
+                _("join table %(table)s (%(names)s)")
+                % {"table": number, "names": ", ".join(names)},
+            )
+            for number, names in tables
+        ]
         opponents.append((BYE_CHOICE, _("a bye")))
         self.fields["opponent"].choices = opponents
 
     def opponent_id(self) -> int | None:
         value = self.cleaned_data["opponent"]
-        return None if value == BYE_CHOICE else int(value)
+        return None if value == BYE_CHOICE or value.startswith(TABLE_CHOICE) else int(value)
+
+    def join_table(self) -> int | None:
+        """The table chosen to join, or None."""
+        value = self.cleaned_data["opponent"]
+        return int(value.removeprefix(TABLE_CHOICE)) if value.startswith(TABLE_CHOICE) else None
 
 
 class RoundReopenForm(forms.Form):
