@@ -423,3 +423,22 @@ def test_a_round_at_tables_is_a_round(competition):
     round_obj.refresh_from_db()
     assert round_obj.status == Round.Status.FINISHED
     assert Game.objects.filter(round=round_obj).count() == 2
+
+
+def test_the_pair_command_prints_the_tables(competition):
+    import json
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    at_tables(competition)
+    players = enter(competition, 7)
+    out = StringIO()
+    name = f"{competition.club.slug}/{competition.slug}"
+    call_command("pair", name, "--dry-run", "--format", "json", stdout=out)
+    data = json.loads(out.getvalue())
+    assert sorted(len(table["players"]) for table in data["tables"]) == [3, 4]
+    assert sorted(p for t in data["tables"] for p in t["players"]) == sorted(p.pk for p in players)
+    out = StringIO()
+    call_command("pair", name, "--dry-run", stdout=out)
+    assert out.getvalue().count("MP spread") == 2
