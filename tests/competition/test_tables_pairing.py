@@ -442,3 +442,30 @@ def test_the_pair_command_prints_the_tables(competition):
     out = StringIO()
     call_command("pair", name, "--dry-run", stdout=out)
     assert out.getvalue().count("MP spread") == 2
+
+
+def test_groups_pair_apart_at_tables(competition):
+    from tests.factories import GroupFactory
+
+    at_tables(competition)
+    groups = [GroupFactory(competition=competition, name=name) for name in ("A", "B")]
+    members = {}
+    for group in groups:
+        for n in range(7):
+            player = PlayerFactory(name=f"{group.name}{n}")
+            EntrantFactory(competition=competition, player=player, group=group)
+            members[player.pk] = group.name
+    round_obj = round_create(competition=competition)
+    round_pair(round=round_obj)
+    games = list(round_obj.games.with_seats().order_by("table"))
+    assert [game.table for game in games] == [1, 2, 3, 4]
+    by_group: dict[str, list[int]] = {}
+    for game in games:
+        (group,) = {members[player.pk] for player in game.players}
+        by_group.setdefault(group, []).append(len(game.seat_list))
+    assert {group: sorted(sizes) for group, sizes in by_group.items()} == {
+        "A": [3, 4],
+        "B": [3, 4],
+    }
+    # Groups by name, tables numbered on: group A at tables 1 and 2.
+    assert {members[player.pk] for game in games[:2] for player in game.players} == {"A"}
