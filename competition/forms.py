@@ -20,7 +20,7 @@ from clubs.inputs import (
 )
 from clubs.models import Player
 from competition.core.results_csv import MAX_FILE_BYTES
-from competition.models import TIEBREAK_CHOICES, Competition, Entrant, Group
+from competition.models import TIEBREAK_CHOICES, Competition, Entrant, Group, TableSize
 from competition.rulesets import custom_rules_error
 from competition.selectors import current_round_number
 from competition.services.competitions import SETTINGS_FIELDS
@@ -113,6 +113,10 @@ class DateInput(forms.DateInput):
         super().__init__(attrs, format="%Y-%m-%d")
 
 
+#: Settings that keep their value when a form leaves them out (one saved before they existed).
+KEPT_WHEN_LEFT_OUT = ("table_size", "table_scoring")
+
+
 class CompetitionForm(forms.ModelForm):
     """A competition's settings; the tiebreak order is chosen slot by slot."""
 
@@ -138,11 +142,22 @@ class CompetitionForm(forms.ModelForm):
         for name, (minimum, maximum) in COMPETITION_LIMITS.items():
             bounded(self.fields[name], minimum=minimum, maximum=maximum)
         self.fields["think_seconds"].required = False
+        for name in KEPT_WHEN_LEFT_OUT:
+            self.fields[name].required = False
 
     def clean_think_seconds(self) -> int:
         """Only duplicate evenings use it: left empty, it keeps what it was."""
         value = self.cleaned_data.get("think_seconds")
         return value if value is not None else self.instance.think_seconds
+
+    def _kept(self, name: str) -> str:
+        return self.cleaned_data.get(name) or getattr(self.instance, name)
+
+    def clean_table_size(self) -> str:
+        return self._kept("table_size")
+
+    def clean_table_scoring(self) -> str:
+        return self._kept("table_scoring")
 
     def clean_slug(self) -> str:
         """The short name is the competition's address within its club: unique there."""
@@ -524,6 +539,7 @@ class AttendanceForm(forms.Form):
 
 
 BYE_CHOICE = "bye"
+TABLE_CHOICE = "table-"
 
 
 class LateArrivalForm(forms.Form):
@@ -546,6 +562,7 @@ class LateArrivalForm(forms.Form):
         unplaced: list[tuple[int, str]],
         bye_players: list[tuple[int, str]],
         chosen: int | None = None,
+        tables: Sequence[tuple[int, Sequence[str]]] = (),
         **kwargs,
     ) -> None:
         super().__init__(*args, **kwargs)
@@ -565,12 +582,26 @@ class LateArrivalForm(forms.Form):
                 (str(player_id), _("new table, against %(name)s") % {"name": name})
                 for player_id, name in unplaced
             ]
+        # At tables of 3 and 4: join a table that has room (`tables`: number, names).
+        opponents += [
+            (
+                f"{TABLE_CHOICE}{number}",
+                _("join table %(table)s (%(names)s)")
+                % {"table": number, "names": ", ".join(names)},
+            )
+            for number, names in tables
+        ]
         opponents.append((BYE_CHOICE, _("a bye")))
         self.fields["opponent"].choices = opponents
 
     def opponent_id(self) -> int | None:
         value = self.cleaned_data["opponent"]
-        return None if value == BYE_CHOICE else int(value)
+        return None if value == BYE_CHOICE or value.startswith(TABLE_CHOICE) else int(value)
+
+    def join_table(self) -> int | None:
+        """The table chosen to join, or None."""
+        value = self.cleaned_data["opponent"]
+        return int(value.removeprefix(TABLE_CHOICE)) if value.startswith(TABLE_CHOICE) else None
 
 
 class RoundReopenForm(forms.Form):
@@ -681,6 +712,28 @@ class PairingForm(forms.Form):
         minimum=0,
         maximum=INTEGER_MAX,
     )
+    table_size = forms.ChoiceField(
+        label=_("Table size of this round"),
+        required=False,
+        help_text=_("Only for this round; the competition's setting stays as it is."),
+    )
+
+    def __init__(self, *args, competition: Competition, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if competition.kind == Competition.Kind.DUPLICATE:
+            del self.fields["table_size"]
+            return
+        own = TableSize(competition.table_size).label
+        self.fields["table_size"].choices = [
+            ("", _("as the competition: %(size)s") % {"size": own}),
+            *TableSize.choices,
+        ]
+
+    def clean_table_size(self) -> str | None:
+        """Left out of the form (a page from before tables): the round keeps its own."""
+        if "table_size" not in self.data:
+            return None
+        return self.cleaned_data["table_size"]
 
 
 class SwapForm(forms.Form):

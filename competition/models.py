@@ -24,7 +24,23 @@ TIEBREAK_CHOICES = [
     ("head_to_head", _("head-to-head")),
     ("opponents_match_points", _("opponents' match points (Buchholz)")),
     ("sonneborn_berger", _("Sonneborn-Berger")),
+    ("relative_score", _("relative score (own score against the table's average)")),
 ]
+
+
+class TableSize(models.TextChoices):
+    """How the players present sit: the codes of the engine's `SIZE_CHOICES` (2, 3, 4,
+    "fours"); 4 and "fours" split alike, as there is no table of 5."""
+
+    TWO = "2", _("tables of 2 (one against one)")
+    THREE = "3", _("tables of 3 (a table of 4 where one or two are left over)")
+    FOUR = "4", _("tables of 4 (tables of 3 where players are left over)")
+    FOURS = "fours", _("as many tables of 4 as possible, the rest of 3")
+
+
+def table_size_choice(code: str) -> int | str:
+    """The engine's choice (`competition.core.pairing.table_sizes`) for a stored code."""
+    return "fours" if code == TableSize.FOURS else int(code)
 
 
 def validate_tiebreaks(value: object) -> None:
@@ -64,6 +80,10 @@ class Competition(models.Model):
         BY_LOT = "by_lot", _("by lot at the table")
         ASSIGNED = "assigned", _("assigned by the pairing")
 
+    class TableScoring(models.TextChoices):
+        PER_OPPONENT = "per_opponent", _("2/1/0 against each opponent at the table")
+        SCALED = "scaled", _("per table, scaled to one game")
+
     class PairingSystem(models.TextChoices):
         SWISS = "swiss", _("Swiss")
         ROUND_ROBIN = "rr", _("round robin")
@@ -92,6 +112,29 @@ class Competition(models.Model):
     )
     starters = models.CharField(
         _("who starts"), max_length=20, choices=Starters, default=Starters.BY_LOT
+    )
+    table_size = models.CharField(
+        _("table size"),
+        max_length=10,
+        choices=TableSize,
+        default=TableSize.TWO,
+        help_text=_(
+            "How many play at one table. With 14 present, tables of 4 give two tables of 4 "
+            "and two of 3; a table of 2 only when 2 or 5 are present. Tables of 3 and 4 need "
+            "rules for up to 4 players (the standard rules). Each round can differ, on its "
+            "pairing page."
+        ),
+    )
+    table_scoring = models.CharField(
+        _("match points at a table"),
+        max_length=20,
+        choices=TableScoring,
+        default=TableScoring.PER_OPPONENT,
+        help_text=_(
+            "Per opponent: 2 for a win, 1 for a draw against each player at the table, so "
+            "the winner of a table of 4 gets 6. Per table: the same divided by the number of "
+            "opponents, so every table is worth one game; for evenings that mix table sizes."
+        ),
     )
     bye_match_points = models.PositiveSmallIntegerField(_("match points for a bye"), default=2)
     bye_board_points = models.CharField(
@@ -186,6 +229,30 @@ class Competition(models.Model):
                 validate_competition_slug(self.slug)
             except ValidationError as error:
                 raise ValidationError({"slug": error}) from None
+        table_error = self.table_size_error(self.table_size)
+        if table_error:
+            raise ValidationError({"table_size": table_error})
+
+    def table_size_error(self, code: str) -> str | None:
+        """Why this competition cannot play at tables of `code`, or None: a duplicate
+        evening has no tables, and a table of 3 or 4 needs rules for up to 4 players (the
+        split of 3s and 4s can always give a table of 4)."""
+        if not code or code == TableSize.TWO:
+            return None
+        if self.kind == self.Kind.DUPLICATE:
+            return _("A duplicate competition has no tables: everyone plays the same game.")
+        from competition.rulesets import ruleset_for  # rulesets reads this module
+
+        try:
+            players_max = ruleset_for(self).players_max
+        except (ValueError, TypeError, KeyError):
+            return None  # a club variant that is not valid is refused on its own field
+        if players_max < 4:
+            return _(
+                "These rules are for at most %(count)s players at a table; tables of 3 and 4 "
+                "need the standard rules or a club variant for up to 4 players."
+            ) % {"count": players_max}
+        return None
 
     @property
     def is_archived(self) -> bool:
@@ -288,6 +355,10 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField(_("number"))
     date = models.DateField(_("date"), null=True, blank=True)
     status = models.CharField(_("status"), max_length=20, choices=Status, default=Status.DRAFT)
+    #: Blank: the competition's `table_size`.
+    table_size = models.CharField(
+        _("table size"), max_length=10, choices=TableSize, blank=True, default=""
+    )
 
     objects = RoundQuerySet.as_manager()
 
@@ -309,6 +380,16 @@ class Round(models.Model):
     @property
     def is_published(self) -> bool:
         return self.status in PUBLIC_ROUND_STATUSES
+
+    @property
+    def effective_table_size(self) -> str:
+        """The round's own table size, else the competition's."""
+        return self.table_size or self.competition.table_size
+
+    @property
+    def at_tables(self) -> bool:
+        """Paired into tables of 3 and 4 rather than one against one."""
+        return self.effective_table_size != TableSize.TWO
 
 
 def round_visible_to(user, round: Round) -> bool:

@@ -43,6 +43,7 @@ def standings_settings(competition: Competition) -> standings.StandingsSettings:
         tiebreaks=tuple(competition.tiebreaks or ()),
         ranking=competition.ranking,
         min_games=competition.min_games,
+        table_scoring=competition.table_scoring,
     )
 
 

@@ -374,6 +374,8 @@ def competition_form_data(**changes) -> dict:
         "custom_rules": "{}",
         "pairing_system": "swiss",
         "starters": "by_lot",
+        "table_size": "2",
+        "table_scoring": "per_opponent",
         "bye_match_points": 2,
         "bye_board_points": "fixed",
         "bye_board_points_fixed": 0,

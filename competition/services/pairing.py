@@ -16,9 +16,11 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction
+from clubs.inputs import SMALLINT_MAX
 from competition import selectors
 from competition.core import pairing, standings
-from competition.models import Competition, Entrant, Round
+from competition.core.pairing.tables import explain
+from competition.models import Competition, Entrant, Round, TableSize, table_size_choice
 from competition.ratings import club_ratings, seed_rating
 from competition.rulesets import game_rules_for
 from competition.selectors import (
@@ -34,14 +36,26 @@ from competition.services.rounds import (
     round_history,
     round_lock,
     round_set_pairings,
+    round_swap_players,
     round_update_status,
 )
 from competition.versioning import competition_touched
+from games.engine import ruleset_of
 from games.locks import games_locked
-from games.models import Game, Outcome, Seat
+from games.models import Game, Move, Outcome, Seat
 from games.services import PairingSpec, games_create
 
 SYSTEM_NAMES = {"swiss": "swiss", "rr": "round_robin", "koth": "king_of_the_hill"}
+#: At tables of 3 and 4 (`pairing.pair_tables`): a round robin is the schedule in which
+#: nobody meets twice (the social golfer problem); King of the Hill cuts the standings.
+TABLE_SYSTEM_NAMES = {
+    "swiss": "swiss",
+    "rr": "golfer",
+    "round_robin": "golfer",
+    "koth": "king_of_the_hill",
+    "king_of_the_hill": "king_of_the_hill",
+    "random": "random",
+}
 
 
 @dataclass(frozen=True)
@@ -50,6 +64,8 @@ class PairingInput:
 
     groups: dict[str, list[pairing.PairingEntrant]]
     standings_round: int | None
+    #: Every earlier table of the competition (2-4 players who came), for the tables engines.
+    tables: tuple[pairing.PastTable, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -61,6 +77,8 @@ class RoundPairing:
     weight: int | None
     system: str
     criteria: tuple[pairing.CriterionTotal, ...] = ()
+    #: At tables of 3 and 4 (the round's table size is not 2): the tables, `pairs` empty.
+    tables: tuple[pairing.Table, ...] = ()
 
 
 def default_standings_round(round: Round, *, open_games: int | None = None) -> int | None:
@@ -98,19 +116,29 @@ def pairing_input(round: Round, *, standings_round: int | None) -> PairingInput:
         Seat.objects.filter(round__competition=competition, round__number__lt=round.number)
         .exclude(game__outcome=Outcome.ANNULLED)
         .values_list(
-            "game_id", "round__number", "player_id", "position", "game__starter", "game__outcome"
+            "game_id",
+            "round__number",
+            "player_id",
+            "position",
+            "game__starter",
+            "game__outcome",
+            "forfeited",
         )
         .order_by("round__number", "game_id", "position")
     )
     tables: dict[int, list[tuple]] = defaultdict(list)
     for game_id, *seat in seat_rows:
         tables[game_id].append(tuple(seat))
+    past_tables = []
     # Each pair at a table met: one past game per opponent, as one against one.
     for seats in tables.values():
         if len(seats) == 1:
             byes[seats[0][1]] += 1
             continue
-        for number, player, position, starter, outcome in seats:
+        past = _past_table(seats)
+        if past is not None:
+            past_tables.append(past)
+        for number, player, position, starter, outcome, _forfeited in seats:
             started = None if starter is None else starter == position
             for _number, opponent, *_rest in seats:
                 if opponent != player:
@@ -139,7 +167,29 @@ def pairing_input(round: Round, *, standings_round: int | None) -> PairingInput:
                 opponents=tuple(history[entrant.player_id]),
             )
         )
-    return PairingInput(groups=dict(sorted(groups.items())), standings_round=standings_round)
+    return PairingInput(
+        groups=dict(sorted(groups.items())),
+        standings_round=standings_round,
+        tables=tuple(past_tables),
+    )
+
+
+def _past_table(seats: list[tuple]) -> pairing.PastTable | None:
+    """A stored table as the tables engines read it: the players who came, in playing
+    order from the starter (its order unknown when drawn at the table or someone forfeited);
+    None when fewer than two came."""
+    number, _player, _position, starter, _outcome, _forfeited = seats[0]
+    came = [seat for seat in seats if not seat[5]]
+    if len(came) < 2:
+        return None
+    order_known = starter is not None and len(came) == len(seats)
+    if order_known:
+        came = came[starter:] + came[:starter]
+    return pairing.PastTable(
+        round_number=number,
+        players=tuple(seat[1] for seat in came),
+        order_known=order_known,
+    )
 
 
 def round_pairing_preview(
@@ -148,12 +198,22 @@ def round_pairing_preview(
     system: str | None = None,
     standings_round: int | None = None,
     seed: int | None = None,
+    table_size: str | None = None,
 ) -> RoundPairing:
-    """Compute the pairing of a round without writing anything; groups pair apart."""
+    """Compute the pairing of a round without writing anything; groups pair apart.
+
+    `table_size`: the round's table size to pair with (a `TableSize` code, "" for the
+    competition's); None: the round's own setting."""
     competition: Competition = round.competition
-    name = SYSTEM_NAMES.get(system or competition.pairing_system, system)
     if standings_round is None:
         standings_round = default_standings_round(round)
+    code = round.table_size if table_size is None else table_size
+    code = code or competition.table_size
+    if code != TableSize.TWO:
+        return _preview_tables(
+            round, code=code, system=system, standings_round=standings_round, seed=seed
+        )
+    name = SYSTEM_NAMES.get(system or competition.pairing_system, system)
     data = pairing_input(round, standings_round=standings_round)
     results = []
     for entrants in data.groups.values():
@@ -161,7 +221,7 @@ def round_pairing_preview(
         if name in {"swiss", "round_robin"}:
             options["round_number"] = round.number
         if name == "random":
-            options["seed"] = seed if seed is not None else competition.pk * 1000 + round.number
+            options["seed"] = _random_seed(round, seed)
         first_round_by_rating = (
             name == "swiss"
             and round.number == 1
@@ -180,6 +240,53 @@ def round_pairing_preview(
                 _("The round cannot be paired: %(reason)s") % {"reason": error}
             ) from error
     return _combined(results, system=name)
+
+
+def check_table_size(competition: Competition, code: str) -> None:
+    """Refuse a table size that is not one, or that the competition cannot play at."""
+    if code and code not in TableSize.values:
+        raise CompetitionError(_("Choose a table size from the list."))
+    error = competition.table_size_error(code)
+    if error:
+        raise CompetitionError(error)
+
+
+def _random_seed(round: Round, seed: int | None) -> int:
+    return seed if seed is not None else round.competition.pk * 1000 + round.number
+
+
+def _preview_tables(
+    round: Round, *, code: str, system: str | None, standings_round: int | None, seed: int | None
+) -> RoundPairing:
+    """The round at tables of 3 and 4: each group split by `pairing.table_sizes` and paired
+    by the tables engine of the competition's system, with every earlier table as history.
+    A first round by rating is not offered at tables: Swiss then groups by the (empty)
+    standings."""
+    competition: Competition = round.competition
+    check_table_size(competition, code)
+    name = TABLE_SYSTEM_NAMES.get(system or competition.pairing_system)
+    if name is None:
+        raise CompetitionError(_("Choose a pairing system from the list."))
+    data = pairing_input(round, standings_round=standings_round)
+    tables: list[pairing.Table] = []
+    byes: list[int] = []
+    for entrants in data.groups.values():
+        options: dict = {"starters": competition.starters, "history": data.tables}
+        if name == "golfer":
+            options["round_number"] = round.number
+        if name == "random":
+            options["seed"] = _random_seed(round, seed)
+        try:
+            sizes = pairing.table_sizes(len(entrants), table_size_choice(code))
+            result = pairing.pair_tables(name, entrants, sizes, **options)
+        except pairing.PairingError as error:
+            raise CompetitionError(
+                _("The round cannot be paired: %(reason)s") % {"reason": error}
+            ) from error
+        offset = len(tables)
+        tables += [replace(table, number=table.number + offset) for table in result.tables]
+        byes += [result.bye] if result.bye is not None else []
+    return RoundPairing(pairs=(), byes=tuple(byes), weight=None, system=name, tables=tuple(tables))
 
 
 def _combined(results: list[pairing.Pairing], *, system: str) -> RoundPairing:
@@ -208,6 +315,11 @@ def pairing_specs(result: RoundPairing) -> list[PairingSpec]:
         )
         for pair in result.pairs
     ]
+    # At tables the engine seats each table: seat 0 starts, unless drawn at the table.
+    specs += [
+        PairingSpec(players=table.players, table=table.number, starter=0 if table.seated else None)
+        for table in result.tables
+    ]
     specs += [PairingSpec(players=(bye,)) for bye in result.byes]
     return specs
 
@@ -221,11 +333,23 @@ def round_pair(
     seed: int | None = None,
     expected_pairing: str | None = None,
     by: AbstractBaseUser | None = None,
+    table_size: str | None = None,
 ) -> RoundPairing:
     """Generate and store a round's pairing as a draft; refused once the round has results,
-    and when the pairing is no longer the one the page showed (`expected_pairing`)."""
+    and when the pairing is no longer the one the page showed (`expected_pairing`).
+
+    `table_size`: the round's own table size from now on ("" = the competition's; None:
+    as it is), kept with the pairing in one history entry."""
+    changes = {}
+    if table_size is not None and table_size != round.table_size:
+        check_table_size(round.competition, table_size)
+        changes["table_size"] = (round.table_size, table_size)
     result = round_pairing_preview(
-        round=round, system=system, standings_round=standings_round, seed=seed
+        round=round,
+        system=system,
+        standings_round=standings_round,
+        seed=seed,
+        table_size=table_size,
     )
     round_set_pairings(
         round=round,
@@ -234,7 +358,11 @@ def round_pair(
         by=by,
         system=result.system,
         to_draft=True,
+        changes=changes,
     )
+    if changes:
+        round.table_size = table_size
+        round.save(update_fields=["table_size"])
     return result
 
 
@@ -270,6 +398,7 @@ def round_add_late_player(
     round: Round,
     player_id: int,
     opponent_id: int | None = BYE,
+    join_table: int | None = None,
     by: AbstractBaseUser | None = None,
     expected_pairing: str | None = None,
 ) -> Game:
@@ -277,8 +406,11 @@ def round_add_late_player(
 
     `opponent_id` is the player who has the bye (the bye becomes a real game at a new
     table), another late arrival without a place (a new table for the two), or `BYE` (the
-    late arrival gets a bye). The late arrival is marked present. Refused in a finished
-    round (reopen it first) and once the pairing changed since the page (`expected_pairing`).
+    late arrival gets a bye). In a round at tables of 3 and 4, `join_table` (a table
+    number) seats the late arrival last at that table of 2 or 3, which has no result and no
+    moves yet: a table of 3 becomes 4. The late arrival is marked present. Refused in a
+    finished round (reopen it first) and once the pairing changed since the page
+    (`expected_pairing`).
     """
     locked = round_lock(round)
     check_pairing_version(locked, expected_pairing)
@@ -300,8 +432,13 @@ def round_add_late_player(
             _("%(player)s already has a place in round %(number)s.")
             % {"player": late.player.name, "number": number}
         )
-    bye_game = None
-    if opponent_id is not BYE:
+    # The game the late arrival's place replaces: the bye, or the table they join.
+    replaced: Game | None = None
+    joined: Game | None = None
+    if join_table is not None:
+        opponent_id = BYE
+        replaced = joined = _table_to_join(locked, join_table, late, active)
+    elif opponent_id is not BYE:
         opponent = _late_entrant(active, opponent_id, number)
         if opponent.player_id == late.player_id:
             raise CompetitionError(_("Choose two different players."))
@@ -311,12 +448,12 @@ def round_add_late_player(
                 % {"player": late.player.name, "opponent": opponent.player.name}
             )
         if opponent.player_id in seated:
-            bye_game = (
+            replaced = (
                 games_locked(locked.games)
                 .filter(seats__player_id=opponent.player_id, outcome=Outcome.BYE)
                 .first()
             )
-            if bye_game is None:
+            if replaced is None:
                 raise CompetitionError(
                     _(
                         "%(player)s already plays in round %(number)s; choose the player "
@@ -327,10 +464,19 @@ def round_add_late_player(
     absences = locked.absences.filter(player_id__in=[player_id, opponent_id])
     made_present = sorted(absences.values_list("player__name", flat=True))
     absences.delete()
-    before = pairing_snapshot(Game.objects.with_seats().filter(pk=bye_game.pk) if bye_game else [])
-    if bye_game is not None:
-        bye_game.delete()
-    spec = _late_spec(locked, late.player_id, opponent_id)
+    before = pairing_snapshot(Game.objects.with_seats().filter(pk=replaced.pk) if replaced else [])
+    joined_players = [player.pk for player in joined.players] if joined else []
+    if replaced is not None:
+        replaced.delete()
+    if joined is not None:
+        spec = PairingSpec(
+            (*joined_players, late.player_id),
+            table=joined.table,
+            starter=joined.starter,
+            rules=joined.rules,
+        )
+    else:
+        spec = _late_spec(locked, late.player_id, opponent_id)
     try:
         with transaction.atomic():
             (game,) = games_create(round_id=locked.pk, pairings=[spec])
@@ -349,6 +495,44 @@ def round_add_late_player(
     )
     round_update_status(round=locked, by=by)
     competition_touched(competition_id=locked.competition_id)
+    return game
+
+
+def _table_to_join(round: Round, table: int, late: Entrant, active: dict[int, Entrant]) -> Game:
+    """The locked game at `table` that a late arrival may join, or the reason why not."""
+    number = round.number
+    if not round.at_tables:
+        raise CompetitionError(
+            _("Round %(number)s is played one against one: a late arrival gets a new table.")
+            % {"number": number}
+        )
+    game = (
+        games_locked(round.games.filter(table=table)).exclude(outcome=Outcome.BYE).first()
+        if 0 < table <= SMALLINT_MAX
+        else None
+    )
+    if game is None:
+        raise CompetitionError(
+            _("Round %(number)s has no table %(table)s.") % {"number": number, "table": table}
+        )
+    seats = game.seat_list
+    if len(seats) >= min(4, ruleset_of(game).players_max):
+        raise CompetitionError(
+            _("Table %(table)s is full; choose a table of 3.") % {"table": table}
+        )
+    if game.has_entered_result or Move.objects.filter(game=game).exists():
+        raise CompetitionError(
+            _("Table %(table)s has started (a result or moves): choose another place.")
+            % {"table": table}
+        )
+    if any(
+        seat.player_id in active and active[seat.player_id].group_id != late.group_id
+        for seat in seats
+    ):
+        raise CompetitionError(
+            _("%(player)s plays in another group than table %(table)s.")
+            % {"player": late.player.name, "table": table}
+        )
     return game
 
 
@@ -422,3 +606,129 @@ def round_pairing_review(round: Round, *, standings_round: int | None) -> dict[i
             last_met_round=max(met, default=None),
         )
     return review
+
+
+def _stored_table(game: Game) -> tuple[tuple[int, ...], bool]:
+    """A stored table's players in playing order (from its starter), and whether the
+    pairing seated it (False: who starts is drawn at the table)."""
+    players = tuple(player.pk for player in game.players)
+    if game.starter is None:
+        return players, False
+    return players[game.starter :] + players[: game.starter], True
+
+
+def _explained(
+    games: list[Game], data: PairingInput
+) -> tuple[pairing.TablePairing, dict[int, pairing.PairingEntrant]]:
+    """The stored games as the tables engine explains them (a bye as its bye)."""
+    records = {entrant.id: entrant for group in data.groups.values() for entrant in group}
+    by_id = dict(records)
+    for game in games:
+        for player in game.players:
+            by_id.setdefault(player.pk, pairing.PairingEntrant(id=player.pk, rank=len(by_id) + 1))
+    history = pairing.TableHistory(data.tables, list(by_id))
+    tables, bye = [], None
+    for game in games:
+        if game.is_bye:
+            bye = game.players[0].pk
+            continue
+        players, seated = _stored_table(game)
+        tables.append(
+            explain(game.table or 0, players, seated=seated, by_id=by_id, history=history)
+        )
+    return pairing.TablePairing(tables=tuple(tables), bye=bye, system=""), by_id
+
+
+def round_table_review(round: Round, *, standings_round: int | None) -> dict[int, pairing.Table]:
+    """Per table of a round at tables of 3 and 4: the engine's explanation (players in
+    playing order, repeat meetings, match-point spread), from the records it paired with."""
+    games = [game for game in round.games.with_seats() if not game.is_bye]
+    data = pairing_input(round, standings_round=standings_round)
+    explained, _by_id = _explained(games, data)
+    return {game.pk: table for game, table in zip(games, explained.tables, strict=True)}
+
+
+@transaction.atomic
+def round_swap(
+    *,
+    round: Round,
+    player_x: int,
+    player_y: int,
+    expected_pairing: str | None = None,
+    by: AbstractBaseUser | None = None,
+) -> None:
+    """The director's swap. One against one: `round_swap_players`, as always. At tables of
+    3 and 4: the engine's `swap_players`: two players at one table change seats (so the
+    director chooses who starts); at two tables, or a table and the bye, they change
+    places and each changed table is seated again by the starts rule."""
+    if not round.at_tables:
+        round_swap_players(
+            round=round,
+            player_x=player_x,
+            player_y=player_y,
+            expected_pairing=expected_pairing,
+            by=by,
+        )
+        return
+    if player_x == player_y:
+        raise CompetitionError(_("Choose two different players to swap."))
+    locked = round_lock(round)
+    check_pairing_version(locked, expected_pairing)
+    games = list(
+        games_locked(
+            locked.games.filter(
+                pk__in=Seat.objects.filter(round=locked, player_id__in=[player_x, player_y]).values(
+                    "game_id"
+                )
+            )
+        )
+    )
+    if any(game.has_entered_result for game in games):
+        raise CompetitionError(_("A game with a result cannot be changed; correct it instead."))
+    if Move.objects.filter(game__in=games).exists():
+        raise CompetitionError(
+            _("A game with moves on the board cannot be changed; undo the moves first.")
+        )
+    seated_here = {player.pk for game in games for player in game.players}
+    if not {player_x, player_y} <= seated_here:
+        raise CompetitionError(_("Both players must have a place in this round's pairing."))
+    if all(game.is_bye for game in games):
+        raise CompetitionError(_("Both players have a bye; there is nothing to swap."))
+    data = pairing_input(locked, standings_round=default_standings_round(locked))
+    shown, by_id = _explained(games, data)
+    try:
+        swapped = pairing.swap_players(shown, player_x, player_y, by_id.values(), data.tables)
+    except pairing.PairingError as error:
+        raise CompetitionError(
+            _("The players cannot be swapped: %(reason)s") % {"reason": error}
+        ) from error
+    rules = games[0].rules
+    specs = [
+        PairingSpec(
+            table.players, table=table.number, starter=0 if table.seated else None, rules=rules
+        )
+        for table in swapped.tables
+    ]
+    if swapped.bye is not None:
+        specs.append(PairingSpec((swapped.bye,), rules=rules))
+    before = pairing_snapshot(games)
+    locked.games.filter(pk__in=[game.pk for game in games]).delete()
+    try:
+        with transaction.atomic():
+            created = games_create(round_id=locked.pk, pairings=specs)
+    except IntegrityError as error:
+        raise CompetitionError(
+            _("A player appears twice in round %(number)s.") % {"number": locked.number}
+        ) from error
+    round_history(
+        locked,
+        by=by,
+        action=HistoryAction.PAIRING_SWAP,
+        before={"pairings": before},
+        after={
+            "pairings": pairing_snapshot(
+                Game.objects.with_seats().filter(pk__in=[game.pk for game in created])
+            )
+        },
+    )
+    competition_touched(competition_id=locked.competition_id)

@@ -285,6 +285,7 @@ def round_set_pairings(
     by: AbstractBaseUser | None = None,
     system: str = "",
     to_draft: bool = False,
+    changes: dict[str, tuple[Any, Any]] | None = None,
 ) -> list[Game]:
     """Replace the pairings of a round that has no results yet.
 
@@ -292,10 +293,15 @@ def round_set_pairings(
     `system`: the pairing system that made them, for the history ("" when set by hand).
     `to_draft`: the round goes back to a draft, for the director to review and publish
     (a generated or cleared pairing); otherwise its status stays.
+    `changes`: other fields of the round the caller changes with it (name: (before,
+    after)), kept in the same history entry.
     """
     locked = round_lock(round)
     check_pairing_version(locked, expected_pairing)
-    before = {"pairings": round_pairing_snapshot(locked), "status": locked.status}
+    changes = changes or {}
+    before = {"pairings": round_pairing_snapshot(locked), "status": locked.status} | {
+        name: value for name, (value, _after) in changes.items()
+    }
     games = _replace_pairings(locked, pairings)
     if to_draft:
         _status_write(locked, Round.Status.DRAFT)
@@ -306,7 +312,8 @@ def round_set_pairings(
         action=HistoryAction.PAIRING_GENERATE if pairings else HistoryAction.PAIRING_CLEAR,
         before=before,
         after={"pairings": round_pairing_snapshot(locked), "status": locked.status}
-        | ({"system": system} if system else {}),
+        | ({"system": system} if system else {})
+        | {name: value for name, (_before, value) in changes.items()},
     )
     competition_touched(competition_id=locked.competition_id)
     return games

@@ -18,6 +18,8 @@ from competition.services.pairing import (
     default_standings_round,
     round_pair,
     round_pairing_review,
+    round_swap,
+    round_table_review,
 )
 from competition.services.rounds import (
     pairing_version,
@@ -25,7 +27,6 @@ from competition.services.rounds import (
     round_delete,
     round_reopen,
     round_set_status,
-    round_swap_players,
 )
 from competition.views.access import secretary_required
 from competition.views.warnings import open_games_warning
@@ -49,12 +50,13 @@ def _generate(round_obj, data, *, shown, by):
         seed=data["seed"],
         expected_pairing=shown,
         by=by,
+        table_size=data.get("table_size"),
     )
     return _("Pairing generated. Review it, then publish."), None
 
 
 def _swap(round_obj, data, *, shown, by):
-    round_swap_players(
+    round_swap(
         round=round_obj,
         player_x=int(data["player_x"]),
         player_y=int(data["player_y"]),
@@ -94,10 +96,15 @@ PAIRING_ACTIONS = {
 }
 
 
-def _pairing_forms(data, *, competition: Competition, players, bound: str | None) -> dict:
+def _pairing_forms(data, *, round_obj: Round, players, bound: str | None) -> dict:
     """The page's forms; the one named `bound` is bound to the posted data."""
+    competition = round_obj.competition
     makers = {
-        "pairing_form": lambda d: PairingForm(d, initial={"system": competition.pairing_system}),
+        "pairing_form": lambda d: PairingForm(
+            d,
+            competition=competition,
+            initial={"system": competition.pairing_system, "table_size": round_obj.table_size},
+        ),
         "swap_form": lambda d: SwapForm(d, players=players),
         "reopen_form": RoundReopenForm,
         "delete_form": RoundDeleteForm,
@@ -116,7 +123,7 @@ def round_pairing(request, competition: Competition, number: int):
     )
     action = PAIRING_ACTIONS.get(request.POST.get("action", ""))
     forms = _pairing_forms(
-        request.POST, competition=competition, players=players, bound=action and action.form
+        request.POST, round_obj=round_obj, players=players, bound=action and action.form
     )
     if action is not None:
         form = forms.get(action.form) if action.form else None
@@ -141,7 +148,11 @@ def round_pairing(request, competition: Competition, number: int):
                 return redirect("round_pairing", **competition.url_kwargs, number=number)
     open_games = selectors.games_without_result_before(round_obj)
     standings_round = default_standings_round(round_obj, open_games=open_games)
-    review = round_pairing_review(round_obj, standings_round=standings_round)
+    at_tables = round_obj.at_tables
+    if at_tables:
+        review = round_table_review(round_obj, standings_round=standings_round)
+    else:
+        review = round_pairing_review(round_obj, standings_round=standings_round)
     has_results = any(game.has_entered_result for game in games)
     club_rating = club_ratings(competition.club)
 
@@ -159,6 +170,13 @@ def round_pairing(request, competition: Competition, number: int):
             "competition": competition,
             "round": round_obj,
             "rows": [(game, review.get(game.pk), chance(game)) for game in games],
+            "at_tables": at_tables,
+            "table_rows": [
+                (game, review.get(game.pk), _repeats_named(review.get(game.pk), game))
+                for game in games
+            ]
+            if at_tables
+            else [],
             "rating_system": club_rating.system,
             "standings_round": standings_round,
             "open_games_warning": open_games_warning(round_obj, open_games)
@@ -174,3 +192,14 @@ def round_pairing(request, competition: Competition, number: int):
             "pairing_version": pairing_version(game.pk for game in games),
         },
     )
+
+
+def _repeats_named(table, game) -> list[tuple[str, str, int, int]]:
+    """A table's repeat meetings with the players' names: (name, name, meetings, last round)."""
+    if table is None:
+        return []
+    names = {player.pk: player.name for player in game.players}
+    return [
+        (names[repeat.player_a], names[repeat.player_b], repeat.meetings, repeat.last_round)
+        for repeat in table.repeats
+    ]

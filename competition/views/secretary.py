@@ -367,6 +367,7 @@ def attendance(request, competition: Competition, number: int):
                 round=round_obj,
                 player_id=int(late_form.cleaned_data["player"]),
                 opponent_id=late_form.opponent_id(),
+                join_table=late_form.join_table(),
                 expected_pairing=late_form.cleaned_data["pairing"],
                 by=request.user,
             )
@@ -418,8 +419,24 @@ def _late_arrival_form(
         unplaced=unplaced,
         bye_players=bye_players,
         chosen=chosen,
+        tables=_tables_with_room(round_obj, games),
         initial={"pairing": pairing_version(game.pk for game in games)},
     )
+
+
+def _tables_with_room(round_obj, games: list[Game]) -> list[tuple[int, list[str]]]:
+    """At tables of 3 and 4: the tables a late arrival may join (fewer than 4 players, no
+    result yet), by number with their players' names; one against one: none."""
+    if not round_obj.at_tables:
+        return []
+    return [
+        (game.table, [player.name for player in game.players])
+        for game in sorted(games, key=lambda game: game.table or 0)
+        if game.table
+        and not game.is_bye
+        and len(game.seat_list) < 4
+        and not game.has_entered_result
+    ]
 
 
 def _only_left_empty(form) -> bool:

@@ -14,7 +14,7 @@ from .golfer import golfer_tables
 from .records import Pairing, PairingEntrant, PairingError, TablePairing
 from .simple import by_rating, king_of_the_hill, random_pairing, round_robin
 from .swiss import swiss
-from .tables import random_tables, swiss_tables
+from .tables import random_tables, standings_tables, swiss_tables
 
 __all__ = ["SYSTEMS", "TABLE_SYSTEMS", "pair", "pair_tables"]
 
@@ -61,6 +61,7 @@ TABLE_SYSTEMS: dict[str, tuple[str, ...]] = {
     "swiss": ("swiss",),
     "random": ("random",),
     "golfer": ("golfer", "social_golfer"),
+    "king_of_the_hill": ("king_of_the_hill", "koth"),
 }
 _TABLE_ALIASES = {alias: name for name, aliases in TABLE_SYSTEMS.items() for alias in aliases}
 
@@ -72,7 +73,8 @@ def pair_tables(
 
     Options (all keyword): ``history`` (``PastTable`` records) and ``starters`` for
     all; random: ``seed`` (required); golfer: ``round_number`` (required); swiss:
-    ``exact_up_to``, ``window``. Unknown options are refused. ``pair`` stays the way
+    ``exact_up_to``, ``window``; king_of_the_hill (the standings cut in order): none.
+    Unknown options are refused. ``pair`` stays the way
     in for one against one: its systems and results do not change.
     """
     name = _TABLE_ALIASES.get(system)
@@ -84,6 +86,7 @@ def pair_tables(
         "swiss": swiss_tables,
         "random": random_tables,
         "golfer": golfer_tables,
+        "king_of_the_hill": standings_tables,
     }
     try:
         return engines[name](entrants, sizes, **options)

@@ -43,6 +43,7 @@ __all__ = [
     "TableHistory",
     "grouping_cost",
     "random_tables",
+    "standings_tables",
     "swap_players",
     "swiss_tables",
     "table_sizes",
@@ -571,6 +572,34 @@ def random_tables(
         system="random",
         starters=starters,
         number_by_standing=False,
+    )
+
+
+def standings_tables(
+    entrants: Iterable[PairingEntrant],
+    sizes: Sequence[int],
+    history: Iterable[PastTable] = (),
+    *,
+    starters: StarterMode | str = "assigned",
+) -> TablePairing:
+    """King of the Hill at tables ("op de stand"): the standings cut in order, the top
+    players at table 1, repeats allowed as in the pairs' King of the Hill. The bye
+    follows the common rule.
+    """
+    check_starters(starters)
+    ordered, bye, players, table_history = prepare_round(entrants, sizes, history)
+    groups, start = [], 0
+    for size in sizes:
+        groups.append([entrant.id for entrant in players[start : start + size]])
+        start += size
+    return finish_tables(
+        groups,
+        ordered,
+        bye.id if bye else None,
+        table_history,
+        system="king_of_the_hill",
+        starters=starters,
+        number_by_standing=True,
     )
 
 

@@ -68,12 +68,23 @@ class Command(BaseCommand):
                 }
                 for pair in result.pairs
             ],
+            "tables": [
+                {
+                    "table": table.number,
+                    "players": list(table.players),
+                    "starter": table.starter,
+                    "match_point_spread": table.match_point_spread,
+                    "repeat_meetings": table.repeat_meetings,
+                }
+                for table in result.tables
+            ],
             "bye": result.byes[0] if result.byes else None,
             "byes": list(result.byes),
         }
 
     def _table(self, number, result, dry_run) -> str:
         ids = {p for pair in result.pairs for p in (pair.player_a, pair.player_b)}
+        ids |= {p for table in result.tables for p in table.players}
         names = dict(Player.objects.filter(pk__in=ids | set(result.byes)).values_list("pk", "name"))
         lines = [
             f"Round {number} ({result.system}){' — dry run, nothing saved' if dry_run else ''}"
@@ -84,6 +95,13 @@ class Command(BaseCommand):
             lines.append(
                 f"{pair.table:>3}  {names[pair.player_a]:<26} – {names[pair.player_b]:<26}"
                 f" MP gap {pair.match_point_gap:g}  BP gap {pair.board_point_gap}{repeat}{starter}"
+            )
+        for table in result.tables:
+            repeat = f"  repeats {table.repeat_meetings}" if table.repeat_meetings else ""
+            starter = f"  starts: {names[table.starter]}" if table.starter else ""
+            lines.append(
+                f"{table.number:>3}  {' – '.join(names[p] for p in table.players)}"
+                f"  MP spread {table.match_point_spread:g}{repeat}{starter}"
             )
         lines += [f"bye  {names[bye]}" for bye in result.byes]
         return "\n".join(lines)

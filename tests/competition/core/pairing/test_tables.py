@@ -419,10 +419,27 @@ def test_swap_players_with_the_bye():
 def test_pair_tables_refuses_unknown_systems_and_options_and_pair_is_unchanged():
     entrants = [PairingEntrant(id=i, rank=i) for i in range(1, 9)]
     with pytest.raises(PairingError):
-        pair_tables("koth", entrants, [4, 4])
+        pair_tables("by_rating", entrants, [4, 4])
     with pytest.raises(PairingError):
         pair_tables("swiss", entrants, [4, 4], round_number=3)
     with pytest.raises(PairingError):
         pair_tables("random", entrants, [4, 4])  # seed is required
     assert pair_tables("social_golfer", entrants, [4, 4], round_number=1).system == "golfer"
     assert len(pair("swiss", entrants, round_number=1).pairs) == 4
+
+
+def test_king_of_the_hill_at_tables_cuts_the_standings_in_order():
+    """King of the Hill ("op de stand") at tables: ranks 1-4 at table 1, 5-7 and 8-10
+    at tables 2 and 3 (10 at fours: 4 + 3 + 3), whatever the input order; the 11th
+    placed of 11 has the bye."""
+    from competition.core.pairing import PairingEntrant, pair_tables, table_sizes
+
+    entrants = [PairingEntrant(id=100 + rank, rank=rank) for rank in range(11, 0, -1)]
+    result = pair_tables("koth", entrants, table_sizes(10, "fours"), starters="by_lot")
+    assert [table.players for table in result.tables] == [
+        (101, 102, 103, 104),
+        (105, 106, 107),
+        (108, 109, 110),
+    ]
+    assert result.bye == 111
+    assert result.system == "king_of_the_hill"
