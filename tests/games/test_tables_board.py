@@ -7,6 +7,7 @@ from datetime import timedelta
 from html import unescape
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -133,6 +134,35 @@ def test_the_end_racks_are_asked_one_player_at_a_time_and_settle_every_score(man
     page = text(manager.get(url("board", game)))
     assert "Anna wins" in page and "(7 – -19 – -16 – -11)" in page
     assert score_line(page) == [("Anna", "7"), ("Bert", "-19"), ("Cor", "-16"), ("Dirk", "-11")]
+
+
+def test_equal_best_scores_at_a_table_share_the_win(client, secretary, competition):
+    """Nobody plays: everyone passes twice, and Anna and Bert are left with 7 points each
+    (A, A, E, E, I, I, O and A, A, E, E, N, N, O: seven tiles of 1), Cor and Dirk with more."""
+    game = table_game(competition, 4)
+    for _ in range(8):
+        move_add(game=game, notation="-", by=None)
+    for tiles in ("(AAEEIIO)", "(AAEENNO)", "(BCDFGHJ)", "(KLMPRST)"):
+        move_add(game=game, notation=tiles, by=None)
+    # Cor B 3 + C 5 + D 2 + F 4 + G 3 + H 4 + J 4 = 25; Dirk K 3 + L 3 + M 3 + P 3 + R 2 +
+    # S 2 + T 2 = 18.
+    assert seats(game) == [(-7, 1), (-7, 1), (-25, 4), (-18, 3)]
+    client.force_login(secretary)
+    assert "Anna & Bert winnen" in text(client.get(url("board", game)))
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    assert "Anna & Bert win" in text(client.get(url("board", game)))
+
+
+def test_the_winner_of_a_table_is_named_in_dutch(client, secretary, competition):
+    game = table_game(competition, 3)
+    move_add(game=game, notation="8H ZOEN", by=None)
+    for notation in ("-", "-", "-", "-", "-", "-", "(AEIOU??)", "(AAEEIIN)", "(AEKLMRS)"):
+        move_add(game=game, notation=notation, by=None)
+    # Anna 14 - (A 1 + E 1 + I 1 + O 1 + U 4 + two blanks 0) = 6; Bert -7; Cor A 1 + E 1 +
+    # K 3 + L 3 + M 3 + R 2 + S 2 = -15.
+    assert seats(game) == [(6, 1), (-7, 2), (-15, 3)]
+    client.force_login(secretary)
+    assert "Anna wint" in text(client.get(url("board", game)))
 
 
 @pytest.mark.parametrize(("count", "seed"), [(3, 1), (4, 2)])
