@@ -389,3 +389,36 @@ def test_the_board_pages_cost_the_same_queries_at_a_table_of_four_as_for_a_pair(
         client.get(url("board", four))
     assert _queries(client, url("board", four)) == _queries(client, url("board", pair))
     assert _queries(client, url("replay", four)) == _queries(client, url("replay", pair))
+
+
+def test_the_live_preview_scores_for_the_player_to_move_at_a_table(manager, competition):
+    game = table_game(competition, 4, starter=3)
+    move_add(game=game, notation="8H ZOEN", by=None)  # Dirk's
+    game.refresh_from_db()
+    response = manager.post(
+        url("move_preview", game),
+        {"version": game.version, "kind": "play", "notation": "H8 .EE"},
+    )
+    assert response.status_code == 200
+    # Anna's turn: down from Dirk's Z on H8 (its premium used): Z 4 + E 1 + E 1 = 6.
+    assert re.search(r'class="preview-score">6<', text(response))
+    assert Move.objects.filter(game=game).count() == 1
+
+
+def test_a_correction_of_a_move_that_is_not_there_is_refused_in_dutch(
+    client, secretary, competition
+):
+    game = table_game(competition, 4)
+    move_add(game=game, notation="8H ZOEN", by=None)
+    client.force_login(secretary)
+    game.refresh_from_db()
+    for number in ("2", "0", "99999999999", "x"):
+        response = client.post(
+            url("move_correct", game),
+            {"version": game.version, "number": number, "notation": "8H ZOENEN"},
+            follow=True,
+        )
+        assert response.status_code == 200, number
+        page = text(response)
+        assert "Er is geen zet" in page or "Typ de gecorrigeerde zet." in page, number
+    assert list(Move.objects.filter(game=game).values_list("notation", flat=True)) == ["8H ZOEN"]

@@ -5,14 +5,18 @@ import re
 from html import unescape
 
 import pytest
-from django.conf import settings
+from django.conf import settings as django_settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import translation
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games.models import Game, Move, Outcome
-from games.moves import move_add
+from games.moves import MoveError, move_add, moves_import_gcg
 from rules import gcg
 from tests.games.tables import self_played, table_game
+from tests.rules.test_gcg_fuzz import ODD_LINES
 
 pytestmark = pytest.mark.django_db
 
@@ -163,7 +167,7 @@ def test_the_analysis_and_the_history_of_a_table_of_four(manager, competition, c
     assert page.count("<tr data-move=") == 8
     shown = client.get(url("game_analysis", game), {"zet": 6})
     assert shown.status_code == 200
-    manager.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    manager.cookies[django_settings.LANGUAGE_COOKIE_NAME] = "en"
     replay = text(manager.get(url("replay", game)))
     history = re.sub(
         r"\s+", " ", re.sub(r"<[^>]+>", " ", replay[replay.index('id="game-history"') :])
@@ -174,3 +178,57 @@ def test_the_analysis_and_the_history_of_a_table_of_four(manager, competition, c
         assert f"Move {number}: — → {name}: " in history
     assert "player 3" not in history and "player 4" not in history
     assert client.get(url("replay", game), {"zet": 3}).status_code == 200
+
+
+@pytest.fixture(scope="module")
+def four_player_file() -> bytes:
+    return file_of(4, 2, ("Anna", "Bert", "Cor", "Dirk"))[0]
+
+
+@st.composite
+def damaged(draw, original: bytes) -> bytes:
+    """The 4-player file with a few lines deleted, doubled, swapped or replaced by odd ones,
+    or a byte changed."""
+    lines = original.split(b"\n")
+    for _ in range(draw(st.integers(1, 3))):
+        at = draw(st.integers(0, len(lines) - 1))
+        kind = draw(st.sampled_from(["delete", "duplicate", "swap", "odd", "flip"]))
+        if kind == "delete":
+            del lines[at]
+        elif kind == "duplicate":
+            lines.insert(at, lines[at])
+        elif kind == "swap" and at + 1 < len(lines):
+            lines[at], lines[at + 1] = lines[at + 1], lines[at]
+        elif kind == "odd":
+            lines.insert(at, draw(st.sampled_from(ODD_LINES) | st.binary(max_size=30)))
+        elif kind == "flip" and lines[at]:
+            line = bytearray(lines[at])
+            line[draw(st.integers(0, len(line) - 1))] = draw(st.integers(0, 255))
+            lines[at] = bytes(line)
+        if not lines:
+            lines = [b""]
+    return b"\n".join(lines)
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_any_damaged_file_of_four_is_stored_or_refused_with_a_dutch_message(
+    competition, four_player_file, data
+):
+    game = table_game(competition, 4, starter="")
+    damaged_file = data.draw(damaged(four_player_file))
+    with translation.override("nl"):
+        try:
+            moves_import_gcg(game=game, data=damaged_file, by=None)
+        except MoveError as error:
+            assert re.match(
+                r"(Regel|Zet) \d+: |Dit bestand beschrijft|De spelers in dit bestand",
+                str(error.message),
+            ), error.message
+            assert not Move.objects.filter(game=game).exists()
+        else:
+            assert Move.objects.filter(game=game).exists()
