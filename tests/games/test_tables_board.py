@@ -16,7 +16,7 @@ from django.utils import timezone
 import rules
 from clubs.history import HistoryAction
 from clubs.models import HistoryEntry
-from games.clock import clock_flag, clock_press, clock_start
+from games.clock import clock_flag, clock_press, clock_start, clock_view
 from games.models import Game, Move, Outcome
 from games.moves import MoveError, move_add
 from tests.games.tables import self_played, table_game
@@ -266,7 +266,8 @@ def test_a_flag_that_falls_at_a_table_of_four_loses_against_every_other_player(
     )
     game = table_game(competition, 4, variant, starter=2)
     start = timezone.now()
-    clock_start(game=game, by=secretary, now=start)
+    clock = clock_start(game=game, by=secretary, now=start)
+    assert clock.budget_ms == [60_000] * 4
     move_add(game=game, notation="8H ZOEN", by=secretary, now=start + timedelta(seconds=5))
     clock_press(
         game=game,
@@ -290,6 +291,9 @@ def test_a_flag_that_falls_at_a_table_of_four_loses_against_every_other_player(
         )
     # Cor's clock runs again from 20 s; he had used 5 s: his flag falls at 75 s.
     assert not clock_flag(game=fresh(game), by=secretary, now=start + timedelta(seconds=70))
+    shown = clock_view(fresh(game), now=start + timedelta(seconds=70))
+    # Anna, Bert and Dirk used 5 s each; Cor 5 s and then 50 s.
+    assert (shown["left"], shown["running"]) == ([55_000, 55_000, 5_000, 55_000], 2)
     assert clock_flag(game=fresh(game), by=secretary, now=start + timedelta(seconds=80))
     stored = fresh(game)
     assert stored.outcome == Outcome.FLAG_FALL
