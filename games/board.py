@@ -44,8 +44,8 @@ def rule_set_label(ruleset: rules.RuleSet) -> str:
 
 
 def table_unplayable(game: Game) -> str | None:
-    """Why this table cannot be played on the board, or None: its rule set is for fewer
-    players than sit at it (a table of 4 under Gouds 8, paired by table size). Its final
+    """Why this table cannot be played on the board, or None: its rule set is for another
+    number of players than sit at it (a table of 4 under Gouds 8, which is for 2). Its final
     scores can still be entered on the result page; the board says so instead of failing."""
     ruleset = ruleset_of(game)
     count = len(game.seat_list)
