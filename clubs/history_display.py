@@ -26,10 +26,10 @@ EMPTY = "—"
 
 @dataclass(frozen=True)
 class Reading:
-    """What a value's text may depend on besides the value: the game's two players' names
-    (as the entry's label keeps them), so that "a" reads as the player, not "player 1"."""
+    """What a value's text may depend on besides the value: the game's players' names, 2 to
+    4 (as the entry's label keeps them), so that seat 2 reads as the player, not "player 3"."""
 
-    names: tuple[str, str] | None = None
+    names: tuple[str, ...] | None = None
 
 
 #: A label: a text, or a function of the entry's values (before and after merged).
@@ -130,15 +130,15 @@ register(texts={"date": date_text, "valid_until": moment_text})
 
 
 def entry_reading(entry: HistoryEntry) -> Reading:
-    """The players' names of a game's entry, from its label ("An – Bert", as written by
-    `games.history`); none for other entries or a label that does not split in two."""
+    """The players' names of a game's entry, from its label ("An – Bert – Cor", as written
+    by `games.history`); none for other entries or a label that does not split in 2 to 4."""
     if entry.game_id is None or entry.object_type != "game":
         return Reading()
     # An older label put the round and table first: "Ronde 3, tafel 2: An – Bert".
     names = entry.object_label.rpartition(": ")[2].split(" – ")
-    if len(names) != 2 or not all(name.strip() for name in names):
+    if not 2 <= len(names) <= 4 or not all(name.strip() for name in names):
         return Reading()
-    return Reading(names=(names[0], names[1]))
+    return Reading(names=tuple(names))
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
 
 import rules
-from games.engine import Replay, names_at_table
+from games.engine import Replay, names_at_table, ruleset_of
 from games.models import Game, Move
 from rules.board import SIZE, premium, square_name
 from rules.result import places as result_places
@@ -41,6 +41,30 @@ RULE_SET_LABELS: dict[str, Promise] = {
 def rule_set_label(ruleset: rules.RuleSet) -> str:
     """A rule set's name for people; a club's own variant is called just that."""
     return str(RULE_SET_LABELS.get(ruleset.name, _("club variant")))
+
+
+def table_unplayable(game: Game) -> str | None:
+    """Why this table cannot be played on the board, or None: its rule set is for another
+    number of players than sit at it (a table of 4 under Gouds 8, which is for 2). Its final
+    scores can still be entered on the result page; the board says so instead of failing."""
+    ruleset = ruleset_of(game)
+    count = len(game.seat_list)
+    if ruleset.players_min <= count <= ruleset.players_max:
+        return None
+    if count > ruleset.players_max:
+        text = _(
+            "This game follows %(rules)s, for at most %(limit)s players, and this table "
+            "has %(count)s: its moves cannot be entered on the board. Enter the final "
+            "scores on the result page."
+        )
+    else:
+        text = _(
+            "This game follows %(rules)s, for at least %(limit)s players, and this table "
+            "has %(count)s: its moves cannot be entered on the board. Enter the final "
+            "scores on the result page."
+        )
+    limit = ruleset.players_max if count > ruleset.players_max else ruleset.players_min
+    return str(text) % {"rules": rule_set_label(ruleset), "limit": limit, "count": count}
 
 
 @dataclass(frozen=True)

@@ -308,18 +308,19 @@ def moves_import_gcg(
         raise MoveError(error_message(error)) from None
     if len(record.game.players) != len(locked.seat_list):
         raise MoveError(_not_this_table(len(record.game.players), len(locked.seat_list)))
+    seat_of = _file_seats(record.game.players, engine.names_at_table(locked))
     history = record.game.history
     old_moves = [_entry(row) for row in moves_of(locked)]
     old_starter = locked.starter
     Move.objects.filter(game=locked).delete()
-    locked.starter = record.game.first_player
+    locked.starter = seat_of[record.game.first_player]
     locked.save(update_fields=["starter"])
     moment = now or timezone.now()
     Move.objects.bulk_create(
         Move(
             game=locked,
             number=index,
-            seat=result.player,
+            seat=seat_of[result.player],
             notation=result.notation or result.move.notation(),
             rack=result.rack or "",
             entered_by=_user(by),
@@ -342,6 +343,41 @@ def moves_import_gcg(
         number, reason = next(iter(problems.items()))
         raise MoveError(_("Move %(number)s: %(reason)s") % {"number": number, "reason": reason})
     return len(history)
+
+
+def _name_key(name: str) -> str:
+    """A name as a file's and a player's are compared: case, spacing and a nick's
+    underscores aside ("Anke_de_Vries" is Anke de Vries)."""
+    return " ".join(name.replace("_", " ").split()).casefold()
+
+
+def _file_seats(in_file: tuple[str, ...], at_table: tuple[str, ...]) -> tuple[int, ...]:
+    """The table position of each player of the file, in the file's order.
+
+    A pair's file is taken as it is, names unread, as it always was (a record kept under
+    nicknames). At a table of 3 or 4 the file must name the table's players, sitting in the
+    same order round the table (the file may start its list at any of them): whose turn
+    follows whose is the order round the table, so any other order is another game."""
+    count = len(at_table)
+    if count <= 2:
+        return tuple(range(count))
+    for shift in range(count):
+        if all(
+            _name_key(in_file[i]) == _name_key(at_table[(i + shift) % count]) for i in range(count)
+        ):
+            return tuple((i + shift) % count for i in range(count))
+    if sorted(map(_name_key, in_file)) == sorted(map(_name_key, at_table)):
+        raise MoveError(
+            _(
+                "The players in this file sit in another order (%(file)s) than at this "
+                "table (%(table)s)."
+            )
+            % {"file": " – ".join(in_file), "table": " – ".join(at_table)}
+        )
+    raise MoveError(
+        _("This file records a game of %(file)s; at this table sit %(table)s.")
+        % {"file": ", ".join(in_file), "table": ", ".join(at_table)}
+    )
 
 
 def _not_this_table(count: Any, seats: int) -> str:

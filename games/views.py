@@ -24,7 +24,7 @@ from clubs.inputs import query_int
 from clubs.permissions import can_manage_club
 from games import engine
 from games.analysis import game_review
-from games.board import board_view, move_in_words, squares
+from games.board import board_view, move_in_words, squares, table_unplayable
 from games.clock import clock_flag, clock_view
 from games.confirmation import game_moves_write, role_in_game
 from games.forms import CorrectMoveForm, GcgUploadForm, MoveForm, StarterForm, VersionForm
@@ -73,9 +73,22 @@ def board_manager_required(view):
         game = _game(game_id, user=request.user)
         if role_in_game(game, request.user) is None:
             raise PermissionDenied
+        if reason := table_unplayable(game):
+            return _not_on_board(request, game, reason)
         return view(request, game, **kwargs)
 
     return wrapper
+
+
+def _not_on_board(request, game: Game, reason: str):
+    """The page of a table its rule set cannot play (`table_unplayable`): what it is and
+    where its scores go; a post to it changes nothing (422)."""
+    return render(
+        request,
+        "games/not_on_board.html",
+        {"game": game, "competition": game.round.competition, "reason": reason},
+        status=200 if request.method in ("GET", "HEAD") else 422,
+    )
 
 
 def _board_page(
@@ -374,6 +387,8 @@ def gcg_upload(request, game: Game):
 
 def gcg_download(request, game_id: int):
     game = _game(game_id, user=request.user)
+    if reason := table_unplayable(game):
+        return _not_on_board(request, game, reason)
     response = HttpResponse(game_to_gcg(game), content_type="text/plain; charset=utf-8")
     players = "-".join(player.name for player in game.players)
     name = slugify(f"{players}-ronde-{game.round.number}")
@@ -390,6 +405,8 @@ def _replay_game(request, game_id: int) -> Game:
 def replay(request, game_id: int):
     """Public: step through the moves on the board."""
     game = _replay_game(request, game_id)
+    if reason := table_unplayable(game):
+        return _not_on_board(request, game, reason)
     moves = moves_of(game)
     wanted = query_int(request, "zet")
     upto = len(moves) if wanted is None else min(wanted, len(moves))
@@ -419,6 +436,8 @@ def analysis(request, game_id: int):
     on the table. htmx gets the table for the replay page; otherwise (or with ``?zet=N``)
     a page that shows move N's best play on the board before that move."""
     game = _replay_game(request, game_id)
+    if reason := table_unplayable(game):
+        return _not_on_board(request, game, reason)
     moves = moves_of(game)
     replayed = engine.replay(game, moves)
     review = game_review(game, moves, replayed)
