@@ -30,9 +30,9 @@ from games.models import Game
 from games.services import (
     MAX_SCORE,
     MIN_SCORE,
+    SEAT_LETTERS,
     ResultError,
     ResultInput,
-    SEAT_LETTERS,
     ResultKind,
     result_fields,
     result_kind_of,

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
 from datetime import datetime
+from itertools import combinations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from clubs.inputs import BIGINT_MAX, query_int
 from clubs.models import Club
 from clubs.permissions import can_manage_club
-from competition import selectors
+from competition import exports, selectors
 from competition.filters import HistoryFilter
 from competition.forms import (
     ArchiveForm,
@@ -628,7 +628,11 @@ def _results_page_again(request, competition, round_obj, rows, changed_meanwhile
             kept = typed[game.pk]
             scores = [kept.get(name) for name in score_names(len(game.seat_list))]
             shown = " – ".join("–" if score is None else str(score) for score in scores)
-            game.typed_on_board = (changed_meanwhile[game.pk], kept, shown if len(scores) > 2 else "")
+            game.typed_on_board = (
+                changed_meanwhile[game.pk],
+                kept,
+                shown if len(scores) > 2 else "",
+            )
     return _results_page(request, competition, round_obj, formset, by_moves)
 
 
@@ -704,6 +708,16 @@ def game_correct(request, competition: Competition, game_id: int):
 
 
 HISTORY_PAGE_SIZE = 50
+
+
+@secretary_required
+def results_csv_download(request, competition: Competition):
+    """Every result of the published rounds as the results CSV's long form (one row per
+    player), which the import reads back: pairs and tables of 3 and 4 alike."""
+    games = list(selectors.results_export_games(competition))
+    response = HttpResponse(exports.results_csv(games), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{competition.slug}-uitslagen.csv"'
+    return response
 
 
 def _import_session_key(competition: Competition) -> str:
@@ -857,7 +871,7 @@ def _preview_row(game: PlannedGame) -> dict:
         "round": game.round,
         "table": game.table,
         "player_a": game.names[0],
-        "player_b": game.names[1],
+        "player_b": " – ".join(name for name in game.names[1:] if name),
         "before": describe_result(game.before, game.names) if game.before else "",
         "after": describe_result(game.result, game.names),
     }

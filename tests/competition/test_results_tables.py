@@ -9,8 +9,8 @@ from django.urls import reverse
 from competition.services.rounds import round_create, round_set_pairings
 from games.models import Game, Outcome
 from games.services import PairingSpec
-from tests.factories import EntrantFactory, PlayerFactory, result_changes
 from tests.competition.test_query_budget import queries
+from tests.factories import EntrantFactory, PlayerFactory, result_changes
 
 pytestmark = pytest.mark.django_db
 
@@ -186,9 +186,7 @@ def test_a_row_for_a_player_not_at_the_table_is_refused(secretary_client, tables
     """A score field of a fourth player at a table of 3 is no field of that row: ignored,
     never stored; a row naming a game of another round saves nothing."""
     round_obj, games = tables
-    data = post_data(
-        games, [{}, {"score_a": 280, "score_b": 450, "score_c": 300, "score_d": 999}]
-    )
+    data = post_data(games, [{}, {"score_a": 280, "score_b": 450, "score_c": 300, "score_d": 999}])
     assert secretary_client.post(results_url(round_obj), data).status_code == 302
     assert stored(games[1])[1] == [280, 450, 300]
     data = post_data(games, [{}, {"score_a": 1, "score_b": 2, "score_c": 3}])
@@ -198,12 +196,13 @@ def test_a_row_for_a_player_not_at_the_table_is_refused(secretary_client, tables
     assert "niet in deze ronde" in response.content.decode()
 
 
-def test_correction_needs_a_reason_and_changed_meanwhile_keeps_the_typed(
-    secretary_client, tables
-):
+def test_correction_needs_a_reason_and_changed_meanwhile_keeps_the_typed(secretary_client, tables):
     round_obj, games = tables
     first = {"score_a": 300, "score_b": 412, "score_c": 300, "score_d": 250}
-    assert secretary_client.post(results_url(round_obj), post_data(games, [first, {}])).status_code == 302
+    assert (
+        secretary_client.post(results_url(round_obj), post_data(games, [first, {}])).status_code
+        == 302
+    )
     corrected = {**first, "score_d": 260}
     response = secretary_client.post(results_url(round_obj), post_data(games, [corrected, {}]))
     assert "geef een reden voor de correctie" in response.content.decode()
@@ -225,9 +224,7 @@ def test_the_correction_page_of_a_table(secretary_client, tables):
     first = {"score_a": 300, "score_b": 412, "score_c": 300, "score_d": 250}
     secretary_client.post(results_url(round_obj), post_data(games, [first, {}]))
     game = Game.objects.get(pk=games[0].pk)
-    url = reverse(
-        "game_correct", kwargs={**round_obj.competition.url_kwargs, "game_id": game.pk}
-    )
+    url = reverse("game_correct", kwargs={**round_obj.competition.url_kwargs, "game_id": game.pk})
     html = secretary_client.get(url).content.decode()
     assert "Bordpunten van Do" in html and 'value="250"' in html
     data = {**first, "score_d": 260, "kind": "normal", "reason": "telfout", "version": game.version}

@@ -39,7 +39,7 @@ def test_tables_by_keyboard_alone(page: Page, live_server, two_tables):
     results_page(page, live_server, two_tables)
     keyboard = CountingKeyboard(page)
     assert focused(page) == "form-0-score_a"
-    for index, score in enumerate(("300", "412", "300", "250")):
+    for score in ("300", "412", "300", "250"):
         keyboard.type(score)
         keyboard.press("Tab")
     for index, score in enumerate(("280", "450", "300")):
