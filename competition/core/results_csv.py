@@ -220,6 +220,8 @@ def _read_long(reader: Any, header: list[str], *, limits: Limits) -> list[TableR
         key = (number, table, line if outcome == "bye" else 0)
         tables.setdefault(key, []).append((line, player, score, outcome))
     games: list[TableRow] = []
+    if errors:  # a table missing a bad row would be refused for it once more
+        raise CsvRefused(errors)
     for (number, table, _bye), seats in tables.items():
         try:
             games.append(_table_row(number, table, seats))
