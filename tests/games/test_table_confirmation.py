@@ -72,7 +72,10 @@ def test_confirmed_only_when_every_other_player_has(foursome, four):
     assert game.confirmation == Confirmation.PROVISIONAL and confirmed_by(game) == [0, 2]
     # The same result entered again by another player confirms it too.
     game = game_result_enter(
-        game=fresh(game), result=ResultInput("normal", SCORES), by=dien, expected_version=game.version
+        game=fresh(game),
+        result=ResultInput("normal", SCORES),
+        by=dien,
+        expected_version=game.version,
     )
     assert game.confirmation == Confirmation.PROVISIONAL and confirmed_by(game) == [0, 2, 3]
     with pytest.raises(ConfirmationError, match="zelf ingevoerd"):
@@ -89,7 +92,10 @@ def test_a_different_entry_by_anyone_is_a_dispute_for_the_secretary(foursome, fo
     game = game_result_enter(game=foursome, result=ResultInput("normal", SCORES), by=anna)
     game = game_result_confirm(game=fresh(game), by=bram)
     game = game_result_enter(
-        game=fresh(game), result=ResultInput("flag_d", SCORES), by=dien, expected_version=game.version
+        game=fresh(game),
+        result=ResultInput("flag_d", SCORES),
+        by=dien,
+        expected_version=game.version,
     )
     game = fresh(game)
     assert game.confirmation == Confirmation.DISPUTED
@@ -149,7 +155,7 @@ def test_odd_input_on_the_players_page_is_refused_and_changes_nothing(foursome, 
 
 
 def test_the_players_page_shows_who_has_confirmed(foursome, four, client):
-    anna, bram, cor, dien = four
+    _anna, bram, cor, dien = four
     client.force_login(bram)
     url = reverse("game_result", kwargs={"game_id": foursome.pk})
     data = {"action": "enter", "kind": "normal", "version": foursome.version}
