@@ -147,3 +147,10 @@ def test_the_pages_keep_their_query_count_with_tables(client, evening):
     ):
         url = reverse(name, kwargs={**competition.url_kwargs, **kwargs})
         assert len(queries(client, url)) <= 12
+
+
+def test_the_player_page_shows_the_place_at_a_table(client, evening):
+    competition, players = evening
+    url = reverse("player", kwargs={**competition.url_kwargs, "player_id": players["Do"].pk})
+    html = client.get(url).content.decode()
+    assert "plaats 4 van 4" in html and "450 – None" not in html
