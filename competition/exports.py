@@ -143,7 +143,7 @@ RESULTS_COLUMNS = ["round", "table", "player", "score", "outcome"]
 
 def results_rows(games: list[Game]) -> list[dict[str, Any]]:
     """One row per player of every game with a result, in table order: the long form of
-    the results CSV, which the import reads back (docs/import.md). A flag or a forfeit is
+    the results CSV, which the import reads back (docs/tables-results.md). A flag or a forfeit is
     said on its player's row; an annulled game on every row; a bye is a row without table."""
     rows: list[dict[str, Any]] = []
     # A game without a table number (an old import) gets one after the round's highest, so

@@ -205,9 +205,7 @@ def _table_opponents(
     )
 
 
-def _count(
-    meeting: HeadToHead, result: str, score: int | None, opponent_score: int | None
-) -> None:
+def _count(meeting: HeadToHead, result: str, score: int | None, opponent_score: int | None) -> None:
     """Add one decided game (or meeting at a table) to the player's games against this
     opponent."""
     meeting.games += 1
