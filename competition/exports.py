@@ -135,3 +135,49 @@ def round_document(competition: Competition, round: Round, games: list[Game]) ->
             for game in games
         ],
     }
+
+
+#: The results CSV's long form (`competition.core.results_csv.LONG_COLUMNS`).
+RESULTS_COLUMNS = ["round", "table", "player", "score", "outcome"]
+
+
+def results_rows(games: list[Game]) -> list[dict[str, Any]]:
+    """One row per player of every game with a result, in table order: the long form of
+    the results CSV, which the import reads back (docs/tables-results.md). A flag or a forfeit is
+    said on its player's row; an annulled game on every row; a bye is a row without table."""
+    rows: list[dict[str, Any]] = []
+    # A game without a table number (an old import) gets one after the round's highest, so
+    # that its rows still make one game when read back.
+    highest: dict[int, int] = {}
+    for game in games:
+        highest[game.round_id] = max(highest.get(game.round_id, 0), game.table or 0)
+    for game in games:
+        table = game.table
+        if table is None and game.outcome != "bye":
+            highest[game.round_id] += 1
+            table = highest[game.round_id]
+        for seat in game.seat_list:
+            if game.outcome == "bye":
+                outcome = "bye"
+            elif game.outcome == "annulled":
+                outcome = "annulled"
+            elif seat.flag_fell:
+                outcome = "flag"
+            elif seat.forfeited:
+                outcome = "forfeit"
+            else:
+                outcome = "normal"
+            rows.append(
+                {
+                    "round": game.round.number,
+                    "table": "" if game.outcome == "bye" else table,
+                    "player": seat.player.name,
+                    "score": "" if seat.score is None else seat.score,
+                    "outcome": outcome,
+                }
+            )
+    return rows
+
+
+def results_csv(games: list[Game]) -> str:
+    return spreadsheet_csv(RESULTS_COLUMNS, results_rows(games))

@@ -30,6 +30,7 @@ from games.models import Game
 from games.services import (
     MAX_SCORE,
     MIN_SCORE,
+    SEAT_LETTERS,
     ResultError,
     ResultInput,
     ResultKind,
@@ -255,12 +256,18 @@ class WithdrawForm(forms.Form):
         self.fields["entrant"].queryset = competition.entrants.all()
 
 
-def shown_token(values: dict) -> str:
-    """A row's outcome and scores as one short string, for the page's `shown` field."""
+def shown_token(values: dict, seats: int = 2) -> str:
+    """A row's outcome and scores as one short string, for the page's `shown` field (a
+    pair's as before tables: "normal:412:388")."""
     return ":".join(
         "" if values.get(name) is None else str(values[name])
-        for name in ("kind", "score_a", "score_b")
+        for name in ("kind", *score_names(seats))
     )
+
+
+def score_names(seats: int) -> tuple[str, ...]:
+    """The score fields of a table of `seats` players: `score_a` to `score_d`."""
+    return tuple(f"score_{letter}" for letter in SEAT_LETTERS[: max(seats, 2)])
 
 
 class ResultRowForm(forms.Form):
@@ -276,9 +283,11 @@ class ResultRowForm(forms.Form):
     version = hidden_number(INTEGER_MAX)
     # The result as the page showed it (`shown_token`): a row typed over is one the
     # secretary means to save, even when the game changed under the page in the meantime.
-    shown = forms.CharField(widget=forms.HiddenInput, required=False, max_length=40)
+    shown = forms.CharField(widget=forms.HiddenInput, required=False, max_length=80)
     score_a = score_field(_("Board points first player"))
     score_b = score_field(_("Board points second player"))
+    score_c = score_field(_("Board points third player"))
+    score_d = score_field(_("Board points fourth player"))
     kind = forms.ChoiceField(
         label=_("Outcome"),
         choices=ResultKind.choices,
@@ -296,10 +305,10 @@ class ResultRowForm(forms.Form):
     )
     # The scores the user confirmed, as `confirmation_token` wrote them: a confirmation is
     # for those scores only, not for whatever is typed next.
-    confirm = forms.CharField(label=_("score is right"), required=False, max_length=40)
+    confirm = forms.CharField(label=_("score is right"), required=False, max_length=80)
 
     # The order in which the page's fields are visited: the first marked one gets the focus.
-    FOCUS_ORDER = ("score_a", "score_b", "confirm", "kind", "reason")
+    FOCUS_ORDER = ("score_a", "score_b", "score_c", "score_d", "confirm", "kind", "reason")
 
     def __init__(
         self, *args, game: Game | None = None, score_max: int = SCORE_MAX, rules_name="", **kwargs
@@ -308,39 +317,69 @@ class ResultRowForm(forms.Form):
         self.game_obj = game
         self.score_max = score_max
         self.rules_name = rules_name
+        seats = len(game.seat_list) if game is not None else 2
+        #: The row's score fields in table order: a pair keeps `score_a` and `score_b` only.
+        self.score_names = score_names(seats)
+        for name in score_names(4)[len(self.score_names) :]:
+            del self.fields[name]
         if game is not None:
             names = [player.name for player in game.players]
-            for side, name in zip(("a", "b"), names, strict=False):
-                self.fields[f"score_{side}"].label = _("Board points of %(name)s") % {"name": name}
-            if len(names) == 2:
-                self.fields["kind"].choices = ResultKind.choices_for(*names)
+            for field, name in zip(self.score_names, names, strict=False):
+                self.fields[field].label = _("Board points of %(name)s") % {"name": name}
+            if len(names) >= 2:
+                self.fields["kind"].choices = ResultKind.for_table(names)
 
     @staticmethod
     def initial_for(game: Game) -> dict:
+        seats = len(game.seat_list)
         scores = (*game.scores, None, None)
         shown = {
-            "score_a": scores[0],
-            "score_b": scores[1],
+            **{name: scores[index] for index, name in enumerate(score_names(seats))},
             "kind": result_kind_of(game) or ResultKind.NORMAL,
         }
-        return {"game": game.pk, "version": game.version, "shown": shown_token(shown), **shown}
+        return {
+            "game": game.pk,
+            "version": game.version,
+            "shown": shown_token(shown, seats),
+            **shown,
+        }
 
     @property
     def typed_over(self) -> bool:
         """Whether the row's result differs from what the page showed (valid forms only)."""
-        return shown_token(self.cleaned_data) != self.cleaned_data.get("shown", "")
+        token = shown_token(self.cleaned_data, len(self.score_names))
+        return token != self.cleaned_data.get("shown", "")
+
+    def scores(self) -> tuple[int | None, ...]:
+        """The cleaned scores in table order."""
+        return tuple(self.cleaned_data.get(name) for name in self.score_names)
+
+    def seat_fields(self) -> list[forms.BoundField]:
+        """The score fields in table order, each with its player's name (`player_name`)."""
+        players = self.game_obj.players if self.game_obj is not None else []
+        fields = []
+        for name, player in zip(self.score_names, players, strict=False):
+            field = self[name]
+            field.player_name = player.name
+            fields.append(field)
+        return fields
 
     def clean(self) -> dict:
         cleaned = super().clean()
         kind = cleaned.get("kind")
-        scores = {side: cleaned.get(side) for side in ("score_a", "score_b")}
+        scores = {side: cleaned.get(side) for side in self.score_names}
         valid = {side: side not in self.errors for side in scores}
         if kind in ResultKind.SCORED:
             typed = [side for side, score in scores.items() if score is not None]
-            if len(typed) == 1 or (not typed and kind != ResultKind.NORMAL):
+            if 0 < len(typed) < len(scores) or (not typed and kind != ResultKind.NORMAL):
+                missing = (
+                    _("Enter the board points of both players.")
+                    if len(scores) == 2
+                    else _("Enter the board points of every player.")
+                )
                 for side in scores:
                     if scores[side] is None and valid[side]:
-                        self.add_error(side, _("Enter the board points of both players."))
+                        self.add_error(side, missing)
             self._check_plausible(scores)
         elif kind:
             for side, score in scores.items():
@@ -396,13 +435,12 @@ class ResultRowForm(forms.Form):
             return False
         if cleaned.get("version") != game.version:
             return False  # a stale page: the service says so
-        emptied = cleaned.get("score_a") is None and cleaned.get("score_b") is None
+        scores = tuple(cleaned.get(name) for name in self.score_names)
+        emptied = all(score is None for score in scores)
         if emptied and cleaned["kind"] in ResultKind.SCORED:
             return False  # an emptied row records nothing
         try:
-            fields = result_fields(
-                ResultInput.of_pair(cleaned["kind"], cleaned.get("score_a"), cleaned.get("score_b"))
-            )
+            fields = result_fields(ResultInput(cleaned["kind"], scores), len(scores))
         except ResultError:
             return False  # the service says what is wrong
         return fields != result_of(game)
@@ -412,7 +450,7 @@ class ResultRowForm(forms.Form):
         """The typed scores, as the confirmation checkbox carries them."""
         data = self.data if self.is_bound else {}
         return "/".join(
-            str(data.get(self.add_prefix(side), "")).strip()[:15] for side in ("score_a", "score_b")
+            str(data.get(self.add_prefix(side), "")).strip()[:15] for side in self.score_names
         )
 
     @property
@@ -422,7 +460,7 @@ class ResultRowForm(forms.Form):
             return False
         asked = any(
             error.code == "implausible"
-            for side in ("score_a", "score_b")
+            for side in self.score_names
             for error in self.errors.as_data().get(side, [])
         )
         return asked or self.is_confirmed
@@ -470,10 +508,10 @@ class ResultRowForm(forms.Form):
         if "reason" not in self.errors and not self["reason"].value():
             reason["tabindex"] = "-1"
         reason["aria-label"] = _("Reason for correction")
-        for name in ("score_a", "score_b"):
+        for name in self.score_names:
             self.fields[name].widget.attrs["aria-label"] = self.fields[name].label
         for name in self.FOCUS_ORDER:
-            if self.errors or self.needs_confirmation:
+            if name in self.fields and (self.errors or self.needs_confirmation):
                 self.fields[name].widget.attrs["aria-describedby"] = errors_id
         if autofocus:
             self.fields[autofocus].widget.attrs["autofocus"] = True
@@ -482,7 +520,7 @@ class ResultRowForm(forms.Form):
         """The first score field still to fill in on a game without a result."""
         if self.game_obj is None or self.game_obj.has_result:
             return None
-        for side in ("score_a", "score_b"):
+        for side in self.score_names:
             if self[side].value() in (None, ""):
                 return side
         return None
@@ -519,13 +557,32 @@ ResultFormSet = forms.formset_factory(ResultRowForm, formset=BaseResultFormSet, 
 
 
 class CorrectionForm(forms.Form):
+    """One game's result corrected with a reason: a score field per player at the table."""
+
     kind = forms.ChoiceField(label=_("Outcome"), choices=ResultKind.choices)
     score_a = score_field(_("Board points first player"))
     score_b = score_field(_("Board points second player"))
+    score_c = score_field(_("Board points third player"))
+    score_d = score_field(_("Board points fourth player"))
     reason = forms.CharField(
         label=_("Reason"), max_length=500, widget=forms.Textarea(attrs={"rows": 2})
     )
     version = hidden_number(INTEGER_MAX)
+
+    def __init__(self, *args, game: Game | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        names = [player.name for player in game.players] if game is not None else []
+        self.score_names = score_names(len(names))
+        for name in score_names(4)[len(self.score_names) :]:
+            del self.fields[name]
+        if len(names) > 2:
+            for field, name in zip(self.score_names, names, strict=True):
+                self.fields[field].label = _("Board points of %(name)s") % {"name": name}
+            self.fields["kind"].choices = ResultKind.for_table(names)
+
+    def scores(self) -> tuple[int | None, ...]:
+        """The cleaned scores in table order."""
+        return tuple(self.cleaned_data.get(name) for name in self.score_names)
 
 
 class AttendanceForm(forms.Form):

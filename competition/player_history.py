@@ -28,12 +28,27 @@ from games.models import Game
 
 
 @dataclass(frozen=True)
+class TableOpponent:
+    """One of the others at the player's table of 3 or 4: their score, and the player's
+    result against them (None while not played)."""
+
+    player: Player
+    score: int | None
+    result: str | None
+
+
+@dataclass(frozen=True)
 class HistoryLine:
     """One game of the player, with its result from the player's side."""
 
     game: Game
-    opponent: Player | None  # None for a bye
+    opponent: Player | None  # None for a bye, and at a table of 3 or 4
     result: standings.RoundResult | None  # None while not played yet
+    table: tuple[TableOpponent, ...] = ()  # at a table of 3 or 4: the others in seat order
+
+    @property
+    def table_size(self) -> int:
+        return len(self.table) + 1 if self.table else 0
 
 
 @dataclass
@@ -119,12 +134,22 @@ def player_history(club: Club, player: Player) -> PlayerHistory:
     for game in games:
         competition_id = game.round.competition_id
         others = [other for other in game.players if other.pk != player.pk]
-        # Head to head and the history line are one against one (tables: see docs/tables.md).
         opponent = others[0] if len(others) == 1 else None
         result = results[competition_id].get(game.round.number)
-        seasons[competition_id].lines.append(HistoryLine(game, opponent, result))
+        table = _table_opponents(others, result) if len(others) > 1 else ()
+        seasons[competition_id].lines.append(HistoryLine(game, opponent, result, table))
         if opponent is not None and result is not None and result.result in DECIDED:
-            _count(head_to_head.setdefault(opponent.pk, HeadToHead(opponent)), result)
+            _count(
+                head_to_head.setdefault(opponent.pk, HeadToHead(opponent)),
+                result.result,
+                result.score,
+                result.opponent_score,
+            )
+        # At a table every other player is a meeting of its own, as in the crosstable.
+        for other in table:
+            if result is not None and other.result in DECIDED:
+                meeting = head_to_head.setdefault(other.player.pk, HeadToHead(other.player))
+                _count(meeting, other.result, result.score, other.score)
     for competition_id, season in seasons.items():
         _chart_numbers(season, player.pk, entrants[competition_id], records[competition_id])
     return PlayerHistory(
@@ -160,15 +185,36 @@ def _game_records(competitions: list[Competition]) -> dict[int, list[standings.G
 DECIDED = ("win", "draw", "loss")
 
 
-def _count(meeting: HeadToHead, result: standings.RoundResult) -> None:
-    """Add one decided game to the player's games against this opponent."""
+def _table_opponents(
+    others: list[Player], result: standings.RoundResult | None
+) -> tuple[TableOpponent, ...]:
+    """The others at a table of 3 or 4 with their scores and the player's result against
+    each (from the standings' own line: the same meetings the standings count)."""
+    if result is None or not result.table_opponents:
+        return tuple(TableOpponent(other, None, None) for other in others)
+    by_id = {other.pk: other for other in others}
+    return tuple(
+        TableOpponent(by_id[player_id], score, outcome)
+        for player_id, score, outcome in zip(
+            result.table_opponents,
+            result.table_opponent_scores,
+            result.table_results,
+            strict=True,
+        )
+        if player_id in by_id
+    )
+
+
+def _count(meeting: HeadToHead, result: str, score: int | None, opponent_score: int | None) -> None:
+    """Add one decided game (or meeting at a table) to the player's games against this
+    opponent."""
     meeting.games += 1
-    meeting.wins += result.result == "win"
-    meeting.draws += result.result == "draw"
-    meeting.losses += result.result == "loss"
-    if result.score is not None and result.opponent_score is not None:
-        meeting.board_points += result.score
-        meeting.opponent_board_points += result.opponent_score
+    meeting.wins += result == "win"
+    meeting.draws += result == "draw"
+    meeting.losses += result == "loss"
+    if score is not None and opponent_score is not None:
+        meeting.board_points += score
+        meeting.opponent_board_points += opponent_score
 
 
 def _chart_numbers(

@@ -233,6 +233,18 @@ def round_games(round: Round) -> QuerySet[Game]:
     )
 
 
+def results_export_games(competition: Competition) -> QuerySet[Game]:
+    """The games of the results CSV: every game with a result in a published round."""
+    return (
+        Game.objects.published()
+        .with_result()
+        .filter(round__competition=competition)
+        .select_related("round")
+        .with_seats()
+        .order_by("round__number", "table", "pk")
+    )
+
+
 def player_games(competition: Competition, player: Player, *, with_drafts: bool) -> QuerySet[Game]:
     """A player's games in order; those of draft rounds only for the club's secretaries."""
     games = Game.objects.all() if with_drafts else Game.objects.published()

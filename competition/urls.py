@@ -123,6 +123,11 @@ urlpatterns = [
         name="game_correct",
     ),
     path(f"{competition}beheer/importeren/", secretary.results_import_view, name="results_import"),
+    path(
+        f"{competition}beheer/uitslagen.csv",
+        secretary.results_csv_download,
+        name="results_csv",
+    ),
     path(f"{competition}beheer/tsh/", tsh.tsh_page, name="tsh"),
     path(f"{competition}beheer/tsh/export.t", tsh.tsh_download, name="tsh_download"),
 ]

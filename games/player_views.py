@@ -78,6 +78,35 @@ def _others(game, seat: int | None) -> list:
     return [player for position, player in enumerate(game.players) if position != seat]
 
 
+@dataclass(frozen=True)
+class SeatStand:
+    """Where one player at a table of 3 or 4 stands on the entered result."""
+
+    name: str
+    stand: str  # "entered", "confirmed", "other" (entered another result), "waiting"
+    mine: bool
+
+
+def _seat_stands(game, seat: int | None) -> list[SeatStand]:
+    """Each player's stand on an entered result at a table of 3 or 4 (a pair's page says it
+    in one sentence, as before tables); none while nothing is entered."""
+    if len(game.seat_list) <= 2 or not game.has_result or game.claimed_by is None:
+        return []
+    counter_by = (game.counter_result or {}).get("by")
+    stands = []
+    for position, table_seat in enumerate(game.seat_list):
+        if position == game.claimed_by:
+            stand = "entered"
+        elif position == counter_by:
+            stand = "other"
+        elif table_seat.confirmed or game.confirmation == Confirmation.CONFIRMED:
+            stand = "confirmed"
+        else:
+            stand = "waiting"
+        stands.append(SeatStand(table_seat.player.name, stand, position == seat))
+    return stands
+
+
 def _player_at(game, position: int | None):
     players = game.players
     return players[position] if position is not None and 0 <= position < len(players) else None
@@ -148,6 +177,7 @@ def game_result(request, game, role: str | int):
             "counter_by": _player_at(game, (game.counter_result or {}).get("by")),
             "counter": _counter(game),
             "others": _others(game, mine),
+            "stands": _seat_stands(game, mine),
             "others_names": str(_(" and ")).join(player.name for player in _others(game, mine)),
             "waiting_for_me": mine is not None and GameAction.CONFIRM in allowed,
             "can_enter": deciding or GameAction.ENTER in allowed,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import combinations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -77,6 +78,16 @@ class ResultKind:
             f"forfeit_{letter}": (Outcome.FORFEIT, frozenset({seat}))
             for seat, letter in enumerate(SEAT_LETTERS)
         },
+        # Two or three flags at a table of 3 or 4 ("flag_ac": the first and the third
+        # player's flags fell): each loses against every player whose flag did not fall.
+        **{
+            "flag_" + "".join(SEAT_LETTERS[seat] for seat in seats): (
+                Outcome.FLAG_FALL,
+                frozenset(seats),
+            )
+            for size in (2, 3)
+            for seats in combinations(range(len(SEAT_LETTERS)), size)
+        },
     }
     values = frozenset(MEANING)
 
@@ -96,6 +107,15 @@ class ResultKind:
             (f"flag_{letter}", _("flag fell: %(name)s") % {"name": who(seat)})
             for seat, letter in enumerate(letters)
         ]
+        # More than one flag, never all of them (then no flag decides): tables of 3 and 4.
+        choices += [
+            (
+                "flag_" + "".join(letters[seat] for seat in seats),
+                _("flags fell: %(names)s") % {"names": _and(who(seat) for seat in seats)},
+            )
+            for size in range(2, len(names))
+            for seats in combinations(range(len(names)), size)
+        ]
         choices += [
             (f"forfeit_{letter}", _("forfeit: %(name)s") % {"name": who(seat)})
             for seat, letter in enumerate(letters)
@@ -113,6 +133,14 @@ class ResultKind:
     SCORED = frozenset(
         code for code, (outcome, _seats) in MEANING.items() if outcome in SCORED_OUTCOMES
     )
+
+
+def _and(names: Iterable[str]) -> str:
+    """Names as a list in words: "Anke, Bram and Cor"."""
+    names = list(names)
+    if len(names) < 2:
+        return "".join(names)
+    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
 
 @dataclass(frozen=True)

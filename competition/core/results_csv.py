@@ -14,6 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 COLUMNS = ("round", "table", "player", "opponent", "score", "opponent_score", "outcome")
+#: The long form: one row per player; the rows of one round and table are one game.
+LONG_COLUMNS = ("round", "table", "player", "score", "outcome")
+#: The long form's outcomes, each said of the row's own player.
+LONG_OUTCOMES = ("normal", "flag", "forfeit", "annulled", "bye")
+SEATS = "abcd"  # the seats in the kinds' codes ("flag_ac"), as games.services.SEAT_LETTERS
 DELIMITERS = (",", ";", "\t")
 MAX_FILE_BYTES = 2 * 1024 * 1024  # a season of a large club is well under 100 kB
 MAX_ROWS = 5000
@@ -72,6 +77,22 @@ class ImportRow:
 
 
 @dataclass(frozen=True)
+class TableRow:
+    """One game of the long form: its players in the file's order (the table's order), the
+    result kind as `games.services.ResultKind` codes it ("flag_b", "forfeit_c", "annulled",
+    "bye") and each player's score (None for a forfeit, an annulled game and a bye).
+    `line` is the game's first line; `lines` each player's."""
+
+    line: int
+    round: int
+    table: int | None
+    players: tuple[str, ...]
+    kind: str
+    scores: tuple[int | None, ...]
+    lines: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Limits:
     """What the database can hold: the longest name and the range of a score."""
 
@@ -118,8 +139,9 @@ def delimiter(header: str) -> str:
     return max(DELIMITERS, key=header.count) if any(d in header for d in DELIMITERS) else ","
 
 
-def read(data: bytes, *, limits: Limits) -> list[ImportRow]:
-    """Read and check every row.
+def read(data: bytes, *, limits: Limits) -> list[ImportRow] | list[TableRow]:
+    """Read and check every row: the short form's `ImportRow`s (one game a row, seen from
+    its first player), or the long form's games (`TableRow`, one player a row).
 
     Raises :class:`CsvError` for a file that cannot be read at all, and :class:`CsvRefused`
     with every bad row's error (each with its line).
@@ -135,6 +157,8 @@ def read(data: bytes, *, limits: Limits) -> list[ImportRow]:
     errors: list[CsvError] = []
     try:
         header = [name.strip().lower() for name in next(reader, [])]
+        if "opponent" not in header and all(name in header for name in LONG_COLUMNS):
+            return _read_long(reader, header, limits=limits)
         missing = [name for name in COLUMNS if name not in header]
         if missing:
             raise CsvError("missing_columns", line=1, missing=", ".join(missing))
@@ -164,6 +188,117 @@ def read(data: bytes, *, limits: Limits) -> list[ImportRow]:
     if not rows:
         raise CsvError("no_results")
     return rows
+
+
+def _read_long(reader: Any, header: list[str], *, limits: Limits) -> list[TableRow]:
+    """The long form's rows (one per player), grouped into games by round and table; every
+    bad row and every game whose rows do not fit together refused with its line."""
+    position = {name: header.index(name) for name in LONG_COLUMNS}
+    rows: list[tuple[int, int, int | None, str, int | None, str]] = []
+    errors: list[CsvError] = []
+    try:
+        for record in reader:
+            line = reader.line_num
+            values = {
+                name: record[index].strip() if index < len(record) else ""
+                for name, index in position.items()
+            }
+            if not any(values.values()):
+                continue
+            if len(rows) + len(errors) >= MAX_ROWS:
+                errors.insert(0, CsvError("too_many_rows", line=line, count=MAX_ROWS))
+                break
+            try:
+                rows.append(_parse_long_row(values, line, limits=limits))
+            except CsvError as error:
+                errors.append(error.with_traceback(None))
+    except csv.Error:
+        errors.append(CsvError("not_csv", line=reader.line_num))
+    tables: dict[tuple[int, int | None, int], list[tuple[int, str, int | None, str]]] = {}
+    for line, number, table, player, score, outcome in rows:
+        # A bye is a game of its own; the other rows of a round and table are one game.
+        key = (number, table, line if outcome == "bye" else 0)
+        tables.setdefault(key, []).append((line, player, score, outcome))
+    games: list[TableRow] = []
+    if errors:  # a table missing a bad row would be refused for it once more
+        raise CsvRefused(errors)
+    for (number, table, _bye), seats in tables.items():
+        try:
+            games.append(_table_row(number, table, seats))
+        except CsvError as error:
+            errors.append(error.with_traceback(None))
+    if errors:
+        raise CsvRefused(sorted(errors, key=lambda error: error.line))
+    if not games:
+        raise CsvError("no_results")
+    return sorted(games, key=lambda game: game.line)
+
+
+def _parse_long_row(
+    values: dict[str, str], line: int, *, limits: Limits
+) -> tuple[int, int, int | None, str, int | None, str]:
+    round_number = _required(
+        _number(values["round"], line, "round", low=1, high=MAX_NUMBER), line, "round"
+    )
+    table = _number(values["table"], line, "table", low=1, high=MAX_NUMBER)
+    outcome = values["outcome"].lower() or "normal"
+    if outcome not in LONG_OUTCOMES:
+        raise CsvError(
+            "unknown_outcome",
+            line=line,
+            outcome=shown(values["outcome"]),
+            known=", ".join(LONG_OUTCOMES),
+        )
+    player = _name(values["player"], line, "player", limits)
+    if not player:
+        raise CsvError("no_player", line=line)
+    if outcome != "bye" and table is None:
+        raise CsvError("empty", line=line, column="table")
+    score = _score(values["score"], line, "score", limits)
+    if outcome in ("forfeit", "annulled", "bye") and score is not None:
+        raise CsvError("long_score_not_allowed", line=line, outcome=outcome)
+    return line, round_number, table, player, score, outcome
+
+
+def _table_row(
+    number: int, table: int | None, seats: list[tuple[int, str, int | None, str]]
+) -> TableRow:
+    """One game of the long form from its rows, or the reason they do not make one."""
+    lines = tuple(line for line, *_rest in seats)
+    first = lines[0]
+    players = tuple(player for _line, player, _score, _outcome in seats)
+    outcomes = [outcome for *_rest, outcome in seats]
+    scores = tuple(score for _line, _player, score, _outcome in seats)
+    if outcomes == ["bye"]:
+        return TableRow(first, number, None, players, BYE, (None,), lines)
+    if not 2 <= len(seats) <= len(SEATS):
+        raise CsvError("table_size", line=first, round=number, table=table, count=len(seats))
+    keys = [name_key(player) for player in players]
+    twice = next((i for i, key in enumerate(keys) if key in keys[:i]), None)
+    if twice is not None:
+        raise CsvError("player_twice", line=lines[twice], name=shown(players[twice]))
+    marked = "".join(SEATS[seat] for seat, outcome in enumerate(outcomes) if outcome != "normal")
+    if "annulled" in outcomes:
+        if set(outcomes) != {"annulled"}:
+            raise CsvError("annulled_not_everywhere", line=first, round=number, table=table)
+        return TableRow(first, number, table, players, ANNULLED, scores, lines)
+    if "bye" in outcomes:
+        raise CsvError("bye_at_table", line=lines[outcomes.index("bye")])
+    if "forfeit" in outcomes:
+        if "flag" in outcomes or any(score is not None for score in scores):
+            raise CsvError("forfeit_with_scores", line=first, round=number, table=table)
+        if len(seats) == 2 and len(marked) == 2:
+            return TableRow(first, number, table, players, FORFEIT_BOTH, scores, lines)
+        if len(marked) > 1:
+            raise CsvError("forfeits_at_table", line=first, round=number, table=table)
+        return TableRow(first, number, table, players, f"forfeit_{marked}", scores, lines)
+    missing = next((i for i, score in enumerate(scores) if score is None), None)
+    if missing is not None:
+        raise CsvError("empty", line=lines[missing], column="score")
+    if len(marked) == len(seats):
+        raise CsvError("every_flag_fell", line=first, round=number, table=table)
+    kind = f"flag_{marked}" if marked else NORMAL
+    return TableRow(first, number, table, players, kind, scores, lines)
 
 
 def parse_row(values: dict[str, str], line: int, *, limits: Limits) -> ImportRow:

@@ -38,11 +38,12 @@ from competition.core.results_csv import (
     BYE,
     MIRRORED,
     ImportRow,
+    TableRow,
     name_key,
     without_mirrored,
 )
 from competition.models import Competition, Entrant, Round
-from competition.rulesets import game_rules_for
+from competition.rulesets import game_rules_for, ruleset_for
 from competition.services import CompetitionError
 from competition.services.rounds import round_import, round_update_status
 from competition.versioning import competition_touched
@@ -102,6 +103,32 @@ MESSAGES = {
         "Line %(line)s: a game with outcome “%(outcome)s” has no board points; "
         "leave score and opponent_score empty."
     ),
+    # The long form (one row per player; rows of one round and table are one game).
+    "long_score_not_allowed": _(
+        "Line %(line)s: a player with outcome “%(outcome)s” has no board points; leave "
+        "the score empty."
+    ),
+    "table_size": _(
+        "Line %(line)s: round %(round)s, table %(table)s has %(count)s players; a table has 2 to 4."
+    ),
+    "player_twice": _("Line %(line)s: %(name)s is already at this table."),
+    "annulled_not_everywhere": _(
+        "Line %(line)s: round %(round)s, table %(table)s: an annulled game says “annulled” "
+        "on the row of every player."
+    ),
+    "bye_at_table": _("Line %(line)s: a bye is a row of its own, without a table."),
+    "forfeit_with_scores": _(
+        "Line %(line)s: round %(round)s, table %(table)s: a forfeited game has no board "
+        "points and no flag; leave the scores empty."
+    ),
+    "forfeits_at_table": _(
+        "Line %(line)s: round %(round)s, table %(table)s: only one player of a table of "
+        "3 or 4 can forfeit."
+    ),
+    "every_flag_fell": _(
+        "Line %(line)s: round %(round)s, table %(table)s: every player's flag fell; then "
+        "no flag decides. Enter it as “normal”."
+    ),
 }
 
 
@@ -115,7 +142,7 @@ def _refuse(errors: list[Any], kind: type[CompetitionError] = CompetitionError) 
     return kind(errors[0], errors=errors)
 
 
-def results_import_read(*, data: bytes) -> list[ImportRow]:
+def results_import_read(*, data: bytes) -> list[ImportRow] | list[TableRow]:
     """Read and check every row; raises with all errors (capped), each with its line."""
     try:
         return results_csv.read(data, limits=LIMITS)
@@ -189,8 +216,10 @@ class PlannedGame:
     round: int
     table: int | None
     action: str
-    keys: tuple[str, str | None]  # name keys of the players, in the game's own order
-    names: tuple[str, str | None]
+    # Name keys of the players, in the game's own order: a pair of the short form (None
+    # for a bye's opponent), or the 1 to 4 players of the long form.
+    keys: tuple[str | None, ...]
+    names: tuple[str | None, ...]
     result: ResultInput | None  # None for a bye
     game_id: int | None = None
     version: int | None = None
@@ -231,7 +260,10 @@ Resolved = tuple[int | None, str]
 
 
 def results_import_plan(
-    *, competition: Competition, rows: list[ImportRow], decisions: ImportDecisions
+    *,
+    competition: Competition,
+    rows: list[ImportRow] | list[TableRow],
+    decisions: ImportDecisions,
 ) -> ImportPlan:
     """What importing `rows` would do now, given the user's decisions on names."""
     errors: list[Any] = []
@@ -259,9 +291,19 @@ def results_import_plan(
         .distinct()
     )
     planned: list[PlannedGame] = []
-    for row in without_mirrored(rows):
+    short = [row for row in rows if isinstance(row, ImportRow)]
+    tables = [row for row in rows if isinstance(row, TableRow)]
+    most = ruleset_for(competition).players_max if tables else 2
+    errors.extend(
+        _("Line %(line)s: %(rules)s is played by at most %(count)s players at a table.")
+        % {"line": row.line, "rules": competition.get_rules_display(), "count": most}
+        for row in tables
+        if len(row.players) > most
+    )
+    for row in [*without_mirrored(short), *tables]:
         try:
-            planned.append(_plan_game(row, players, round_games[row.round], with_moves))
+            plan_one = _plan_table if isinstance(row, TableRow) else _plan_game
+            planned.append(plan_one(row, players, round_games[row.round], with_moves))  # type: ignore[arg-type]
         except CompetitionError as error:
             errors.append(error.message)
     errors.extend(_seat_conflicts(planned, players, round_games))
@@ -321,9 +363,13 @@ def _game_state(game: PlannedGame) -> list[Any]:
     ]
 
 
+def _names_in(row: ImportRow | TableRow) -> tuple[str, ...]:
+    return row.players if isinstance(row, TableRow) else (row.player, row.opponent)
+
+
 def _resolve_names(
     competition: Competition,
-    rows: list[ImportRow],
+    rows: list[ImportRow] | list[TableRow],
     decisions: ImportDecisions,
     errors: list[Any],
 ) -> tuple[list[NameQuestion], dict[str, int | str | None], dict[str, Resolved]]:
@@ -331,7 +377,7 @@ def _resolve_names(
     written: dict[str, str] = {}
     lines: dict[str, list[int]] = {}
     for row in rows:
-        for name in (row.player, row.opponent):
+        for name in _names_in(row):
             if name:
                 written.setdefault(name_key(name), name)
                 lines.setdefault(name_key(name), []).append(row.line)
@@ -449,6 +495,63 @@ def _plan_game(
     return replace(planned, action=action, before=before)
 
 
+def _plan_table(
+    row: TableRow, players: dict[str, Resolved], games: list[Game], with_moves: set[int]
+) -> PlannedGame:
+    """A game of the long form: found among the round's games by its players (in any seat
+    order: the scores follow the game's seats), or a new game in the file's order."""
+    keys = tuple(name_key(player) for player in row.players)
+    names = tuple(players[key][1] for key in keys)
+    ids = [players[key][0] for key in keys]
+    result = None if row.kind == BYE else ResultInput(row.kind, row.scores)
+    game = None
+    if None not in ids:
+        wanted = set(ids) if len(ids) > 1 else {*ids, None}
+        game = next((g for g in games if _pair_ids(g) == wanted), None)
+    if game is None:
+        return PlannedGame(row.line, row.round, row.table, Action.ADD, keys, names, result)
+    order = [ids.index(seat.player_id) for seat in game.seat_list]
+    if result is not None and order != list(range(len(order))):
+        result = _reseated(result, order)
+    keys = tuple(keys[i] for i in order)
+    names = tuple(names[i] for i in order)
+    planned = PlannedGame(
+        row.line, row.round, game.table, Action.SAME, keys, names, result, game.pk, game.version
+    )
+    if game.is_bye:
+        return planned
+    kind = result_kind_of(game)
+    before = None if kind is None else ResultInput(kind, game.scores)
+    count = len(game.seat_list)
+    try:
+        after = result_fields(result, count)  # type: ignore[arg-type]
+    except ResultError as error:
+        raise CompetitionError(
+            _("Line %(line)s: %(reason)s") % {"line": row.line, "reason": error.message}
+        ) from None
+    if before is not None and result_fields(before, count) == after:
+        return planned
+    if game.pk in with_moves:
+        raise CompetitionError(
+            _(
+                "Line %(line)s: %(game)s is entered move by move; its result follows from "
+                "the moves and cannot be imported."
+            )
+            % {"line": row.line, "game": game}
+        )
+    action = Action.ENTER if before is None else Action.REPLACE
+    return replace(planned, action=action, before=before)
+
+
+def _reseated(result: ResultInput, order: list[int]) -> ResultInput:
+    """`result` typed in the file's order, told in the game's seat order (`order[seat]` is
+    the file's position of the game's seat)."""
+    outcome, marked = ResultKind.MEANING[result.kind]
+    seats = frozenset(seat for seat, filed in enumerate(order) if filed in marked)
+    kind = next(code for code, meaning in ResultKind.MEANING.items() if meaning == (outcome, seats))
+    return ResultInput(kind, tuple(result.scores[i] for i in order))
+
+
 def _pair_ids(game: Game) -> set[int | None]:
     """The players of a game of the short form's pairs (a bye: its player and None)."""
     ids: set[int | None] = {seat.player_id for seat in game.seat_list}
@@ -497,17 +600,24 @@ def _seat_conflicts(
     return errors
 
 
-def describe_result(result: ResultInput | None, names: tuple[str, str | None] | None = None) -> str:
-    """A result as a person reads it: "320 – 290", or the outcome's name, with the players'
-    `names` where it is about one of them ("vlag gevallen: Anke")."""
+def describe_result(result: ResultInput | None, names: tuple[str | None, ...] | None = None) -> str:
+    """A result as a person reads it: "320 – 290" (at a table "320 – 290 – 301"), or the
+    outcome's name, with the players' `names` where it is about one of them
+    ("vlag gevallen: Anke")."""
     if result is None:
         return str(_("bye"))
-    choices = ResultKind.choices_for(*names) if names and all(names) else ResultKind.choices
-    label = dict(choices)[result.kind]
+    named = [name for name in names or () if name]
+    choices = (
+        ResultKind.for_table(named)
+        if names and len(named) == len(names) and len(named) >= 2
+        else ResultKind.choices
+    )
+    label = dict(choices).get(result.kind, result.kind)
+    scores = " – ".join(str(score) for score in result.scores)
     if result.kind == ResultKind.NORMAL:
-        return f"{result.score_a} – {result.score_b}"
+        return scores
     if result.kind in ResultKind.SCORED:
-        return f"{result.score_a} – {result.score_b} ({label})"
+        return f"{scores} ({label})"
     return str(label)
 
 

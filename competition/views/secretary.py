@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from clubs.inputs import BIGINT_MAX, query_int
 from clubs.models import Club
 from clubs.permissions import can_manage_club
-from competition import selectors
+from competition import exports, selectors
 from competition.filters import HistoryFilter
 from competition.forms import (
     ArchiveForm,
@@ -35,6 +35,7 @@ from competition.forms import (
     RoundCreateForm,
     WithdrawForm,
     question_field_name,
+    score_names,
 )
 from competition.models import Competition, Round
 from competition.rulesets import competition_score_max
@@ -582,6 +583,8 @@ def _results_page(request, competition, round_obj, formset, by_moves):
             "formset": formset,
             "rows": rows,
             "by_moves": by_moves,
+            # A round with a table of 3 or 4: every row lists its players with their scores.
+            "at_tables": any(len(game.seat_list) > 2 for game, _form in rows),
         },
     )
 
@@ -625,7 +628,8 @@ def _results_page_again(request, competition, round_obj, rows, changed_meanwhile
         values = ResultRowForm.initial_for(game)
         if game.pk in changed_meanwhile:
             kept = typed[game.pk]
-            values.update({name: kept.get(name) for name in ("kind", "score_a", "score_b")})
+            names = ("kind", *score_names(len(game.seat_list)))
+            values.update({name: kept.get(name) for name in names})
             values.update(reason=kept.get("reason", ""), confirm=kept.get("confirm", ""))
         for name, value in values.items():
             data[f"form-{index}-{name}"] = "" if value is None else str(value)
@@ -638,7 +642,14 @@ def _results_page_again(request, competition, round_obj, rows, changed_meanwhile
     by_moves = [game for game in fresh if game.move_count]
     for game in by_moves:
         if game.pk in changed_meanwhile:
-            game.typed_on_board = (changed_meanwhile[game.pk], typed[game.pk])
+            kept = typed[game.pk]
+            scores = [kept.get(name) for name in score_names(len(game.seat_list))]
+            shown = " – ".join("–" if score is None else str(score) for score in scores)
+            game.typed_on_board = (
+                changed_meanwhile[game.pk],
+                kept,
+                shown if len(scores) > 2 else "",
+            )
     return _results_page(request, competition, round_obj, formset, by_moves)
 
 
@@ -661,11 +672,12 @@ def _place_focus(forms: list) -> None:
 def _entry_from(form: ResultRowForm) -> ResultEntry:
     """A row as the service takes it: nothing to record when it was left as shown."""
     data = form.cleaned_data
-    empty = data["score_a"] is None and data["score_b"] is None
+    scores = form.scores()
+    empty = all(score is None for score in scores)
     result = (
         None
         if (empty and data["kind"] in ResultKind.SCORED) or not form.typed_over
-        else ResultInput.of_pair(data["kind"], data["score_a"], data["score_b"])
+        else ResultInput(data["kind"], scores)
     )
     return ResultEntry(
         game_id=data["game"],
@@ -683,14 +695,14 @@ def game_correct(request, competition: Competition, game_id: int):
         round__competition=competition,
     )
     form = CorrectionForm(
-        request.POST or None, initial={**ResultRowForm.initial_for(game), "reason": ""}
+        request.POST or None, initial={**ResultRowForm.initial_for(game), "reason": ""}, game=game
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
             round_correct_result(
                 game=game,
-                result=ResultInput.of_pair(data["kind"], data["score_a"], data["score_b"]),
+                result=ResultInput(data["kind"], form.scores()),
                 by=request.user,
                 reason=data["reason"],
                 expected_version=data["version"],
@@ -713,6 +725,16 @@ def game_correct(request, competition: Competition, game_id: int):
 
 
 HISTORY_PAGE_SIZE = 50
+
+
+@secretary_required
+def results_csv_download(request, competition: Competition):
+    """Every result of the published rounds as the results CSV's long form (one row per
+    player), which the import reads back: pairs and tables of 3 and 4 alike."""
+    games = list(selectors.results_export_games(competition))
+    response = HttpResponse(exports.results_csv(games), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{competition.slug}-uitslagen.csv"'
+    return response
 
 
 def _import_session_key(competition: Competition) -> str:
@@ -866,7 +888,7 @@ def _preview_row(game: PlannedGame) -> dict:
         "round": game.round,
         "table": game.table,
         "player_a": game.names[0],
-        "player_b": game.names[1],
+        "player_b": " – ".join(name for name in game.names[1:] if name),
         "before": describe_result(game.before, game.names) if game.before else "",
         "after": describe_result(game.result, game.names),
     }

@@ -27,6 +27,7 @@ SECRETARY_VIEWS = {
     "round_pairing": ("get", {"number": 1}),
     "game_correct": ("get", {"game_id": None}),
     "results_import": ("get", {}),
+    "results_csv": ("get", {}),
     "club_backup": ("get", {}),
 }
 

@@ -91,7 +91,8 @@ def test_result_fields(typed, stored, places):
 @pytest.mark.django_db
 @pytest.mark.parametrize("kind", sorted(ResultKind.values))
 def test_result_kind_of_inverts_result_fields(kind):
-    size = 4 if kind[-1] in "cd" else 2
+    # A table of 4 for the codes of a third or fourth seat and of two or three flags.
+    size = 4 if kind[-1] in "cd" or (kind.startswith("flag_") and len(kind) > 6) else 2
     scored = kind in ResultKind.SCORED
     scores = (310, 270, 250, 230)[:size] if scored else (None,) * size
     game = GameFactory(players=PlayerFactory.create_batch(size))

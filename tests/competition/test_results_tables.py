@@ -1,0 +1,256 @@
+"""The results page at tables of 3 and 4: a score field per player, the table's own outcome
+choices, the same refusals (in Dutch, naming the player), a constant number of queries."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from competition.services.rounds import round_create, round_set_pairings
+from games.models import Game, Outcome
+from games.services import PairingSpec
+from tests.competition.test_query_budget import queries
+from tests.factories import EntrantFactory, PlayerFactory, result_changes
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ("An", "Bo", "Cas", "Do", "Ed", "Fien", "Gijs")
+EVERY_SCORE_NL = "Vul de bordpunten van elke speler in."
+
+
+def seated_round(competition, tables):
+    """Round 1 of `competition` with `tables` (lists of indexes into NAMES), tables 1, 2, …"""
+    competition.rules = competition.Rules.STANDARD
+    competition.save()
+    players = [PlayerFactory(name=name) for name in NAMES]
+    for player in players:
+        EntrantFactory(competition=competition, player=player)
+    round_obj = round_create(competition=competition)
+    specs = [
+        PairingSpec(players=tuple(players[i].pk for i in seats), table=number)
+        for number, seats in enumerate(tables, start=1)
+    ]
+    round_set_pairings(round=round_obj, pairings=specs)
+    games = list(round_obj.games.exclude(outcome=Outcome.BYE).with_seats().order_by("table"))
+    return round_obj, games
+
+
+@pytest.fixture
+def tables(competition):
+    """A table of 4 (An, Bo, Cas, Do) and one of 3 (Ed, Fien, Gijs)."""
+    return seated_round(competition, [(0, 1, 2, 3), (4, 5, 6)])
+
+
+def results_url(round_obj) -> str:
+    return reverse(
+        "round_results", kwargs={**round_obj.competition.url_kwargs, "number": round_obj.number}
+    )
+
+
+def post_data(games, rows) -> dict:
+    data = {"form-TOTAL_FORMS": len(games), "form-INITIAL_FORMS": len(games)}
+    for index, (game, row) in enumerate(zip(games, rows, strict=True)):
+        game.refresh_from_db()
+        blank = {f"score_{letter}": "" for letter in "abcd"[: len(game.seat_list)]}
+        row = {"kind": "normal", "reason": "", **blank, **row}
+        data.update({f"form-{index}-{key}": value for key, value in row.items()})
+        data[f"form-{index}-game"] = game.pk
+        data[f"form-{index}-version"] = row.get("version", game.version)
+    return data
+
+
+def stored(game) -> tuple:
+    game = Game.objects.with_seats().get(pk=game.pk)
+    seats = game.seat_list
+    return (
+        game.outcome,
+        [seat.score for seat in seats],
+        [seat.place for seat in seats],
+        [seat.flag_fell for seat in seats],
+    )
+
+
+def row_of(html: str, game) -> str:
+    part = html.split(f'data-game="{game.pk}"', 1)[1]
+    return part.split('<tr class="result-row', 1)[0]
+
+
+def test_a_field_per_player_in_table_order(secretary_client, tables):
+    round_obj, games = tables
+    html = secretary_client.get(results_url(round_obj)).content.decode()
+    names = re.findall(r'name="(form-\d-score_[a-d])"', html)
+    assert names == [*(f"form-0-score_{s}" for s in "abcd"), *(f"form-1-score_{s}" for s in "abc")]
+    assert "form-1-score_d" not in html
+    table_of_4 = row_of(html, games[0])
+    # Each name labels its own field, in table order.
+    labels = re.findall(r'<label for="id_form-0-score_([a-d])">([^<]+)</label>', table_of_4)
+    assert labels == [("a", "An"), ("b", "Bo"), ("c", "Cas"), ("d", "Do")]
+    # The table's own outcomes: one flag per player, two and three flags, a forfeit each.
+    options = re.findall(r'<option value="([a-z_]+)"', table_of_4)
+    assert options[:5] == ["normal", "flag_a", "flag_b", "flag_c", "flag_d"]
+    assert {"flag_ab", "flag_bcd", "forfeit_d", "annulled"} <= set(options)
+    assert "flag_abcd" not in options and "forfeit_both" not in options
+    table_of_3 = re.findall(r'<option value="([a-z_]+)"', row_of(html, games[1]))
+    assert "flag_abc" not in table_of_3 and "flag_ac" in table_of_3
+    assert ">vlag gevallen: Do<" in table_of_4 and ">vlaggen gevallen: An en Bo<" in table_of_4
+
+
+def test_one_post_saves_every_table_with_places(secretary_client, tables):
+    round_obj, games = tables
+    before = result_changes(competition_id=round_obj.competition_id).count()
+    data = post_data(
+        games,
+        [
+            {"score_a": 300, "score_b": 412, "score_c": 300, "score_d": 250},
+            {"kind": "flag_b", "score_a": 280, "score_b": 450, "score_c": 300},
+        ],
+    )
+    response = secretary_client.post(results_url(round_obj), data)
+    assert response.status_code == 302
+    assert stored(games[0]) == (
+        Outcome.NORMAL,
+        [300, 412, 300, 250],
+        [2, 1, 2, 4],
+        [False] * 4,
+    )
+    # Fien's flag fell: she loses against both, whatever her score.
+    assert stored(games[1]) == (Outcome.FLAG_FALL, [280, 450, 300], [2, 3, 1], [False, True, False])
+    assert result_changes(competition_id=round_obj.competition_id).count() == before + 2
+
+
+def test_two_flags_at_one_table(secretary_client, tables):
+    round_obj, games = tables
+    data = post_data(
+        games,
+        [{"kind": "flag_ac", "score_a": 400, "score_b": 200, "score_c": 390, "score_d": 210}, {}],
+    )
+    assert secretary_client.post(results_url(round_obj), data).status_code == 302
+    assert stored(games[0]) == (
+        Outcome.FLAG_FALL,
+        [400, 200, 390, 210],
+        [3, 2, 4, 1],
+        [True, False, True, False],
+    )
+    # The page shows it as it was typed.
+    html = secretary_client.get(results_url(round_obj)).content.decode()
+    assert re.search(r'<option value="flag_ac" selected>', row_of(html, games[0]))
+
+
+def test_an_annulled_table_and_a_forfeit(secretary_client, tables):
+    round_obj, games = tables
+    data = post_data(games, [{"kind": "annulled"}, {"kind": "forfeit_c"}])
+    assert secretary_client.post(results_url(round_obj), data).status_code == 302
+    assert stored(games[0]) == (Outcome.ANNULLED, [None] * 4, [None] * 4, [False] * 4)
+    assert stored(games[1]) == (Outcome.FORFEIT, [None] * 3, [1, 1, None], [False] * 3)
+
+
+def test_a_missing_score_names_the_player_and_saves_nothing(secretary_client, tables):
+    round_obj, games = tables
+    data = post_data(
+        games,
+        [
+            {"score_a": 300, "score_b": 412, "score_c": 300},
+            {"score_a": 280, "score_b": 450, "score_c": 300},
+        ],
+    )
+    response = secretary_client.post(results_url(round_obj), data)
+    assert response.status_code == 200
+    row = row_of(response.content.decode(), games[0])
+    assert f"Bordpunten van Do: {EVERY_SCORE_NL}" in row
+    assert stored(games[1])[0] == Outcome.PENDING
+    assert stored(games[0])[0] == Outcome.PENDING
+
+
+@pytest.mark.parametrize(
+    "row, message",
+    [
+        ({"score_d": "٣٠٠"}, "Typ alleen de cijfers 0 tot en met 9"),
+        ({"score_d": "1" * 30}, "Bordpunten van Do:"),
+        ({"score_d": "\x00\xff"}, "Bordpunten van Do:"),
+        ({"kind": "flag_abcd"}, "flag_abcd is geen beschikbare keuze"),
+        ({"kind": "forfeit_both"}, "forfeit_both is geen beschikbare keuze"),
+        ({"kind": "annulled"}, "Bordpunten van Do: Bij een walk-over of een niet naar behoren"),
+    ],
+)
+def test_odd_input_is_refused_in_dutch(secretary_client, tables, row, message):
+    round_obj, games = tables
+    scores = {"score_a": 300, "score_b": 412, "score_c": 300, "score_d": 250}
+    data = post_data(games, [{**scores, **row}, {}])
+    response = secretary_client.post(results_url(round_obj), data)
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert stored(games[0])[0] == Outcome.PENDING
+
+
+def test_a_row_for_a_player_not_at_the_table_is_refused(secretary_client, tables):
+    """A score field of a fourth player at a table of 3 is no field of that row: ignored,
+    never stored; a row naming a game of another round saves nothing."""
+    round_obj, games = tables
+    data = post_data(games, [{}, {"score_a": 280, "score_b": 450, "score_c": 300, "score_d": 999}])
+    assert secretary_client.post(results_url(round_obj), data).status_code == 302
+    assert stored(games[1])[1] == [280, 450, 300]
+    data = post_data(games, [{}, {"score_a": 1, "score_b": 2, "score_c": 3}])
+    data["form-1-game"] = 10**9
+    response = secretary_client.post(results_url(round_obj), data)
+    assert response.status_code == 200
+    assert "niet in deze ronde" in response.content.decode()
+
+
+def test_correction_needs_a_reason_and_changed_meanwhile_keeps_the_typed(secretary_client, tables):
+    round_obj, games = tables
+    first = {"score_a": 300, "score_b": 412, "score_c": 300, "score_d": 250}
+    assert (
+        secretary_client.post(results_url(round_obj), post_data(games, [first, {}])).status_code
+        == 302
+    )
+    corrected = {**first, "score_d": 260}
+    response = secretary_client.post(results_url(round_obj), post_data(games, [corrected, {}]))
+    assert "geef een reden voor de correctie" in response.content.decode()
+    assert stored(games[0])[1] == [300, 412, 300, 250]
+    # Shown at version v, changed by another device since: marked, kept as typed.
+    stale = post_data(games, [{**corrected, "reason": "telfout"}, {}])
+    stale["form-0-version"] = int(stale["form-0-version"]) - 1
+    stale["form-0-shown"] = "normal::::"
+    response = secretary_client.post(results_url(round_obj), stale)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "in de tussentijd" in html
+    assert 'value="260"' in row_of(html, games[0])
+    assert stored(games[0])[1] == [300, 412, 300, 250]
+
+
+def test_the_correction_page_of_a_table(secretary_client, tables):
+    round_obj, games = tables
+    first = {"score_a": 300, "score_b": 412, "score_c": 300, "score_d": 250}
+    secretary_client.post(results_url(round_obj), post_data(games, [first, {}]))
+    game = Game.objects.get(pk=games[0].pk)
+    url = reverse("game_correct", kwargs={**round_obj.competition.url_kwargs, "game_id": game.pk})
+    html = secretary_client.get(url).content.decode()
+    assert "Bordpunten van Do" in html and 'value="250"' in html
+    data = {**first, "score_d": 260, "kind": "normal", "reason": "telfout", "version": game.version}
+    assert secretary_client.post(url, data).status_code == 302
+    assert stored(game)[1] == [300, 412, 300, 260]
+
+
+def test_queries_do_not_grow_with_the_tables(secretary_client, competition, club):
+    from competition.models import Competition
+    from tests.factories import CompetitionFactory
+
+    small = seated_round(competition, [(0, 1, 2, 3), (4, 5, 6)])[0]
+    other = CompetitionFactory(club=club, name="Groot", slug="groot")
+    players = [PlayerFactory() for _ in range(40)]
+    other.rules = Competition.Rules.STANDARD
+    other.save()
+    for player in players:
+        EntrantFactory(competition=other, player=player)
+    large = round_create(competition=other)
+    round_set_pairings(
+        round=large,
+        pairings=[
+            PairingSpec(players=tuple(p.pk for p in players[i : i + 4]), table=i // 4 + 1)
+            for i in range(0, 40, 4)
+        ],
+    )
+    assert len(queries(secretary_client, results_url(small))) == len(
+        queries(secretary_client, results_url(large))
+    )

@@ -1,0 +1,94 @@
+"""A table of 4 on a phone (360 px): a player enters the table's result, another confirms
+it, and the result page, the round page and the player's history fit without sideways
+scroll."""
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import Page, expect
+
+from clubs.models import Club, Membership, Player
+from competition.models import Competition, Round
+from competition.services.entrants import entrant_add
+from competition.services.rounds import round_set_pairings
+from games.models import Confirmation, Game
+from games.services import PairingSpec
+from tests.factories import PASSWORD
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 360, "height": 740}
+NAMES = {"anke": "Anke Langenaam-de Vries", "bram": "Bram", "cor": "Cor", "dien": "Dien"}
+
+
+@pytest.fixture
+def foursome(django_user_model):
+    club = Club.objects.create(name="De Goudse Letters", slug="gouda")
+    competition = Competition.objects.create(
+        club=club, name="Clubcompetitie", slug="clubcompetitie", rules=Competition.Rules.STANDARD
+    )
+    players = []
+    for username, name in NAMES.items():
+        user = django_user_model.objects.create_user(username, password=PASSWORD)
+        player = Player.objects.create(name=name, user=user)
+        Membership.objects.create(club=club, player=player)
+        entrant_add(competition=competition, player=player)
+        players.append(player)
+    round_obj = Round.objects.create(
+        competition=competition, number=1, status=Round.Status.PUBLISHED
+    )
+    (game,) = round_set_pairings(
+        round=round_obj, pairings=[PairingSpec(players=tuple(p.pk for p in players), table=1)]
+    )
+    return game
+
+
+def login(page: Page, live_server, username: str) -> None:
+    page.goto(f"{live_server.url}{reverse('login')}")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.locator("form button").click()
+    expect(page.locator("nav")).to_contain_text(username)
+
+
+def fits(page: Page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_a_foursome_on_a_phone(browser, live_server, foursome):
+    url = f"{live_server.url}{reverse('game_result', kwargs={'game_id': foursome.pk})}"
+    bram = browser.new_context(viewport=PHONE).new_page()
+    login(bram, live_server, "bram")
+    bram.goto(url)
+    assert fits(bram)
+    for name, score in zip(
+        ("score_a", "score_b", "score_c", "score_d"), (300, 412, 290, 250), strict=True
+    ):
+        bram.fill(f"[name={name}]", str(score))
+    bram.locator("#result-form button").click()
+    expect(bram.locator("#seat-stands")).to_contain_text("nog niet bevestigd")
+    assert fits(bram)
+
+    cor = browser.new_context(viewport=PHONE).new_page()
+    login(cor, live_server, "cor")
+    cor.goto(url)
+    expect(cor.locator("#seat-stands li[data-stand=entered]")).to_contain_text("Bram")
+    cor.locator("#confirm-form button").click()
+    expect(cor.locator("#seat-stands li[data-stand=confirmed]")).to_contain_text("Cor")
+    assert fits(cor)
+    game = Game.objects.with_seats().get(pk=foursome.pk)
+    assert game.confirmation == Confirmation.PROVISIONAL
+    assert [seat.confirmed for seat in game.seat_list] == [False, True, True, False]
+
+    competition = foursome.round.competition
+    for path in (
+        reverse("round", kwargs={**competition.url_kwargs, "number": 1}),
+        reverse(
+            "player_history",
+            kwargs={"club": competition.club.slug, "player_id": game.seat_list[0].player_id},
+        ),
+        reverse(
+            "player", kwargs={**competition.url_kwargs, "player_id": game.seat_list[0].player_id}
+        ),
+    ):
+        cor.goto(f"{live_server.url}{path}")
+        assert fits(cor), path
