@@ -19,14 +19,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 import rules
-from clubs.models import Club, HistoryEntry, Membership
+from clubs.models import Club, HistoryEntry, Membership, Player
 from competition import selectors
 from competition.models import Competition, Round
 from competition.services import backup
 from competition.services.backup import BackupError, club_archive, restore_club
 from duplicate.models import Slip, Turn
 from duplicate.services import evening_create, slip_submit, turn_choose_top, turn_draw
-from games.confirmation import game_result_enter
+from games.confirmation import game_result_confirm, game_result_enter
 from games.models import Game, Move
 from games.moves import game_to_gcg, move_add
 from games.services import ResultInput, ResultKind, game_record_result
@@ -45,7 +45,6 @@ from tests.factories import (
     secretary_of,
     user_in_club,
 )
-from tests.seats import winner
 
 User = get_user_model()
 
@@ -53,8 +52,18 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def full_club(club, secretary):
-    """A club with two competitions holding every kind of row and history the app has."""
+def full_club(pairs_club, secretary):
+    """A club with competitions holding every kind of row and history the app has: pairs,
+    a duplicate evening, and tables of 3 and 4."""
+    players = [Player.objects.get(name=name) for name in ("Anna", "Bert", "Cor", "Dirk", "Eva")]
+    _tables_competition(pairs_club, secretary, players)
+    return pairs_club
+
+
+@pytest.fixture
+def pairs_club(club, secretary):
+    """The club of `full_club` before tables of 3 and 4: what a version-1 archive (of
+    Bordpunt before tables) could hold."""
     competition_with_results(entrants=7, rounds=2, club=club)  # byes and flag falls
     league = CompetitionFactory(
         club=club, name="Voorjaar", slug="voorjaar", tiebreaks=["wins", "spread"]
@@ -125,6 +134,52 @@ def full_club(club, secretary):
     GameFactory(round=draft, table=1, player_a=anna, player_b=bert)
     _duplicate_evening(club, secretary, players[:3])
     return club
+
+
+def _tables_competition(club, secretary, players):
+    """A competition at tables of 3 and 4 (issue 20): a table of 4 with a flag fall and a
+    bye, then a table of 3 on the board, and a table of 4 whose result one player entered
+    and one other confirmed so far."""
+    anna, bert, cor, dirk, eva = players
+    anna.user = UserFactory(username="anna-tafels")
+    anna.save()
+    bert.user = UserFactory(username="bert-tafels")
+    bert.save()
+    foursomes = CompetitionFactory(
+        club=club,
+        name="Vierspel",
+        slug="vierspel",
+        rules=Competition.Rules.STANDARD,
+        table_size="fours",
+        table_scoring="scaled",
+        tiebreaks=["relative_score"],
+    )
+    for player in players:
+        EntrantFactory(competition=foursomes, player=player)
+    first = Round.objects.create(competition=foursomes, number=1, status=Round.Status.PUBLISHED)
+    second = Round.objects.create(
+        competition=foursomes, number=2, status=Round.Status.PUBLISHED, table_size="3"
+    )
+    standard = rules.STANDARD.to_dict()
+    flagged = GameFactory(round=first, table=1, players=[anna, bert, cor, dirk], rules=standard)
+    game_record_result(
+        game=flagged,
+        result=ResultInput("flag_c", (401, 377, 420, 290)),
+        by=secretary,
+        reason="Vlag van Cor gevallen.",
+    )
+    GameFactory(round=first, player_a=eva, player_b=None, table=None, bye=True)
+    on_board = GameFactory(
+        round=second, table=1, players=[eva, anna, cor], starter=1, rules=standard
+    )
+    for notation in ("8H ZEE", "-", "-"):
+        move_add(game=on_board, notation=notation, by=secretary)
+    third = Round.objects.create(competition=foursomes, number=3, status=Round.Status.PUBLISHED)
+    entered = GameFactory(round=third, table=1, players=[bert, dirk, anna, cor], rules=standard)
+    game_result_enter(
+        game=entered, result=ResultInput("normal", (350, 362, 348, 301)), by=bert.user
+    )
+    game_result_confirm(game=Game.objects.get(pk=entered.pk), by=anna.user)
 
 
 def _duplicate_evening(club, secretary, players):
@@ -208,13 +263,23 @@ def _everything(club: Club) -> dict:
             for m in Membership.objects.filter(club=club).select_related("player")
         ),
         "competitions": [
-            (c.name, c.slug, c.kind, c.rules, c.tiebreaks, c.created_at, c.changed_at)
+            (
+                c.name,
+                c.slug,
+                c.kind,
+                c.rules,
+                c.tiebreaks,
+                c.table_size,
+                c.table_scoring,
+                c.created_at,
+                c.changed_at,
+            )
             for c in competitions
         ],
         "standings": [_standings(c) for c in competitions],
         "crosstables": [_crosstable(c) for c in competitions],
         "rounds": sorted(
-            (r.competition.slug, r.number, r.status, r.date)
+            (r.competition.slug, r.number, r.status, r.date, r.table_size)
             for r in Round.objects.filter(competition__club=club).select_related("competition")
         ),
         "entrants": [
@@ -252,7 +317,6 @@ def _everything(club: Club) -> dict:
                 _game_key(g),
                 tuple(player.name for player in g.players),
                 g.outcome,
-                winner(g),
                 tuple(
                     (s.score, s.place, s.flag_fell, s.forfeited, s.confirmed) for s in g.seat_list
                 ),
@@ -335,9 +399,13 @@ def test_the_archive_holds_the_club_its_history_and_a_gcg_file_per_game_with_mov
     assert corrected[0]["before"]["scores"] == [356, 298]
     assert corrected[0]["after"]["scores"] == [356, 398]
     assert {"at", "by", "action", "object", "before", "after", "reason"} <= set(corrected[0])
-    board = Game.objects.get(moves__isnull=False, moves__number=1)
-    assert files[f"games/{board.pk}.gcg"].decode() == game_to_gcg(board)
-    assert sorted(n for n in files if n.startswith("games/")) == [f"games/{board.pk}.gcg"]
+    boards = Game.objects.filter(moves__number=1).with_seats().order_by("pk")
+    assert len(boards) == 2  # a pair and a table of 3
+    for board in boards:
+        assert files[f"games/{board.pk}.gcg"].decode() == game_to_gcg(board)
+    assert sorted(n for n in files if n.startswith("games/")) == sorted(
+        f"games/{board.pk}.gcg" for board in boards
+    )
     moves = document["data"]["games.move"]
     assert moves[0]["warnings"] and moves[0]["entered_by"] == "secretaris"
     assert "password" not in files["club.json"].decode()
@@ -652,7 +720,9 @@ def test_no_account_is_linked_or_created_and_authors_are_kept_by_name(full_club,
     assert copy.count() == HistoryEntry.objects.filter(club=full_club).count()
     # The account "secretaris" is here, yet the copy's entries do not point at it.
     assert not copy.filter(by__isnull=False).exists()
-    assert set(copy.values_list("by_name", flat=True)) == {"secretaris", ""}  # "" : no one
+    # "": no one; the two players who entered and confirmed a table's result.
+    authors = {"secretaris", "", "anna-tafels", "bert-tafels"}
+    assert set(copy.values_list("by_name", flat=True)) == authors
     assert not Move.objects.filter(
         game__round__competition__club=report.club, entered_by__isnull=False
     ).exists()
@@ -785,8 +855,9 @@ def _as_version_1(files: dict[str, bytes]) -> bytes:
 
 
 @pytest.fixture
-def club_with_a_dispute(full_club):
-    """`full_club` with a result a player entered that the opponent disputes."""
+def club_with_a_dispute(pairs_club):
+    """`pairs_club` with a result a player entered that the opponent disputes."""
+    full_club = pairs_club
     league = Competition.objects.get(club=full_club, slug="voorjaar")
     published = Round.objects.get(competition=league, number=2)
     coby_user, eva_user = UserFactory(), UserFactory()
@@ -850,8 +921,8 @@ def _old_side_unknown(document):
         (_old_side_unknown, "seat"),
     ],
 )
-def test_a_damaged_version_1_archive_is_refused_and_nothing_is_written(full_club, edit, message):
-    old = _as_version_1(_archive(full_club))
+def test_a_damaged_version_1_archive_is_refused_and_nothing_is_written(pairs_club, edit, message):
+    old = _as_version_1(_archive(pairs_club))
     with zipfile.ZipFile(io.BytesIO(old)) as archive:
         files = {name: archive.read(name) for name in archive.namelist()}
     counts = _counts()
@@ -886,8 +957,8 @@ def test_a_restored_seat_gets_the_place_its_result_gives_not_the_archives(full_c
         lambda d: d["data"].update({"games.seat": "stoelen"}),
     ],
 )
-def test_an_odd_version_1_archive_is_refused_not_a_server_error(full_club, odd):
-    old = _as_version_1(_archive(full_club))
+def test_an_odd_version_1_archive_is_refused_not_a_server_error(pairs_club, odd):
+    old = _as_version_1(_archive(pairs_club))
     with zipfile.ZipFile(io.BytesIO(old)) as archive:
         files = {name: archive.read(name) for name in archive.namelist()}
     counts = _counts()
