@@ -28,6 +28,7 @@ SHORT_TIEBREAK_LABELS = {
     "head_to_head": _("H2H"),
     "opponents_match_points": _("Buchholz"),
     "sonneborn_berger": _("SB"),
+    "relative_score": _("Rel."),
 }
 
 
@@ -40,6 +41,10 @@ def format_points(value: float | None) -> str:
 
 def _average(digits: int) -> Callable[[float | None], str]:
     return lambda value: "" if value is None else f"{value:.{digits}f}"
+
+
+#: A tiebreak shown other than as points: the relative score is a share near 1.
+TIEBREAK_FORMATS: dict[str, Callable[[float | None], str]] = {"relative_score": _average(3)}
 
 
 @dataclass
@@ -97,7 +102,7 @@ class StandingsTable(tables.Table):
                         ),
                     )
                 )
-                formats[f"tiebreak_{name}"] = format_points
+                formats[f"tiebreak_{name}"] = TIEBREAK_FORMATS.get(name, format_points)
         lines = [StandingsLine(row) for row in rows]
         super().__init__(lines, extra_columns=extra, **kwargs)
         player_url = reverse("player", kwargs={**competition.url_kwargs, "player_id": 0})

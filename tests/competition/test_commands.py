@@ -100,7 +100,7 @@ def test_seed_demo_if_empty_twice():
     assert Membership.objects.filter(club=club).count() == 24
     assert Membership.objects.filter(club=club, role=Membership.Role.SECRETARY).count() == 1
 
-    season = Competition.objects.get(club=club, kind=Competition.Kind.CLUB)
+    season = Competition.objects.get(club=club, kind=Competition.Kind.CLUB, table_size="2")
     assert season.rules == Competition.Rules.GOUDS_8
     assert season.entrants.count() == 24
     rounds = list(season.rounds.order_by("number"))
@@ -116,3 +116,13 @@ def test_seed_demo_if_empty_twice():
     assert len(t_rounds) == tournament.number_of_rounds == 5
     assert all(r.status == Round.Status.FINISHED for r in t_rounds)
     assert not Game.objects.filter(round__competition=tournament, outcome=Outcome.PENDING).exists()
+
+    # The Thursday foursomes: 14 players, every round two tables of 4 and two of 3.
+    foursomes = Competition.objects.get(club=club, table_size="fours")
+    assert foursomes.rules == Competition.Rules.STANDARD
+    rounds = list(foursomes.rounds.order_by("number"))
+    assert [r.status for r in rounds] == [Round.Status.FINISHED] * 3 + [Round.Status.PUBLISHED]
+    for round_obj in rounds:
+        sizes = sorted(len(game.seat_list) for game in round_obj.games.with_seats())
+        assert sizes == [3, 3, 4, 4]
+    assert rounds[3].games.filter(outcome=Outcome.PENDING).exists()

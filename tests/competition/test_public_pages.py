@@ -1,13 +1,16 @@
 """Public pages, JSON and CSV: no login, right figures, sortable, readable on a phone."""
 
 import csv
+import html as html_lib
 import io
 import re
 
 import pytest
 from django.urls import reverse
 
+from competition.models import TIEBREAK_CHOICES
 from competition.services.rounds import round_create, round_set_pairings
+from competition.tables import SHORT_TIEBREAK_LABELS, TIEBREAK_LABELS
 from games.models import Game
 from games.services import ResultInput, game_record_result
 from tests.factories import PlayerFactory
@@ -53,6 +56,23 @@ def test_standings_page(client, competition, two_rounds):
     # Nonsense in ?na= shows the current standings.
     response = client.get(url("standings", competition), {"na": "x"})
     assert standings_order(response.content.decode()) == [anna.pk, bert.pk, dirk.pk, cor.pk]
+
+
+@pytest.mark.parametrize("tiebreak", [key for key, _label in TIEBREAK_CHOICES])
+def test_every_tiebreak_the_settings_offer_shows_on_the_standings(
+    client, competition, two_rounds, tiebreak
+):
+    """Each tiebreak of the settings form has its column (short label, long label as
+    title) on the standings page, and its value in the JSON and the CSV."""
+    competition.tiebreaks = [tiebreak]
+    competition.save()
+    html = client.get(url("standings", competition)).content.decode()
+    if tiebreak != "spread":  # spread has its own column
+        assert f'title="{html_lib.escape(str(TIEBREAK_LABELS[tiebreak]))}"' in html
+        assert str(SHORT_TIEBREAK_LABELS[tiebreak]) in html
+    rows = json_rows(client, competition)
+    assert all(tiebreak in row["tiebreaks"] for row in rows)
+    assert client.get(url("standings_csv", competition)).status_code == 200
 
 
 def test_standings_table_is_sortable(client, competition, two_rounds):

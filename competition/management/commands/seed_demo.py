@@ -132,6 +132,28 @@ class Command(BaseCommand):
             round_pair(round=round_obj)
             self._play(round_obj, rng, low=280, high=520, share=1.0)
 
+        foursomes = competition_create(
+            club=club,
+            settings=dict(
+                name="Donderdag in viertallen",
+                slug="viertallen-2026",
+                kind=Competition.Kind.CLUB,
+                rules=Competition.Rules.STANDARD,
+                start_date=start,
+                table_size="fours",
+                tiebreaks=["relative_score", "wins"],
+            ),
+        )
+        for player in players[:14]:
+            entrant_add(competition=foursomes, player=player, joined_round=1)
+        for number in range(1, 5):
+            round_obj = round_create(
+                competition=foursomes, date=start + timedelta(weeks=number - 1, days=2)
+            )
+            round_pair(round=round_obj)
+            # Rounds 1-3 finish; round 4 is published with half of its tables in.
+            self._play(round_obj, rng, low=150, high=420, share=1.0 if number < 4 else 0.5)
+
     def _enter_demo_games(self, round_obj: Round) -> None:
         """Complete Gouds 8 games entered move by move, from games/demo/*.gcg."""
         games = round_obj.games.exclude(outcome=Outcome.BYE).order_by("table")
@@ -140,12 +162,22 @@ class Command(BaseCommand):
 
     def _play(self, round_obj: Round, rng: random.Random, *, low: int, high: int, share: float):
         entries = []
-        games = round_obj.games.exclude(outcome=Outcome.BYE).without_result().order_by("table")
+        games = (
+            round_obj.games.exclude(outcome=Outcome.BYE)
+            .without_result()
+            .with_seats()
+            .order_by("table")
+        )
         for game in games:
             if rng.random() > share:
                 continue
             roll = rng.random()
-            if roll < 0.03:
+            seats = len(game.seat_list)
+            if seats > 2:  # a table of 3 or 4: scores, now and then a flag
+                kind = ResultKind.FLAG_A if roll < 0.05 else ResultKind.NORMAL
+                scores = tuple(rng.randint(low, high) for _seat in range(seats))
+                result = ResultInput(kind=kind, scores=scores)
+            elif roll < 0.03:
                 result = ResultInput(kind=ResultKind.FORFEIT_B)
             elif roll < 0.05:
                 result = ResultInput(kind=ResultKind.ANNULLED)
