@@ -102,13 +102,16 @@ def round_page(request, club: str, competition: str, number: int):
     competition_obj = selectors.competition_get(club_slug=club, competition_slug=competition)
     round_obj = selectors.visible_round_get(competition_obj, number, user=request.user)
     can_manage = can_manage_club(request.user, competition_obj.club)
+    games = list(selectors.round_games(round_obj))
     return render(
         request,
         "competition/round.html",
         {
             "competition": competition_obj,
             "round": round_obj,
-            "games": selectors.round_games(round_obj),
+            "games": games,
+            # A table of 3 or 4 lists its players and scores across the three columns.
+            "at_tables": any(len(game.seat_list) > 2 for game in games),
             "rounds": selectors.rounds_of(competition_obj, with_drafts=can_manage),
             "can_manage": can_manage,
         },

@@ -161,6 +161,8 @@ def test_player_page(client, competition, two_rounds):
     assert "Anna" in html and "Dirk" in html
     assert "300 – 290" not in html  # told from Bert's side
     assert "290 – 300" in html and "500 – 300" in html
+    # Match points as the standings show them: whole numbers without ",0".
+    assert re.search(r'<td class="text-end">2</td>', html) and ",0</td>" not in html
     # A player who is not in this competition has no page here.
     outsider = PlayerFactory()
     assert client.get(url("player", competition, player_id=outsider.pk)).status_code == 404

@@ -127,6 +127,8 @@ def test_the_round_page_shows_each_player_with_their_score(client, evening):
         ("Do", 450, False),
     ]
     assert "(vlag gevallen)" in html
+    # The header fits: players and scores across, no "opponent" column at tables.
+    assert '<th colspan="3">Spelers en bordpunten</th>' in html and "Tegenstander" not in html
 
 
 def test_the_club_room_screen_shows_tables(client, evening):
