@@ -38,6 +38,8 @@ from competition.services.rounds import (
     round_set_pairings,
     round_swap_players,
     round_update_status,
+    swap_games_locked,
+    swap_games_replace,
 )
 from competition.versioning import competition_touched
 from games.engine import ruleset_of
@@ -670,25 +672,7 @@ def round_swap(
             by=by,
         )
         return
-    if player_x == player_y:
-        raise CompetitionError(_("Choose two different players to swap."))
-    locked = round_lock(round)
-    check_pairing_version(locked, expected_pairing)
-    games = list(
-        games_locked(
-            locked.games.filter(
-                pk__in=Seat.objects.filter(round=locked, player_id__in=[player_x, player_y]).values(
-                    "game_id"
-                )
-            )
-        )
-    )
-    if any(game.has_entered_result for game in games):
-        raise CompetitionError(_("A game with a result cannot be changed; correct it instead."))
-    if Move.objects.filter(game__in=games).exists():
-        raise CompetitionError(
-            _("A game with moves on the board cannot be changed; undo the moves first.")
-        )
+    locked, games = swap_games_locked(round, player_x, player_y, expected_pairing)
     seated_here = {player.pk for game in games for player in game.players}
     if not {player_x, player_y} <= seated_here:
         raise CompetitionError(_("Both players must have a place in this round's pairing."))
@@ -711,24 +695,4 @@ def round_swap(
     ]
     if swapped.bye is not None:
         specs.append(PairingSpec((swapped.bye,), rules=rules))
-    before = pairing_snapshot(games)
-    locked.games.filter(pk__in=[game.pk for game in games]).delete()
-    try:
-        with transaction.atomic():
-            created = games_create(round_id=locked.pk, pairings=specs)
-    except IntegrityError as error:
-        raise CompetitionError(
-            _("A player appears twice in round %(number)s.") % {"number": locked.number}
-        ) from error
-    round_history(
-        locked,
-        by=by,
-        action=HistoryAction.PAIRING_SWAP,
-        before={"pairings": before},
-        after={
-            "pairings": pairing_snapshot(
-                Game.objects.with_seats().filter(pk__in=[game.pk for game in created])
-            )
-        },
-    )
-    competition_touched(competition_id=locked.competition_id)
+    swap_games_replace(locked, games, specs, by=by)

@@ -597,15 +597,11 @@ def round_correct_result(
 
 
 @transaction.atomic
-def round_swap_players(
-    *,
-    round: Round,
-    player_x: int,
-    player_y: int,
-    expected_pairing: str | None = None,
-    by: AbstractBaseUser | None = None,
-) -> None:
-    """Swap two players' places in a round's pairing (or between a game and the bye)."""
+def swap_games_locked(
+    round: Round, player_x: int, player_y: int, expected_pairing: str | None
+) -> tuple[Round, list[Game]]:
+    """The round locked and the games of the two players a swap changes, once nothing
+    forbids changing them (a result, moves on the board, a pairing changed meanwhile)."""
     if player_x == player_y:
         raise CompetitionError(_("Choose two different players to swap."))
     round = round_lock(round)
@@ -625,28 +621,15 @@ def round_swap_players(
         raise CompetitionError(
             _("A game with moves on the board cannot be changed; undo the moves first.")
         )
-    places = {
-        seat.player_id: (game, seat.position)
-        for game in games
-        for seat in game.seat_list
-        if seat.player_id in (player_x, player_y)
-    }
-    if len(places) != 2:
-        raise CompetitionError(_("Both players must have a place in this round's pairing."))
-    (game_x, seat_x), (game_y, seat_y) = places[player_x], places[player_y]
-    if game_x.pk == game_y.pk:
-        raise CompetitionError(_("These two players already play each other."))
+    return round, games
+
+
+def swap_games_replace(
+    round: Round, games: list[Game], specs: list[PairingSpec], *, by: AbstractBaseUser | None
+) -> None:
+    """Replace the swapped `games` of the locked round by `specs`: one history entry with
+    the pairings before and after."""
     before = pairing_snapshot(games)
-    specs = []
-    for game in games:
-        ids = [player.pk for player in game.players]
-        if game is game_x:
-            ids[seat_x] = player_y
-        if game is game_y:
-            ids[seat_y] = player_x
-        specs.append(
-            PairingSpec(tuple(ids), table=game.table, starter=game.starter, rules=game.rules)
-        )
     round.games.filter(pk__in=[game.pk for game in games]).delete()
     try:
         with transaction.atomic():
@@ -667,3 +650,37 @@ def round_swap_players(
         },
     )
     competition_touched(competition_id=round.competition_id)
+
+
+def round_swap_players(
+    *,
+    round: Round,
+    player_x: int,
+    player_y: int,
+    expected_pairing: str | None = None,
+    by: AbstractBaseUser | None = None,
+) -> None:
+    """Swap two players' places in a round's pairing (or between a game and the bye)."""
+    round, games = swap_games_locked(round, player_x, player_y, expected_pairing)
+    places = {
+        seat.player_id: (game, seat.position)
+        for game in games
+        for seat in game.seat_list
+        if seat.player_id in (player_x, player_y)
+    }
+    if len(places) != 2:
+        raise CompetitionError(_("Both players must have a place in this round's pairing."))
+    (game_x, seat_x), (game_y, seat_y) = places[player_x], places[player_y]
+    if game_x.pk == game_y.pk:
+        raise CompetitionError(_("These two players already play each other."))
+    specs = []
+    for game in games:
+        ids = [player.pk for player in game.players]
+        if game is game_x:
+            ids[seat_x] = player_y
+        if game is game_y:
+            ids[seat_y] = player_x
+        specs.append(
+            PairingSpec(tuple(ids), table=game.table, starter=game.starter, rules=game.rules)
+        )
+    swap_games_replace(round, games, specs, by=by)
