@@ -10,8 +10,12 @@ from __future__ import annotations
 import csv
 import io
 import unicodedata
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 COLUMNS = ("round", "table", "player", "opponent", "score", "opponent_score", "outcome")
 #: The long form: one row per player; the rows of one round and table are one game.
@@ -153,16 +157,35 @@ def read(data: bytes, *, limits: Limits) -> list[ImportRow] | list[TableRow]:
         stream, delimiter=delimiter(header_line), quotechar='"', doublequote=True,
         skipinitialspace=True, strict=False,
     )  # fmt: skip
-    rows: list[ImportRow] = []
-    errors: list[CsvError] = []
     try:
         header = [name.strip().lower() for name in next(reader, [])]
-        if "opponent" not in header and all(name in header for name in LONG_COLUMNS):
-            return _read_long(reader, header, limits=limits)
-        missing = [name for name in COLUMNS if name not in header]
-        if missing:
-            raise CsvError("missing_columns", line=1, missing=", ".join(missing))
-        position = {name: header.index(name) for name in COLUMNS}
+    except csv.Error:
+        raise CsvRefused([CsvError("not_csv", line=reader.line_num)]) from None
+    if "opponent" not in header and all(name in header for name in LONG_COLUMNS):
+        return _read_long(reader, header, limits=limits)
+    missing = [name for name in COLUMNS if name not in header]
+    if missing:
+        raise CsvError("missing_columns", line=1, missing=", ".join(missing))
+    rows, errors = _parsed(reader, header, COLUMNS, partial(parse_row, limits=limits))
+    if errors:
+        raise CsvRefused(errors)
+    if not rows:
+        raise CsvError("no_results")
+    return rows
+
+
+def _parsed(
+    reader: Any,
+    header: list[str],
+    columns: Sequence[str],
+    parse: Callable[[dict[str, str], int], T],
+) -> tuple[list[T], list[CsvError]]:
+    """Every non-empty row after the header through `parse`, and every row's error with
+    its line (at most MAX_ROWS in all)."""
+    position = {name: header.index(name) for name in columns}
+    rows: list[T] = []
+    errors: list[CsvError] = []
+    try:
         for record in reader:
             line = reader.line_num
             values = {
@@ -176,44 +199,20 @@ def read(data: bytes, *, limits: Limits) -> list[ImportRow] | list[TableRow]:
                 errors.insert(0, CsvError("too_many_rows", line=line, count=MAX_ROWS))
                 break
             try:
-                rows.append(parse_row(values, line, limits=limits))
+                rows.append(parse(values, line))
             except CsvError as error:
                 # Without its traceback: thousands kept alive, each with its frames, would
                 # make the garbage collector's rounds cost a third of the read.
                 errors.append(error.with_traceback(None))
     except csv.Error:  # in practice: a quote left open swallowed the rest of the file
         errors.append(CsvError("not_csv", line=reader.line_num))
-    if errors:
-        raise CsvRefused(errors)
-    if not rows:
-        raise CsvError("no_results")
-    return rows
+    return rows, errors
 
 
 def _read_long(reader: Any, header: list[str], *, limits: Limits) -> list[TableRow]:
     """The long form's rows (one per player), grouped into games by round and table; every
     bad row and every game whose rows do not fit together refused with its line."""
-    position = {name: header.index(name) for name in LONG_COLUMNS}
-    rows: list[tuple[int, int, int | None, str, int | None, str]] = []
-    errors: list[CsvError] = []
-    try:
-        for record in reader:
-            line = reader.line_num
-            values = {
-                name: record[index].strip() if index < len(record) else ""
-                for name, index in position.items()
-            }
-            if not any(values.values()):
-                continue
-            if len(rows) + len(errors) >= MAX_ROWS:
-                errors.insert(0, CsvError("too_many_rows", line=line, count=MAX_ROWS))
-                break
-            try:
-                rows.append(_parse_long_row(values, line, limits=limits))
-            except CsvError as error:
-                errors.append(error.with_traceback(None))
-    except csv.Error:
-        errors.append(CsvError("not_csv", line=reader.line_num))
+    rows, errors = _parsed(reader, header, LONG_COLUMNS, partial(_parse_long_row, limits=limits))
     tables: dict[tuple[int, int | None, int], list[tuple[int, str, int | None, str]]] = {}
     for line, number, table, player, score, outcome in rows:
         # A bye is a game of its own; the other rows of a round and table are one game.

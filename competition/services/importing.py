@@ -477,11 +477,25 @@ def _plan_game(
     planned = PlannedGame(
         row.line, row.round, game.table, Action.SAME, keys, names, result, game.pk, game.version
     )
+    return _planned_change(planned, game, with_moves)
+
+
+def _planned_change(planned: PlannedGame, game: Game, with_moves: set[int]) -> PlannedGame:
+    """What the import does to a game it found: nothing when its result is the file's
+    (or it is a bye), else enter or replace it; refused for a game entered move by move,
+    whose result follows from its moves."""
     if game.is_bye:
         return planned
     kind = result_kind_of(game)
     before = None if kind is None else ResultInput(kind, game.scores)
-    if before is not None and result_fields(before) == result_fields(result):
+    count = len(game.seat_list)
+    try:
+        after = result_fields(planned.result, count)  # type: ignore[arg-type]
+    except ResultError as error:
+        raise CompetitionError(
+            _("Line %(line)s: %(reason)s") % {"line": planned.line, "reason": error.message}
+        ) from None
+    if before is not None and result_fields(before, count) == after:
         return planned
     if game.pk in with_moves:
         raise CompetitionError(
@@ -489,7 +503,7 @@ def _plan_game(
                 "Line %(line)s: %(game)s is entered move by move; its result follows from "
                 "the moves and cannot be imported."
             )
-            % {"line": row.line, "game": game}
+            % {"line": planned.line, "game": game}
         )
     action = Action.ENTER if before is None else Action.REPLACE
     return replace(planned, action=action, before=before)
@@ -518,29 +532,7 @@ def _plan_table(
     planned = PlannedGame(
         row.line, row.round, game.table, Action.SAME, keys, names, result, game.pk, game.version
     )
-    if game.is_bye:
-        return planned
-    kind = result_kind_of(game)
-    before = None if kind is None else ResultInput(kind, game.scores)
-    count = len(game.seat_list)
-    try:
-        after = result_fields(result, count)  # type: ignore[arg-type]
-    except ResultError as error:
-        raise CompetitionError(
-            _("Line %(line)s: %(reason)s") % {"line": row.line, "reason": error.message}
-        ) from None
-    if before is not None and result_fields(before, count) == after:
-        return planned
-    if game.pk in with_moves:
-        raise CompetitionError(
-            _(
-                "Line %(line)s: %(game)s is entered move by move; its result follows from "
-                "the moves and cannot be imported."
-            )
-            % {"line": row.line, "game": game}
-        )
-    action = Action.ENTER if before is None else Action.REPLACE
-    return replace(planned, action=action, before=before)
+    return _planned_change(planned, game, with_moves)
 
 
 def _reseated(result: ResultInput, order: list[int]) -> ResultInput:
