@@ -14,6 +14,7 @@ from clubs.models import Club, Membership, Player
 from competition.models import Competition, Round
 from competition.services.entrants import entrant_add
 from competition.services.rounds import round_set_pairings
+from games.services import PairingSpec
 from tests.e2e.guard import BrowserGuard
 from tests.seats import pair_spec
 
@@ -134,13 +135,19 @@ def paired_game(django_user_model):
     return game
 
 
-def table_of_players(django_user_model, names: dict[str, str], *, table: int):
-    """A published round 1 of a Gouds 8 club competition with one game at `table` between
-    two players who have accounts (`names`: username -> name, in table order), each
-    logging in with PASSWORD."""
+def table_of_players(
+    django_user_model,
+    names: dict[str, str],
+    *,
+    table: int,
+    rules: str = Competition.Rules.GOUDS_8,
+):
+    """A published round 1 of a club competition (Gouds 8 unless `rules` says otherwise)
+    with one game at `table` between players who have accounts (`names`: username -> name,
+    in table order; 2 to 4 of them), each logging in with PASSWORD."""
     club = Club.objects.create(name="De Goudse Letters", slug="gouda")
     competition = Competition.objects.create(
-        club=club, name="Clubcompetitie", slug="clubcompetitie", rules=Competition.Rules.GOUDS_8
+        club=club, name="Clubcompetitie", slug="clubcompetitie", rules=rules
     )
     players = []
     for username, name in names.items():
@@ -154,6 +161,6 @@ def table_of_players(django_user_model, names: dict[str, str], *, table: int):
     )
     (game,) = round_set_pairings(
         round=round_obj,
-        pairings=[pair_spec(player_a=players[0].pk, player_b=players[1].pk, table=table)],
+        pairings=[PairingSpec(players=tuple(player.pk for player in players), table=table)],
     )
     return game

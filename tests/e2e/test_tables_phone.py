@@ -6,13 +6,9 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
-from clubs.models import Club, Membership, Player
-from competition.models import Competition, Round
-from competition.services.entrants import entrant_add
-from competition.services.rounds import round_set_pairings
+from competition.models import Competition
 from games.models import Confirmation, Game
-from games.services import PairingSpec
-from tests.factories import PASSWORD
+from tests.e2e.conftest import PASSWORD, table_of_players
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -22,24 +18,7 @@ NAMES = {"anke": "Anke Langenaam-de Vries", "bram": "Bram", "cor": "Cor", "dien"
 
 @pytest.fixture
 def foursome(django_user_model):
-    club = Club.objects.create(name="De Goudse Letters", slug="gouda")
-    competition = Competition.objects.create(
-        club=club, name="Clubcompetitie", slug="clubcompetitie", rules=Competition.Rules.STANDARD
-    )
-    players = []
-    for username, name in NAMES.items():
-        user = django_user_model.objects.create_user(username, password=PASSWORD)
-        player = Player.objects.create(name=name, user=user)
-        Membership.objects.create(club=club, player=player)
-        entrant_add(competition=competition, player=player)
-        players.append(player)
-    round_obj = Round.objects.create(
-        competition=competition, number=1, status=Round.Status.PUBLISHED
-    )
-    (game,) = round_set_pairings(
-        round=round_obj, pairings=[PairingSpec(players=tuple(p.pk for p in players), table=1)]
-    )
-    return game
+    return table_of_players(django_user_model, NAMES, table=1, rules=Competition.Rules.STANDARD)
 
 
 def login(page: Page, live_server, username: str) -> None:
