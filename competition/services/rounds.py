@@ -596,12 +596,12 @@ def round_correct_result(
     return corrected
 
 
-@transaction.atomic
 def swap_games_locked(
     round: Round, player_x: int, player_y: int, expected_pairing: str | None
 ) -> tuple[Round, list[Game]]:
     """The round locked and the games of the two players a swap changes, once nothing
-    forbids changing them (a result, moves on the board, a pairing changed meanwhile)."""
+    forbids changing them (a result, moves on the board, a pairing changed meanwhile).
+    Inside the swap's transaction: the locks hold until it ends."""
     if player_x == player_y:
         raise CompetitionError(_("Choose two different players to swap."))
     round = round_lock(round)
@@ -652,6 +652,7 @@ def swap_games_replace(
     competition_touched(competition_id=round.competition_id)
 
 
+@transaction.atomic
 def round_swap_players(
     *,
     round: Round,
