@@ -89,6 +89,8 @@ def field_label(key: str, values: Mapping[str, Any] | None = None, reading=None)
 def value_text(key: str, value: Any, reading: Reading | None = None) -> str:
     """One stored value as text: codes by their label, lists joined, nothing as a dash."""
     reading = reading or Reading()
+    if value == "" and "" in _choices.get(key, {}):
+        return str(_choices[key][""])  # an empty choice that means something
     if value is None or value == "" or value == [] or value == {}:
         return EMPTY
     if key in _texts:

@@ -12,7 +12,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history_display import EMPTY, Reading, date_text, register, value_text
-from competition.models import TIEBREAK_CHOICES, Competition, Entrant
+from competition.models import TIEBREAK_CHOICES, Competition, Entrant, TableSize
 
 #: The pairing systems as the pairing records them (`competition.core.pairing` names).
 SYSTEM_CHOICES = [
@@ -106,6 +106,8 @@ def register_history_texts() -> None:
         },
         choices={
             **{field.name: field.choices for field in fields if field.choices},
+            # A round's own table size; "" (blank) is the competition's.
+            "table_size": [("", _("as the competition")), *TableSize.choices],
             "tiebreaks": TIEBREAK_CHOICES,
             "system": SYSTEM_CHOICES,
         },

@@ -9,6 +9,7 @@ import pytest
 from django.utils import translation
 
 from clubs.history import HistoryAction
+from clubs.history_display import entry_changes
 from clubs.models import HistoryEntry
 from competition import selectors
 from competition.models import Competition, Round
@@ -237,6 +238,12 @@ def test_a_round_of_its_own_table_size_is_kept_with_the_pairing(competition, sec
     assert [len(table) for table in tables_of(round_obj)] == [4, 4]
     entry = HistoryEntry.objects.filter(action=HistoryAction.PAIRING_GENERATE).latest("pk")
     assert (entry.before["table_size"], entry.after["table_size"]) == ("", "4")
+    with translation.override("nl"):
+        rows = {row.label: (row.before, row.after) for row in entry_changes(entry)}
+    assert rows["tafelgrootte"] == (
+        "zoals de competitie",
+        "tafels van 4 (tafels van 3 als er spelers over zijn)",
+    )
     # Paired again without a choice: the round keeps its own size.
     round_pair(round=round_obj)
     assert [len(table) for table in tables_of(round_obj)] == [4, 4]
