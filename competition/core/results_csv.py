@@ -233,21 +233,27 @@ def _read_long(reader: Any, header: list[str], *, limits: Limits) -> list[TableR
     return sorted(games, key=lambda game: game.line)
 
 
-def _parse_long_row(
-    values: dict[str, str], line: int, *, limits: Limits
-) -> tuple[int, int, int | None, str, int | None, str]:
+def _round_table_outcome(
+    values: dict[str, str], line: int, known: Sequence[str] | dict[str, str]
+) -> tuple[int, int | None, str]:
+    """The columns both forms share: the round (required), the table and the outcome,
+    one of `known` ("normal" when empty)."""
     round_number = _required(
         _number(values["round"], line, "round", low=1, high=MAX_NUMBER), line, "round"
     )
     table = _number(values["table"], line, "table", low=1, high=MAX_NUMBER)
     outcome = values["outcome"].lower() or "normal"
-    if outcome not in LONG_OUTCOMES:
+    if outcome not in known:
         raise CsvError(
-            "unknown_outcome",
-            line=line,
-            outcome=shown(values["outcome"]),
-            known=", ".join(LONG_OUTCOMES),
+            "unknown_outcome", line=line, outcome=shown(values["outcome"]), known=", ".join(known)
         )
+    return round_number, table, outcome
+
+
+def _parse_long_row(
+    values: dict[str, str], line: int, *, limits: Limits
+) -> tuple[int, int, int | None, str, int | None, str]:
+    round_number, table, outcome = _round_table_outcome(values, line, LONG_OUTCOMES)
     player = _name(values["player"], line, "player", limits)
     if not player:
         raise CsvError("no_player", line=line)
@@ -302,18 +308,7 @@ def _table_row(
 
 def parse_row(values: dict[str, str], line: int, *, limits: Limits) -> ImportRow:
     """One row's values (by column name) as an :class:`ImportRow`; its first error raised."""
-    round_number = _required(
-        _number(values["round"], line, "round", low=1, high=MAX_NUMBER), line, "round"
-    )
-    table = _number(values["table"], line, "table", low=1, high=MAX_NUMBER)
-    outcome = values["outcome"].lower() or "normal"
-    if outcome not in OUTCOMES:
-        raise CsvError(
-            "unknown_outcome",
-            line=line,
-            outcome=shown(values["outcome"]),
-            known=", ".join(OUTCOMES),
-        )
+    round_number, table, outcome = _round_table_outcome(values, line, OUTCOMES)
     kind = OUTCOMES[outcome]
     player = _name(values["player"], line, "player", limits)
     opponent = _name(values["opponent"], line, "opponent", limits)

@@ -33,6 +33,7 @@ from .starters import StarterMode
 from .tables import (
     Costs,
     check_starters,
+    cut_into_tables,
     finish_tables,
     improve,
     prepare_round,
@@ -218,10 +219,7 @@ def _search_round(
     if found is not None:
         return found
     cost = Costs([0] * count, counts, len(sizes))
-    tables, start = [], 0
-    for size in sorted(sizes, reverse=True):
-        tables.append(list(range(start, start + size)))
-        start += size
+    tables = cut_into_tables(range(sum(sizes)), sorted(sizes, reverse=True))
     improve(tables, cost, window=None)
     return tables
 

@@ -560,12 +560,8 @@ def random_tables(
     ordered, bye, players, table_history = prepare_round(entrants, sizes, history)
     ids = sorted(entrant.id for entrant in players)
     random.Random(seed).shuffle(ids)
-    groups, start = [], 0
-    for size in sizes:
-        groups.append(ids[start : start + size])
-        start += size
     return finish_tables(
-        groups,
+        cut_into_tables(ids, sizes),
         ordered,
         bye.id if bye else None,
         table_history,
@@ -573,6 +569,15 @@ def random_tables(
         starters=starters,
         number_by_standing=False,
     )
+
+
+def cut_into_tables(ids: Sequence[int], sizes: Sequence[int]) -> list[list[int]]:
+    """`ids` in their order, cut into consecutive tables of `sizes`."""
+    tables, start = [], 0
+    for size in sizes:
+        tables.append(list(ids[start : start + size]))
+        start += size
+    return tables
 
 
 def standings_tables(
@@ -588,12 +593,8 @@ def standings_tables(
     """
     check_starters(starters)
     ordered, bye, players, table_history = prepare_round(entrants, sizes, history)
-    groups, start = [], 0
-    for size in sizes:
-        groups.append([entrant.id for entrant in players[start : start + size]])
-        start += size
     return finish_tables(
-        groups,
+        cut_into_tables([entrant.id for entrant in players], sizes),
         ordered,
         bye.id if bye else None,
         table_history,
