@@ -112,14 +112,20 @@ def browser_guard(request, monkeypatch, new_context):
         )
 
 
+def club_with_secretary(django_user_model, name: str, slug: str) -> Club:
+    """A club whose secretary logs in as "secretaris" with PASSWORD."""
+    club = Club.objects.create(name=name, slug=slug)
+    user = django_user_model.objects.create_user("secretaris", password=PASSWORD)
+    secretary = Player.objects.create(name="Sietske Secretaris", user=user)
+    Membership.objects.create(club=club, player=secretary, role=Membership.Role.SECRETARY)
+    return club
+
+
 @pytest.fixture
 def paired_game(django_user_model):
     """A published round of a Gouds 8 club competition with one game, Anke against Bram;
     the club's secretary logs in as "secretaris" with PASSWORD."""
-    club = Club.objects.create(name="De Goudse Letters", slug="gouda")
-    user = django_user_model.objects.create_user("secretaris", password=PASSWORD)
-    secretary = Player.objects.create(name="Sietske Secretaris", user=user)
-    Membership.objects.create(club=club, player=secretary, role=Membership.Role.SECRETARY)
+    club = club_with_secretary(django_user_model, "De Goudse Letters", "gouda")
     competition = Competition.objects.create(
         club=club, name="Clubcompetitie", slug="clubcompetitie", rules=Competition.Rules.GOUDS_8
     )

@@ -9,14 +9,14 @@ from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 
 import rules
-from clubs.models import Club, Membership, Player
+from clubs.models import Player
 from competition.models import Competition, Round
 from competition.services.entrants import entrant_add
 from competition.services.rounds import round_set_pairings
 from games.clock import clock_start
 from games.models import Game, Outcome
 from games.services import PairingSpec
-from tests.e2e.conftest import PASSWORD
+from tests.e2e.conftest import club_with_secretary
 from tests.e2e.test_board_entry import _login
 from tests.e2e.test_tap_targets import MEASURE, MINIMUM
 from tests.games.tables import self_played
@@ -31,10 +31,7 @@ NAMES = ("Anke", "Bram", "Cor", "Door")
 def table_of_four(django_user_model) -> Game:
     """A published round of a standard-rules competition (25 minutes a player) with one
     table: Anke, Bram, Cor, Door; the secretary logs in as "secretaris"."""
-    club = Club.objects.create(name="De Vier Winden", slug="vierwinden")
-    user = django_user_model.objects.create_user("secretaris", password=PASSWORD)
-    secretary = Player.objects.create(name="Sietske Secretaris", user=user)
-    Membership.objects.create(club=club, player=secretary, role=Membership.Role.SECRETARY)
+    club = club_with_secretary(django_user_model, "De Vier Winden", "vierwinden")
     competition = Competition.objects.create(
         club=club,
         name="Donderdagavond",

@@ -11,11 +11,11 @@ from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 
 import rules
-from clubs.models import Club, Membership, Player
+from clubs.models import Membership, Player
 from competition.models import Competition, Round
 from competition.services.entrants import entrant_add
 from games.models import Confirmation, Game, Outcome
-from tests.e2e.conftest import PASSWORD
+from tests.e2e.conftest import PASSWORD, club_with_secretary
 from tests.e2e.test_results_keyboard import CountingKeyboard, focused, results_page
 from tests.games.tables import self_played
 
@@ -30,10 +30,7 @@ TABLE_1_SCORES = (412, 300, 388, 300)
 def thursday(django_user_model) -> Round:
     """A club that plays in foursomes under the standard rules: eight players with
     accounts, round 1 not paired yet; the secretary logs in as "secretaris"."""
-    club = Club.objects.create(name="De Vier Winden", slug="vierwinden")
-    user = django_user_model.objects.create_user("secretaris", password=PASSWORD)
-    secretary = Player.objects.create(name="Sietske Secretaris", user=user)
-    Membership.objects.create(club=club, player=secretary, role=Membership.Role.SECRETARY)
+    club = club_with_secretary(django_user_model, "De Vier Winden", "vierwinden")
     competition = Competition.objects.create(
         club=club,
         name="Donderdagavond",
