@@ -127,7 +127,7 @@ if DATABASES["default"]["ENGINE"] in {"django.db.backends.sqlite3", "config.sqli
     # "database is locked" when it upgrades from reading to writing. synchronous=NORMAL is
     # safe with WAL: a crash of the app loses nothing committed, a power cut at most the last
     # moments, never the file.
-    # config.sqlite: the threads of one server process queue for the write lock in order.
+    # config.sqlite: writers queue for the write lock in order, threads and processes alike.
     DATABASES["default"]["ENGINE"] = "config.sqlite"
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",

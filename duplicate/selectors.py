@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.shortcuts import get_object_or_404
@@ -124,10 +126,43 @@ class BoardGrid:
     columns: str = "ABCDEFGHIJKLMNO"
 
 
+#: The master games this process has replayed lately, by what they were replayed from.
+_replayed: OrderedDict[tuple, DuplicateGame] = OrderedDict()
+_replayed_guard = threading.Lock()
+#: Evenings played at once in one club room, and some to spare.
+REPLAYED_KEPT = 16
+
+
+def _replayed_game(evening: Evening, turns: list[Turn]) -> DuplicateGame:
+    """The master game of `turns`, replayed once per process: when the whole room hands
+    in within seconds, each slip would replay every turn of the evening again (3.5 ms at
+    turn 21). The key is everything the game is rebuilt from, so any change of a draw, a
+    top or the rules replays anew; a turn's tops, searched once, are kept with it."""
+    key = (
+        evening.pk,
+        evening.rules,
+        repr(sorted((evening.draw_rules or {}).items())),
+        tuple((turn.number, turn.drawn, turn.top) for turn in turns),
+    )
+    with _replayed_guard:
+        game = _replayed.get(key)
+        if game is not None:
+            _replayed.move_to_end(key)
+            return game
+    game = master_game(evening, turns)
+    with _replayed_guard:
+        _replayed[key] = game
+        while len(_replayed) > REPLAYED_KEPT:
+            _replayed.popitem(last=False)
+    return game
+
+
 def evening_state(evening: Evening) -> EveningState:
-    """One query for the turns; the master game is replayed without a search."""
+    """One query for the turns; the master game is replayed without a search, once per
+    process for the same turns. It is shared: read it, never draw or play on it (the
+    services rebuild their own)."""
     turns = list(evening.turns.order_by("number"))
-    return EveningState(evening, turns, master_game(evening, turns))
+    return EveningState(evening, turns, _replayed_game(evening, turns))
 
 
 def slips_of(evening: Evening) -> list[Slip]:

@@ -343,13 +343,18 @@ def _clean(text: str) -> str:
     return " ".join("".join(ch for ch in str(text) if ch.isprintable()).split())[:60]
 
 
-def _entrant_check(turn: Turn, player_id: int) -> None:
+def _slip_may_be_handed_in(turn: Turn, player_id: int) -> bool:
+    """Inside the hand-in's transaction, what it depends on: whether the player plays in
+    the competition (refused otherwise), and whether the turn is still open (the return
+    value: a slip after the top is late). Whether the competition is archived is refused
+    by `competition_touched`, at the end of the same transaction."""
     if not Entrant.objects.filter(
         competition_id=turn.evening.competition_id, player_id=player_id
     ).exists():
         raise DuplicateEveningError(
             _("This player does not play in this competition."), code="not_an_entrant"
         )
+    return Turn.objects.filter(pk=turn.pk, top="").exists()
 
 
 def slip_submit(
@@ -367,8 +372,6 @@ def slip_submit(
     text = _clean(text)
     if claimed is not None and not 0 <= claimed <= 9999:
         raise DuplicateEveningError(_("A score is a whole number 0–9999."), code="bad_claim")
-    competition_check_open(turn.evening.competition_id)
-    _entrant_check(turn, player_id)
     scored = _scored(turn, text, claimed, position)
     try:
         with transaction.atomic():
@@ -377,7 +380,7 @@ def slip_submit(
                 player_id=player_id,
                 text=text,
                 claimed=claimed,
-                late=not Turn.objects.filter(pk=turn.pk, top="").exists(),
+                late=not _slip_may_be_handed_in(turn, player_id),
                 **scored,
             )
             _turn_history(

@@ -1,34 +1,114 @@
-"""SQLite for a club evening: the writers of one process take turns in order.
+"""SQLite for a club evening: writers take turns in order, woken as soon as the previous
+one commits.
 
 Every transaction takes SQLite's write lock at BEGIN (`transaction_mode` IMMEDIATE in
 config/settings.py). SQLite lets a waiting writer poll for that lock with sleeps that grow
 to 100 ms, and a newcomer can take the lock ahead of one who has waited long: with ten
-devices saving moves, some saves waited most of a second (benchmarks/devices.py). Here the
-threads of one server process wait on a lock of their own before BEGIN, so each is woken
-as soon as the previous writer commits. Other processes (gunicorn's workers, a management
-command) still queue through SQLite's own busy timeout, as before; a thread that has waited
-longer than that timeout goes on to SQLite's own waiting, so nothing can hang here.
+devices saving moves, some saves waited most of a second (benchmarks/devices.py), and
+gunicorn's two workers, each waiting out the other's sleeps, left a core idle while 160
+phones handed in their slips (benchmarks/duplicate_http.py). So before BEGIN a writer
+queues twice: on a thread lock with the other threads of its process, then on an `flock`
+of a file beside the database (`<name>-writers`) with the other processes (gunicorn's
+workers, a management command). The kernel gives an flock back the moment its holder
+commits, rolls back or dies (a killed worker holds nothing). A writer that has waited
+longer than the busy timeout goes on to SQLite's own waiting, so nothing can hang here;
+an in-memory database, or a folder where the lock file cannot be made, has only SQLite's.
 """
 
 from __future__ import annotations
 
+import os
 import threading
+import time
 
 from django.db.backends.sqlite3 import base
+from django.db.backends.sqlite3.creation import DatabaseCreation
 
 from config.faults import sqlite_file_writable
 
-_locks: dict[str, threading.Lock] = {}
-_locks_guard = threading.Lock()
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on Windows: SQLite's own waiting only
+    fcntl = None
+
+#: How often a writer of another process looks whether the file lock is free (seconds):
+#: growing from the first to the second while it waits.
+FILE_LOCK_POLL = (0.0002, 0.002)
 
 
-def _writer_lock(database: str) -> threading.Lock:
-    with _locks_guard:
-        return _locks.setdefault(database, threading.Lock())
+class WriterQueue:
+    """The turn to write one database file: one thread of one process at a time."""
+
+    def __init__(self, database: str) -> None:
+        self.threads = threading.Lock()
+        self.path = None if DatabaseCreation.is_in_memory_db(database) else f"{database}-writers"
+        self._file: int | None = None
+        self._file_pid = 0
+        self._file_held = False
+
+    def locked(self) -> bool:
+        return self.threads.locked()
+
+    def acquire(self, timeout: float) -> bool:
+        """Wait for the turn up to `timeout` seconds; False: go on without it."""
+        deadline = time.monotonic() + timeout
+        if not self.threads.acquire(timeout=timeout):
+            return False
+        self._file_held = self._lock_file(deadline)
+        return True
+
+    def release(self) -> None:
+        if self._file_held:
+            self._file_held = False
+            fcntl.flock(self._file, fcntl.LOCK_UN)
+        self.threads.release()
+
+    def _lock_file(self, deadline: float) -> bool:
+        """The other processes' turn (held with `threads`, so one thread at a time)."""
+        descriptor = self._descriptor()
+        if descriptor is None:
+            return False
+        wait = FILE_LOCK_POLL[0]
+        while True:
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return True
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    return False
+                time.sleep(wait)
+                wait = min(wait * 2, FILE_LOCK_POLL[1])
+            except OSError:
+                return False
+
+    def _descriptor(self) -> int | None:
+        """The lock file, opened once per process: a forked child opens its own, since
+        an flock belongs to the open file, which a fork shares."""
+        if fcntl is None or self.path is None:
+            return None
+        if self._file is None or self._file_pid != os.getpid():
+            try:
+                self._file = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            except OSError:
+                return None
+            self._file_pid = os.getpid()
+        return self._file
+
+
+_queues: dict[str, WriterQueue] = {}
+_queues_guard = threading.Lock()
+
+
+def writer_queue(database: str) -> WriterQueue:
+    with _queues_guard:
+        queue = _queues.get(database)
+        if queue is None:
+            queue = _queues[database] = WriterQueue(database)
+        return queue
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
-    _writer_turn: threading.Lock | None = None
+    _writer_turn: WriterQueue | None = None
     #: Whether the file could be written when this connection opened it. SQLite opens a
     #: file it cannot write read-only, and the connection stays read-only after the file
     #: is writable again: such a connection is not kept (`is_usable`).
@@ -47,10 +127,10 @@ class DatabaseWrapper(base.DatabaseWrapper):
         return super().is_usable()
 
     def _start_transaction_under_autocommit(self):
-        lock = _writer_lock(str(self.settings_dict["NAME"]))
+        queue = writer_queue(str(self.settings_dict["NAME"]))
         timeout = float(self.settings_dict["OPTIONS"].get("timeout", 5))
-        if lock.acquire(timeout=timeout):
-            self._writer_turn = lock
+        if queue.acquire(timeout):
+            self._writer_turn = queue
         try:
             super()._start_transaction_under_autocommit()
         except BaseException:
@@ -58,9 +138,9 @@ class DatabaseWrapper(base.DatabaseWrapper):
             raise
 
     def _end_writer_turn(self) -> None:
-        lock, self._writer_turn = self._writer_turn, None
-        if lock is not None:
-            lock.release()
+        queue, self._writer_turn = self._writer_turn, None
+        if queue is not None:
+            queue.release()
 
     def _commit(self):
         try:

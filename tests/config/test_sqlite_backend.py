@@ -1,13 +1,17 @@
 """The SQLite backend's writer queue (config/sqlite): one turn per transaction, always given
-back, whatever ends the transaction."""
+back, whatever ends the transaction; the threads of a process and the processes of a server
+queue on it."""
 
+import subprocess
+import sys
 import threading
+import time
 
 import pytest
 from django.db import connection, transaction
 
 from clubs.models import Club
-from config.sqlite.base import _writer_lock
+from config.sqlite.base import WriterQueue, writer_queue
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -16,7 +20,7 @@ pytestmark = [
 
 
 def writer_lock():
-    return _writer_lock(str(connection.settings_dict["NAME"]))
+    return writer_queue(str(connection.settings_dict["NAME"]))
 
 
 def test_a_transaction_holds_the_turn_until_it_commits():
@@ -63,3 +67,67 @@ def test_writers_of_one_process_take_turns():
         int(slug.rsplit("-", 1)[1]) for slug in Club.objects.values_list("slug", flat=True)
     ) == list(range(8))
     assert not writer_lock().locked()
+
+
+#: Another process (a second gunicorn worker) that holds the writers' turn of a database
+#: file for a while: it prints "held" once it has the turn.
+HOLDER = """
+import sys, time
+from config.sqlite.base import WriterQueue
+queue = WriterQueue(sys.argv[1])
+assert queue.acquire(5) and queue._file_held
+print("held", flush=True)
+time.sleep(float(sys.argv[2]))
+queue.release()
+"""
+
+
+def hold_in_another_process(database: str, seconds: float) -> subprocess.Popen:
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, database, str(seconds)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout.readline().strip() == "held"
+    return holder
+
+
+def test_a_writer_waits_for_another_process_and_goes_on_the_moment_it_is_done():
+    """Without SQLite's polling: the transaction starts as soon as the other process
+    gives the turn back, not after a sleep of up to 100 ms."""
+    holder = hold_in_another_process(str(connection.settings_dict["NAME"]), 0.5)
+    start = time.monotonic()
+    with transaction.atomic():
+        waited = time.monotonic() - start
+        Club.objects.create(name="Na de ander", slug="na-de-ander")
+    holder.wait(timeout=10)
+    assert 0.3 < waited < 2
+    assert Club.objects.filter(slug="na-de-ander").exists()
+
+
+def test_a_writer_waits_no_longer_than_the_timeout(tmp_path):
+    """A process that keeps the turn (a stuck command) holds nobody up past the busy
+    timeout: the writer goes on to SQLite's own waiting, without the file's turn."""
+    database = str(tmp_path / "club.sqlite3")
+    holder = hold_in_another_process(database, 5)
+    try:
+        queue = WriterQueue(database)
+        start = time.monotonic()
+        assert queue.acquire(0.2)
+        assert 0.2 <= time.monotonic() - start < 1.5 and not queue._file_held
+        queue.release()
+        assert not queue.locked()
+    finally:
+        holder.kill()
+        holder.wait()
+    # The holder is gone (killed): the kernel gave its turn back.
+    queue = WriterQueue(database)
+    assert queue.acquire(0.2) and queue._file_held
+    queue.release()
+
+
+def test_an_in_memory_database_has_no_file_to_queue_on():
+    queue = WriterQueue(":memory:")
+    assert queue.path is None
+    assert queue.acquire(1) and not queue._file_held
+    queue.release()

@@ -190,3 +190,27 @@ def test_odd_slips_score_zero_with_a_reason_and_never_fail(evening, secretary, f
         assert len(slip.text) <= 60 and "\x00" not in slip.text
         assert slip.score == 0 or slip.text == "8H KAAS"
         assert slip.reason_code or slip.score
+
+
+def test_the_pages_replay_an_evening_once_and_anew_after_any_change(evening, secretary):
+    """The pages share one replay of the master game per process while the turns stay as
+    they are (the whole room hands in within seconds); a new draw, a top put on the board
+    or a turn played again gives a new replay, never the old board."""
+    from duplicate.selectors import evening_state
+
+    turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
+    first = evening_state(evening)
+    assert evening_state(evening).game is first.game
+    assert first.game.rack == "AAEKNS?" and first.game.total == 0
+    turn = turn_choose_top(turn=turn, by=secretary)
+    on_board = evening_state(evening)
+    assert on_board.game is not first.game
+    assert (on_board.game.total, on_board.last_closed.top) == (74, "8D KAArSEN")
+    turn_redo(turn=turn, tiles="KAAS?ET", reason="verkeerd ingetikt", by=secretary)
+    again = evening_state(evening)
+    assert again.game is not on_board.game
+    assert again.open_turn.rack == again.game.rack == "AAEKST?" and again.game.total == 0
+    # Another evening with the same draws has a replay of its own.
+    other = evening_create(competition=evening.competition, number=2, by=secretary)
+    turn_draw(evening=other, tiles="KAAS?ET", by=secretary)
+    assert evening_state(other).game is not again.game

@@ -369,9 +369,10 @@ def test_the_phone_gets_its_slip_in_the_same_answer_without_the_board(
     assert 'id="slip-sent"' in html and 'id="slip-form"' not in html
     assert 'class="board"' not in html and "<main" not in html
     assert '<div id="my-slips-part" hx-swap-oob="true">' in html and "9H ZZZ" in html
-    # Session, user, evening, player, turns, archived?, entrant?, the write (begin, late?,
-    # slip, history, competition, commit) and the player's slips.
-    assert len(queries) == 14, [query["sql"][:60] for query in queries.captured_queries]
+    # Session, user, evening, player, turns, the write (begin, entrant?, late?, slip,
+    # history, the competition's version, which refuses an archived one, commit) and the
+    # player's slips.
+    assert len(queries) == 13, [query["sql"][:60] for query in queries.captured_queries]
     slip = Slip.objects.get()
     assert (slip.turn.number, slip.score, slip.claimed) == (2, 0, 3)
     assert slip.reason_code
