@@ -276,19 +276,23 @@ def _preview_of(state: selectors.EveningState, turn, text: str) -> dict:
     return {"score": scored.score, "words": scored.words}
 
 
-def _slip_page(request, evening, player, *, form=None, state=None, fragment=False):
+def _slip_page(request, evening, player, *, form=None, state=None, fragment=False, added=None):
     """The slip page; `state`: the evening as the caller has just read it. `fragment`:
     only the part a hand-in changes (the turn, the form or "your slip is in", and the
     list of slips out of band), for the phone's own form: when the whole room hands in
-    within seconds, the board is not rendered again for each slip."""
+    within seconds, the board is not rendered again for each slip. `added`: the slip
+    just handed in, whose row alone goes to the list the phone shows."""
     state = state or selectors.evening_state(evening)
     turn = _slip_turn(state)
-    mine = list(
-        Slip.objects.filter(turn__evening=evening, player=player)
-        .select_related("turn")
-        .order_by("turn__number")
-    )
-    handed_in = turn is not None and any(slip.turn_id == turn.pk for slip in mine)
+    if added is None:
+        mine = list(
+            Slip.objects.filter(turn__evening=evening, player=player)
+            .select_related("turn")
+            .order_by("turn__number")
+        )
+        handed_in = turn is not None and any(slip.turn_id == turn.pk for slip in mine)
+    else:
+        mine, handed_in = [], True
     context = {
         "evening": evening,
         "competition": evening.competition,
@@ -296,6 +300,7 @@ def _slip_page(request, evening, player, *, form=None, state=None, fragment=Fals
         "turn": turn,
         "handed_in": handed_in,
         "mine": mine,
+        "added": added,
         "form": form or SlipForm(),
         "fragment": fragment,
         "tab": "duplicate",
@@ -341,7 +346,7 @@ def slip(request, club: str, competition: str, number: int):
     if not form.is_valid():
         return _slip_page(request, evening, player, form=form, state=state, fragment=fragment)
     try:
-        services.slip_submit(
+        slip = services.slip_submit(
             turn=turn,
             player_id=player.pk,
             text=form.cleaned_data["text"],
@@ -356,7 +361,7 @@ def slip(request, club: str, competition: str, number: int):
     if fragment:
         # The phone (htmx) gets "your slip is in" at once: one round trip, not a redirect
         # and a second read of the whole page, when the whole room hands in within seconds.
-        return _slip_page(request, evening, player, state=state, fragment=True)
+        return _slip_page(request, evening, player, state=state, fragment=True, added=slip)
     return redirect(_evening_url("duplicate_slip", evening))
 
 

@@ -350,7 +350,7 @@ def test_the_phone_gets_its_slip_in_the_same_answer_without_the_board(
     client, evening, secretary, anna
 ):
     """htmx posts the slip and swaps in the answer: the hand-in part with the slip in and
-    the list of slips (out of band), scored on the board the page had just replayed, as a
+    the slip's row for the list of slips (out of band), scored on the board the page had just replayed, as a
     plain post (redirected) scores it. The board is not sent again: the whole room hands
     in within seconds. A constant number of queries, however many slips are in."""
     turn_choose_top(turn=turn_draw(evening=evening, tiles="KAAS?EN", by=secretary), by=secretary)
@@ -368,11 +368,12 @@ def test_the_phone_gets_its_slip_in_the_same_answer_without_the_board(
     html = sent.content.decode()
     assert 'id="slip-sent"' in html and 'id="slip-form"' not in html
     assert 'class="board"' not in html and "<main" not in html
-    assert '<div id="my-slips-part" hx-swap-oob="true">' in html and "9H ZZZ" in html
-    # Session, user, evening, player, turns, the write (begin, entrant?, late?, slip,
-    # history, the competition's version, which refuses an archived one, commit) and the
-    # player's slips.
-    assert len(queries) == 13, [query["sql"][:60] for query in queries.captured_queries]
+    # The list of slips gets the new slip's row, out of band: the phone shows the others.
+    added = html.split('<table hx-swap-oob="beforeend:#my-slips"><tbody>', 1)[1]
+    assert added.count("<tr>") == 1 and "9H ZZZ" in added and "my-slips-part" not in html
+    # Session, user, evening, player, turns, and the write (begin, entrant?, late?, slip,
+    # history, the competition's version, which refuses an archived one, commit).
+    assert len(queries) == 12, [query["sql"][:60] for query in queries.captured_queries]
     slip = Slip.objects.get()
     assert (slip.turn.number, slip.score, slip.claimed) == (2, 0, 3)
     assert slip.reason_code
