@@ -350,9 +350,10 @@ def test_the_phone_gets_its_slip_in_the_same_answer_without_the_board(
     client, evening, secretary, anna
 ):
     """htmx posts the slip and swaps in the answer: the hand-in part with the slip in and
-    the slip's row for the list of slips (out of band), scored on the board the page had just replayed, as a
-    plain post (redirected) scores it. The board is not sent again: the whole room hands
-    in within seconds. A constant number of queries, however many slips are in."""
+    the slip's row for the list of slips (out of band), scored on the board the page had
+    just replayed, as a plain post (redirected) scores it. The board is not sent again:
+    the whole room hands in within seconds. A constant number of queries, however many
+    slips are in."""
     turn_choose_top(turn=turn_draw(evening=evening, tiles="KAAS?EN", by=secretary), by=secretary)
     turn_draw(evening=evening, tiles="DEERNIS", by=secretary)
     client.force_login(anna)
