@@ -7,9 +7,11 @@ migrates and makes a duplicate competition of N players with accounts and an eve
 first two turns are on the board, starts ``python -m config.serve`` (gunicorn, debug off)
 and logs every phone in. Then, turn after turn, as at a real evening: every phone opens its
 slip page for the turn, all phones post their slip at the same moment (one thread each, a
-fresh connection per request, as `tests/live.py` does), and the spelleider puts the top on
+fresh connection per request; the posts written beforehand and sent over plain sockets, so
+that this process leaves the two cores to the server), and the spelleider puts the top on
 the board and the app draws the next rack. What the phones write differs per turn: plays
-the engine finds on that rack (the top among them) and a word that is not in the list.
+the engine finds on that rack (the top among them), and the rack laid on the centre square,
+taken since the first turn (0, with the reason).
 It prints p50/p95/max of the post per turn and over all turns (one room's figure swings
 by a quarter from run to run on a shared machine: the turns together say more), the
 answers that were not the page with the slip in (the phone posts as htmx does, and gets
@@ -21,12 +23,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,7 +47,7 @@ DRAW_SEED = 22
 
 def _writings(game) -> list[str]:
     """What the phones write on the rack drawn: plays the engine finds, best first (the
-    top, and lower ones), and one that scores 0 because its word is not in the list."""
+    top, and lower ones), and one that scores 0: on the centre square, taken already."""
     plays = sorted(game.generator.plays(game.game, game.rack), reverse=True)
     chosen = [plays[n * len(plays) // 4] for n in range(4)] if plays else []
     written = [f"{play.notation.split(' ')[0]} {play.word}" for play in chosen]
@@ -137,34 +141,73 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+def _written_post(phone: Device, path: str, fields: dict[str, str]) -> bytes:
+    """The phone's post as bytes, as its browser sends it (htmx, the session's cookies and
+    CSRF token): written before the moment, as a phone has its slip typed before sending."""
+    body = urllib.parse.urlencode(fields).encode()
+    host = urllib.parse.urlsplit(phone.base_url).netloc
+    headers = {
+        "Host": host,
+        "Cookie": "; ".join(f"{k}={v}" for k, v in phone.cookies.items()),
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Content-Length": str(len(body)),
+        "X-CSRFToken": phone.cookies.get("csrftoken", ""),
+        **SCREEN_HEADERS,
+        "Connection": "close",
+    }
+    head = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
+    return f"POST {path} HTTP/1.1\r\n{head}\r\n".encode() + body
+
+
+def _send(address: tuple[str, int], request: bytes) -> tuple[int, bytes]:
+    """Send one written request on a fresh connection; the status and the whole answer."""
+    with socket.create_connection(address, timeout=120) as connection:
+        connection.sendall(request)
+        chunks = []
+        while chunk := connection.recv(65536):
+            chunks.append(chunk)
+    answer = b"".join(chunks)
+    status_line = answer.split(b"\r\n", 1)[0].split()
+    return (int(status_line[1]) if len(status_line) > 1 else 0), answer
+
+
 def _room(phones, slip_page: str, turn: int, writings: list[str]):
     """Every phone posts its slip for `turn` at the same moment: (status, seconds) each
-    (the status negative when the answer is not the page with the slip in), and the
-    whole room's time."""
-    barrier = threading.Barrier(len(phones))
+    (the status negative when the answer is not the page with the slip in), the whole
+    room's time, and the CPU time this measuring process took meanwhile. The posts go
+    out over plain sockets, written beforehand: this machine's two cores are the server's,
+    and a full HTTP client per phone would take a share of them that phones do not."""
+    parts = urllib.parse.urlsplit(phones[0].base_url)
+    address = (parts.hostname, parts.port)
+    posts = [
+        _written_post(
+            phone,
+            slip_page,
+            {"turn": str(turn), "text": writings[n % len(writings)], "claimed": ""},
+        )
+        for n, phone in enumerate(phones)
+    ]
+    barrier = threading.Barrier(len(phones) + 1)
     answers: list[tuple[int, float]] = []
     lock = threading.Lock()
 
-    def hand_in(n: int, phone: Device) -> None:
+    def hand_in(post: bytes) -> None:
         barrier.wait()
         start = time.perf_counter()
-        # As the phone's browser posts it (htmx): answered with the page, slip in.
-        reply = phone.post(
-            slip_page,
-            {"turn": str(turn), "text": writings[n % len(writings)], "claimed": ""},
-            headers=SCREEN_HEADERS,
-        )
+        status, answer = _send(address, post)
+        seconds = time.perf_counter() - start
+        saved = status == 200 and b'id="slip-sent"' in answer
         with lock:
-            saved = reply.status == 200 and b'id="slip-sent"' in reply.body
-            answers.append((reply.status if saved else -reply.status, time.perf_counter() - start))
+            answers.append((status if saved else -status, seconds))
 
-    threads = [threading.Thread(target=hand_in, args=(n, phone)) for n, phone in enumerate(phones)]
-    start = time.perf_counter()
+    threads = [threading.Thread(target=hand_in, args=(post,)) for post in posts]
     for thread in threads:
         thread.start()
+    barrier.wait()
+    start, cpu = time.perf_counter(), time.process_time()
     for thread in threads:
         thread.join()
-    return answers, time.perf_counter() - start
+    return answers, time.perf_counter() - start, time.process_time() - cpu
 
 
 def main() -> None:
@@ -183,7 +226,7 @@ def main() -> None:
         prepared = child(env, "--prepare", str(args.players))
         usernames, writings = prepared["usernames"], prepared["writings"]
         server = Server(env, port, folder / "server.log")
-        rooms: list[tuple[int, list[tuple[int, float]], float]] = []
+        rooms: list[tuple[int, list[tuple[int, float]], float, float]] = []
         try:
             server.wait_ready()
             base = f"http://127.0.0.1:{port}"
@@ -200,22 +243,21 @@ def main() -> None:
                     turn, writings = advanced["turn"], advanced["writings"]
                 for phone in phones:
                     phone.get(slip_page)
-                answers, room = _room(phones, slip_page, turn, writings)
-                rooms.append((turn, answers, room))
+                rooms.append((turn, *_room(phones, slip_page, turn, writings)))
         finally:
             server.stop()
         counted = child(env, "--count")
     everything: list[float] = []
     refused: list[int] = []
     print(f"{len(usernames)} phones, gunicorn {args.workers} workers, sqlite, one slip's post:")
-    for turn, answers, room in rooms:
+    for turn, answers, room, client_cpu in rooms:
         times = [seconds * 1000 for _status, seconds in answers]
         everything += times
         refused += [status for status, _seconds in answers if status != 200]
         print(
             f"  turn {turn}: median {statistics.median(times):.0f} ms, "
             f"p95 {percentile(times, 0.95):.0f} ms, max {max(times):.0f} ms; "
-            f"the whole room {room:.2f} s"
+            f"the whole room {room:.2f} s (the phones' side: {client_cpu * 1000:.0f} ms CPU)"
         )
     print(
         f"  all {len(rooms)} turns: median {statistics.median(everything):.0f} ms, "
