@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.evening import server_env  # noqa: E402
-from benchmarks.load import Server, free_port  # noqa: E402
+from benchmarks.load import Server, free_port, machine_speed  # noqa: E402
 from tests.live import SCREEN_HEADERS, Device  # noqa: E402
 
 PASSWORD = "geheim-genoeg-123"
@@ -219,6 +219,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--turns", type=int, default=5)
     args = parser.parse_args()
+    speed = machine_speed()
     with tempfile.TemporaryDirectory() as folder_name:
         folder = Path(folder_name)
         port = free_port()
@@ -249,7 +250,11 @@ def main() -> None:
         counted = child(env, "--count")
     everything: list[float] = []
     refused: list[int] = []
-    print(f"{len(usernames)} phones, gunicorn {args.workers} workers, sqlite, one slip's post:")
+    print(
+        f"{len(usernames)} phones, gunicorn {args.workers} workers, sqlite, one slip's post "
+        f"(this machine's speed before and after: {speed:.0f} and {machine_speed():.0f} ms "
+        "for benchmarks.load.machine_speed's loop):"
+    )
     for turn, answers, room, client_cpu in rooms:
         times = [seconds * 1000 for _status, seconds in answers]
         everything += times
