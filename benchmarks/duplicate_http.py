@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import socket
 import statistics
 import subprocess
@@ -75,8 +76,6 @@ def _child(command: str, players: int = 0) -> None:
     if command == "--advance":
         evening = Evening.objects.get()
         turn_choose_top(turn=evening.turns.order_by("number").last(), by=None)
-        import random
-
         turn = turn_draw(evening=evening, by=None, rng=random.Random(DRAW_SEED + players))
         print(json.dumps({"turn": turn.number, "writings": _writings(master_game(evening))}))
         return
@@ -144,15 +143,10 @@ def percentile(values: list[float], share: float) -> float:
 def _written_post(phone: Device, path: str, fields: dict[str, str]) -> bytes:
     """The phone's post as bytes, as its browser sends it (htmx, the session's cookies and
     CSRF token): written before the moment, as a phone has its slip typed before sending."""
-    body = urllib.parse.urlencode(fields).encode()
-    host = urllib.parse.urlsplit(phone.base_url).netloc
-    headers = {
-        "Host": host,
-        "Cookie": "; ".join(f"{k}={v}" for k, v in phone.cookies.items()),
-        "Content-Type": "application/x-www-form-urlencoded",
+    headers, body = phone.prepared(fields, headers=SCREEN_HEADERS)
+    headers |= {
+        "Host": urllib.parse.urlsplit(phone.base_url).netloc,
         "Content-Length": str(len(body)),
-        "X-CSRFToken": phone.cookies.get("csrftoken", ""),
-        **SCREEN_HEADERS,
         "Connection": "close",
     }
     head = "".join(f"{name}: {value}\r\n" for name, value in headers.items())

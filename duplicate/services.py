@@ -375,13 +375,9 @@ def slip_submit(
     scored = _scored(turn, text, claimed, position)
     try:
         with transaction.atomic():
+            late = not _slip_may_be_handed_in(turn, player_id)
             slip = Slip.objects.create(
-                turn=turn,
-                player_id=player_id,
-                text=text,
-                claimed=claimed,
-                late=not _slip_may_be_handed_in(turn, player_id),
-                **scored,
+                turn=turn, player_id=player_id, text=text, claimed=claimed, late=late, **scored
             )
             _turn_history(
                 turn,

@@ -103,18 +103,7 @@ class Device:
         headers: dict[str, str] | None = None,
     ) -> Response:
         parts = urllib.parse.urlsplit(self.base_url)
-        headers = {
-            **(headers or {}),
-            "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
-        }
-        body = None
-        if files:
-            body, headers["Content-Type"] = _multipart(data or {}, files)
-        elif data is not None:
-            body = urllib.parse.urlencode(data).encode()
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        if body is not None:
-            headers["X-CSRFToken"] = self.cookies.get("csrftoken", "")
+        headers, body = self.prepared(data, files, headers)
         connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=self.timeout)
         start = time.perf_counter()
         try:
@@ -134,6 +123,28 @@ class Device:
             reply.headers.get("Location", ""),
             reply.headers.get("HX-Replace-Url", ""),
         )
+
+    def prepared(
+        self,
+        data: dict[str, str] | None = None,
+        files: dict[str, tuple[str, bytes]] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[dict[str, str], bytes | None]:
+        """The headers and body this device sends: its cookies, and with a form its CSRF
+        token, as its browser does."""
+        headers = {
+            **(headers or {}),
+            "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
+        }
+        body = None
+        if files:
+            body, headers["Content-Type"] = _multipart(data or {}, files)
+        elif data is not None:
+            body = urllib.parse.urlencode(data).encode()
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        if body is not None:
+            headers["X-CSRFToken"] = self.cookies.get("csrftoken", "")
+        return headers, body
 
     def get(self, path: str) -> Response:
         return self.request("GET", path)
