@@ -32,7 +32,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.parse
 from collections import defaultdict
 from dataclasses import asdict
@@ -42,7 +41,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.load import Server, free_port  # noqa: E402
+from benchmarks.load import Server, free_port, machine_speed  # noqa: E402
 from tests.evening import Evening, EveningRun, Write, request_kind, run_evening  # noqa: E402
 
 SCRATCH = "bordpunt_bench_evening"
@@ -171,11 +170,15 @@ def percentile(values: list[float], share: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[round(share * 100) - 1]
 
 
-def report(label: str, run: EveningRun, problems: list[list[str]], seconds: float) -> None:
+def report(label: str, run: EveningRun, problems: list[list[str]], speeds: list[float]) -> None:
     times: dict[str, list[float]] = defaultdict(list)
     for method, path, _status, took in run.requests():
         times[request_kind(method, path)].append(took * 1000)
-    print(f"\n{label}: the whole evening in {seconds:.1f} s")
+    print(
+        f"\n{label}: the evening in {run.seconds:.1f} s after the logins (this machine's speed "
+        f"before and after: {speeds[0]:.0f} and {speeds[1]:.0f} ms for "
+        "benchmarks.load.machine_speed's loop)"
+    )
     print(f"{'request':28} {'count':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
     for kind in sorted(times, key=lambda kind: -len(times[kind])):
         values = times[kind]
@@ -212,13 +215,13 @@ def measure(label: str, database_url: str, workers: list[int], folder: Path) -> 
         server = Server(env, port, log)
         try:
             server.wait_ready()
-            start = time.monotonic()
+            speeds = [machine_speed()]
             run = run_evening(f"http://127.0.0.1:{port}", evening, timeout=120)
-            seconds = time.monotonic() - start
+            speeds.append(machine_speed())
         finally:
             server.stop()
         problems = check(env, prepared, run.writes)["problems"]
-        report(f"{label}, gunicorn {count} workers", run, problems, seconds)
+        report(f"{label}, gunicorn {count} workers", run, problems, speeds)
         for line in server_errors(log):
             print(f"  server: {line}")
 

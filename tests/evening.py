@@ -33,6 +33,7 @@ from __future__ import annotations
 import http.client
 import re
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -105,6 +106,7 @@ class EveningRun:
     devices: dict[str, Device]
     writes: list[Write]
     failures: list[str]
+    seconds: float  # from the moment everyone starts (after the logins) to the last one done
 
     def requests(self) -> list[tuple[str, str, int, float]]:
         return [entry for device in self.devices.values() for entry in list(device.log)]
@@ -443,7 +445,8 @@ def run_evening(
         devices[name] = device
     play = _Actors(evening, devices)
     tasks = play.tasks()
-    barrier = threading.Barrier(len(tasks))
+    started: list[float] = []
+    barrier = threading.Barrier(len(tasks), action=lambda: started.append(time.monotonic()))
     failures: list[str] = []
 
     def run(task: Callable[[], None]) -> None:
@@ -463,7 +466,8 @@ def run_evening(
         thread.join(timeout)
     if any(thread.is_alive() for thread in threads):
         failures.append(f"a device did not finish within {timeout} s")
-    return EveningRun(devices=devices, writes=list(play.writes), failures=failures)
+    seconds = time.monotonic() - started[0] if started else 0.0
+    return EveningRun(devices=devices, writes=list(play.writes), failures=failures, seconds=seconds)
 
 
 REQUEST_KINDS = (
