@@ -95,7 +95,11 @@ def _child(command: str, players: int = 0) -> None:
     call_command("migrate", verbosity=0, interactive=False)
     club = Club.objects.create(name="Bench", slug="bench")
     competition = Competition.objects.create(
-        club=club, name="Duplicate", slug="duplicate", kind=Competition.Kind.DUPLICATE
+        club=club,
+        name="Duplicate",
+        slug="duplicate",
+        kind=Competition.Kind.DUPLICATE,
+        rules=Competition.Rules.STANDARD,
     )
     hashed = make_password(PASSWORD)  # once: 160 hashes would take a minute
     users = get_user_model().objects.bulk_create(

@@ -51,7 +51,11 @@ def main() -> None:
 
     club = Club.objects.create(name="Bench", slug="bench")
     competition = Competition.objects.create(
-        club=club, name="Duplicate", slug="duplicate", kind=Competition.Kind.DUPLICATE
+        club=club,
+        name="Duplicate",
+        slug="duplicate",
+        kind=Competition.Kind.DUPLICATE,
+        rules=Competition.Rules.STANDARD,
     )
     players = [Player.objects.create(name=f"Speler {n:03d}") for n in range(args.players)]
     Entrant.objects.bulk_create(

@@ -232,6 +232,22 @@ class Competition(models.Model):
         table_error = self.table_size_error(self.table_size)
         if table_error:
             raise ValidationError({"table_size": table_error})
+        rules_error = self.rules_error()
+        if rules_error:
+            raise ValidationError({"rules": rules_error})
+
+    #: What a duplicate evening can play: one master game for the whole room, with the
+    #: board rules of a rule set for everyone (docs/duplicate.md). Gouds 8's turn limit and
+    #: clock, and a club variant, are for games at a table.
+    DUPLICATE_RULES = (Rules.STANDARD, Rules.SBNL)
+
+    def rules_error(self) -> str | None:
+        """Why this competition cannot play its rules, or None: a duplicate competition's
+        evenings play its rules (`duplicate.services.evening_create`), so they must be
+        rules a master game has."""
+        if self.kind == self.Kind.DUPLICATE and self.rules not in self.DUPLICATE_RULES:
+            return _("A duplicate evening plays the standard rules or the SBNL rules.")
+        return None
 
     def table_size_error(self, code: str) -> str | None:
         """Why this competition cannot play at tables of `code`, or None: a duplicate

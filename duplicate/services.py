@@ -23,7 +23,7 @@ from competition.services import CompetitionError, competition_check_open
 from competition.versioning import competition_touched
 from duplicate.models import Evening, Slip, Turn
 from games.rule_messages import coded, describe
-from rules import RULE_SETS, rule_set
+from rules import rule_set
 from rules.duplicate import DrawRules, DuplicateGame, score_slip
 from rules.errors import RulesError
 from rules.move import parse_move
@@ -127,16 +127,18 @@ def evening_create(
     competition: Competition,
     number: int,
     by: Any,
-    rules: str = "standard",
     draw_rules: dict[str, Any] | None = None,
 ) -> Evening:
-    """A new evening (its number once per competition): idempotent for a second click."""
+    """A new evening (its number once per competition): idempotent for a second click.
+    It plays the competition's rules as they are now; a later change of the competition's
+    rules leaves the evenings played (like a game's rules, kept from its pairing)."""
     if competition.kind != Competition.Kind.DUPLICATE:
         raise DuplicateEveningError(
             _("Evenings are for a competition of the kind duplicate."), code="not_duplicate"
         )
-    if rules not in RULE_SETS:
-        raise DuplicateEveningError(_("Unknown rules."), code="unknown_rule_set")
+    if rules_error := competition.rules_error():
+        raise DuplicateEveningError(rules_error, code="duplicate_rules")
+    rules = competition.rules
     try:
         checked = DrawRules.from_dict(draw_rules).to_dict() if draw_rules else {}
     except RulesError as exc:

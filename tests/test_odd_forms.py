@@ -139,7 +139,11 @@ def _duplicate_evening(club, secretary, players) -> None:
     (so the spelleider's page shows the top to choose, the players their slip form)."""
     anna, _bert, _cor = players
     duplicate = CompetitionFactory(
-        club=club, name="Duplicate", slug="duplicate", kind=Competition.Kind.DUPLICATE
+        club=club,
+        name="Duplicate",
+        slug="duplicate",
+        kind=Competition.Kind.DUPLICATE,
+        rules=Competition.Rules.STANDARD,
     )
     for player in players:
         EntrantFactory(competition=duplicate, player=player)

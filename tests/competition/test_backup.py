@@ -187,7 +187,11 @@ def _duplicate_evening(club, secretary, players):
     late one), a second turn open with a slip."""
     anna, bert, cor = players
     dup = CompetitionFactory(
-        club=club, name="Duplicate", slug="duplicate", kind=Competition.Kind.DUPLICATE
+        club=club,
+        name="Duplicate",
+        slug="duplicate",
+        kind=Competition.Kind.DUPLICATE,
+        rules=Competition.Rules.STANDARD,
     )
     for player in players:
         EntrantFactory(competition=dup, player=player)

@@ -9,5 +9,9 @@ from tests.factories import CompetitionFactory
 @pytest.fixture
 def competition(club):
     return CompetitionFactory(
-        club=club, name="Duplicate", slug="duplicate", kind=Competition.Kind.DUPLICATE
+        club=club,
+        name="Duplicate",
+        slug="duplicate",
+        kind=Competition.Kind.DUPLICATE,
+        rules=Competition.Rules.STANDARD,
     )

@@ -24,7 +24,11 @@ def duplicate_club(django_user_model):
     """A duplicate competition; the secretary "secretaris" and three players with accounts."""
     club = Club.objects.create(name="De Goudse Letters", slug="gouda")
     competition = Competition.objects.create(
-        club=club, name="Duplicate", slug="duplicate", kind=Competition.Kind.DUPLICATE
+        club=club,
+        name="Duplicate",
+        slug="duplicate",
+        kind=Competition.Kind.DUPLICATE,
+        rules=Competition.Rules.STANDARD,
     )
     user = django_user_model.objects.create_user("secretaris", password=PASSWORD)
     leader = Player.objects.create(name="Sietske", user=user)
