@@ -317,7 +317,13 @@ def _apply(
     game.entered_by = by if by is not None and by.is_authenticated else None
     game.entered_at = now
     game.version += 1
-    game.full_clean(exclude=["round"], validate_unique=False)
+    # The fields as the forms would check them. Not the constraints (each is a query of its
+    # own on PostgreSQL, with a savepoint around it; a results page saves a dozen games):
+    # the lines above keep them (confirmed, no claim; the starter untouched), and the
+    # database still enforces them. Not `entered_by` either: the user who is saving.
+    game.full_clean(
+        exclude=["round", "entered_by"], validate_unique=False, validate_constraints=False
+    )
     game.save()
     game_changed.send(sender=Game, round_id=game.round_id, result_changed=True)
     record_game_change(

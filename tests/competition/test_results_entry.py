@@ -291,3 +291,28 @@ def test_game_correct_keeps_the_reason(secretary_client, secretary, round_games)
     assert change.before["scores"][1] == 200
     assert change.after["scores"][1] == 320
     # The page shows the game's HistoryEntry rows: tests/competition/test_history_pages.py.
+
+
+def test_each_further_result_costs_five_queries(secretary, round_games):
+    """Moves checked, seats, game, competition's timestamp, history: a results page of a
+    dozen tables stays a short transaction (the model's constraints are not asked of the
+    database once per game; it enforces them itself)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.services import games_record_results
+
+    _round, games = round_games
+
+    def queries(chosen) -> int:
+        entries = [
+            ResultEntry(game.pk, ResultInput.of_pair("normal", 300 + game.table, 250))
+            for game in chosen
+        ]
+        with CaptureQueriesContext(connection) as captured:
+            recorded = games_record_results(entries=entries, by=secretary)
+        assert recorded.changed == len(chosen)
+        return len(captured)
+
+    one, two = queries(games[:1]), queries(games[1:])
+    assert two - one == 5
