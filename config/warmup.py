@@ -11,8 +11,6 @@ worker opens its own connection when a request needs one.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from django.conf import settings
 from django.template.autoreload import get_template_directories
 from django.template.loader import get_template
@@ -27,7 +25,8 @@ def project_templates() -> list[str]:
     """The names of Bordpunt's own templates (not those of Django or the libraries)."""
     names = set()
     for directory in get_template_directories():
-        if Path(directory).is_relative_to(settings.BASE_DIR) and ".venv" not in directory.parts:
+        # Ours: inside the project, not in a virtualenv kept there (the libraries' own).
+        if directory.is_relative_to(settings.BASE_DIR) and ".venv" not in directory.parts:
             names.update(
                 path.relative_to(directory).as_posix() for path in directory.rglob("*.html")
             )
