@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.history import HistoryAction
 from games.history import game_contexts, record_game_change
 from games.locks import game_lock, games_lock
-from games.models import MAX_SEAT, SCORED_OUTCOMES, Confirmation, Game, Outcome, Seat
+from games.models import MAX_SEAT, SCORED_OUTCOMES, Confirmation, Game, Move, Outcome, Seat
 from games.rule_messages import describe
 from games.signals import game_changed
 from rules import result as result_rules
@@ -290,18 +290,22 @@ def _apply(
     now: datetime,
     context: dict[str, Any],
     reason_code: str = "",
+    has_moves: bool | None = None,
+    announce: bool = True,
 ) -> bool:
     """Write one result onto a locked game row; False when nothing changed.
 
     `reason` is what a person typed; `reason_code` (a HistoryReason) is why a service did;
-    `context` is the game's history context (`games.history.game_contexts`).
+    `context` is the game's history context (`games.history.game_contexts`). A writer of
+    many games tells `has_moves` from one query for all of them, and with `announce=False`
+    sends `game_changed` itself, once per round, after the last game.
     """
     before = result_of(game)
     if before == result:
         return False
     if game.is_bye:
         raise ResultError(_("A bye has no result to enter."))
-    if game.moves.exists():
+    if game.moves.exists() if has_moves is None else has_moves:
         raise ResultError(
             _("This game is entered move by move: its result follows from the moves.")
         )
@@ -325,7 +329,8 @@ def _apply(
         exclude=["round", "entered_by"], validate_unique=False, validate_constraints=False
     )
     game.save()
-    game_changed.send(sender=Game, round_id=game.round_id, result_changed=True)
+    if announce:
+        game_changed.send(sender=Game, round_id=game.round_id, result_changed=True)
     record_game_change(
         context,
         by=by,
@@ -390,8 +395,8 @@ class ResultsRecorded:
     changed_meanwhile: dict[int, Any]
 
 
-def _changed_meanwhile_message(game: Game) -> Any:
-    if game.moves.exists():
+def _changed_meanwhile_message(has_moves: bool) -> Any:
+    if has_moves:
         return _("Entered on the board in the meantime: the board decides.")
     return _stale_result().message
 
@@ -414,9 +419,12 @@ def games_record_results(
     now = now or timezone.now()
     games = games_lock(entry.game_id for entry in entries)
     contexts = game_contexts(games)
+    with_moves = set(
+        Move.objects.filter(game_id__in=list(games)).values_list("game_id", flat=True).distinct()
+    )
     errors: dict[int, Any] = {}
     meanwhile: dict[int, Any] = {}
-    changed = 0
+    changed_in: dict[int, list[int]] = {}  # round id -> its games that changed
     for entry in entries:
         game = games.get(entry.game_id)
         if game is None:
@@ -428,18 +436,37 @@ def games_record_results(
             fields = result_fields(entry.result, len(game.seat_list))
             if entry.expected_version is not None and game.version != entry.expected_version:
                 if fields != result_of(game):
-                    meanwhile[entry.game_id] = _changed_meanwhile_message(game)
+                    meanwhile[entry.game_id] = _changed_meanwhile_message(game.pk in with_moves)
                 continue
-            changed += _apply(
-                game, fields, by=by, reason=entry.reason, now=now, context=contexts[game.pk]
-            )
+            if _apply(
+                game,
+                fields,
+                by=by,
+                reason=entry.reason,
+                now=now,
+                context=contexts[game.pk],
+                has_moves=game.pk in with_moves,
+                announce=False,
+            ):
+                changed_in.setdefault(game.round_id, []).append(game.pk)
         except ResultError as error:
             errors[entry.game_id] = error.message
+    # Once per round, after every game is written: the competition's timestamp is one row
+    # that every writer of the competition updates, taken last (clubs.locks). A refusal
+    # there (an archived competition) is each changed row's.
+    for round_id, game_ids in sorted(changed_in.items()):
+        if errors:
+            break
+        try:
+            game_changed.send(sender=Game, round_id=round_id, result_changed=True)
+        except ResultError as error:
+            errors.update(dict.fromkeys(game_ids, error.message))
     if errors:
         transaction.set_rollback(True)
         raise ResultError(
             _("Nothing was saved: correct the marked rows."), errors={**meanwhile, **errors}
         )
+    changed = sum(len(game_ids) for game_ids in changed_in.values())
     return ResultsRecorded(changed=changed, changed_meanwhile=meanwhile)
 
 
