@@ -6,7 +6,8 @@ every write to the competition's data, so a repeat visit to a public page costs 
   competition/services/ call `competition_touched` last, after their other writes (rows
   are always locked game first, competition second: no deadlock between two writers).
 - Results and moves: games' services send `games.signals.game_changed` (games may not
-  import competition); `on_game_changed` below moves the round's competition forward.
+  import competition), after their writes; `on_game_changed` below moves the round's
+  competition forward.
 - A player's or club's name changed in the admin: `clubs.signals` (`on_names_changed`).
 - A write that finds nothing to change (a form sent back as shown) moves nothing forward;
   games' services send `games.signals.game_unchanged`, so an archived one still refuses.

@@ -49,10 +49,9 @@ def _stale_board() -> MoveError:
     )
 
 
-def _locked(game: Game, expected_version: int | None, *, announce: bool = True) -> Game:
-    """Every write to a game's moves starts here: lock the row, check the screen's version,
-    and tell the competition that its data changes (undone with the rest on failure).
-    `announce=False`: the caller tells it itself, once it knows something changes."""
+def _locked(game: Game, expected_version: int | None) -> Game:
+    """Every write to a game's moves starts here: lock the row, check the screen's version.
+    It ends with `_announce`, after its writes."""
     locked = game_lock(
         game,
         expected_version=expected_version,
@@ -61,9 +60,15 @@ def _locked(game: Game, expected_version: int | None, *, announce: bool = True) 
     )
     if locked.is_bye:
         raise MoveError(_("A bye has no moves."))
-    if announce:
-        game_changed.send(sender=Game, round_id=locked.round_id, result_changed=False)
     return locked
+
+
+def _announce(game: Game, *, result_changed: bool = False) -> None:
+    """Every write to a game's moves ends here (`_finish` does it): tell the competition
+    that its data changed (undone with the rest on failure; an archived one refuses). Last,
+    after the writes: the competition's timestamp is one row for all its boards, held from
+    this update until the commit."""
+    game_changed.send(sender=Game, round_id=game.round_id, result_changed=result_changed)
 
 
 def _turns_taken(results: list[rules.MoveResult | None], player: int) -> int:
@@ -224,7 +229,7 @@ def move_correct(
     Returns the moves that the engine now refuses, by number, with the reason; they stay
     on the scoresheet, marked, until they are corrected or undone.
     """
-    locked = _locked(game, expected_version, announce=False)
+    locked = _locked(game, expected_version)
     row = Move.objects.filter(game=locked, number=number).first()
     if row is None:
         raise MoveError(_("There is no move %(number)s.") % {"number": number})
@@ -245,7 +250,6 @@ def move_correct(
             if move.problem_code
         }
     else:
-        game_changed.send(sender=Game, round_id=locked.round_id, result_changed=False)
         row.save(update_fields=["notation", "rack"])
         context = game_context(locked)
         record_game_change(
@@ -282,6 +286,7 @@ def game_set_starter(
     locked.starter = starter
     locked.version += 1
     locked.save(update_fields=["starter", "version"])
+    _announce(locked)
     return locked
 
 
@@ -467,7 +472,8 @@ def _finish(
     now: datetime | None,
     context: dict[str, Any],
 ) -> None:
-    """Write the result that follows from the moves (or reopen the game), and the version."""
+    """Write the result that follows from the moves (or reopen the game) and the version,
+    then tell the competition (`_announce`): the end of every write to the moves."""
     after = result_from_engine(current)
     if after is None:
         after = TableResult.pending(len(game.seat_list))
@@ -479,7 +485,6 @@ def _finish(
         game.entered_by = _user(by)
         game.entered_at = now or timezone.now()
         had_result = before.outcome != Outcome.PENDING
-        game_changed.send(sender=Game, round_id=game.round_id, result_changed=True)
         record_game_change(
             context,
             by=by,
@@ -491,6 +496,7 @@ def _finish(
         )
     game.version += 1
     game.save()
+    _announce(game, result_changed=before != after)
 
 
 def _user(by: AbstractBaseUser | None) -> AbstractBaseUser | None:

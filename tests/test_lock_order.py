@@ -133,3 +133,23 @@ def test_a_players_result_goes_on_while_the_secretary_holds_the_club(table, club
             by=player,
         )
     assert entered.confirmation == "provisional"
+
+
+@pytest.mark.django_db
+def test_a_board_save_moves_the_competitions_timestamp_last(table):
+    """All boards of a competition update its one `changed_at` row, which stays locked
+    from that update until the commit: a board save writes it after its own writes, so
+    the next board waits for one commit at most, not for the rest of this save."""
+    from django.test.utils import CaptureQueriesContext
+
+    _round, game = table
+    with CaptureQueriesContext(connection) as captured:
+        move_add(game=game, notation="8H WOORD", by=None, expected_version=game.version)
+    writes = [
+        query["sql"].split()[0:3]
+        for query in captured
+        if query["sql"].startswith(("INSERT", "UPDATE", "DELETE"))
+    ]
+    assert len(writes) >= 3  # the move, its history entry, the game
+    assert writes[-1][:2] == ["UPDATE", '"competition_competition"']
+    assert sum(write[1] == '"competition_competition"' for write in writes) == 1
