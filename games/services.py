@@ -329,8 +329,6 @@ def _apply(
         exclude=["round", "entered_by"], validate_unique=False, validate_constraints=False
     )
     game.save()
-    if announce:
-        game_changed.send(sender=Game, round_id=game.round_id, result_changed=True)
     record_game_change(
         context,
         by=by,
@@ -341,6 +339,8 @@ def _apply(
         reason_code=reason_code,
         at=now,
     )
+    if announce:  # last, as every writer touches the competition's timestamp (clubs.locks)
+        game_changed.send(sender=Game, round_id=game.round_id, result_changed=True)
     return True
 
 
@@ -454,9 +454,7 @@ def games_record_results(
     # Once per round, after every game is written: the competition's timestamp is one row
     # that every writer of the competition updates, taken last (clubs.locks). A refusal
     # there (an archived competition) is each changed row's.
-    for round_id, game_ids in sorted(changed_in.items()):
-        if errors:
-            break
+    for round_id, game_ids in sorted(changed_in.items()) if not errors else ():
         try:
             game_changed.send(sender=Game, round_id=round_id, result_changed=True)
         except ResultError as error:
