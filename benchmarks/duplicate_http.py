@@ -6,12 +6,12 @@ Run as ``.venv/bin/python benchmarks/duplicate_http.py [--players 160] [--worker
 migrates and makes a duplicate competition of N players with accounts and an evening whose
 first two turns are on the board, starts ``python -m config.serve`` (gunicorn, debug off)
 and logs every phone in. Then, turn after turn, as at a real evening: every phone opens its
-slip page for the turn, all phones post their slip at the same moment (one thread each, a
-fresh connection per request; the posts written beforehand and sent over plain sockets, so
-that this process leaves the two cores to the server), and the spelleider puts the top on
-the board and the app draws the next rack. What the phones write differs per turn: plays
-the engine finds on that rack (the top among them), and the rack laid on the centre square,
-taken since the first turn (0, with the reason).
+slip page for the turn, all phones post their slip at the same moment (a fresh connection
+each, all opened at once from one thread; the posts written beforehand and sent over plain
+non-blocking sockets, so that this process leaves the two cores to the server), and the
+spelleider puts the top on the board and the app draws the next rack. What the phones
+write differs per turn: plays the engine finds on that rack (the top among them), and the
+rack laid on the centre square, taken since the first turn (0, with the reason).
 It prints p50/p95/max of the post per turn and over all turns (one room's figure swings
 by a quarter from run to run on a shared machine: the turns together say more), the
 answers that were not the page with the slip in (the phone posts as htmx does, and gets
@@ -24,12 +24,12 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import selectors
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.parse
 from pathlib import Path
@@ -157,24 +157,13 @@ def _written_post(phone: Device, path: str, fields: dict[str, str]) -> bytes:
     return f"POST {path} HTTP/1.1\r\n{head}\r\n".encode() + body
 
 
-def _send(address: tuple[str, int], request: bytes) -> tuple[int, bytes]:
-    """Send one written request on a fresh connection; the status and the whole answer."""
-    with socket.create_connection(address, timeout=120) as connection:
-        connection.sendall(request)
-        chunks = []
-        while chunk := connection.recv(65536):
-            chunks.append(chunk)
-    answer = b"".join(chunks)
-    status_line = answer.split(b"\r\n", 1)[0].split()
-    return (int(status_line[1]) if len(status_line) > 1 else 0), answer
-
-
 def _room(phones, slip_page: str, turn: int, writings: list[str]):
     """Every phone posts its slip for `turn` at the same moment: (status, seconds) each
     (the status negative when the answer is not the page with the slip in), the whole
-    room's time, and the CPU time this measuring process took meanwhile. The posts go
-    out over plain sockets, written beforehand: this machine's two cores are the server's,
-    and a full HTTP client per phone would take a share of them that phones do not."""
+    room's time, and the CPU time this measuring process took meanwhile. The posts are
+    written beforehand and go out from one thread over plain non-blocking sockets, all
+    connections opened at once: this machine's two cores are the server's, and a thread
+    or a full HTTP client per phone would take a share of them that phones do not."""
     parts = urllib.parse.urlsplit(phones[0].base_url)
     address = (parts.hostname, parts.port)
     posts = [
@@ -185,26 +174,52 @@ def _room(phones, slip_page: str, turn: int, writings: list[str]):
         )
         for n, phone in enumerate(phones)
     ]
-    barrier = threading.Barrier(len(phones) + 1)
-    answers: list[tuple[int, float]] = []
-    lock = threading.Lock()
-
-    def hand_in(post: bytes) -> None:
-        barrier.wait()
-        start = time.perf_counter()
-        status, answer = _send(address, post)
-        seconds = time.perf_counter() - start
-        saved = status == 200 and b'id="slip-sent"' in answer
-        with lock:
-            answers.append((status if saved else -status, seconds))
-
-    threads = [threading.Thread(target=hand_in, args=(post,)) for post in posts]
-    for thread in threads:
-        thread.start()
-    barrier.wait()
+    selector = selectors.DefaultSelector()
+    pending: dict[socket.socket, list] = {}
     start, cpu = time.perf_counter(), time.process_time()
-    for thread in threads:
-        thread.join()
+    for post in posts:
+        connection = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        connection.setblocking(False)
+        connection.connect_ex(address)
+        # [the post still to send, the answer's chunks, when it went out]
+        pending[connection] = [memoryview(post), [], time.perf_counter()]
+        selector.register(connection, selectors.EVENT_WRITE)
+    answers: list[tuple[int, float]] = []
+    deadline = start + 120
+    while pending and time.perf_counter() < deadline:
+        for key, events in selector.select(timeout=1):
+            connection = key.fileobj
+            unsent, chunks, sent_at = pending[connection]
+            if events & selectors.EVENT_WRITE:
+                try:
+                    unsent = unsent[connection.send(unsent) :]
+                except OSError:
+                    unsent = memoryview(b"")
+                    chunks.append(b"")
+                pending[connection][0] = unsent
+                if not unsent:
+                    selector.modify(connection, selectors.EVENT_READ)
+                continue
+            try:
+                chunk = connection.recv(65536)
+            except OSError:
+                chunk = b""
+            if chunk:
+                chunks.append(chunk)
+                continue
+            seconds = time.perf_counter() - sent_at
+            selector.unregister(connection)
+            connection.close()
+            del pending[connection]
+            answer = b"".join(chunks)
+            status_line = answer.split(b"\r\n", 1)[0].split()
+            status = int(status_line[1]) if len(status_line) > 1 else 0
+            saved = status == 200 and b'id="slip-sent"' in answer
+            answers.append((status if saved else -status, seconds))
+    for connection in pending:  # no answer in two minutes: counted as not saved
+        answers.append((0, time.perf_counter() - start))
+        connection.close()
+    selector.close()
     return answers, time.perf_counter() - start, time.process_time() - cpu
 
 
