@@ -214,6 +214,15 @@ def move_undo(
     _rescore(locked, by=by, context=context)
 
 
+@dataclass(frozen=True)
+class Correction:
+    """What a correction did: whether the move changed (a form sent back as shown changes
+    nothing), and the later moves the engine now refuses, by number, with the reason."""
+
+    changed: bool
+    problems: dict[int, str]
+
+
 @transaction.atomic
 def move_correct(
     *,
@@ -223,11 +232,11 @@ def move_correct(
     rack: str = "",
     by: AbstractBaseUser | None,
     expected_version: int | None = None,
-) -> dict[int, str]:
+) -> Correction:
     """Change an earlier move; every later move is scored again.
 
-    Returns the moves that the engine now refuses, by number, with the reason; they stay
-    on the scoresheet, marked, until they are corrected or undone.
+    The moves that the engine now refuses (`Correction.problems`) stay on the scoresheet,
+    marked, until they are corrected or undone.
     """
     locked = _locked(game, expected_version)
     row = Move.objects.filter(game=locked, number=number).first()
@@ -240,7 +249,8 @@ def move_correct(
     before = _entry(row)
     row.notation = " ".join(notation.split())
     row.rack = rack.upper()
-    if _entry(row) == before:
+    changed = _entry(row) != before
+    if not changed:
         # Corrected to what it was (the form sent as shown): nothing is written, not even
         # the game's version; the moves keep their marks.
         game_unchanged.send(sender=Game, round_id=locked.round_id)
@@ -258,7 +268,7 @@ def move_correct(
         problems = _rescore(locked, by=by, context=context)
     if number in problems:
         raise MoveError(problems[number])
-    return problems
+    return Correction(changed=changed, problems=problems)
 
 
 @transaction.atomic

@@ -301,7 +301,7 @@ def correct(request, game: Game):
     try:
         if not form.is_valid():
             raise MoveError(_("Type the corrected move."))
-        problems = game_moves_write(
+        correction = game_moves_write(
             game=game,
             by=request.user,
             write=lambda locked: move_correct(
@@ -316,7 +316,13 @@ def correct(request, game: Game):
     except MoveError as error:
         messages.error(request, error.message)
     else:
-        if problems:
+        if not correction.changed:
+            messages.info(
+                request,
+                _("Nothing changed: move %(number)s is as it was.")
+                % {"number": form.cleaned_data["number"]},
+            )
+        elif correction.problems:
             messages.warning(
                 request,
                 _("Move corrected; the later moves marked in red are no longer legal."),

@@ -284,6 +284,23 @@ def test_correct_rescores_the_later_moves(manager, game):
     ]
 
 
+def test_a_correction_sent_back_as_shown_says_nothing_changed(manager, game):
+    post_move(manager, game, kind="play", notation="8H WOORD")
+    post_move(manager, game, kind="play", notation="H8 .AAS")
+    game.refresh_from_db()
+    version = game.version
+    response = manager.post(
+        url("move_correct", game),
+        {"version": version, "number": 1, "notation": " 8H  WOORD"},
+        follow=True,
+    )
+    page = text(response)
+    assert "Nothing changed: move 1 is as it was." in page
+    assert "Move corrected" not in page
+    game.refresh_from_db()
+    assert game.version == version and notations(game) == ["8H WOORD", "H8 .AAS"]
+
+
 def test_correct_marks_a_later_move_that_became_illegal(manager, game):
     post_move(manager, game, kind="play", notation="8H WOORD")
     post_move(manager, game, kind="play", notation="H8 .AAS")

@@ -170,10 +170,10 @@ def test_undo_reopens_a_game_whose_result_came_from_the_moves(game, play, secret
 
 def test_correcting_a_move_rescores_every_later_move(game, play):
     play(game, *OPENING)
-    problems = move_correct(
+    correction = move_correct(
         game=game, number=1, notation="8H ZOORD", by=None, expected_version=game.version
     )
-    assert problems == {}
+    assert correction.changed and correction.problems == {}
     rows = list(Move.objects.filter(game=game).order_by("number"))
     corrected = ["8H ZOORD", *OPENING[1:]]
     assert [r.notation for r in rows] == corrected
@@ -191,7 +191,7 @@ def test_correction_that_makes_a_later_move_illegal_marks_it(game, play):
     # WOORD now runs down and ends on H8: Bert's H8 .AAS would continue it at H7.
     problems = move_correct(
         game=game, number=1, notation="H4 WOORD", by=None, expected_version=game.version
-    )
+    ).problems
     reason = message("word_extends", {"square": "H7"})
     assert problems[2] == reason
     # Whose turn the later moves were depends on move 2: they wait until it is fixed.
@@ -207,7 +207,7 @@ def test_correction_that_makes_a_later_move_illegal_marks_it(game, play):
         move_add(game=game, notation="-", by=None)
     assert Move.objects.filter(game=game).count() == 3
 
-    assert move_correct(game=game, number=2, notation="8G A.", by=None) == {}
+    assert move_correct(game=game, number=2, notation="8G A.", by=None).problems == {}
     rows = {r.number: r for r in Move.objects.filter(game=game)}
     assert rows[2].problem == rows[3].problem == ""
     assert (rows[2].score, rows[2].words) == (3, [["AD", 3]])
