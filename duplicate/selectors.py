@@ -99,6 +99,12 @@ class EveningState:
         return closed[-1] if closed else None
 
     @property
+    def last_draw(self) -> str:
+        """The last turn drawn, as `last_draw` gives it."""
+        last = self.last_turn
+        return "" if last is None else draw_key(last.number, last.rack)
+
+    @property
     def total(self) -> int:
         closed = self.last_closed
         return (closed.total or 0) if closed else 0
@@ -163,6 +169,33 @@ def evening_state(evening: Evening) -> EveningState:
     services rebuild their own)."""
     turns = list(evening.turns.order_by("number"))
     return EveningState(evening, turns, _replayed_game(evening, turns))
+
+
+def last_draw(*, club_slug: str, competition_slug: str, number: int) -> str:
+    """The evening's last turn drawn as "number:rack" ("" before the first; one query):
+    what a phone that has handed in asks every few seconds, to know when the next rack is
+    out (or the last one drawn again)."""
+    last = (
+        Turn.objects.filter(
+            evening__competition__club__slug=club_slug,
+            evening__competition__slug=competition_slug,
+            evening__number=number,
+        )
+        .order_by("-number")
+        .values_list("number", "rack")
+        .first()
+    )
+    return "" if last is None else draw_key(*last)
+
+
+def draw_key(number: int, rack: str) -> str:
+    return f"{number}:{rack}"
+
+
+def open_turn_slips(evening: Evening) -> int | None:
+    """How many slips the open turn has, None when no turn is open (one query)."""
+    turn = evening.turns.filter(top="").order_by("-number").first()
+    return None if turn is None else turn.slips.count()
 
 
 def slips_of(evening: Evening) -> list[Slip]:

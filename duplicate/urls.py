@@ -24,6 +24,8 @@ urlpatterns = [
     path(f"{evening}scherm/paneel/", views.screen_panel, name="duplicate_screen_panel"),
     path(f"{evening}briefje/", views.slip, name="duplicate_slip"),
     path(f"{evening}briefje/voorbeeld/", views.slip_preview, name="duplicate_slip_preview"),
+    path(f"{evening}briefje/volgende/", views.slip_next_turn, name="duplicate_slip_next_turn"),
     path(managed, views.leader, name="duplicate_leader"),
+    path(f"{managed}ingeleverd/", views.leader_slips, name="duplicate_leader_slips"),
     path(f"{managed}briefjes/", views.paper_slips, name="duplicate_paper"),
 ]

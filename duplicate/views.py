@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
-from django_htmx.http import reselect, retarget
+from django_htmx.http import HttpResponseClientRefresh, reselect, retarget
 
 from clubs.models import Player
 from clubs.permissions import can_manage_club
@@ -40,6 +40,10 @@ from rules.duplicate import score_slip
 
 #: Seconds between two polls of the room screen.
 SCREEN_POLL_SECONDS = 3
+#: How often a phone that has handed in asks whether the next rack is out, and the
+#: spelleider's page how many slips are in (seconds).
+SLIP_POLL_SECONDS = 5
+LEADER_POLL_SECONDS = 3
 
 
 def _duplicate_competition(club: str, competition: str) -> Competition:
@@ -235,6 +239,7 @@ def leader(request, evening: Evening):
             "board": state.board(),
             "tops": tops,
             "open_slips": open_slips,
+            "poll_seconds": LEADER_POLL_SECONDS,
             "entrants": len(selectors.player_names(evening.competition_id)),
             "forms": forms,
             "can_manage": True,
@@ -304,6 +309,9 @@ def _slip_page(request, evening, player, *, form=None, state=None, fragment=Fals
         "form": form or SlipForm(),
         "fragment": fragment,
         "tab": "duplicate",
+        # Nothing to hand in (the slip is in, no rack yet): the page follows the draws.
+        "follow": state.last_draw if (handed_in or turn is None) and not state.is_over else None,
+        "poll_seconds": SLIP_POLL_SECONDS,
     }
     if fragment:
         return render(request, "duplicate/_slip_hand_in.html", context)
@@ -377,6 +385,36 @@ def slip_preview(request, club: str, competition: str, number: int):
     text = str(request.POST.get("text", ""))[:60]
     preview = _preview_of(state, _slip_turn(state), text)
     return render(request, "duplicate/_slip_preview.html", preview)
+
+
+def slip_next_turn(request, club: str, competition: str, number: int):
+    """Asked every few seconds by a phone with nothing to hand in (its slip is in, or no
+    rack is out yet): 204 while the evening's last draw is the one the phone shows; once
+    the spelleider draws the next rack (or the last one again), an answer that has htmx
+    load the slip page again, with the new rack. Nothing personal and one query: the
+    draw is on the room's screen too."""
+    shown = str(request.GET.get("shown", ""))
+    drawn = selectors.last_draw(club_slug=club, competition_slug=competition, number=number)
+    if drawn == shown:
+        return HttpResponse(status=204)
+    return HttpResponseClientRefresh()
+
+
+@leader_required
+def leader_slips(request, evening: Evening):
+    """The spelleider's count of the slips in for the open turn, asked every few seconds
+    by the spelleider's page, so that the top is chosen when the room has handed in."""
+    return render(
+        request,
+        "duplicate/_leader_slips.html",
+        {
+            "evening": evening,
+            "competition": evening.competition,
+            "open_slips": selectors.open_turn_slips(evening),
+            "entrants": len(selectors.player_names(evening.competition_id)),
+            "poll_seconds": LEADER_POLL_SECONDS,
+        },
+    )
 
 
 @leader_required

@@ -3,6 +3,8 @@ spelleider's page, the room screen, a player's slip and the secretary's paper sl
 
 from __future__ import annotations
 
+from urllib.parse import unquote
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -13,7 +15,13 @@ from competition.models import Competition
 from competition.services.competitions import CompetitionHasEvenings, competition_delete
 from duplicate.models import Evening, Slip, Turn
 from duplicate.selectors import evening_state
-from duplicate.services import evening_create, slip_submit, turn_choose_top, turn_draw
+from duplicate.services import (
+    evening_create,
+    slip_submit,
+    turn_choose_top,
+    turn_draw,
+    turn_redo,
+)
 from tests.factories import CompetitionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -415,3 +423,84 @@ def test_a_slip_scores_the_same_on_the_page_s_board_as_on_a_board_rebuilt(
     rebuilt = slip_submit(turn=turn, player_id=second.pk, text=top.notation, by=None)
     assert on_page.score == rebuilt.score == turn.top_score > 0
     assert on_page.is_top and rebuilt.is_top
+
+
+def _followed_draw(html: str) -> str | None:
+    """What the slip page's follower asks about (`shown`), None when the page has none."""
+    marker = 'id="slip-follow"'
+    if marker not in html:
+        return None
+    follower = html.split(marker, 1)[1].split(">", 1)[0]
+    return unquote(follower.split("?shown=", 1)[1].split('"', 1)[0])
+
+
+def test_a_phone_with_nothing_to_hand_in_follows_the_draws(client, evening, secretary, anna):
+    """Before the first rack and after its slip, the phone asks every few seconds whether
+    a new rack is out: 204 while the draw it shows is the last, then an answer that has
+    htmx load the page again (the new rack, an empty slip). While a slip can be handed in
+    the page asks nothing: a reload would lose what the player is typing."""
+    client.force_login(anna)
+    slip_page, next_turn = url("duplicate_slip", evening), url("duplicate_slip_next_turn", evening)
+    assert _followed_draw(page(client, slip_page)) == ""
+    assert client.get(next_turn, {"shown": ""}).status_code == 204
+
+    turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
+    drawn = client.get(next_turn, {"shown": ""})
+    assert (drawn.status_code, drawn["HX-Refresh"]) == (200, "true")
+    assert _followed_draw(page(client, slip_page)) is None  # the form is there
+
+    sent = client.post(
+        slip_page, {"turn": "1", "text": "8H KAAS", "claimed": ""}, headers={"HX-Request": "true"}
+    )
+    shown = _followed_draw(sent.content.decode())
+    assert shown == "1:AAEKNS?"
+    assert _followed_draw(page(client, slip_page)) == shown
+    assert client.get(next_turn, {"shown": shown}).status_code == 204
+    turn_choose_top(turn=turn, by=secretary)  # the top changes nothing the phone shows
+    assert client.get(next_turn, {"shown": shown}).status_code == 204
+
+    turn_draw(evening=evening, tiles="TWOORDA", by=secretary)
+    assert client.get(next_turn, {"shown": shown})["HX-Refresh"] == "true"
+    assert _followed_draw(page(client, slip_page)) is None
+    # Odd values are only another draw than the last: the page is loaded again, no error.
+    for odd in ("٣:AAEKNS?", "\x00", "9" * 400):
+        assert client.get(next_turn, {"shown": odd}).status_code == 200
+
+
+def test_the_phone_learns_of_a_turn_drawn_again(client, evening, secretary, anna):
+    turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
+    client.force_login(anna)
+    client.post(url("duplicate_slip", evening), {"turn": "1", "text": "8H KAAS", "claimed": ""})
+    shown = _followed_draw(page(client, url("duplicate_slip", evening)))
+    turn_redo(turn=turn, by=secretary, reason="verkeerd getypt", tiles="TWOORDA")
+    again = client.get(url("duplicate_slip_next_turn", evening), {"shown": shown})
+    assert again["HX-Refresh"] == "true"
+    assert 'id="slip-rack">ADOORTW<' in page(client, url("duplicate_slip", evening))
+
+
+def test_asking_for_the_next_draw_is_one_query_and_needs_no_login(client, evening, secretary):
+    turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
+    with CaptureQueriesContext(connection) as queries:
+        asked = client.get(url("duplicate_slip_next_turn", evening), {"shown": "1:AAEKNS?"})
+    assert asked.status_code == 204 and len(queries) == 1
+    missing = reverse("duplicate_slip_next_turn", args=["nergens", "niets", 1])
+    assert client.get(missing, {"shown": ""}).status_code == 204  # no draw, as shown
+
+
+def test_the_spelleider_s_count_of_slips_follows_the_room(
+    client, evening, secretary, anna, four_entrants
+):
+    turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
+    client.force_login(secretary)
+    leader_page = page(client, url("duplicate_leader", evening))
+    count = url("duplicate_leader_slips", evening)
+    assert f'hx-get="{count}"' in leader_page and "0 van 4 beurtbriefjes" in leader_page
+    slip_submit(turn=turn, player_id=four_entrants[1].pk, text="8H KAAS", by=secretary)
+    answer = page(client, count)
+    assert 'id="leader-slips"' in answer and "1 van 4 beurtbriefjes" in answer
+    assert f'hx-get="{count}"' in answer
+    turn_choose_top(turn=turn, by=secretary)
+    closed = page(client, count)
+    assert 'id="leader-slips"' in closed and "hx-get" not in closed  # it stops asking
+    client.force_login(anna)
+    assert client.get(count).status_code == 403
