@@ -454,6 +454,7 @@ def test_a_phone_with_nothing_to_hand_in_follows_the_draws(client, evening, secr
     )
     shown = _followed_draw(sent.content.decode())
     assert shown == "1:AAEKNS?"
+    assert "De volgende letters verschijnen hier vanzelf" in sent.content.decode()
     assert _followed_draw(page(client, slip_page)) == shown
     assert client.get(next_turn, {"shown": shown}).status_code == 204
     turn_choose_top(turn=turn, by=secretary)  # the top changes nothing the phone shows
