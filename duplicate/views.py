@@ -309,8 +309,9 @@ def _slip_page(request, evening, player, *, form=None, state=None, fragment=Fals
         "form": form or SlipForm(),
         "fragment": fragment,
         "tab": "duplicate",
-        # Nothing to hand in (the slip is in, no rack yet): the page follows the draws.
-        "follow": state.last_draw if (handed_in or turn is None) and not state.is_over else None,
+        # The page follows the draws. A reload comes only with a new draw, when a slip
+        # typed for the turn before could no longer be handed in anyway.
+        "follow": None if state.is_over else state.last_draw,
         "poll_seconds": SLIP_POLL_SECONDS,
     }
     if fragment:
@@ -388,11 +389,10 @@ def slip_preview(request, club: str, competition: str, number: int):
 
 
 def slip_next_turn(request, club: str, competition: str, number: int):
-    """Asked every few seconds by a phone with nothing to hand in (its slip is in, or no
-    rack is out yet): 204 while the evening's last draw is the one the phone shows; once
-    the spelleider draws the next rack (or the last one again), an answer that has htmx
-    load the slip page again, with the new rack. Nothing personal and one query: the
-    draw is on the room's screen too."""
+    """Asked every few seconds by the slip page: 204 while the evening's last draw is the
+    one the phone shows; once the spelleider draws the next rack (or the last one again),
+    an answer that has htmx load the slip page again, with the new rack. Nothing personal
+    and one query: the draw is on the room's screen too."""
     shown = str(request.GET.get("shown", ""))
     drawn = selectors.last_draw(club_slug=club, competition_slug=competition, number=number)
     if drawn == shown:

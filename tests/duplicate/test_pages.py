@@ -434,11 +434,11 @@ def _followed_draw(html: str) -> str | None:
     return unquote(follower.split("?shown=", 1)[1].split('"', 1)[0])
 
 
-def test_a_phone_with_nothing_to_hand_in_follows_the_draws(client, evening, secretary, anna):
-    """Before the first rack and after its slip, the phone asks every few seconds whether
-    a new rack is out: 204 while the draw it shows is the last, then an answer that has
-    htmx load the page again (the new rack, an empty slip). While a slip can be handed in
-    the page asks nothing: a reload would lose what the player is typing."""
+def test_the_phone_follows_the_draws(client, evening, secretary, anna):
+    """The slip page asks every few seconds whether a new rack is out: 204 while the draw
+    it shows is the last (the top chosen changes nothing), then an answer that has htmx
+    load the page again (the new rack, an empty slip). Only a new draw reloads it, when a
+    slip typed for the turn before could not be handed in any more."""
     client.force_login(anna)
     slip_page, next_turn = url("duplicate_slip", evening), url("duplicate_slip_next_turn", evening)
     assert _followed_draw(page(client, slip_page)) == ""
@@ -447,7 +447,7 @@ def test_a_phone_with_nothing_to_hand_in_follows_the_draws(client, evening, secr
     turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
     drawn = client.get(next_turn, {"shown": ""})
     assert (drawn.status_code, drawn["HX-Refresh"]) == (200, "true")
-    assert _followed_draw(page(client, slip_page)) is None  # the form is there
+    assert _followed_draw(page(client, slip_page)) == "1:AAEKNS?"  # with the form
 
     sent = client.post(
         slip_page, {"turn": "1", "text": "8H KAAS", "claimed": ""}, headers={"HX-Request": "true"}
@@ -462,7 +462,10 @@ def test_a_phone_with_nothing_to_hand_in_follows_the_draws(client, evening, secr
 
     turn_draw(evening=evening, tiles="TWOORDA", by=secretary)
     assert client.get(next_turn, {"shown": shown})["HX-Refresh"] == "true"
-    assert _followed_draw(page(client, slip_page)) is None
+    assert _followed_draw(page(client, slip_page)) == "2:ADOORTW"
+    # A slip for the turn before is refused now: the reload lost nothing that counts.
+    late = client.post(slip_page, {"turn": "1", "text": "8H KAS", "claimed": ""})
+    assert "Deze beurt is voorbij" in late.content.decode()
     # Odd values are only another draw than the last: the page is loaded again, no error.
     for odd in ("٣:AAEKNS?", "\x00", "9" * 400):
         assert client.get(next_turn, {"shown": odd}).status_code == 200
