@@ -1,10 +1,13 @@
-"""Forms of the invitation pages. They validate input; clubs/accounts.py does the writing."""
+"""Forms of the invitation pages and of a member's details. They validate input;
+clubs/accounts.py and clubs/services.py do the writing."""
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from clubs.inputs import BIGINT_MAX, StrictIntegerField, bounded
+from clubs.models import Player
 
 
 class InviteCodeForm(forms.Form):
@@ -29,3 +32,29 @@ class InviteForm(forms.Form):
     """The secretary's button: which member to invite."""
 
     player = bounded(StrictIntegerField(widget=forms.HiddenInput), minimum=1, maximum=BIGINT_MAX)
+
+
+class PlayerForm(forms.ModelForm):
+    """A member's name, federation number and the rating they bring: the start of the
+    club's rating list (competition/ratings.py), as the admin sets it."""
+
+    rating = bounded(StrictIntegerField(required=False), minimum=0, maximum=3000)
+    rating_deviation = bounded(StrictIntegerField(required=False), minimum=30, maximum=350)
+
+    class Meta:
+        model = Player
+        fields = ("name", "federation_number", "rating", "rating_deviation")
+        error_messages = {
+            "federation_number": {"unique": _("Another player has this federation number.")}
+        }
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("rating", "rating_deviation"):  # the model's words, as the admin's
+            field = Player._meta.get_field(name)
+            self.fields[name].label = capfirst(field.verbose_name)
+            self.fields[name].help_text = field.help_text
+
+    def clean_federation_number(self):
+        """Empty is no number (the column is unique, so two empty ones must be NULL)."""
+        return (self.cleaned_data.get("federation_number") or "").strip() or None

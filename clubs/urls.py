@@ -14,4 +14,5 @@ urlpatterns = [
         name="invite_link_without_player",
     ),
     path("<slug:club>/beheer/spelers/", views.club_players, name="club_players"),
+    path("<slug:club>/beheer/spelers/<id:player_id>/", views.club_player, name="club_player"),
 ]

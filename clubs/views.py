@@ -1,5 +1,5 @@
-"""Invitations: the secretary's list of members with their accounts, and the pages where
-an invited member turns a code or link into an account.
+"""Invitations: the secretary's list of members with their accounts and each member's
+details, and the pages where an invited member turns a code or link into an account.
 
 Only a POST tries a code. Wrong codes are throttled with growing waits (clubs/throttle.py)
 per invitation link and address, and per address; a right code for another member, or
@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -22,9 +23,10 @@ from clubs.accounts import (
     invited_player,
     player_invite,
 )
-from clubs.forms import AccountForm, InviteCodeForm, InviteForm
+from clubs.forms import AccountForm, InviteCodeForm, InviteForm, PlayerForm
 from clubs.models import Club, Membership, Player
 from clubs.permissions import can_manage_club
+from clubs.services import player_save
 from clubs.throttle import (
     client_ip,
     invite_keys,
@@ -73,6 +75,28 @@ def club_players(request, club: str):
         "clubs/players.html",
         {"club": club_obj, "memberships": memberships, "now": timezone.now()},
     )
+
+
+def club_player(request, club: str, player_id: int):
+    """A member's name, federation number and start rating, for the club's secretary (the
+    start rating was the admin's alone); the change goes into the history of each of the
+    player's clubs."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    club_obj = get_object_or_404(Club, slug=club)
+    if not can_manage_club(request.user, club_obj):
+        raise PermissionDenied
+    player = get_object_or_404(Player, pk=player_id, memberships__club=club_obj)
+    form = PlayerForm(request.POST or None, instance=player)
+    if request.method == "POST" and form.is_valid():
+        try:
+            player_save(form.instance, by=request.user)
+        except IntegrityError:  # the same federation number saved at the same moment
+            form.add_error("federation_number", _("Another player has this federation number."))
+        else:
+            messages.success(request, _("%(name)s saved.") % {"name": form.instance.name})
+            return redirect("club_players", club=club_obj.slug)
+    return render(request, "clubs/player_form.html", {"club": club_obj, "form": form})
 
 
 def _invite_page(request, *, player_id: int | None, prefill: str = ""):
