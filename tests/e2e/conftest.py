@@ -101,6 +101,7 @@ def browser_guard(request, monkeypatch, new_context):
     monkeypatch.setattr(Page, "close", close_page_quietly)
     yield guard
     guard.settle()
+    guard.close_all()
     expected = [
         pattern for marker in request.node.iter_markers("browser_errors") for pattern in marker.args
     ]

@@ -73,6 +73,15 @@ class BrowserGuard:
                         page.evaluate("0")
             self.closing(context)
 
+    def close_all(self) -> None:
+        """Close every context the test opened and left open: a page that polls (the room
+        screen, a phone's slip page) would go on asking the live server during the tests
+        after it."""
+        for context in self.contexts:
+            self.closing(context)
+            with contextlib.suppress(Exception):  # closed already, by the test or the fixture
+                context.close()
+
     def unexpected(self, patterns: Iterable[str]) -> list[str]:
         """The problems that none of the expected `patterns` (regular expressions) matches."""
         compiled = [re.compile(pattern) for pattern in patterns]

@@ -61,6 +61,9 @@ def test_a_move_refused_for_another_device_stays_typed(
     board_url = f"{live_server.url}{reverse('board', args=[paired_game.pk])}"
     page.goto(board_url)
     page.locator('#starter-form button[value="0"]').click()
+    # The starter saved before the second device opens the board: else it gets the
+    # starter's form, not the move's.
+    expect(page.locator("#id_notation")).to_be_visible()
     second = browser.new_context(locale="nl-NL")
     second.add_cookies(page.context.cookies())
     other = second.new_page()
