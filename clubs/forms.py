@@ -34,6 +34,11 @@ class InviteForm(forms.Form):
     player = bounded(StrictIntegerField(widget=forms.HiddenInput), minimum=1, maximum=BIGINT_MAX)
 
 
+#: A federation number is one player's: refused by the form, or by the database when two
+#: secretaries save it at the same moment.
+FEDERATION_NUMBER_TAKEN = _("Another player has this federation number.")
+
+
 class PlayerForm(forms.ModelForm):
     """A member's name, federation number and the rating they bring: the start of the
     club's rating list (competition/ratings.py), as the admin sets it."""
@@ -44,9 +49,7 @@ class PlayerForm(forms.ModelForm):
     class Meta:
         model = Player
         fields = ("name", "federation_number", "rating", "rating_deviation")
-        error_messages = {
-            "federation_number": {"unique": _("Another player has this federation number.")}
-        }
+        error_messages = {"federation_number": {"unique": FEDERATION_NUMBER_TAKEN}}
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -54,7 +57,3 @@ class PlayerForm(forms.ModelForm):
             field = Player._meta.get_field(name)
             self.fields[name].label = capfirst(field.verbose_name)
             self.fields[name].help_text = field.help_text
-
-    def clean_federation_number(self):
-        """Empty is no number (the column is unique, so two empty ones must be NULL)."""
-        return (self.cleaned_data.get("federation_number") or "").strip() or None

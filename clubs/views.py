@@ -23,7 +23,13 @@ from clubs.accounts import (
     invited_player,
     player_invite,
 )
-from clubs.forms import AccountForm, InviteCodeForm, InviteForm, PlayerForm
+from clubs.forms import (
+    FEDERATION_NUMBER_TAKEN,
+    AccountForm,
+    InviteCodeForm,
+    InviteForm,
+    PlayerForm,
+)
 from clubs.models import Club, Membership, Player
 from clubs.permissions import can_manage_club
 from clubs.services import player_save
@@ -92,7 +98,7 @@ def club_player(request, club: str, player_id: int):
         try:
             player_save(form.instance, by=request.user)
         except IntegrityError:  # the same federation number saved at the same moment
-            form.add_error("federation_number", _("Another player has this federation number."))
+            form.add_error("federation_number", FEDERATION_NUMBER_TAKEN)
         else:
             messages.success(request, _("%(name)s saved.") % {"name": form.instance.name})
             return redirect("club_players", club=club_obj.slug)

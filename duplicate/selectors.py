@@ -192,10 +192,9 @@ def draw_key(number: int, rack: str) -> str:
     return f"{number}:{rack}"
 
 
-def open_turn_slips(evening: Evening) -> int | None:
-    """How many slips the open turn has, None when no turn is open (one query)."""
-    turn = evening.turns.filter(top="").order_by("-number").first()
-    return None if turn is None else turn.slips.count()
+def open_turn(evening: Evening) -> Turn | None:
+    """The turn whose top is not on the board yet, if any (one query)."""
+    return evening.turns.filter(top="").order_by("-number").first()
 
 
 def slips_of(evening: Evening) -> list[Slip]:

@@ -228,7 +228,6 @@ def leader(request, evening: Evening):
     tops = []
     if state.open_turn is not None:
         tops = state.game.tops()
-    open_slips = state.open_turn.slips.count() if state.open_turn is not None else 0
     return render(
         request,
         "duplicate/leader.html",
@@ -238,9 +237,7 @@ def leader(request, evening: Evening):
             "state": state,
             "board": state.board(),
             "tops": tops,
-            "open_slips": open_slips,
-            "poll_seconds": LEADER_POLL_SECONDS,
-            "entrants": len(selectors.player_names(evening.competition_id)),
+            **_slips_in(evening, state.open_turn),
             "forms": forms,
             "can_manage": True,
             "tab": "duplicate",
@@ -410,11 +407,19 @@ def leader_slips(request, evening: Evening):
         {
             "evening": evening,
             "competition": evening.competition,
-            "open_slips": selectors.open_turn_slips(evening),
-            "entrants": len(selectors.player_names(evening.competition_id)),
-            "poll_seconds": LEADER_POLL_SECONDS,
+            **_slips_in(evening, selectors.open_turn(evening)),
         },
     )
+
+
+def _slips_in(evening: Evening, open_turn) -> dict:
+    """The spelleider's count of slips in (`_leader_slips.html`): on the page and each time
+    it asks again; None when no turn is open."""
+    return {
+        "open_slips": open_turn.slips.count() if open_turn is not None else None,
+        "entrants": len(selectors.player_names(evening.competition_id)),
+        "poll_seconds": LEADER_POLL_SECONDS,
+    }
 
 
 @leader_required
