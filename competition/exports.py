@@ -8,6 +8,7 @@ import io
 import re
 from typing import Any
 
+from competition.core.results_csv import FORMULA_START
 from competition.models import Competition, Round
 from competition.selectors import StandingsView
 from games.models import Game
@@ -57,7 +58,6 @@ CSV_COLUMNS = [
 ]
 
 
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 PLAIN_NUMBER = re.compile(r"[+-]?[0-9]+([.,][0-9]+)?")
 
 

@@ -29,6 +29,9 @@ MAX_ROWS = 5000
 # A PositiveSmallIntegerField holds up to 32767 on every database Django supports.
 MAX_NUMBER = 32767
 BYE = "bye"
+#: What a spreadsheet would run as a formula: the export writes a text that starts so with
+#: an apostrophe before it (`competition.exports.spreadsheet_cell`), and reading takes it off.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 # The result kinds are the codes of `games.services.ResultKind` (a test holds them equal).
 NORMAL, FLAG_A, FLAG_B = "normal", "flag_a", "flag_b"
@@ -366,12 +369,24 @@ def _required(value: int | None, line: int, column: str) -> int:
 
 
 def _name(value: str, line: int, column: str, limits: Limits) -> str:
-    name = " ".join(value.split())
+    name = from_spreadsheet(" ".join(value.split()))
     if any(unicodedata.category(ch).startswith("C") for ch in name):
         raise CsvError("control_character", line=line, column=column, value=shown(name))
     if len(name) > limits.max_name:
         raise CsvError("name_too_long", line=line, column=column, max=limits.max_name)
     return name
+
+
+def from_spreadsheet(text: str) -> str:
+    """A name as it was before the export guarded it against running as a formula: a
+    file exported by Bordpunt reads back with the names it wrote.
+
+    >>> [from_spreadsheet(v) for v in ["'=Anna", "'@Bo", "'t Hart", "'"]]
+    ['=Anna', '@Bo', "'t Hart", "'"]
+    """
+    if text.startswith("'") and text[1:].startswith(FORMULA_START):
+        return text[1:]
+    return text
 
 
 def _score(value: str, line: int, column: str, limits: Limits) -> int | None:

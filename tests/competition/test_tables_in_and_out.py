@@ -254,6 +254,28 @@ def test_the_export_writes_the_long_form_and_the_import_reads_it_back(
         assert seats(other, number) == seats(standard, number)
 
 
+def test_names_the_export_guards_against_formulas_read_back_as_the_same_players(
+    secretary_client, standard
+):
+    guarded = ["=An", "+Bo", "-Cas", "@Do"]
+    apply(
+        standard, LONG + "".join(f"1,1,{name},{300 + i},normal\n" for i, name in enumerate(guarded))
+    )
+    players = Player.objects.count()
+    text = secretary_client.get(reverse("results_csv", kwargs=standard.url_kwargs)).content
+    # The spreadsheet shows each as text (an apostrophe before it), not as a formula.
+    assert "1,1,'=An,300,normal" in text.decode() and "1,1,'@Do,303,normal" in text.decode()
+    plan = results_import_plan(
+        competition=standard, rows=results_import_read(data=text), decisions=ImportDecisions()
+    )
+    assert plan.undecided == [] and plan.changes == 0
+    assert [game.names for game in plan.of("same")] == [tuple(guarded)]
+    results_import_apply(
+        competition=standard, data=text, decisions=ImportDecisions(create_unknown=True), by=None
+    )
+    assert Player.objects.count() == players
+
+
 def test_the_export_is_for_the_clubs_secretaries(client, member, standard):
     url = reverse("results_csv", kwargs=standard.url_kwargs)
     assert client.get(url).status_code == 302  # to the login
