@@ -85,7 +85,13 @@ def spreadsheet_csv(columns: list[str], rows: list[dict[str, Any]]) -> str:
 
 
 def standings_csv(view: StandingsView) -> str:
-    return spreadsheet_csv(CSV_COLUMNS, standings_rows(view))
+    """The standings as CSV: the fixed columns, then one `tiebreak_<name>` column per
+    tiebreak the competition ranks by (spread has its own column)."""
+    rows = standings_rows(view)
+    tiebreaks = [name for name in view.tiebreaks if name != "spread"]
+    for row in rows:
+        row.update({f"tiebreak_{name}": row["tiebreaks"].get(name) for name in tiebreaks})
+    return spreadsheet_csv(CSV_COLUMNS + [f"tiebreak_{name}" for name in tiebreaks], rows)
 
 
 def standings_document(competition: Competition, view: StandingsView) -> dict[str, Any]:

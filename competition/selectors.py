@@ -147,6 +147,8 @@ class StandingsView:
     provisional_results: int = 0
     #: The records the rows were computed from (the crosstable reads them too).
     records: Sequence[standings.GameRecord | standings.TableRecord] = ()
+    #: The tiebreaks the rows are ranked by, in order (the columns of the CSV and command).
+    tiebreaks: tuple[str, ...] = ()
 
 
 def standings_get(competition: Competition, *, after_round: int | None = None) -> StandingsView:
@@ -166,6 +168,7 @@ def standings_get(competition: Competition, *, after_round: int | None = None) -
         last_round=last_round,
         provisional_results=provisional,
         records=games,
+        tiebreaks=settings.tiebreaks,
     )
 
 

@@ -9,6 +9,7 @@ Django: django-tables2.
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import django_tables2 as tables
@@ -45,6 +46,11 @@ def _average(digits: int) -> Callable[[float | None], str]:
 
 #: A tiebreak shown other than as points: the relative score is a share near 1.
 TIEBREAK_FORMATS: dict[str, Callable[[float | None], str]] = {"relative_score": _average(3)}
+
+
+def tiebreak_text(name: str, value: float | None) -> str:
+    """A tiebreak's value as the standings show it (page and `standings` command)."""
+    return TIEBREAK_FORMATS.get(name, format_points)(value)
 
 
 @dataclass
@@ -102,7 +108,7 @@ class StandingsTable(tables.Table):
                         ),
                     )
                 )
-                formats[f"tiebreak_{name}"] = TIEBREAK_FORMATS.get(name, format_points)
+                formats[f"tiebreak_{name}"] = partial(tiebreak_text, name)
         lines = [StandingsLine(row) for row in rows]
         super().__init__(lines, extra_columns=extra, **kwargs)
         player_url = reverse("player", kwargs={**competition.url_kwargs, "player_id": 0})

@@ -63,6 +63,24 @@ def test_standings_csv_and_table(played):
     assert "after round 2" in run("standings", competition.slug, "--after-round", "2")
 
 
+def test_the_standings_table_and_csv_show_the_competition_s_tiebreaks(played):
+    competition = played.competition
+    competition.tiebreaks = ["opponents_match_points", "relative_score"]
+    competition.save()
+    rows = json.loads(run("standings", competition.slug, "--format", "json"))
+    header, *lines = run("standings", competition.slug).splitlines()[1:]
+    assert header.split()[-2:] == ["Buchholz", "Rel."]
+    for line, row in zip(lines, rows, strict=True):
+        buchholz, relative = line.split()[-2:]
+        assert float(buchholz) == row["tiebreaks"]["opponents_match_points"]
+        assert relative == f"{row['tiebreaks']['relative_score']:.3f}"
+    table = list(csv.DictReader(io.StringIO(run("standings", competition.slug, "--format", "csv"))))
+    assert list(table[0])[-2:] == ["tiebreak_opponents_match_points", "tiebreak_relative_score"]
+    assert [float(row["tiebreak_relative_score"]) for row in table] == [
+        row["tiebreaks"]["relative_score"] for row in rows
+    ]
+
+
 def test_standings_unknown_competition():
     with pytest.raises(CommandError):
         call_command("standings", "bestaat-niet")

@@ -72,7 +72,13 @@ def test_every_tiebreak_the_settings_offer_shows_on_the_standings(
         assert str(SHORT_TIEBREAK_LABELS[tiebreak]) in html
     rows = json_rows(client, competition)
     assert all(tiebreak in row["tiebreaks"] for row in rows)
-    assert client.get(url("standings_csv", competition)).status_code == 200
+    response = client.get(url("standings_csv", competition))
+    table = list(csv.DictReader(io.StringIO(response.content.decode())))
+    if tiebreak == "spread":
+        assert [int(row["spread"]) for row in table] == [row["spread"] for row in rows]
+    else:
+        column = f"tiebreak_{tiebreak}"
+        assert [float(row[column]) for row in table] == [row["tiebreaks"][tiebreak] for row in rows]
 
 
 def test_standings_table_is_sortable(client, competition, two_rounds):

@@ -3,10 +3,11 @@
 import json
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import translation
 
 from competition import exports, selectors
 from competition.management.commands._lookup import competition_from_argument
-from competition.tables import format_points
+from competition.tables import SHORT_TIEBREAK_LABELS, format_points, tiebreak_text
 
 
 class Command(BaseCommand):
@@ -33,13 +34,21 @@ class Command(BaseCommand):
 
     def _table(self, competition, view) -> str:
         lines = [f"{competition.name} — after round {view.after_round or view.last_round}"]
+        # The tiebreaks the competition ranks by, after spread (which has its own column).
+        tiebreaks = [name for name in view.tiebreaks if name != "spread"]
+        with translation.override("en"):  # as the command's other headings
+            labels = "".join(f" {SHORT_TIEBREAK_LABELS[name]!s:>9}" for name in tiebreaks)
         for group, rows in view.groups.items():
             if group:
                 lines += ["", group]
-            lines.append(f"{'#':>3}  {'Player':<28} {'G':>3} {'MP':>5} {'BP':>6} {'Spread':>7}")
+            lines.append(
+                f"{'#':>3}  {'Player':<28} {'G':>3} {'MP':>5} {'BP':>6} {'Spread':>7}{labels}"
+            )
             for row in rows:
+                values = dict(row.tiebreak_values)
                 lines.append(
                     f"{row.rank:>3}  {row.name[:28]:<28} {row.games:>3} "
                     f"{format_points(row.match_points):>5} {row.board_points:>6} {row.spread:>7}"
+                    + "".join(f" {tiebreak_text(name, values.get(name)):>9}" for name in tiebreaks)
                 )
         return "\n".join(lines)
