@@ -459,6 +459,7 @@ def test_the_phone_follows_the_draws(client, evening, secretary, anna):
     assert client.get(next_turn, {"shown": shown}).status_code == 204
     turn_choose_top(turn=turn, by=secretary)  # the top changes nothing the phone shows
     assert client.get(next_turn, {"shown": shown}).status_code == 204
+    assert "De volgende letters verschijnen hier vanzelf" in page(client, slip_page)
 
     turn_draw(evening=evening, tiles="TWOORDA", by=secretary)
     assert client.get(next_turn, {"shown": shown})["HX-Refresh"] == "true"
