@@ -30,10 +30,12 @@ from games.models import Game
 from games.services import (
     MAX_SCORE,
     MIN_SCORE,
+    NO_SCORES_OR_ALL,
     SEAT_LETTERS,
     ResultError,
     ResultInput,
     ResultKind,
+    played_without,
     result_fields,
     result_kind_of,
     result_of,
@@ -381,6 +383,16 @@ class ResultRowForm(forms.Form):
                     if scores[side] is None and valid[side]:
                         self.add_error(side, missing)
             self._check_plausible(scores)
+        elif kind and played_without(kind, list(scores.values())):
+            # At a table of 3 or 4 the others played without the one who did not come.
+            absent = ResultKind.MEANING[kind][1]
+            for seat, side in enumerate(scores):
+                if seat in absent and scores[side] is not None:
+                    self.add_error(
+                        side, _("This player did not come; leave the board points empty.")
+                    )
+                elif seat not in absent and scores[side] is None and valid[side]:
+                    self.add_error(side, NO_SCORES_OR_ALL)
         elif kind:
             for side, score in scores.items():
                 if score is not None:

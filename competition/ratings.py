@@ -230,7 +230,9 @@ def _read(
             places[pk] = (after, 1, competition_id, number)
     seats = (
         Seat.objects.filter(
-            game__in=Game.objects.rated().filter(round__competition__club=club).values("pk")
+            game__in=Game.objects.rated().filter(round__competition__club=club).values("pk"),
+            # Who did not come to a table the others played at is not rated for it.
+            forfeited=False,
         )
         .values_list(
             "game_id",
@@ -252,6 +254,8 @@ def _read(
     tables: dict[tuple[datetime.date, int, int, int], list[ratings.Table]] = defaultdict(list)
     for game_id, table in by_game.items():
         place = places[round_of[game_id]]
+        if len(table) < 2:
+            continue
         if on is not None and place[0] > on:
             continue
         tables[place].append(ratings.Table(tuple(table)))

@@ -77,11 +77,12 @@ def result_text(fields: Mapping[str, Any], reading: Reading) -> str:
         return str(Outcome.PENDING.label)
     scores, flags, forfeits = _seats_form(fields)
     parts = [_("flag of %(name)s fell") % {"name": player(seat, reading)} for seat in flags]
-    if outcome == Outcome.FORFEIT:
-        parts += [_("forfeit: %(name)s") % {"name": player(seat, reading)} for seat in forfeits]
-    elif outcome not in (Outcome.NORMAL, Outcome.FLAG_FALL):
+    # A forfeit, or at a table of 3 or 4 a game the others played without who did not come.
+    parts += [_("forfeit: %(name)s") % {"name": player(seat, reading)} for seat in forfeits]
+    if outcome not in (Outcome.NORMAL, Outcome.FLAG_FALL, Outcome.FORFEIT):
         parts.append(str(_label(Outcome, outcome)))
-    scored = bool(scores) and all(isinstance(score, int) for score in scores)
+    came = [seat for seat in range(len(scores)) if seat not in forfeits]
+    scored = bool(came) and all(isinstance(scores[seat], int) for seat in came)
     if scored and len(scores) == 2:
         parts.append(
             _("%(name_a)s %(score_a)s – %(score_b)s %(name_b)s")
@@ -93,9 +94,7 @@ def result_text(fields: Mapping[str, Any], reading: Reading) -> str:
             }
         )
     elif scored:
-        parts.append(
-            ", ".join(f"{player(seat, reading)} {score}" for seat, score in enumerate(scores))
-        )
+        parts.append(", ".join(f"{player(seat, reading)} {scores[seat]}" for seat in came))
     parts += _winners(outcome, scores if scored else [], flags, forfeits, reading)
     return ", ".join(parts)
 

@@ -144,7 +144,10 @@ MESSAGES = {
     "forfeit_has_no_scores": _("A forfeit has no board points and no flag fall."),
     "forfeit_without_forfeiter": _("A forfeit names the player who did not play."),
     "unknown_outcome": _("This is not a way a game can end."),
-    "scores_missing": _("A game played on the board has the board points of every player."),
+    "scores_missing": _(
+        "A game played on the board has the board points of every player who came."
+    ),
+    "two_must_play": _("A game played on the board needs two players who came, at least."),
     "flag_without_flag_fall": _("A flag fell, yet the game is not a flag fall."),
     "flag_fall_without_flag": _("A flag fall names the player whose flag fell."),
     "every_flag_fell": _("Not every player's flag can fall: someone must win."),

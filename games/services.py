@@ -212,6 +212,12 @@ def _missing_scores(seat_count: int) -> Any:
     return _("Enter the board points of every player.")
 
 
+#: A forfeit at a table of 3 or 4 with some of the others' board points typed.
+NO_SCORES_OR_ALL = _(
+    "Enter the board points of every player who came, or none at all if nobody played."
+)
+
+
 def result_fields(result: ResultInput, seat_count: int = 2) -> TableResult:
     """Turn what was typed into the stored result, or say in plain words what is wrong."""
     kind = result.kind
@@ -222,24 +228,50 @@ def result_fields(result: ResultInput, seat_count: int = 2) -> TableResult:
     if len(scores) != seat_count:
         raise ResultError(_missing_scores(seat_count))
     outcome, named = meaning
+    marked = tuple(seat in named for seat in range(seat_count))
+    none = (False,) * seat_count
+    if played_without(kind, scores):
+        # At a table of 3 or 4 the others played without the one who did not come.
+        if any(scores[seat] is not None for seat in named):
+            raise ResultError(_("A player who did not come has no board points; leave them empty."))
+        if any(score is None for seat, score in enumerate(scores) if seat not in named):
+            raise ResultError(NO_SCORES_OR_ALL)
+        _check_range(score for score in scores if score is not None)
+        return TableResult(Outcome.NORMAL, tuple(scores), none, marked)
     if kind in ResultKind.SCORED:
         if any(score is None for score in scores):
             raise ResultError(_missing_scores(seat_count))
-        for score in scores:
-            if not MIN_SCORE <= score <= MAX_SCORE:  # type: ignore[operator]
-                raise ResultError(
-                    _("Board points must lie between %(min)s and %(max)s.")
-                    % {"min": MIN_SCORE, "max": MAX_SCORE}
-                )
+        _check_range(scores)
     elif any(score is not None for score in scores):
         raise ResultError(_("A forfeited or annulled game has no board points; leave them empty."))
-    marked = tuple(seat in named for seat in range(seat_count))
-    none = (False,) * seat_count
     if outcome == Outcome.FLAG_FALL:
         return TableResult(outcome, tuple(scores), marked, none)
     if outcome == Outcome.FORFEIT:
         return TableResult(outcome, tuple(scores), none, marked)
     return TableResult(outcome, tuple(scores), none, none)
+
+
+def played_without(kind: str, scores: Sequence[int | None]) -> bool:
+    """Whether a forfeit typed at a table of 3 or 4 is a game the others played (board
+    points typed) rather than one nobody played (none typed): the one rule that the
+    results page, the CSV import and `result_fields` share."""
+    meaning = ResultKind.MEANING.get(kind)
+    return (
+        meaning is not None
+        and meaning[0] == Outcome.FORFEIT
+        and len(scores) > 2
+        and len(meaning[1]) == 1
+        and any(score is not None for score in scores)
+    )
+
+
+def _check_range(scores: Iterable[int | None]) -> None:
+    for score in scores:
+        if not MIN_SCORE <= score <= MAX_SCORE:  # type: ignore[operator]
+            raise ResultError(
+                _("Board points must lie between %(min)s and %(max)s.")
+                % {"min": MIN_SCORE, "max": MAX_SCORE}
+            )
 
 
 def result_of(game: Game) -> TableResult:
@@ -259,8 +291,11 @@ def result_kind_of(game: Game) -> str | None:
     result = result_of(game)
     marked = result.flag_fell if game.outcome == Outcome.FLAG_FALL else result.forfeited
     named = frozenset(seat for seat, is_marked in enumerate(marked) if is_marked)
+    outcome = game.outcome
+    if outcome == Outcome.NORMAL and named:
+        outcome = Outcome.FORFEIT  # played without who did not come: typed as their forfeit
     for code, meaning in ResultKind.MEANING.items():
-        if meaning == (game.outcome, named):
+        if meaning == (outcome, named):
             return code
     return None
 

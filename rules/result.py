@@ -4,6 +4,8 @@ The standard rules and Gouds 8 agree: the highest score wins, equal scores share
 whose flag fell loses against every player whose flag did not fall, whatever the scores;
 among the players whose flags fell, and among those whose did not, the score decides. At a
 forfeit nobody played: whoever showed up wins, whoever forfeited has no place (a loss).
+At a table of 3 or 4 the others may play without a player who did not come: a normal game
+(or a flag fall) in which that seat has no score and no place, and loses against everyone.
 
 >>> places("normal", scores=[412, 388, 412])
 (1, 3, 1)
@@ -11,6 +13,8 @@ forfeit nobody played: whoever showed up wins, whoever forfeited has no place (a
 (1, 3, 2)
 >>> places("forfeit", forfeited=[True, False])
 (None, 1)
+>>> places("normal", scores=[300, None, 412], forfeited=[False, True, False])
+(2, None, 1)
 """
 
 from __future__ import annotations
@@ -60,16 +64,25 @@ def places(
         return tuple(None if forfeit else 1 for forfeit in forfeits)
     if outcome not in ("normal", "flag_fall"):
         raise ResultError("unknown_outcome")
-    if len(scores) != count or any(score is None for score in scores) or any(forfeits):
+    if len(scores) != count:
         raise ResultError("scores_missing")
+    came = [not forfeit for forfeit in forfeits]
+    seats = list(zip(scores, flags, forfeits, strict=True))
+    if any(forfeit and (score is not None or flag) for score, flag, forfeit in seats):
+        raise ResultError("forfeit_has_no_scores")
+    if any(here and score is None for score, here in zip(scores, came, strict=True)):
+        raise ResultError("scores_missing")
+    if sum(came) < 2:
+        raise ResultError("two_must_play")
     if outcome == "normal" and any(flags):
         raise ResultError("flag_without_flag_fall")
     if outcome == "flag_fall" and not any(flags):
         raise ResultError("flag_fall_without_flag")
-    if outcome == "flag_fall" and all(flags):
+    if outcome == "flag_fall" and all(flag for flag, here in zip(flags, came, strict=True) if here):
         raise ResultError("every_flag_fell")
     keys = [(flag, -score) for flag, score in zip(flags, scores, strict=True) if score is not None]
-    return _ranked(keys)
+    ranked = iter(_ranked(keys))
+    return tuple(None if forfeit else next(ranked) for forfeit in forfeits)
 
 
 def _ranked(keys: Sequence[tuple[bool, int]]) -> tuple[int, ...]:

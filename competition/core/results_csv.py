@@ -293,7 +293,15 @@ def _table_row(
     if "bye" in outcomes:
         raise CsvError("bye_at_table", line=lines[outcomes.index("bye")])
     if "forfeit" in outcomes:
-        if "flag" in outcomes or any(score is not None for score in scores):
+        # At a table of 3 or 4 the others may have played without who did not come: then
+        # every one of them has a score (nobody played: none has).
+        played = len(seats) > 2 and len(marked) == 1 and "flag" not in outcomes
+        if played and any(score is not None for score in scores):
+            came = [seat for seat, outcome in enumerate(outcomes) if outcome != "forfeit"]
+            missing = next((seat for seat in came if scores[seat] is None), None)
+            if missing is not None:
+                raise CsvError("empty", line=lines[missing], column="score")
+        elif "flag" in outcomes or any(score is not None for score in scores):
             raise CsvError("forfeit_with_scores", line=first, round=number, table=table)
         if len(seats) == 2 and len(marked) == 2:
             return TableRow(first, number, table, players, FORFEIT_BOTH, scores, lines)

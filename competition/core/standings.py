@@ -109,7 +109,8 @@ class TableRecord:
 
     - ``"normal"`` / ``"flag_fall"``: at least two players came and have a score; a flag
       fell (at least one) only in a flag fall. Players who forfeited may sit at it too.
-    - ``"forfeit"``: no scores; at least one player forfeited, at most one came.
+    - ``"forfeit"``: no scores; at least one player forfeited. Those who came win against
+      those who did not, and did not meet each other (nobody played).
     - ``"annulled"``: scores as recorded (or None); nothing counts.
     - ``"bye"``: one seat, no score (see :meth:`bye`).
 
@@ -414,7 +415,7 @@ def running_totals(
                 cumulative_board_points=cumulative_board_points,
                 table_opponents=() if two else tuple(table.players[o] for o in others),
                 table_opponent_scores=() if two else tuple(table.scores[o] for o in others),
-                table_results=() if two else _table_results(table, gained, len(others)),
+                table_results=() if two else _table_results(table, gained, others),
                 place=None if two or table.outcome == "annulled" else _place(gained),
             )
         )
@@ -518,8 +519,10 @@ def _check_table(table: TableRecord) -> None:
         raise ValueError(f"a player who forfeited has no score and no flag: {table}")
     present = [seat for seat in seats if not seat.forfeited]
     if table.outcome == "forfeit":
-        if len(present) > 1 or any(seat.score is not None for seat in seats):
-            raise ValueError(f"a forfeit has no scores and at most one player who came: {table}")
+        if not any(seat.forfeited for seat in seats) or any(
+            seat.score is not None for seat in seats
+        ):
+            raise ValueError(f"a forfeit has no scores and one player who did not come: {table}")
         return
     if len(present) < 2 or any(seat.score is None for seat in present):
         raise ValueError(f"a {table.outcome} table needs two players with a score: {table}")
@@ -544,7 +547,8 @@ def _meetings(table: _Table, settings: StandingsSettings) -> list[list[_Meeting]
     """Every seat's meetings at a table, each in seat order; each pair is compared once.
 
     A player who forfeited loses against everyone (two who forfeited both lose); against
-    a player who forfeited, one who came wins; otherwise the higher key wins.
+    a player who forfeited, one who came wins; otherwise the higher key wins. At a forfeit
+    table two who came did not meet: nobody played.
     """
     players, forfeited, keys, scores = table.players, table.forfeited, table.keys, table.scores
     win, draw, loss = settings.win, settings.draw, settings.loss
@@ -554,11 +558,14 @@ def _meetings(table: _Table, settings: StandingsSettings) -> list[list[_Meeting]
     )
     meetings: list[list[_Meeting]] = [[] for _ in players]
     count = len(players)
+    played = table.outcome in _PLAYED
     for seat in range(count):
         player, own = players[seat], meetings[seat]
         own_forfeit, own_key, own_score = forfeited[seat], keys[seat], scores[seat]
         for other in range(seat + 1, count):
             opponent, theirs = players[other], meetings[other]
+            if not played and not (own_forfeit or forfeited[other]):
+                continue  # two who came to a table where nobody played: they did not meet
             if own_forfeit or forfeited[other]:
                 if own_forfeit:
                     own.append((opponent, forfeit_loss, "loss", None))
@@ -630,11 +637,12 @@ def _seat(
     return _Seat(result_, match_points, board_points, tuple(meetings), wins, draws, losses)
 
 
-def _table_results(table: _Table, gained: _Seat, others: int) -> tuple[Result, ...]:
-    if table.outcome == "annulled":
-        annulled: Result = "annulled"
-        return (annulled,) * others
-    return tuple(result for _, _, result, _ in gained.meetings)
+def _table_results(table: _Table, gained: _Seat, others: list[int]) -> tuple[Result, ...]:
+    """The seat's result against each of the others in seat order: "annulled" (nothing
+    counts) where they did not meet, at an annulled table or between two who came to a
+    forfeit."""
+    met: dict[int, Result] = {opponent: result for opponent, _, result, _ in gained.meetings}
+    return tuple(met.get(table.players[other], "annulled") for other in others)
 
 
 def _place(gained: _Seat) -> int:

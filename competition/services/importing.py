@@ -57,6 +57,7 @@ from games.services import (
     ResultKind,
     game_record_result,
     games_create,
+    played_without,
     result_fields,
     result_kind_of,
 )
@@ -605,10 +606,10 @@ def describe_result(result: ResultInput | None, names: tuple[str | None, ...] | 
         else ResultKind.choices
     )
     label = dict(choices).get(result.kind, result.kind)
-    scores = " – ".join(str(score) for score in result.scores)
+    scores = " – ".join(str(score) for score in result.scores if score is not None)
     if result.kind == ResultKind.NORMAL:
         return scores
-    if result.kind in ResultKind.SCORED:
+    if result.kind in ResultKind.SCORED or played_without(result.kind, result.scores):
         return f"{scores} ({label})"
     return str(label)
 

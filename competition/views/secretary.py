@@ -595,8 +595,8 @@ def _stored_now(game: Game) -> str:
     if kind is None:
         return _("It has no result now.")
     shown = dict(ResultKind.for_table([player.name for player in game.players]))[kind]
-    if kind in ResultKind.SCORED:
-        shown = f"{' – '.join(str(score) for score in game.scores)} ({shown})"
+    if any(score is not None for score in game.scores):
+        shown = f"{' – '.join(str(score) for score in game.scores if score is not None)} ({shown})"
     return _("Saved now: %(result)s.") % {"result": shown}
 
 

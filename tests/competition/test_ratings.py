@@ -274,3 +274,20 @@ def test_groups_are_filled_by_rating_before_the_first_round():
     GameFactory(round=competition.rounds.get(), player_a=anna, player_b=bert)
     with pytest.raises(CompetitionError, match="begonnen"):
         groups_fill_by_rating(competition=competition)
+
+
+def test_who_did_not_come_to_a_table_is_not_rated_for_it():
+    """Bo did not come; An, Cas and Do played: three games among them, none for Bo."""
+    club = ClubFactory()
+    an, bo, cas, do = (PlayerFactory(name=name) for name in ("An", "Bo", "Cas", "Do"))
+    round_ = RoundFactory(competition=CompetitionFactory(club=club), date=D1)
+    game = GameFactory(round=round_, players=[an, bo, cas, do])
+    game_record_result(game=game, result=ResultInput("forfeit_b", (300, None, 280, 350)), by=None)
+    (period,) = club_periods(club)
+    (table,) = period.tables
+    assert [seat.player for seat in table.seats] == [an.pk, cas.pk, do.pk]
+    games = {(g.player, g.opponent): g.score for g in ratings.table_games(table)}
+    assert games[(an.pk, cas.pk)] == 1.0 and games[(do.pk, an.pk)] == 1.0
+    assert bo.pk not in {player for player, _opponent in games}
+    listed = club_ratings(club)
+    assert listed.row_of(bo.pk) is None and listed.row_of(an.pk) is not None

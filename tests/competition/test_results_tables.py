@@ -144,6 +144,63 @@ def test_an_annulled_table_and_a_forfeit(secretary_client, tables):
     assert stored(games[1]) == (Outcome.FORFEIT, [None] * 3, [1, 1, None], [False] * 3)
 
 
+def test_a_table_plays_on_without_who_did_not_come(secretary_client, client, tables):
+    """Cas does not come to the table of 4: the three others play and type their board
+    points with "walk-over: Cas"; at the table of 3 nobody plays. The standings, the
+    player pages, the history and the results CSV all read it; nothing fails."""
+    round_obj, games = tables
+    competition = round_obj.competition
+    data = post_data(
+        games,
+        [
+            {"kind": "forfeit_c", "score_a": 300, "score_b": 412, "score_d": 250},
+            {"kind": "forfeit_c"},
+        ],
+    )
+    assert secretary_client.post(results_url(round_obj), data).status_code == 302
+    assert stored(games[0]) == (Outcome.NORMAL, [300, 412, None, 250], [2, 1, None, 3], [False] * 4)
+    assert stored(games[1]) == (Outcome.FORFEIT, [None] * 3, [1, 1, None], [False] * 3)
+    # The page shows it as it was typed.
+    html = secretary_client.get(results_url(round_obj)).content.decode()
+    assert re.search(r'<option value="forfeit_c" selected>', row_of(html, games[0]))
+
+    response = client.get(reverse("standings_json", kwargs=competition.url_kwargs))
+    rows = {row["player"]: row for row in response.json()["rows"]}
+    # Bo beats the three others, An two, Do one (Cas, who did not come); Ed and Fien win
+    # against Gijs and did not meet each other.
+    assert {name: row["match_points"] for name, row in rows.items()} == {
+        "Bo": 6,
+        "An": 4,
+        "Do": 2,
+        "Cas": 0,
+        "Ed": 2,
+        "Fien": 2,
+        "Gijs": 0,
+    }
+    assert {name: rows[name]["board_points"] for name in ("An", "Bo", "Cas", "Do")} == {
+        "An": 300,
+        "Bo": 412,
+        "Cas": 0,
+        "Do": 250,
+    }
+    assert (rows["Ed"]["wins"], rows["Ed"]["draws"], rows["Ed"]["losses"]) == (1, 0, 0)
+    for row in rows.values():
+        page = reverse("player", kwargs={**competition.url_kwargs, "player_id": row["player_id"]})
+        assert client.get(page).status_code == 200
+    assert client.get(reverse("crosstable", kwargs=competition.url_kwargs)).status_code == 200
+    assert client.get(round_obj.get_absolute_url()).status_code == 200
+
+    history = secretary_client.get(
+        reverse("competition_history", kwargs=competition.url_kwargs)
+    ).content.decode()
+    assert "walk-over: Cas, An 300, Bo 412, Do 250, Bo wint" in history
+
+    exported = secretary_client.get(reverse("results_csv", kwargs=competition.url_kwargs))
+    lines = exported.content.decode().splitlines()
+    assert "1,1,Cas,,forfeit" in lines and "1,1,Bo,412,normal" in lines
+    assert "1,2,Gijs,,forfeit" in lines and "1,2,Ed,,normal" in lines
+
+
 def test_a_missing_score_names_the_player_and_saves_nothing(secretary_client, tables):
     round_obj, games = tables
     data = post_data(

@@ -107,6 +107,9 @@ def test_the_long_form_is_known_by_its_header_and_groups_rows_into_tables():
         ("1,1,An,99999999999999999999,\n1,1,Bo,1,\n", [("bad_number", 2)]),
         ("1,1,An,,forfeit\n1,1,Bo,,forfeit\n1,1,Cas,,\n", [("forfeits_at_table", 2)]),
         ("1,1,An,,forfeit\n1,1,Bo,3,\n", [("forfeit_with_scores", 2)]),
+        # At a table of 3 the others played without An: each of them has a score.
+        ("1,1,An,,forfeit\n1,1,Bo,3,\n1,1,Cas,,\n", [("empty", 4)]),
+        ("1,1,An,,forfeit\n1,1,Bo,3,flag\n1,1,Cas,4,\n", [("forfeit_with_scores", 2)]),
         ("1,1,An,,bye\n1,1,Bo,,bye\n", []),  # two byes: two games of one
     ],
 )
@@ -117,6 +120,35 @@ def test_rows_that_do_not_make_a_table_are_refused_with_their_line(text, errors)
     with pytest.raises(CsvRefused) as refused:
         results_csv.read((LONG + text).encode(), limits=LIMITS)
     assert [(error.code, error.line) for error in refused.value.errors] == errors
+
+
+def test_a_table_played_without_who_did_not_come_is_read_with_the_others_scores():
+    text = LONG + "1,1,An,300,\n1,1,Bo,,forfeit\n1,1,Cas,280,normal\n1,1,Do,350,\n"
+    assert results_csv.read(text.encode(), limits=LIMITS) == [
+        TableRow(
+            2, 1, 1, ("An", "Bo", "Cas", "Do"), "forfeit_b", (300, None, 280, 350), (2, 3, 4, 5)
+        )
+    ]
+
+
+def test_a_table_played_without_who_did_not_come_is_exported_and_read_back(
+    secretary_client, standard, club
+):
+    apply(standard, LONG + "1,1,An,300,\n1,1,Bo,,forfeit\n1,1,Cas,280,\n1,1,Do,350,\n")
+    assert seats(standard, 1) == [
+        (Outcome.NORMAL, ["An", "Bo", "Cas", "Do"], [300, None, 280, 350], [2, None, 3, 1])
+    ]
+    text = secretary_client.get(reverse("results_csv", kwargs=standard.url_kwargs)).content
+    other = Competition.objects.create(
+        club=club, name="Kopie", slug="kopie", rules=Competition.Rules.STANDARD
+    )
+    apply(other, text.decode())
+    assert seats(other, 1) == seats(standard, 1)
+    # Read again into the same competition: nothing to change.
+    plan = results_import_plan(
+        competition=standard, rows=results_import_read(data=text), decisions=ImportDecisions()
+    )
+    assert plan.changes == 0
 
 
 def test_bytes_that_are_no_text_are_refused():

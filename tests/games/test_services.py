@@ -88,6 +88,68 @@ def test_result_fields(typed, stored, places):
     assert stored.places() == places
 
 
+@pytest.mark.parametrize(
+    ("typed", "stored", "places"),
+    [
+        # At a table of 3 or 4, a forfeit with the others' board points: they played.
+        (
+            ResultInput("forfeit_c", (300, 412, None)),
+            table(Outcome.NORMAL, (300, 412, None), forfeited=[2]),
+            (2, 1, None),
+        ),
+        (
+            ResultInput("forfeit_a", (None, 250, 250, 380)),
+            table(Outcome.NORMAL, (None, 250, 250, 380), forfeited=[0]),
+            (None, 2, 2, 1),
+        ),
+        # None typed: nobody played; those who came win against who did not.
+        (
+            ResultInput("forfeit_d", (None,) * 4),
+            table(Outcome.FORFEIT, (None,) * 4, forfeited=[3]),
+            (1, 1, 1, None),
+        ),
+    ],
+)
+def test_a_table_plays_without_who_did_not_come(typed, stored, places):
+    assert result_fields(typed, len(typed.scores)) == stored
+    assert stored.places() == places
+
+
+@pytest.mark.parametrize(
+    ("typed", "english"),
+    [
+        (
+            ResultInput("forfeit_c", (300, None, None)),
+            "Enter the board points of every player who came, or none at all if nobody played.",
+        ),
+        (
+            ResultInput("forfeit_c", (300, 200, 100)),
+            "A player who did not come has no board points; leave them empty.",
+        ),
+        (
+            ResultInput("forfeit_c", (300, 10000, None)),
+            "Board points must lie between -999 and 9999.",
+        ),
+    ],
+)
+def test_a_table_without_who_did_not_come_refused_in_english(typed, english):
+    with translation.override("en"), pytest.raises(ResultError) as caught:
+        result_fields(typed, len(typed.scores))
+    with translation.override("en"):
+        assert str(caught.value.message) == english
+
+
+@pytest.mark.django_db
+def test_a_table_played_without_who_did_not_come_is_typed_as_their_forfeit():
+    game = GameFactory(players=PlayerFactory.create_batch(4))
+    result_store(game, result_fields(ResultInput("forfeit_b", (300, None, 280, 330)), 4))
+    game.save()
+    stored = Game.objects.with_seats().get(pk=game.pk)
+    assert stored.outcome == Outcome.NORMAL
+    assert [seat.place for seat in stored.seat_list] == [2, None, 3, 1]
+    assert result_kind_of(stored) == "forfeit_b"
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("kind", sorted(ResultKind.values))
 def test_result_kind_of_inverts_result_fields(kind):
