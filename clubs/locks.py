@@ -6,7 +6,9 @@ order, on PostgreSQL:
 1. the club (`club_lock`): check-then-create writes (the next round number, a new player,
    an entrant, a group, a CSV import);
 2. the round (`competition.services.rounds.round_lock`, which takes the club first);
-3. the games, in id order (`games.locks.game_lock`, `games.locks.games_lock`);
+3. the games, in id order (`games.locks.game_lock`, `games.locks.games_lock`); a writer
+   of several games (the CSV import) locks all of them before it touches a round or the
+   competition for any one of them;
 4. the competition's `changed_at` (`competition.versioning`), always last, by an UPDATE.
 
 The locks a database takes by itself count too. Inserting a row with a foreign key makes

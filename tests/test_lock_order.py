@@ -9,17 +9,28 @@ lock FOR NO KEY UPDATE, the foreign-key checks pass beside it.
 
 import ast
 import threading
+import time
 from pathlib import Path
 
 import pytest
 from django.db import connection, transaction
 
 from clubs.locks import club_lock
+from competition.services.importing import ImportDecisions, results_import_apply
 from competition.services.rounds import round_lock
+from competition.versioning import on_game_changed
 from games.confirmation import game_result_enter
+from games.locks import games_lock
+from games.models import Game
 from games.moves import move_add
 from games.services import ResultInput
-from tests.factories import EntrantFactory, GameFactory, RoundFactory, UserFactory
+from tests.factories import (
+    EntrantFactory,
+    GameFactory,
+    PlayerFactory,
+    RoundFactory,
+    UserFactory,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCK_HOMES = {"clubs/locks.py", "games/locks.py"}
@@ -153,3 +164,64 @@ def test_a_board_save_moves_the_competitions_timestamp_last(table):
     assert len(writes) >= 3  # the move, its history entry, the game
     assert writes[-1][:2] == ["UPDATE", '"competition_competition"']
     assert sum(write[1] == '"competition_competition"' for write in writes) == 1
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_an_import_and_a_board_save_of_one_of_its_games_do_not_wait_in_a_circle(competition):
+    """A board save holds its game, then touches the round's competition. An import that
+    changes that game and an earlier one locks all its games first, in id order, so it
+    waits for the board save while holding none of what the save touches next (locking
+    them one by one, it held the competition row by then: a deadlock)."""
+    names = ("Anna", "Bert", "Cor", "Dirk")
+    for name in names:
+        EntrantFactory(competition=competition, player=PlayerFactory(name=name))
+    header = b"round,table,player,opponent,score,opponent_score,outcome\n"
+    first = header + b"1,1,Anna,Bert,320,290,normal\n1,2,Cor,Dirk,300,310,normal\n"
+    results_import_apply(competition=competition, data=first, decisions=ImportDecisions(), by=None)
+    later = Game.objects.filter(round__competition=competition).order_by("pk").last()
+    corrected = header + b"1,1,Anna,Bert,330,290,normal\n1,2,Cor,Dirk,305,310,normal\n"
+    importer: dict = {}
+
+    def run_import():
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                importer["pid"] = cursor.fetchone()[0]
+            results_import_apply(
+                competition=competition,
+                data=corrected,
+                decisions=ImportDecisions(replace=True),
+                by=None,
+            )
+        except BaseException as error:  # reported by the test, not lost in the thread
+            importer["error"] = error
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run_import)
+    with transaction.atomic():
+        games_lock([later.pk])  # the board save has its game
+        thread.start()
+        _wait_until_waiting_for_a_lock(importer)
+        on_game_changed(Game, round_id=later.round_id)  # and touches the competition last
+    thread.join(30)
+    assert "error" not in importer, importer.get("error")
+    scores = Game.objects.filter(round__competition=competition).order_by("pk").with_seats()
+    assert [game.scores for game in scores] == [(330, 290), (305, 310)]
+
+
+def _wait_until_waiting_for_a_lock(importer: dict) -> None:
+    """Until the importer's connection waits for a row lock (at most 10 s)."""
+    for _ in range(1000):
+        pid = importer.get("pid")
+        if pid is not None:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", [pid])
+                row = cursor.fetchone()
+            if row and row[0] == "Lock":
+                return
+        if "error" in importer:
+            return
+        time.sleep(0.01)
+    raise AssertionError("the import never came to wait for the board save's game")

@@ -47,6 +47,7 @@ from competition.rulesets import game_rules_for, ruleset_for
 from competition.services import CompetitionError
 from competition.services.rounds import round_import, round_update_status
 from competition.versioning import competition_touched
+from games.locks import games_lock
 from games.models import Game
 from games.services import (
     MAX_SCORE,
@@ -713,6 +714,12 @@ def _replacement(game: PlannedGame) -> Any:
 def _write(
     competition: Competition, plan: ImportPlan, *, by: AbstractBaseUser | None, now: datetime
 ) -> None:
+    # The games to change, locked first and in id order: a board save holds its game and
+    # then touches the round and the competition, so locking them one by one between
+    # those touches could wait for a board save that waits for the import.
+    games = games_lock(
+        game.game_id for game in plan.games if game.game_id and game.action != Action.SAME
+    )
     keys = {key for game in plan.games for key in game.keys if key is not None}
     chosen = {key: choice for key, choice in plan.choices.items() if isinstance(choice, int)}
     players = _players_for(competition, plan, keys, chosen)
@@ -734,7 +741,6 @@ def _write(
         rounds[number] = round_import(
             competition=competition, number=number, by=by, reason_code=HistoryReason.CSV_IMPORT
         )
-    games = Game.objects.in_bulk([game.game_id for game in plan.games if game.game_id])
     rules = game_rules_for(competition)
     for planned in plan.games:
         if planned.action == Action.SAME:
