@@ -203,7 +203,7 @@ def test_an_import_and_a_board_save_of_one_of_its_games_do_not_wait_in_a_circle(
     with transaction.atomic():
         games_lock([later.pk])  # the board save has its game
         thread.start()
-        _wait_until_waiting_for_a_lock(importer)
+        wait_until_waiting_for_a_lock(importer)
         on_game_changed(Game, round_id=later.round_id)  # and touches the competition last
     thread.join(30)
     assert "error" not in importer, importer.get("error")
@@ -211,8 +211,9 @@ def test_an_import_and_a_board_save_of_one_of_its_games_do_not_wait_in_a_circle(
     assert [game.scores for game in scores] == [(330, 290), (305, 310)]
 
 
-def _wait_until_waiting_for_a_lock(importer: dict) -> None:
-    """Until the importer's connection waits for a row lock (at most 10 s)."""
+def wait_until_waiting_for_a_lock(importer: dict) -> None:
+    """Until the connection whose `pid` the dict holds waits for a lock (at most 10 s);
+    at once when its thread has put an `error` there."""
     for _ in range(1000):
         pid = importer.get("pid")
         if pid is not None:
@@ -224,4 +225,4 @@ def _wait_until_waiting_for_a_lock(importer: dict) -> None:
         if "error" in importer:
             return
         time.sleep(0.01)
-    raise AssertionError("the import never came to wait for the board save's game")
+    raise AssertionError("the other connection never came to wait for a lock")
