@@ -124,7 +124,10 @@ def _winners(
         return [_("nobody wins")]
     if len(won) == len(places) and len(won) > 1:
         return [_("a draw")]
-    return [_("%(name)s wins") % {"name": str(_(" and ")).join(player(s, reading) for s in won)}]
+    if len(won) == 1:
+        return [_("%(name)s wins") % {"name": player(won[0], reading)}]
+    names = [player(seat, reading) for seat in won]
+    return [_("%(names)s win") % {"names": str(_(" and ")).join(names)}]
 
 
 def _label(choices: Any, code: Any) -> Any:

@@ -194,6 +194,7 @@ def test_a_table_plays_on_without_who_did_not_come(secretary_client, client, tab
         reverse("competition_history", kwargs=competition.url_kwargs)
     ).content.decode()
     assert "walk-over: Cas, An 300, Bo 412, Do 250, Bo wint" in history
+    assert "walk-over: Gijs, Ed en Fien winnen" in history
 
     exported = secretary_client.get(reverse("results_csv", kwargs=competition.url_kwargs))
     lines = exported.content.decode().splitlines()

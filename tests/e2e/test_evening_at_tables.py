@@ -173,3 +173,15 @@ def test_an_evening_at_tables_of_four(page: Page, browser: Browser, live_server,
     assert [by_name[name.capitalize()]["match_points"] for name in tables[0]] == [6, 1, 4, 1]
     for seat, username in enumerate(tables[1]):
         assert by_name[username.capitalize()]["board_points"] == final[seat]
+
+    # The secretary's round page on a phone: the state and the buttons of every table on
+    # the screen, under each other rather than off to the right.
+    secretary = _phone(browser, live_server, "secretaris")
+    secretary.goto(f"{live_server.url}{reverse('round', kwargs=kwargs)}")
+    buttons = secretary.locator("#pairings .btn")
+    expect(buttons.first).to_be_visible()
+    assert buttons.count() >= len(tables)  # Correct or Board at each, Replay beside moves
+    assert _no_sideways_scroll(secretary)
+    for button in buttons.all():
+        box = button.bounding_box()
+        assert box["x"] + box["width"] <= PHONE["width"], "a table's button is off the screen"
