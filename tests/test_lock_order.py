@@ -66,7 +66,7 @@ def test_the_lock_homes_take_no_lock_that_excludes_foreign_key_checks():
 
 
 postgres_only = pytest.mark.skipif(
-    "connection.vendor != 'postgresql'",
+    connection.vendor != "postgresql",
     reason="row locks are PostgreSQL's; on SQLite every write runs alone (config/settings.py)",
 )
 
@@ -181,48 +181,67 @@ def test_an_import_and_a_board_save_of_one_of_its_games_do_not_wait_in_a_circle(
     results_import_apply(competition=competition, data=first, decisions=ImportDecisions(), by=None)
     later = Game.objects.filter(round__competition=competition).order_by("pk").last()
     corrected = header + b"1,1,Anna,Bert,330,290,normal\n1,2,Cor,Dirk,305,310,normal\n"
-    importer: dict = {}
-
-    def run_import():
-        try:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_backend_pid()")
-                importer["pid"] = cursor.fetchone()[0]
-            results_import_apply(
-                competition=competition,
-                data=corrected,
-                decisions=ImportDecisions(replace=True),
-                by=None,
-            )
-        except BaseException as error:  # reported by the test, not lost in the thread
-            importer["error"] = error
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=run_import)
+    importer = Beside(
+        lambda: results_import_apply(
+            competition=competition,
+            data=corrected,
+            decisions=ImportDecisions(replace=True),
+            by=None,
+        )
+    )
     with transaction.atomic():
         games_lock([later.pk])  # the board save has its game
-        thread.start()
-        wait_until_waiting_for_a_lock(importer)
+        importer.start()
+        importer.wait_for_a_lock()
         on_game_changed(Game, round_id=later.round_id)  # and touches the competition last
-    thread.join(30)
-    assert "error" not in importer, importer.get("error")
+    importer.result()
     scores = Game.objects.filter(round__competition=competition).order_by("pk").with_seats()
     assert [game.scores for game in scores] == [(330, 290), (305, 310)]
 
 
-def wait_until_waiting_for_a_lock(importer: dict) -> None:
-    """Until the connection whose `pid` the dict holds waits for a lock (at most 10 s);
-    at once when its thread has put an `error` there."""
-    for _ in range(1000):
-        pid = importer.get("pid")
-        if pid is not None:
+class Beside:
+    """`work()` in a second thread on its own connection, started while this thread holds
+    a lock: `wait_for_a_lock()` returns once that connection waits for one (PostgreSQL's
+    own view of it, no sleeping on a guess), `result()` gives what `work` returned."""
+
+    def __init__(self, work):
+        self.work = work
+        self.pid: int | None = None
+        self.error: BaseException | None = None
+        self.value = None
+        self.thread = threading.Thread(target=self._run)
+
+    def _run(self):
+        try:
             with connection.cursor() as cursor:
-                cursor.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", [pid])
-                row = cursor.fetchone()
-            if row and row[0] == "Lock":
+                cursor.execute("SELECT pg_backend_pid()")
+                self.pid = cursor.fetchone()[0]
+            self.value = self.work()
+        except BaseException as error:  # reported by the test, not lost in the thread
+            self.error = error
+        finally:
+            connection.close()
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def wait_for_a_lock(self) -> None:
+        """At most 10 s; at once when the work has failed."""
+        for _ in range(1000):
+            if self.error is not None or not self.thread.is_alive():
                 return
-        if "error" in importer:
-            return
-        time.sleep(0.01)
-    raise AssertionError("the other connection never came to wait for a lock")
+            if self.pid is not None:
+                with connection.cursor() as cursor:
+                    cursor.execute(
+                        "SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", [self.pid]
+                    )
+                    row = cursor.fetchone()
+                if row and row[0] == "Lock":
+                    return
+            time.sleep(0.01)
+        raise AssertionError("the other connection never came to wait for a lock")
+
+    def result(self):
+        self.thread.join(30)
+        assert self.error is None, self.error
+        return self.value

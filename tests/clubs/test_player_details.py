@@ -1,10 +1,8 @@
 """A member's details on the secretary's pages: name, federation number and the start
 rating, kept in the history; refusals in Dutch change nothing."""
 
-import threading
-
 import pytest
-from django.db import connection, transaction
+from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
@@ -12,7 +10,7 @@ from clubs.history import HistoryAction
 from clubs.models import HistoryEntry, Player
 from competition.ratings import club_ratings
 from tests.factories import MembershipFactory, PlayerFactory
-from tests.test_lock_order import postgres_only, wait_until_waiting_for_a_lock
+from tests.test_lock_order import Beside, postgres_only
 
 pytestmark = pytest.mark.django_db
 
@@ -116,29 +114,16 @@ def test_two_secretaries_saving_one_federation_number_at_once_get_the_dutch_refu
     MembershipFactory(club=club, player=bert)
     client = Client()
     client.force_login(secretary)
-    second: dict = {}
-
-    def save_bert():
-        try:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_backend_pid()")
-                second["pid"] = cursor.fetchone()[0]
-            second["response"] = client.post(
-                address(club, bert), details(name="Bert Jansen", federation_number="4711")
-            )
-        except BaseException as error:  # reported by the test, not lost in the thread
-            second["error"] = error
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=save_bert)
+    second = Beside(
+        lambda: client.post(
+            address(club, bert), details(name="Bert Jansen", federation_number="4711")
+        )
+    )
     with transaction.atomic():  # the first secretary's save, not yet committed
         Player.objects.filter(pk=anna.pk).update(federation_number="4711")
-        thread.start()
-        wait_until_waiting_for_a_lock(second)
-    thread.join(30)
-    assert "error" not in second, second.get("error")
-    response = second["response"]
+        second.start()
+        second.wait_for_a_lock()
+    response = second.result()
     assert response.status_code == 200
     assert "Een andere speler heeft dit bondsnummer." in response.content.decode()
     bert.refresh_from_db()
