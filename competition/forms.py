@@ -393,6 +393,13 @@ class ResultRowForm(forms.Form):
                     )
                 elif seat not in absent and scores[side] is None and valid[side]:
                     self.add_error(side, NO_SCORES_OR_ALL)
+            self._check_plausible(
+                {
+                    side: score
+                    for seat, (side, score) in enumerate(scores.items())
+                    if seat not in absent
+                }
+            )
         elif kind:
             for side, score in scores.items():
                 if score is not None:
@@ -407,16 +414,18 @@ class ResultRowForm(forms.Form):
         return cleaned
 
     def _check_plausible(self, scores: dict) -> None:
+        """Ask before saving 0 – 0 or a score outside the usual range (`scores`: the
+        fields of the players who played, by name)."""
         if any(score is None for score in scores.values()) or self.errors:
             return
         if self.cleaned_data.get("confirm") == self.confirmation_token:
             return
         game = self.game_obj
-        if game is not None and game.scores == tuple(scores.values()):
+        if game is not None and game.scores == self.scores():
             return  # confirmed when it was saved
         if all(score == 0 for score in scores.values()):
             # Nobody scored: far more often two empty boxes typed as zeros than a game.
-            self.add_error("score_a", zero_zero_error())
+            self.add_error(next(iter(scores)), zero_zero_error())
             return
         for side, score in scores.items():
             if score < 0:

@@ -202,6 +202,24 @@ def test_a_table_plays_on_without_who_did_not_come(secretary_client, client, tab
     assert "1,2,Gijs,,forfeit" in lines and "1,2,Ed,,normal" in lines
 
 
+def test_the_scores_of_a_table_played_without_one_are_asked_about_as_any(secretary_client, tables):
+    """0 – 0 – 0 among the three who played, or a score far above the usual, is asked
+    about before it is saved, as at a full table; ticked, it is saved."""
+    round_obj, games = tables
+    zeros = {"kind": "forfeit_c", "score_a": 0, "score_b": 0, "score_d": 0}
+    response = secretary_client.post(results_url(round_obj), post_data(games, [zeros, {}]))
+    assert response.status_code == 200
+    assert "0 – 0: niemand heeft gescoord" in row_of(response.content.decode(), games[0])
+    high = {"kind": "forfeit_c", "score_a": 300, "score_b": 1900, "score_d": 250}
+    response = secretary_client.post(results_url(round_obj), post_data(games, [high, {}]))
+    assert "1900 is hoger dan gebruikelijk" in row_of(response.content.decode(), games[0])
+    assert stored(games[0])[0] == Outcome.PENDING
+    confirmed = {**high, "confirm": "300/1900//250"}
+    response = secretary_client.post(results_url(round_obj), post_data(games, [confirmed, {}]))
+    assert response.status_code == 302
+    assert stored(games[0])[:2] == (Outcome.NORMAL, [300, 1900, None, 250])
+
+
 def test_a_missing_score_names_the_player_and_saves_nothing(secretary_client, tables):
     round_obj, games = tables
     data = post_data(
