@@ -66,22 +66,21 @@ def places(
         raise ResultError("unknown_outcome")
     if len(scores) != count:
         raise ResultError("scores_missing")
-    came = [not forfeit for forfeit in forfeits]
     seats = list(zip(scores, flags, forfeits, strict=True))
     if any(forfeit and (score is not None or flag) for score, flag, forfeit in seats):
         raise ResultError("forfeit_has_no_scores")
-    if any(here and score is None for score, here in zip(scores, came, strict=True)):
+    came = [(score, flag) for score, flag, forfeit in seats if not forfeit]
+    if any(score is None for score, _flag in came):
         raise ResultError("scores_missing")
-    if sum(came) < 2:
+    if len(came) < 2:
         raise ResultError("two_must_play")
     if outcome == "normal" and any(flags):
         raise ResultError("flag_without_flag_fall")
     if outcome == "flag_fall" and not any(flags):
         raise ResultError("flag_fall_without_flag")
-    if outcome == "flag_fall" and all(flag for flag, here in zip(flags, came, strict=True) if here):
+    if outcome == "flag_fall" and all(flag for _score, flag in came):
         raise ResultError("every_flag_fell")
-    keys = [(flag, -score) for flag, score in zip(flags, scores, strict=True) if score is not None]
-    ranked = iter(_ranked(keys))
+    ranked = iter(_ranked([(flag, -score) for score, flag in came]))
     return tuple(None if forfeit else next(ranked) for forfeit in forfeits)
 
 
