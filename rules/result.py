@@ -80,7 +80,7 @@ def places(
         raise ResultError("flag_fall_without_flag")
     if outcome == "flag_fall" and all(flag for _score, flag in came):
         raise ResultError("every_flag_fell")
-    ranked = iter(_ranked([(flag, -score) for score, flag in came]))
+    ranked = iter(_ranked([(flag, -score) for score, flag in came if score is not None]))
     return tuple(None if forfeit else next(ranked) for forfeit in forfeits)
 
 
