@@ -5,9 +5,11 @@ developer machine, and fail in CI (CI=true), where .ci/run installs it.
 """
 
 import os
+import time
 from pathlib import Path
 
 import pytest
+from django.db import connection
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from clubs.models import Club, Membership, Player
@@ -102,6 +104,8 @@ def browser_guard(request, monkeypatch, new_context):
     yield guard
     guard.settle()
     guard.close_all()
+    if "live_server" in request.fixturenames:
+        wait_for_the_live_server_to_finish()
     expected = [
         pattern for marker in request.node.iter_markers("browser_errors") for pattern in marker.args
     ]
@@ -111,6 +115,29 @@ def browser_guard(request, monkeypatch, new_context):
             + "\n".join(unexpected[:40]),
             pytrace=False,
         )
+
+
+def wait_for_the_live_server_to_finish(seconds: float = 10) -> None:
+    """Wait until no request of the live server is still busy in the database.
+
+    A page closed in the middle of a request (a clock that polls, a slip being sent) leaves
+    the server working on it; on PostgreSQL the flush after the test would then take its
+    TRUNCATE locks against that request's row locks, and one of the two dies of a deadlock.
+    On SQLite the server's requests share the test's connection: nothing to wait for."""
+    if connection.vendor != "postgresql":
+        return
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
+                " AND state <> 'idle'"
+            )
+            (busy,) = cursor.fetchone()
+        if not busy:
+            return
+        time.sleep(0.05)
 
 
 def club_with_secretary(django_user_model, name: str, slug: str) -> Club:
