@@ -384,7 +384,7 @@ class ResultRowForm(forms.Form):
                         self.add_error(side, missing)
             self._check_plausible(scores)
         elif kind and played_without(kind, list(scores.values())):
-            # At a table of 3 or 4 the others played without the one who did not come.
+            # At a table of 3 or 4 two or more played without who did not come.
             absent = ResultKind.MEANING[kind][1]
             for seat, side in enumerate(scores):
                 if seat in absent and scores[side] is not None:

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy
 import rules
 from clubs.history_display import EMPTY, Group, Reading
 from games.models import MAX_SEAT, Confirmation, Outcome, RoundStatus
+from games.services import names_in_words
 from games.timing import clock_time
 from rules.result import ResultError
 from rules.result import places as result_places
@@ -78,7 +79,9 @@ def result_text(fields: Mapping[str, Any], reading: Reading) -> str:
     scores, flags, forfeits = _seats_form(fields)
     parts = [_("flag of %(name)s fell") % {"name": player(seat, reading)} for seat in flags]
     # A forfeit, or at a table of 3 or 4 a game the others played without who did not come.
-    parts += [_("forfeit: %(name)s") % {"name": player(seat, reading)} for seat in forfeits]
+    if forfeits:
+        names = names_in_words(player(seat, reading) for seat in forfeits)
+        parts.append(_("forfeit: %(name)s") % {"name": names})
     if outcome not in (Outcome.NORMAL, Outcome.FLAG_FALL, Outcome.FORFEIT):
         parts.append(str(_label(Outcome, outcome)))
     came = [seat for seat in range(len(scores)) if seat not in forfeits]
@@ -127,7 +130,7 @@ def _winners(
     if len(won) == 1:
         return [_("%(name)s wins") % {"name": player(won[0], reading)}]
     names = [player(seat, reading) for seat in won]
-    return [_("%(names)s win") % {"names": str(_(" and ")).join(names)}]
+    return [_("%(names)s win") % {"names": names_in_words(names)}]
 
 
 def _label(choices: Any, code: Any) -> Any:

@@ -80,12 +80,18 @@ class ResultKind:
         },
         # Two or three flags at a table of 3 or 4 ("flag_ac": the first and the third
         # player's flags fell): each loses against every player whose flag did not fall.
+        # Two or more who did not come to a table of 3 or 4 ("forfeit_bd"): each loses
+        # against everyone; the others played without them, or (one left) won by forfeit.
         **{
-            "flag_" + "".join(SEAT_LETTERS[seat] for seat in seats): (
-                Outcome.FLAG_FALL,
+            f"{prefix}_" + "".join(SEAT_LETTERS[seat] for seat in seats): (
+                outcome,
                 frozenset(seats),
             )
-            for size in (2, 3)
+            for prefix, outcome, sizes in (
+                ("flag", Outcome.FLAG_FALL, (2, 3)),
+                ("forfeit", Outcome.FORFEIT, (2, 3, 4)),
+            )
+            for size in sizes
             for seats in combinations(range(len(SEAT_LETTERS)), size)
         },
     }
@@ -111,7 +117,7 @@ class ResultKind:
         choices += [
             (
                 "flag_" + "".join(letters[seat] for seat in seats),
-                _("flags fell: %(names)s") % {"names": _and(who(seat) for seat in seats)},
+                _("flags fell: %(names)s") % {"names": names_in_words(who(seat) for seat in seats)},
             )
             for size in range(2, len(names))
             for seats in combinations(range(len(names)), size)
@@ -122,7 +128,34 @@ class ResultKind:
         ]
         if len(names) == 2:
             choices.append((cls.FORFEIT_BOTH, _("forfeit: both")))
+        # More than one who did not come at a table of 3 or 4; all of them, as a pair's
+        # "forfeit: both", when nobody came: each loses.
+        choices += [
+            (
+                "forfeit_" + "".join(letters[seat] for seat in seats),
+                _("forfeit: %(name)s") % {"name": names_in_words(who(seat) for seat in seats)},
+            )
+            for size in range(2, len(names) + 1)
+            for seats in combinations(range(len(names)), size)
+            if len(names) > 2
+        ]
         return [*choices, (cls.ANNULLED, _("not properly played"))]
+
+    @classmethod
+    def code_of(cls, outcome: str, named: frozenset[int], seat_count: int) -> str | None:
+        """The code typed for `outcome` naming the seats `named` at a table of
+        `seat_count`: "forfeit_both" for a pair, "forfeit_ab" at a table (None: no code
+        says it, such as every flag at a table)."""
+        if seat_count == 2 and (outcome, named) == cls.MEANING[cls.FORFEIT_BOTH]:
+            return cls.FORFEIT_BOTH
+        return next(
+            (
+                code
+                for code, meaning in cls.MEANING.items()
+                if meaning == (outcome, named) and code != cls.FORFEIT_BOTH
+            ),
+            None,
+        )
 
     @classmethod
     def choices_for(cls, name_a: str, name_b: str) -> list[tuple[str, str]]:
@@ -135,7 +168,7 @@ class ResultKind:
     )
 
 
-def _and(names: Iterable[str]) -> str:
+def names_in_words(names: Iterable[str]) -> str:
     """Names as a list in words: "Anke, Bram and Cor"."""
     names = list(names)
     if len(names) < 2:
@@ -254,13 +287,13 @@ def result_fields(result: ResultInput, seat_count: int = 2) -> TableResult:
 def played_without(kind: str, scores: Sequence[int | None]) -> bool:
     """Whether a forfeit typed at a table of 3 or 4 is a game the others played (board
     points typed) rather than one nobody played (none typed): the one rule that the
-    results page, the CSV import and `result_fields` share."""
+    results page, the CSV import and `result_fields` share. The others are two at least:
+    one player alone wins by forfeit."""
     meaning = ResultKind.MEANING.get(kind)
     return (
         meaning is not None
         and meaning[0] == Outcome.FORFEIT
-        and len(scores) > 2
-        and len(meaning[1]) == 1
+        and len(meaning[1]) <= len(scores) - 2
         and any(score is not None for score in scores)
     )
 
@@ -294,10 +327,7 @@ def result_kind_of(game: Game) -> str | None:
     outcome = game.outcome
     if outcome == Outcome.NORMAL and named:
         outcome = Outcome.FORFEIT  # played without who did not come: typed as their forfeit
-    for code, meaning in ResultKind.MEANING.items():
-        if meaning == (outcome, named):
-            return code
-    return None
+    return ResultKind.code_of(outcome, named, len(marked))
 
 
 def result_store(game: Game, result: TableResult) -> None:

@@ -293,9 +293,9 @@ def _table_row(
     if "bye" in outcomes:
         raise CsvError("bye_at_table", line=lines[outcomes.index("bye")])
     if "forfeit" in outcomes:
-        # At a table of 3 or 4 the others may have played without who did not come: then
+        # At a table of 3 or 4 two or more may have played without who did not come: then
         # every one of them has a score (nobody played: none has).
-        played = len(seats) > 2 and len(marked) == 1 and "flag" not in outcomes
+        played = len(marked) <= len(seats) - 2 and "flag" not in outcomes
         if played and any(score is not None for score in scores):
             came = [seat for seat, outcome in enumerate(outcomes) if outcome != "forfeit"]
             missing = next((seat for seat in came if scores[seat] is None), None)
@@ -305,8 +305,6 @@ def _table_row(
             raise CsvError("forfeit_with_scores", line=first, round=number, table=table)
         if len(seats) == 2 and len(marked) == 2:
             return TableRow(first, number, table, players, FORFEIT_BOTH, scores, lines)
-        if len(marked) > 1:
-            raise CsvError("forfeits_at_table", line=first, round=number, table=table)
         return TableRow(first, number, table, players, f"forfeit_{marked}", scores, lines)
     missing = next((i for i, score in enumerate(scores) if score is None), None)
     if missing is not None:

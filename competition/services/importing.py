@@ -123,10 +123,6 @@ MESSAGES = {
         "Line %(line)s: round %(round)s, table %(table)s: a forfeited game has no board "
         "points and no flag; leave the scores empty."
     ),
-    "forfeits_at_table": _(
-        "Line %(line)s: round %(round)s, table %(table)s: only one player of a table of "
-        "3 or 4 can forfeit."
-    ),
     "every_flag_fell": _(
         "Line %(line)s: round %(round)s, table %(table)s: every player's flag fell; then "
         "no flag decides. Enter it as “normal”."
@@ -542,7 +538,8 @@ def _reseated(result: ResultInput, order: list[int]) -> ResultInput:
     the file's position of the game's seat)."""
     outcome, marked = ResultKind.MEANING[result.kind]
     seats = frozenset(seat for seat, filed in enumerate(order) if filed in marked)
-    kind = next(code for code, meaning in ResultKind.MEANING.items() if meaning == (outcome, seats))
+    kind = ResultKind.code_of(outcome, seats, len(order))
+    assert kind is not None  # the same seats, renumbered: the same kind of code
     return ResultInput(kind, tuple(result.scores[i] for i in order))
 
 

@@ -202,6 +202,82 @@ def test_a_table_plays_on_without_who_did_not_come(secretary_client, client, tab
     assert "1,2,Gijs,,forfeit" in lines and "1,2,Ed,,normal" in lines
 
 
+def test_two_who_did_not_come_to_a_table(secretary_client, client, tables):
+    """Bo and Cas do not come to the table of 4: An and Do play each other and type their
+    board points with "walk-over: Bo en Cas"; at the table of 3 only Fien comes and wins
+    by forfeit against both. Every page reads it; the page shows it as typed."""
+    round_obj, games = tables
+    competition = round_obj.competition
+    html = secretary_client.get(results_url(round_obj)).content.decode()
+    assert re.search(r'<option value="forfeit_bc">walk-over: Bo en Cas<', row_of(html, games[0]))
+    # Everyone, as a pair's "forfeit: both": nobody came.
+    assert '<option value="forfeit_abc">walk-over: Ed, Fien en Gijs<' in row_of(html, games[1])
+    data = post_data(
+        games,
+        [
+            {"kind": "forfeit_bc", "score_a": 300, "score_d": 350},
+            {"kind": "forfeit_ac"},
+        ],
+    )
+    assert secretary_client.post(results_url(round_obj), data).status_code == 302
+    assert stored(games[0]) == (
+        Outcome.NORMAL,
+        [300, None, None, 350],
+        [2, None, None, 1],
+        [False] * 4,
+    )
+    assert stored(games[1]) == (Outcome.FORFEIT, [None] * 3, [None, 1, None], [False] * 3)
+    html = secretary_client.get(results_url(round_obj)).content.decode()
+    assert re.search(r'<option value="forfeit_bc" selected>', row_of(html, games[0]))
+    assert re.search(r'<option value="forfeit_ac" selected>', row_of(html, games[1]))
+
+    response = client.get(reverse("standings_json", kwargs=competition.url_kwargs))
+    rows = {row["player"]: row for row in response.json()["rows"]}
+    # Do beats An and both who did not come; An beats those two; Fien wins twice.
+    assert {name: row["match_points"] for name, row in rows.items()} == {
+        "Do": 6,
+        "An": 4,
+        "Bo": 0,
+        "Cas": 0,
+        "Fien": 4,
+        "Ed": 0,
+        "Gijs": 0,
+    }
+    for row in rows.values():
+        page = reverse("player", kwargs={**competition.url_kwargs, "player_id": row["player_id"]})
+        assert client.get(page).status_code == 200
+    assert client.get(reverse("crosstable", kwargs=competition.url_kwargs)).status_code == 200
+    assert client.get(round_obj.get_absolute_url()).status_code == 200
+    history = secretary_client.get(
+        reverse("competition_history", kwargs=competition.url_kwargs)
+    ).content.decode()
+    assert "walk-over: Bo en Cas, An 300, Do 350, Do wint" in history
+
+
+@pytest.mark.parametrize(
+    ("row", "field", "message"),
+    [
+        # Who did not come has no board points.
+        (
+            {"kind": "forfeit_bc", "score_a": 300, "score_b": 10, "score_d": 350},
+            "score_b",
+            "Deze speler kwam niet",
+        ),
+        # Who came and played has them.
+        ({"kind": "forfeit_bc", "score_a": 300}, "score_d", "elke speler die er was"),
+    ],
+)
+def test_two_who_did_not_come_and_the_board_points_that_do_not_fit(
+    secretary_client, tables, row, field, message
+):
+    round_obj, games = tables
+    response = secretary_client.post(results_url(round_obj), post_data(games, [row, {}]))
+    assert response.status_code == 200
+    assert stored(games[0])[0] == Outcome.PENDING
+    errors = response.context["formset"].forms[0].errors
+    assert field in errors and message in " ".join(errors[field])
+
+
 def test_the_scores_of_a_table_played_without_one_are_asked_about_as_any(secretary_client, tables):
     """0 – 0 – 0 among the three who played, or a score far above the usual, is asked
     about before it is saved, as at a full table; ticked, it is saved."""

@@ -105,7 +105,10 @@ def test_the_long_form_is_known_by_its_header_and_groups_rows_into_tables():
         ("1,1,An,1,resign\n", [("unknown_outcome", 2)]),
         ("1,1,An,٣٠٠,\n1,1,Bo,1,\n", [("bad_number", 2)]),
         ("1,1,An,99999999999999999999,\n1,1,Bo,1,\n", [("bad_number", 2)]),
-        ("1,1,An,,forfeit\n1,1,Bo,,forfeit\n1,1,Cas,,\n", [("forfeits_at_table", 2)]),
+        # Cas alone came: he wins by forfeit, nobody played, nobody has a score.
+        ("1,1,An,,forfeit\n1,1,Bo,,forfeit\n1,1,Cas,3,\n", [("forfeit_with_scores", 2)]),
+        # At a table of 4 the two who came played: each of them has a score.
+        ("1,1,An,,forfeit\n1,1,Bo,,forfeit\n1,1,Cas,3,\n1,1,Do,,\n", [("empty", 5)]),
         ("1,1,An,,forfeit\n1,1,Bo,3,\n", [("forfeit_with_scores", 2)]),
         # At a table of 3 the others played without An: each of them has a score.
         ("1,1,An,,forfeit\n1,1,Bo,3,\n1,1,Cas,,\n", [("empty", 4)]),
@@ -131,6 +134,24 @@ def test_a_table_played_without_who_did_not_come_is_read_with_the_others_scores(
     ]
 
 
+def test_tables_of_3_and_4_with_two_who_did_not_come_are_read():
+    text = (
+        LONG
+        + "1,1,An,300,\n1,1,Bo,,forfeit\n1,1,Cas,,forfeit\n1,1,Do,350,\n"
+        + "1,2,Eva,,forfeit\n1,2,Fe,,\n1,2,Gijs,,forfeit\n"
+        + "1,3,Hans,,forfeit\n1,3,Ida,,\n1,3,Jan,,forfeit\n1,3,Kees,,forfeit\n"
+    )
+    assert results_csv.read(text.encode(), limits=LIMITS) == [
+        TableRow(
+            2, 1, 1, ("An", "Bo", "Cas", "Do"), "forfeit_bc", (300, None, None, 350), (2, 3, 4, 5)
+        ),
+        TableRow(6, 1, 2, ("Eva", "Fe", "Gijs"), "forfeit_ac", (None,) * 3, (6, 7, 8)),
+        TableRow(
+            9, 1, 3, ("Hans", "Ida", "Jan", "Kees"), "forfeit_acd", (None,) * 4, (9, 10, 11, 12)
+        ),
+    ]
+
+
 def test_a_table_played_without_who_did_not_come_is_exported_and_read_back(
     secretary_client, standard, club
 ):
@@ -149,6 +170,29 @@ def test_a_table_played_without_who_did_not_come_is_exported_and_read_back(
         competition=standard, rows=results_import_read(data=text), decisions=ImportDecisions()
     )
     assert plan.changes == 0
+
+
+def test_tables_with_two_who_did_not_come_are_exported_and_read_back(
+    secretary_client, standard, club
+):
+    """At a table of 4 the two who came played each other; at a table of 3 the one who
+    came won by forfeit against both: kept as typed, written out and read back."""
+    apply(
+        standard,
+        LONG
+        + "1,1,An,300,\n1,1,Bo,,forfeit\n1,1,Cas,,forfeit\n1,1,Do,350,\n"
+        + "1,2,Eva,,forfeit\n1,2,Fe,,\n1,2,Gijs,,forfeit\n",
+    )
+    assert seats(standard, 1) == [
+        (Outcome.NORMAL, ["An", "Bo", "Cas", "Do"], [300, None, None, 350], [2, None, None, 1]),
+        (Outcome.FORFEIT, ["Eva", "Fe", "Gijs"], [None, None, None], [None, 1, None]),
+    ]
+    text = secretary_client.get(reverse("results_csv", kwargs=standard.url_kwargs)).content
+    other = Competition.objects.create(
+        club=club, name="Kopie", slug="kopie", rules=Competition.Rules.STANDARD
+    )
+    apply(other, text.decode())
+    assert seats(other, 1) == seats(standard, 1)
 
 
 def test_bytes_that_are_no_text_are_refused():

@@ -140,6 +140,45 @@ def test_a_table_without_who_did_not_come_refused_in_english(typed, english):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("size", "kind", "scores", "outcome", "places"),
+    [
+        # Two who came played each other, without the two who did not.
+        (4, "forfeit_bc", (300, None, None, 330), Outcome.NORMAL, [2, None, None, 1]),
+        # Nobody played: the two who came each win against both who did not.
+        (4, "forfeit_ad", (None,) * 4, Outcome.FORFEIT, [None, 1, 1, None]),
+        # One came: she wins against everyone, without a game.
+        (4, "forfeit_abd", (None,) * 4, Outcome.FORFEIT, [None, None, 1, None]),
+        (3, "forfeit_ab", (None,) * 3, Outcome.FORFEIT, [None, None, 1]),
+        # Nobody came: each loses, as a pair's "forfeit: both".
+        (3, "forfeit_abc", (None,) * 3, Outcome.FORFEIT, [None, None, None]),
+    ],
+)
+def test_two_or_three_who_did_not_come_to_a_table(size, kind, scores, outcome, places):
+    game = GameFactory(players=PlayerFactory.create_batch(size))
+    result_store(game, result_fields(ResultInput(kind, scores), size))
+    game.save()
+    stored = Game.objects.with_seats().get(pk=game.pk)
+    assert stored.outcome == outcome
+    assert [seat.place for seat in stored.seat_list] == places
+    assert result_kind_of(stored) == kind
+
+
+@pytest.mark.parametrize(
+    ("size", "kind", "scores"),
+    [
+        (3, "forfeit_ab", (None, None, 300)),  # one alone did not play
+        (4, "forfeit_abd", (None, None, 300, None)),
+        (4, "forfeit_bc", (300, 10, None, 330)),  # who did not come has no score
+        (4, "forfeit_bc", (300, None, None, None)),  # both who came have one
+    ],
+)
+def test_the_board_points_must_fit_who_came(size, kind, scores):
+    with pytest.raises(ResultError):
+        result_fields(ResultInput(kind, scores), size)
+
+
+@pytest.mark.django_db
 def test_a_table_played_without_who_did_not_come_is_typed_as_their_forfeit():
     game = GameFactory(players=PlayerFactory.create_batch(4))
     result_store(game, result_fields(ResultInput("forfeit_b", (300, None, 280, 330)), 4))
@@ -153,8 +192,10 @@ def test_a_table_played_without_who_did_not_come_is_typed_as_their_forfeit():
 @pytest.mark.django_db
 @pytest.mark.parametrize("kind", sorted(ResultKind.values))
 def test_result_kind_of_inverts_result_fields(kind):
-    # A table of 4 for the codes of a third or fourth seat and of two or three flags.
-    size = 4 if kind[-1] in "cd" or (kind.startswith("flag_") and len(kind) > 6) else 2
+    # A table of 4 for the codes of a third or fourth seat and of two or three flags or
+    # forfeits ("forfeit_ab" at a pair is "forfeit_both").
+    several = kind.startswith(("flag_", "forfeit_")) and len(kind.split("_")[1]) > 1
+    size = 4 if kind[-1] in "cd" or (several and kind != "forfeit_both") else 2
     scored = kind in ResultKind.SCORED
     scores = (310, 270, 250, 230)[:size] if scored else (None,) * size
     game = GameFactory(players=PlayerFactory.create_batch(size))
