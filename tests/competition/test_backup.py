@@ -138,8 +138,8 @@ def pairs_club(club, secretary):
 
 def _tables_competition(club, secretary, players):
     """A competition at tables of 3 and 4 (issue 20): a table of 4 with a flag fall and a
-    bye, then a table of 3 on the board, and a table of 4 whose result one player entered
-    and one other confirmed so far."""
+    bye, then a table of 3 on the board, a table of 4 whose result one player entered
+    and one other confirmed so far, and one where two did not come."""
     anna, bert, cor, dirk, eva = players
     anna.user = UserFactory(username="anna-tafels")
     anna.save()
@@ -180,6 +180,15 @@ def _tables_competition(club, secretary, players):
         game=entered, result=ResultInput("normal", (350, 362, 348, 301)), by=bert.user
     )
     game_result_confirm(game=Game.objects.get(pk=entered.pk), by=anna.user)
+    # Bert and Dirk did not come: Anna and Cor played each other without them.
+    fourth = Round.objects.create(competition=foursomes, number=4, status=Round.Status.PUBLISHED)
+    without = GameFactory(round=fourth, table=1, players=[anna, bert, cor, dirk], rules=standard)
+    game_record_result(
+        game=without,
+        result=ResultInput("forfeit_bd", (380, None, 402, None)),
+        by=secretary,
+        reason="Bert en Dirk kwamen niet.",
+    )
 
 
 def _duplicate_evening(club, secretary, players):
