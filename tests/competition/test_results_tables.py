@@ -70,6 +70,20 @@ def stored(game) -> tuple:
     )
 
 
+def public_rows(client, round_obj) -> dict[str, dict]:
+    """The standings rows by player name, after every public page of the competition
+    (each player's page, the crosstable, the round) was read without an error."""
+    competition = round_obj.competition
+    response = client.get(reverse("standings_json", kwargs=competition.url_kwargs))
+    rows = {row["player"]: row for row in response.json()["rows"]}
+    for row in rows.values():
+        page = reverse("player", kwargs={**competition.url_kwargs, "player_id": row["player_id"]})
+        assert client.get(page).status_code == 200
+    assert client.get(reverse("crosstable", kwargs=competition.url_kwargs)).status_code == 200
+    assert client.get(round_obj.get_absolute_url()).status_code == 200
+    return rows
+
+
 def row_of(html: str, game) -> str:
     part = html.split(f'data-game="{game.pk}"', 1)[1]
     return part.split('<tr class="result-row', 1)[0]
@@ -164,8 +178,7 @@ def test_a_table_plays_on_without_who_did_not_come(secretary_client, client, tab
     html = secretary_client.get(results_url(round_obj)).content.decode()
     assert re.search(r'<option value="forfeit_c" selected>', row_of(html, games[0]))
 
-    response = client.get(reverse("standings_json", kwargs=competition.url_kwargs))
-    rows = {row["player"]: row for row in response.json()["rows"]}
+    rows = public_rows(client, round_obj)
     # Bo beats the three others, An two, Do one (Cas, who did not come); Ed and Fien win
     # against Gijs and did not meet each other.
     assert {name: row["match_points"] for name, row in rows.items()} == {
@@ -184,11 +197,6 @@ def test_a_table_plays_on_without_who_did_not_come(secretary_client, client, tab
         "Do": 250,
     }
     assert (rows["Ed"]["wins"], rows["Ed"]["draws"], rows["Ed"]["losses"]) == (1, 0, 0)
-    for row in rows.values():
-        page = reverse("player", kwargs={**competition.url_kwargs, "player_id": row["player_id"]})
-        assert client.get(page).status_code == 200
-    assert client.get(reverse("crosstable", kwargs=competition.url_kwargs)).status_code == 200
-    assert client.get(round_obj.get_absolute_url()).status_code == 200
 
     history = secretary_client.get(
         reverse("competition_history", kwargs=competition.url_kwargs)
@@ -231,8 +239,7 @@ def test_two_who_did_not_come_to_a_table(secretary_client, client, tables):
     assert re.search(r'<option value="forfeit_bc" selected>', row_of(html, games[0]))
     assert re.search(r'<option value="forfeit_ac" selected>', row_of(html, games[1]))
 
-    response = client.get(reverse("standings_json", kwargs=competition.url_kwargs))
-    rows = {row["player"]: row for row in response.json()["rows"]}
+    rows = public_rows(client, round_obj)
     # Do beats An and both who did not come; An beats those two; Fien wins twice.
     assert {name: row["match_points"] for name, row in rows.items()} == {
         "Do": 6,
@@ -243,11 +250,6 @@ def test_two_who_did_not_come_to_a_table(secretary_client, client, tables):
         "Ed": 0,
         "Gijs": 0,
     }
-    for row in rows.values():
-        page = reverse("player", kwargs={**competition.url_kwargs, "player_id": row["player_id"]})
-        assert client.get(page).status_code == 200
-    assert client.get(reverse("crosstable", kwargs=competition.url_kwargs)).status_code == 200
-    assert client.get(round_obj.get_absolute_url()).status_code == 200
     history = secretary_client.get(
         reverse("competition_history", kwargs=competition.url_kwargs)
     ).content.decode()
