@@ -6,6 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 from playwright.sync_api import Browser, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from clubs.models import Club, Membership, Player
 from competition.models import Competition
@@ -54,8 +55,19 @@ def _logged_in(browser: Browser, live_server, username: str, viewport=None):
     return page
 
 
+def _reload(phone) -> None:
+    """Reload the slip page. A phone whose slip was in reloads itself when its poll sees
+    the next draw; a reload of ours at that moment is aborted by it: then once more."""
+    try:
+        phone.reload()
+    except PlaywrightError as error:
+        if "ERR_ABORTED" not in error.message:
+            raise
+        phone.reload()
+
+
 def _hand_in(phone, text: str, claimed: str, expected_preview: str) -> None:
-    phone.reload()
+    _reload(phone)
     phone.fill("#id_text", text)
     expect(phone.locator("#slip-preview")).to_contain_text(expected_preview)
     phone.fill("#id_claimed", claimed)
