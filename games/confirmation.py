@@ -1,10 +1,11 @@
 """Results by the players, confirmed by the others at the table.
 
 In a published round every player of a game may enter its result (a final score, or move
-by move on the board). It is provisional until every other player at the table has
-confirmed it from their own account; when one of them enters another result the game is
-disputed, and the club's secretary decides. A result the secretary enters is confirmed at
-once. Who stands behind the entered result is each seat's `confirmed`.
+by move on the board). It is provisional until every other player at the table who came
+has confirmed it from their own account (`seats_to_confirm`); when one of them enters
+another result the game is disputed, and the club's secretary decides. A result the
+secretary enters is confirmed at once. Who stands behind the entered result is each
+seat's `confirmed`.
 
 Every function here locks the game row first (the one lock order of games/services.py),
 checks the version the page showed, and writes its history entry in the same transaction.
@@ -207,6 +208,15 @@ def _locked(game: Game, *, by: AbstractBaseUser | None, expected_version: int | 
     return locked
 
 
+def seats_to_confirm(game: Game) -> frozenset[int]:
+    """The seats whose confirmation an entered result waits for: every player who came.
+    Who did not come (a walk-over at a table the others played at) was not there to see
+    it; but one player alone confirms nothing, so a result that leaves one who came waits
+    for everyone at the table (or the secretary)."""
+    came = frozenset(seat.position for seat in game.seat_list if not seat.forfeited)
+    return came if len(came) >= 2 else frozenset(seat.position for seat in game.seat_list)
+
+
 def _seat(game: Game, position: int) -> Seat:
     return game.seat_list[position]
 
@@ -333,13 +343,13 @@ def game_result_override(
 
 
 def _confirm(locked: Game, *, role: str | int, by, reason: str, now: datetime) -> Game:
-    """`role`'s seat stands behind the result; confirmed once every seat does (the
-    secretary's confirmation confirms it for the table)."""
+    """`role`'s seat stands behind the result; confirmed once every seat of
+    `seats_to_confirm` does (the secretary's confirmation confirms it for the table)."""
     before = _state_of(locked)
     confirmed = {seat.position for seat in locked.seat_list if seat.confirmed}
     if role != SECRETARY:
         confirmed.add(role)  # type: ignore[arg-type]
-    if role == SECRETARY or len(confirmed) == len(locked.seat_list):
+    if role == SECRETARY or seats_to_confirm(locked) <= confirmed:
         _save_confirmation(locked, confirmation=Confirmation.CONFIRMED)
     else:
         _save_confirmation(

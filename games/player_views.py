@@ -27,12 +27,19 @@ from games.confirmation import (
     game_result_enter,
     game_result_override,
     role_in_game,
+    seats_to_confirm,
 )
 from games.forms import GameResultForm, VersionForm
 from games.history_text import result_text
 from games.models import Confirmation, ResultState, RoundStatus
 from games.selectors import my_games
-from games.services import SEAT_LETTERS, ResultError, ResultInput, result_kind_of
+from games.services import (
+    SEAT_LETTERS,
+    ResultError,
+    ResultInput,
+    names_in_words,
+    result_kind_of,
+)
 from games.views import _game
 
 
@@ -78,12 +85,25 @@ def _others(game, seat: int | None) -> list:
     return [player for position, player in enumerate(game.players) if position != seat]
 
 
+def _confirmers(game, seat: int | None) -> list:
+    """The others whose confirmation the reader's table waits for (`seats_to_confirm`:
+    not who did not come)."""
+    wanted = seats_to_confirm(game)
+    return [
+        player
+        for position, player in enumerate(game.players)
+        if position != seat and position in wanted
+    ]
+
+
 @dataclass(frozen=True)
 class SeatStand:
     """Where one player at a table of 3 or 4 stands on the entered result."""
 
     name: str
-    stand: str  # "entered", "confirmed", "other" (entered another result), "waiting"
+    # "entered", "confirmed", "other" (entered another result), "waiting", "absent" (did
+    # not come: not asked to confirm)
+    stand: str
     mine: bool
 
 
@@ -93,6 +113,7 @@ def _seat_stands(game, seat: int | None) -> list[SeatStand]:
     if len(game.seat_list) <= 2 or not game.has_result or game.claimed_by is None:
         return []
     counter_by = (game.counter_result or {}).get("by")
+    wanted = seats_to_confirm(game)
     stands = []
     for position, table_seat in enumerate(game.seat_list):
         if position == game.claimed_by:
@@ -101,6 +122,8 @@ def _seat_stands(game, seat: int | None) -> list[SeatStand]:
             stand = "other"
         elif table_seat.confirmed or game.confirmation == Confirmation.CONFIRMED:
             stand = "confirmed"
+        elif position not in wanted:
+            stand = "absent"
         else:
             stand = "waiting"
         stands.append(SeatStand(table_seat.player.name, stand, position == seat))
@@ -144,7 +167,7 @@ def game_result(request, game, role: str | int):
                     reason=data["reason"],
                     expected_version=data["version"],
                 )
-                done = _done_message(updated, others=_others(game, mine))
+                done = _done_message(updated, others=_confirmers(updated, mine))
         except ConfirmationError as error:
             if error.forbidden:
                 raise PermissionDenied from None
@@ -178,7 +201,7 @@ def game_result(request, game, role: str | int):
             "counter": _counter(game),
             "others": _others(game, mine),
             "stands": _seat_stands(game, mine),
-            "others_names": str(_(" and ")).join(player.name for player in _others(game, mine)),
+            "others_names": names_in_words(player.name for player in _confirmers(game, mine)),
             "waiting_for_me": mine is not None and GameAction.CONFIRM in allowed,
             "can_enter": deciding or GameAction.ENTER in allowed,
             "deciding": deciding,
@@ -193,7 +216,7 @@ def game_result(request, game, role: str | int):
 
 def _done_message(game, *, others) -> str:
     """What the reader did, said from their side, the others at the table by name."""
-    name = str(_(" and ")).join(player.name for player in others) or _("your opponent")
+    name = names_in_words(player.name for player in others) or _("your opponent")
     if game.confirmation == Confirmation.DISPUTED:
         return _("Your entry differs from the entry of %(name)s: the secretary decides.") % {
             "name": name

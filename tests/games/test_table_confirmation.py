@@ -1,6 +1,7 @@
 """A table of 4 enters and confirms its own result (games/confirmation.py): any player may
-enter it, it is confirmed once every other player has, a different entry by anyone is a
-dispute for the secretary; the page says who has confirmed and who has not yet."""
+enter it, it is confirmed once every other player who came has, a different entry by
+anyone is a dispute for the secretary; the page says who has confirmed and who has not
+yet."""
 
 import re
 
@@ -191,3 +192,41 @@ def _stands(html: str) -> list[tuple[str, str]]:
             r'data-stand="(\w+)">.*?<strong>([^<]+)</strong>( \(jij\))?', block, re.S
         )
     ]
+
+
+def test_who_did_not_come_is_not_asked_to_confirm(foursome, four, client):
+    """Cor did not come: the three who played confirm their game without him, and the
+    page says that Cor did not come instead of waiting for him."""
+    anna, bram, _cor, dien = four
+    client.force_login(bram)
+    url = reverse("game_result", kwargs={"game_id": foursome.pk})
+    data = {"action": "enter", "kind": "forfeit_c", "version": foursome.version}
+    data.update(score_a=300, score_b=412, score_c="", score_d=250)
+    html = client.post(url, data, follow=True).content.decode()
+    assert "voorlopig tot anna en dien hem bevestigt" in html
+    assert "wacht op bevestiging door anna en dien." in html
+    game = game_result_confirm(game=fresh(foursome), by=dien)
+    assert game.confirmation == Confirmation.PROVISIONAL
+    assert _stands(_page(anna, game)) == [
+        ("waiting", "anna (jij)"),
+        ("entered", "bram"),
+        ("absent", "cor"),
+        ("confirmed", "dien"),
+    ]
+    assert "kwam niet" in _page(anna, game)
+    game = game_result_confirm(game=fresh(game), by=anna)
+    assert game.confirmation == Confirmation.CONFIRMED
+
+
+def test_one_who_came_alone_waits_for_the_table_or_the_secretary(foursome, four, secretary):
+    """Only Anna came: her walk-over against the three others is not confirmed by her
+    alone; the others (or the secretary) confirm it."""
+    anna, bram, cor, _dien = four
+    game = game_result_enter(game=foursome, result=ResultInput("forfeit_bcd"), by=anna)
+    assert game.confirmation == Confirmation.PROVISIONAL
+    for user in (bram, cor):
+        game = game_result_confirm(game=fresh(game), by=user)
+        assert game.confirmation == Confirmation.PROVISIONAL
+    game = game_result_confirm(game=fresh(game), by=secretary)
+    assert game.confirmation == Confirmation.CONFIRMED
+    assert [seat.place for seat in fresh(game).seat_list] == [1, None, None, None]
