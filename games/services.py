@@ -128,17 +128,17 @@ class ResultKind:
         ]
         if len(names) == 2:
             choices.append((cls.FORFEIT_BOTH, _("forfeit: both")))
-        # More than one who did not come at a table of 3 or 4; all of them, as a pair's
-        # "forfeit: both", when nobody came: each loses.
-        choices += [
-            (
-                "forfeit_" + "".join(letters[seat] for seat in seats),
-                _("forfeit: %(name)s") % {"name": names_in_words(who(seat) for seat in seats)},
-            )
-            for size in range(2, len(names) + 1)
-            for seats in combinations(range(len(names)), size)
-            if len(names) > 2
-        ]
+        else:
+            # More than one who did not come at a table of 3 or 4; all of them, as a
+            # pair's "forfeit: both", when nobody came: each loses.
+            choices += [
+                (
+                    "forfeit_" + "".join(letters[seat] for seat in seats),
+                    _("forfeit: %(name)s") % {"name": names_in_words(who(seat) for seat in seats)},
+                )
+                for size in range(2, len(names) + 1)
+                for seats in combinations(range(len(names)), size)
+            ]
         return [*choices, (cls.ANNULLED, _("not properly played"))]
 
     @classmethod
@@ -148,14 +148,7 @@ class ResultKind:
         says it, such as every flag at a table)."""
         if seat_count == 2 and (outcome, named) == cls.MEANING[cls.FORFEIT_BOTH]:
             return cls.FORFEIT_BOTH
-        return next(
-            (
-                code
-                for code, meaning in cls.MEANING.items()
-                if meaning == (outcome, named) and code != cls.FORFEIT_BOTH
-            ),
-            None,
-        )
+        return _CODE_OF.get((outcome, named))
 
     @classmethod
     def choices_for(cls, name_a: str, name_b: str) -> list[tuple[str, str]]:
@@ -166,6 +159,13 @@ class ResultKind:
     SCORED = frozenset(
         code for code, (outcome, _seats) in MEANING.items() if outcome in SCORED_OUTCOMES
     )
+
+
+#: `ResultKind.code_of`'s way back: each meaning's code; "forfeit_both" means what a
+#: table's "forfeit_ab" means and is the pairs' own.
+_CODE_OF = {
+    meaning: code for code, meaning in ResultKind.MEANING.items() if code != ResultKind.FORFEIT_BOTH
+}
 
 
 def names_in_words(names: Iterable[str]) -> str:
