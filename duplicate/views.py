@@ -248,16 +248,6 @@ def leader(request, evening: Evening):
 # -------------------------------------------------------------------- slips
 
 
-def _own_player(request, evening: Evening) -> Player:
-    """The logged-in player, entered in the evening's competition (403 otherwise)."""
-    player = Player.objects.filter(
-        user=request.user, entries__competition_id=evening.competition_id
-    ).first()
-    if player is None:
-        raise PermissionDenied
-    return player
-
-
 def _slip_turn(state: selectors.EveningState):
     """A phone hands in for the open turn, or (late) for the turn just closed."""
     return state.open_turn or state.last_closed
@@ -328,8 +318,13 @@ def _turn_over_page(request, evening, player, *, form, state):
 
 
 def _evening_for_player(request, club, competition, number):
-    evening = selectors.evening_get(club_slug=club, competition_slug=competition, number=number)
-    return evening, _own_player(request, evening)
+    """The evening and the logged-in player, entered in its competition (403 otherwise)."""
+    evening, player = selectors.evening_and_player(
+        club_slug=club, competition_slug=competition, number=number, user=request.user
+    )
+    if player is None:
+        raise PermissionDenied
+    return evening, player
 
 
 def slip(request, club: str, competition: str, number: int):
@@ -376,9 +371,11 @@ def slip_preview(request, club: str, competition: str, number: int):
     """The live preview of a slip (htmx): nothing saved."""
     if not request.user.is_authenticated:
         raise PermissionDenied
-    evening = selectors.evening_get(club_slug=club, competition_slug=competition, number=number)
-    if not can_manage_club(request.user, evening.competition.club):
-        _own_player(request, evening)
+    evening, player = selectors.evening_and_player(
+        club_slug=club, competition_slug=competition, number=number, user=request.user
+    )
+    if player is None and not can_manage_club(request.user, evening.competition.club):
+        raise PermissionDenied
     state = selectors.evening_state(evening)
     text = str(request.POST.get("text", ""))[:60]
     preview = _preview_of(state, _slip_turn(state), text)
