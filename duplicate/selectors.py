@@ -58,31 +58,31 @@ def season_results(competition_id: int, best: int | None = None) -> list[SeasonR
 
 
 # What every phone reads when it hands in a slip, asks for a preview or loads its slip
-# page, and the room does it within seconds: the evening by its address, the player, the
-# turns. In SQL of our own through `Manager.raw()`, which builds the same model instances
-# as the ORM (its converters included): building these queries through the ORM took
-# 1.8 ms of Python per hand-in, more than anything else in it, the SQL itself 0.02 ms
-# (docs/duplicate.md, "Benchmark over HTTP").
+# page, and a room of 160 does so within seconds: the evening by its address, the player,
+# the turns. In SQL of our own through `Manager.raw()`, which builds the same model
+# instances as the ORM, its converters included: building these queries through the ORM
+# took 1.9 ms of Python per hand-in, these take 0.5 ms (docs/duplicate.md, "Benchmark
+# over HTTP").
 
-_COMPETITION_SQL = """
+_COMPETITION_SQL = f"""
 SELECT c.*, k.name AS club_name, k.slug AS club_slug, k.city AS club_city,
        k.rating_system AS club_rating_system
-FROM competition_competition c JOIN clubs_club k ON k.id = c.club_id
+FROM {Competition._meta.db_table} c JOIN {Club._meta.db_table} k ON k.id = c.club_id
 WHERE k.slug = %s AND c.slug = %s AND c.kind = %s
 """
 
 #: The evening, and the user's player if entered in the competition (none for no user).
-_EVENING_SQL = """
+_EVENING_SQL = f"""
 SELECT e.*, p.id AS player_id, p.name AS player_name
-FROM duplicate_evening e
-LEFT JOIN clubs_player p ON p.user_id = %s AND EXISTS (
-    SELECT 1 FROM competition_entrant n
+FROM {Evening._meta.db_table} e
+LEFT JOIN {Player._meta.db_table} p ON p.user_id = %s AND EXISTS (
+    SELECT 1 FROM {Entrant._meta.db_table} n
     WHERE n.competition_id = e.competition_id AND n.player_id = p.id
 )
 WHERE e.competition_id = %s AND e.number = %s
 """
 
-_TURNS_SQL = "SELECT * FROM duplicate_turn WHERE evening_id = %s ORDER BY number"
+_TURNS_SQL = f"SELECT * FROM {Turn._meta.db_table} WHERE evening_id = %s ORDER BY number"
 
 
 def evening_get(*, club_slug: str, competition_slug: str, number: int) -> Evening:
