@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import selectors
 import socket
@@ -58,8 +59,6 @@ def _writings(game) -> list[str]:
 def _child(command: str, players: int = 0) -> None:
     """In a child with the server's environment: `--prepare` the evening, `--advance` to
     the next turn, or `--count`."""
-    import os
-
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
@@ -223,6 +222,21 @@ def _room(phones, slip_page: str, turn: int, writings: list[str]):
     return answers, time.perf_counter() - start, time.process_time() - cpu
 
 
+def workers_cpu(master: int) -> float:
+    """CPU seconds the server's workers (the children of gunicorn's `master`) have used so
+    far, from Linux's /proc; 0 where there is none. Per slip it is what the room costs the
+    two cores, whatever else the machine is doing meanwhile."""
+    ticks = 0
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile
+        if int(fields[1]) == master:  # ppid; then utime and stime, in clock ticks
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] in ("--prepare", "--advance", "--count"):
         _child(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 0)
@@ -240,7 +254,7 @@ def main() -> None:
         prepared = child(env, "--prepare", str(args.players))
         usernames, writings = prepared["usernames"], prepared["writings"]
         server = Server(env, port, folder / "server.log")
-        rooms: list[tuple[int, list[tuple[int, float]], float, float]] = []
+        rooms: list[tuple[int, list[tuple[int, float]], float, float, float]] = []
         try:
             server.wait_ready()
             base = f"http://127.0.0.1:{port}"
@@ -257,7 +271,10 @@ def main() -> None:
                     turn, writings = advanced["turn"], advanced["writings"]
                 for phone in phones:
                     phone.get(slip_page)
-                rooms.append((turn, *_room(phones, slip_page, turn, writings)))
+                cpu = workers_cpu(server.process.pid)
+                answers, room, client_cpu = _room(phones, slip_page, turn, writings)
+                server_cpu = workers_cpu(server.process.pid) - cpu
+                rooms.append((turn, answers, room, client_cpu, server_cpu))
         finally:
             server.stop()
         counted = child(env, "--count")
@@ -268,14 +285,16 @@ def main() -> None:
         f"(this machine's speed before and after: {speed:.0f} and {machine_speed():.0f} ms "
         "for benchmarks.load.machine_speed's loop):"
     )
-    for turn, answers, room, client_cpu in rooms:
+    for turn, answers, room, client_cpu, server_cpu in rooms:
         times = [seconds * 1000 for _status, seconds in answers]
         everything += times
         refused += [status for status, _seconds in answers if status != 200]
         print(
             f"  turn {turn}: median {statistics.median(times):.0f} ms, "
             f"p95 {percentile(times, 0.95):.0f} ms, max {max(times):.0f} ms; "
-            f"the whole room {room:.2f} s (the phones' side: {client_cpu * 1000:.0f} ms CPU)"
+            f"the whole room {room:.2f} s; the server's CPU "
+            f"{server_cpu * 1000 / len(answers):.1f} ms a slip "
+            f"(the phones' side: {client_cpu * 1000:.0f} ms CPU in all)"
         )
     print(
         f"  all {len(rooms)} turns: median {statistics.median(everything):.0f} ms, "
