@@ -73,7 +73,7 @@ WHERE k.slug = %s AND c.slug = %s AND c.kind = %s
 
 #: The evening, and the user's player if entered in the competition (none for no user).
 _EVENING_SQL = f"""
-SELECT e.*, p.id AS player_id, p.name AS player_name
+SELECT e.*, p.id AS entered_player_id, p.name AS entered_player_name
 FROM {Evening._meta.db_table} e
 LEFT JOIN {Player._meta.db_table} p ON p.user_id = %s AND EXISTS (
     SELECT 1 FROM {Entrant._meta.db_table} n
@@ -122,9 +122,11 @@ def evening_and_player(
         raise Http404("No such evening.")
     evening = evenings[0]
     evening.competition = competition
-    if evening.player_id is None:
+    if evening.entered_player_id is None:
         return evening, None
-    player = _from_db(Player, db, id=evening.player_id, name=evening.player_name, user_id=user_id)
+    player = _from_db(
+        Player, db, id=evening.entered_player_id, name=evening.entered_player_name, user_id=user_id
+    )
     return evening, player
 
 
