@@ -9,6 +9,7 @@ from django.core.management import CommandError, call_command
 
 from clubs.models import Club, Membership, Player
 from competition.models import Competition, Round
+from duplicate.models import Evening, Slip
 from games.models import Game, Outcome
 from tests.factories import competition_with_results
 
@@ -144,3 +145,15 @@ def test_seed_demo_if_empty_twice():
         sizes = sorted(len(game.seat_list) for game in round_obj.games.with_seats())
         assert sizes == [3, 3, 4, 4]
     assert rounds[3].games.filter(outcome=Outcome.PENDING).exists()
+
+    # The duplicate evening under way: five tops on the board with everyone's slip, the
+    # sixth turn open with ten slips in, not the demo player's (speler) nor the secretary's.
+    duplicate = Competition.objects.get(club=club, kind=Competition.Kind.DUPLICATE)
+    evening = Evening.objects.get(competition=duplicate)
+    turns = list(evening.turns.order_by("number"))
+    assert [turn.is_open for turn in turns] == [False] * 5 + [True]
+    assert [turn.slips.count() for turn in turns] == [16] * 5 + [10]
+    open_slips = Slip.objects.filter(turn=turns[-1])
+    assert not open_slips.filter(player__user__username__in=["speler", "secretaris"]).exists()
+    assert Slip.objects.filter(turn__evening=evening, is_top=True).exists()
+    assert Slip.objects.filter(turn__evening=evening, corrected=True).exists()

@@ -1,5 +1,6 @@
-"""Demo data: a club with 24 players, a running Gouds 8 club competition and a finished
-standard-rules tournament, all made through the same services the pages use."""
+"""Demo data: a club with 24 players, a running Gouds 8 club competition, a finished
+standard-rules tournament, Thursday foursomes and a duplicate evening under way, all made
+through the same services the pages use."""
 
 import random
 from datetime import date, timedelta
@@ -22,6 +23,13 @@ from competition.services.rounds import (
     round_create,
     round_record_results,
     round_set_attendance,
+)
+from duplicate.services import (
+    evening_create,
+    master_game,
+    slip_submit,
+    turn_choose_top,
+    turn_draw,
 )
 from games.management.commands.make_demo_games import DEMO_DIR
 from games.models import Outcome
@@ -153,6 +161,43 @@ class Command(BaseCommand):
             round_pair(round=round_obj)
             # Rounds 1-3 finish; round 4 is published with half of its tables in.
             self._play(round_obj, rng, low=150, high=420, share=1.0 if number < 4 else 0.5)
+
+        duplicate = competition_create(
+            club=club,
+            settings=dict(
+                name="Duplicate-avonden",
+                slug="duplicate-2026",
+                kind=Competition.Kind.DUPLICATE,
+                rules=Competition.Rules.STANDARD,
+                start_date=start,
+            ),
+        )
+        for player in players[:16]:
+            entrant_add(competition=duplicate, player=player, joined_round=1)
+        self._play_duplicate(duplicate, players[:16], rng)
+
+    def _play_duplicate(self, competition: Competition, players: list[Player], rng) -> None:
+        """An evening under way: five turns with their tops on the board and everyone's
+        slip, the sixth drawn and open with most slips in, but not the demo player's (who
+        hands it in on the slip page) nor the secretary's."""
+        evening = evening_create(competition=competition, number=1, by=None)
+        for number in range(1, 7):
+            turn = turn_draw(evening=evening, by=None, rng=rng)
+            game = master_game(evening)
+            plays = sorted(game.generator.plays(game.game, game.rack), reverse=True)
+            for player in players if number < 6 else players[2:12]:
+                # Mostly a good play, the top now and then; a claim sometimes off by a bit.
+                play = plays[min(len(plays) - 1, int(rng.random() ** 3 * len(plays)))]
+                claimed = play.score + rng.choice([0, 0, 0, 0, 2, -1])
+                slip_submit(
+                    turn=turn,
+                    player_id=player.pk,
+                    text=f"{play.notation.split(' ')[0]} {play.word}",
+                    claimed=max(claimed, 0),
+                    by=None,
+                )
+            if number < 6:
+                turn_choose_top(turn=turn, by=None)
 
     def _enter_demo_games(self, round_obj: Round) -> None:
         """Complete Gouds 8 games entered move by move, from games/demo/*.gcg."""
