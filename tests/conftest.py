@@ -3,6 +3,7 @@
 import pytest
 from django.conf import settings
 from django.core.cache import cache
+from django.core.servers.basehttp import ThreadedWSGIServer
 from django.test import override_settings
 
 from competition.models import Round
@@ -24,6 +25,17 @@ from tests.seats import pair_spec
 def fast_password_hashing():
     """Test users need a password, not a slow one."""
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def room_sized_live_server():
+    """The live server takes a room's connections at once, as gunicorn does (its backlog:
+    2048). Django's test server listens with a backlog of 10; twenty-five phones
+    connecting at once overflowed it, and the kernel reset a connection now and then
+    (a SYN cookie that failed): the harness's limit, not the app's."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ThreadedWSGIServer, "request_queue_size", 2048)
         yield
 
 
