@@ -42,15 +42,9 @@ class ThrottledBackend(ModelBackend):
         the ORM 0.18 ms (`config.sessions` says why that counts). The same user as
         Django's; who may not log in is None."""
         model = get_user_model()
-        found = list(
-            model._default_manager.raw(
-                f"SELECT * FROM {model._meta.db_table} WHERE {model._meta.pk.column} = %s",
-                [user_id],
-            )
-        )
-        if not found or not self.user_can_authenticate(found[0]):
-            return None
-        return found[0]
+        sql = f"SELECT * FROM {model._meta.db_table} WHERE {model._meta.pk.column} = %s"
+        user = next(iter(model._default_manager.raw(sql, [user_id])), None)
+        return user if user is not None and self.user_can_authenticate(user) else None
 
     def authenticate(self, request, username=None, password=None, **kwargs):
         if request is None:

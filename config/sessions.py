@@ -20,8 +20,7 @@ class SessionStore(db.SessionStore):
         """The session, unless it has expired; as Django's, which forgets the key then."""
         database = connections[Session.objects.db]
         now = database.ops.adapt_datetimefield_value(timezone.now())
-        found = list(Session.objects.raw(_SESSION_SQL, [self.session_key, now]))
-        if not found:
+        session = next(iter(Session.objects.raw(_SESSION_SQL, [self.session_key, now])), None)
+        if session is None:
             self._session_key = None
-            return None
-        return found[0]
+        return session

@@ -98,14 +98,12 @@ def evening_and_player(
 ) -> tuple[Evening, Player | None]:
     """The evening (as `evening_get`) and the user's player when entered in its
     competition, else None: whether this user may hand in a slip (two queries)."""
-    found = list(
-        Competition.objects.raw(
-            _COMPETITION_SQL, [club_slug, competition_slug, Competition.Kind.DUPLICATE.value]
-        )
+    competitions = Competition.objects.raw(
+        _COMPETITION_SQL, [club_slug, competition_slug, Competition.Kind.DUPLICATE.value]
     )
-    if not found:
+    competition = next(iter(competitions), None)
+    if competition is None:
         raise Http404("No such duplicate competition.")
-    competition = found[0]
     db = competition._state.db
     competition.club = _from_db(
         Club,
@@ -117,10 +115,9 @@ def evening_and_player(
         rating_system=competition.club_rating_system,
     )
     user_id = user.pk if user is not None and user.is_authenticated else None
-    evenings = list(Evening.objects.raw(_EVENING_SQL, [user_id, competition.pk, number]))
-    if not evenings:
+    evening = next(iter(Evening.objects.raw(_EVENING_SQL, [user_id, competition.pk, number])), None)
+    if evening is None:
         raise Http404("No such evening.")
-    evening = evenings[0]
     evening.competition = competition
     if evening.entered_player_id is None:
         return evening, None
