@@ -12,10 +12,10 @@ import pytest
 from django.urls import reverse
 
 from clubs.models import HistoryEntry, Membership, Player
-from competition.models import Competition, Entrant
+from competition.models import Entrant
 from duplicate.models import Slip, Turn
 from duplicate.services import SLIP_SUBMIT, TURN_TOP, evening_create, master_game, turn_draw
-from tests.factories import PASSWORD, CompetitionFactory, UserFactory
+from tests.factories import PASSWORD, UserFactory
 from tests.live import Device, at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -24,17 +24,8 @@ PHONES = 12
 
 
 @pytest.fixture
-def room(club_evening):
+def room(club, competition, secretary):
     """A duplicate evening with its first turn drawn and twelve entrants with a login."""
-    club = club_evening.competition.club
-    competition = CompetitionFactory(
-        club=club,
-        name="Duplicate",
-        slug="duplicate",
-        kind=Competition.Kind.DUPLICATE,
-        rules=Competition.Rules.STANDARD,
-    )
-    secretary = Membership.objects.get(club=club, role=Membership.Role.SECRETARY).player.user
     evening = evening_create(competition=competition, number=1, by=secretary)
     turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
     players = []
