@@ -28,6 +28,7 @@ serve: install
 test: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	$(BIN)/mypy --strict rules competition/core
 	$(PY) manage.py makemigrations --check --dry-run
 	$(BIN)/pytest -n 2 $(PYTEST_ARGS)

@@ -46,7 +46,7 @@ def main() -> None:
 
     django_on_a_fresh_database()
 
-    from competition.services.backup import club_archive, restore_club
+    from archives.backup import club_archive, restore_club
 
     start = time.perf_counter()
     competition = big_club(args.entrants, args.rounds, args.with_moves)

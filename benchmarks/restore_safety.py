@@ -100,8 +100,8 @@ def main() -> None:
 
     django_on_a_fresh_database()
     # The children use the same database (DATABASE_URL is set now) and production settings.
+    from archives.backup import club_archive
     from benchmarks.backup import big_club
-    from competition.services.backup import club_archive
 
     folder = Path(tempfile.mkdtemp())
     small = [("history.json", b"[]")]

@@ -28,7 +28,6 @@ urlpatterns = [
         secretary.competition_create,
         name="competition_create",
     ),
-    path("<slug:club>/beheer/backup.zip", secretary.club_backup, name="club_backup"),
     path("<slug:club>/beheer/tsh-importeren/", tsh.tsh_import_view, name="tsh_import"),
     path(
         "<slug:club>/speler/<id:player_id>/",

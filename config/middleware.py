@@ -10,16 +10,11 @@ from django.shortcuts import render
 from django.utils import translation
 
 from clubs.inputs import file_size_text
+from clubs.language import chosen_language
 from config.faults import EXPLANATIONS, REMEDIES, TITLES, Fault, fault_of
 from config.security import SHARED_SINCE, shared_login_expired
 
 logger = logging.getLogger(__name__)
-
-
-def chosen_language(request) -> str:
-    chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
-    available = {code for code, _name in settings.LANGUAGES}
-    return chosen if chosen in available else settings.LANGUAGE_CODE
 
 
 class ChosenLanguageMiddleware:

@@ -67,6 +67,8 @@ INSTALLED_APPS = [
     "games",
     "competition",
     "duplicate",
+    "archives",
+    "demo",
 ]
 
 MIDDLEWARE = [

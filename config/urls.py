@@ -71,6 +71,7 @@ urlpatterns = [
     path("", include("clubs.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("games.urls")),
+    path("", include("archives.urls")),
     path("", include("competition.urls")),
     path("", include("duplicate.urls")),
 ]

@@ -16,7 +16,9 @@ from __future__ import annotations
 import hashlib
 import os
 from functools import cache, wraps
+from pathlib import Path
 
+from django.apps import apps
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.messages.storage.cookie import CookieStorage
@@ -28,10 +30,10 @@ from django.utils.cache import patch_cache_control
 from django.utils.http import parse_etags, quote_etag
 from django.views.decorators.http import condition
 
+from clubs.language import chosen_language
 from clubs.models import Club
 from clubs.permissions import can_manage_club
 from competition.models import Competition
-from config.middleware import chosen_language
 
 
 @cache
@@ -43,9 +45,13 @@ def release() -> str:
     if os.environ.get("BORDPUNT_RELEASE"):
         return os.environ["BORDPUNT_RELEASE"]
     digest = hashlib.sha256()
-    folders = ("clubs", "competition", "config", "games", "rules", "templates", "locale", "static")
-    for folder in folders:
-        for path in sorted((settings.BASE_DIR / folder).rglob("*")):
+    folders = {Path(app.path) for app in apps.get_app_configs()} & {
+        path for path in settings.BASE_DIR.iterdir() if path.is_dir()
+    }
+    shared = ("config", "rules", "templates", "locale", "static")
+    folders |= {settings.BASE_DIR / name for name in shared}
+    for folder in sorted(folders):
+        for path in sorted(folder.rglob("*")):
             if path.suffix in {".py", ".html", ".mo", ".css", ".js", ".svg"}:
                 stat = path.stat()
                 digest.update(f"{path}:{stat.st_mtime_ns}:{stat.st_size}".encode())

@@ -8,10 +8,8 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from clubs.inputs import BIGINT_MAX, query_int
@@ -44,7 +42,6 @@ from competition.selectors import (
     entrants_unpaired_in,
 )
 from competition.services import CompetitionError, competitions
-from competition.services.backup import club_archive
 from competition.services.competitions import SlugTaken
 from competition.services.entrants import (
     entrant_enter,
@@ -101,19 +98,6 @@ def competition_create(request, club: str):
             messages.success(request, _("Competition created."))
             return redirect("entrants", **created.url_kwargs)
     return render(request, "competition/competition_form.html", {"form": form, "club": club_obj})
-
-
-@never_cache
-@login_required
-def club_backup(request, club: str):
-    """The whole club as the archive `manage.py export_club` writes: for its secretaries."""
-    club_obj = get_object_or_404(Club, slug=club)
-    if not can_manage_club(request.user, club_obj):
-        raise PermissionDenied
-    response = HttpResponse(club_archive(club=club_obj), content_type="application/zip")
-    stamp = timezone.localtime().strftime("%Y-%m-%d")
-    response["Content-Disposition"] = f'attachment; filename="{club_obj.slug}-{stamp}.zip"'
-    return response
 
 
 def _form_error(form: CompetitionForm, error: CompetitionError) -> None:

@@ -6,10 +6,10 @@ from django.core.exceptions import ValidationError
 from django.test import override_settings
 from django.urls import reverse
 
+from archives.backup import BackupError, club_archive, restore_club
 from clubs.models import Club
 from clubs.services import club_save
 from clubs.slugs import FUTURE_CLUB_SLUGS, reserved_club_slugs, url_segments
-from competition.services.backup import BackupError, club_archive, restore_club
 
 pytestmark = pytest.mark.django_db
 

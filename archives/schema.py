@@ -1,5 +1,5 @@
 """What a row of a club archive may hold: every field checked as the forms and the engine
-check it, before anything is written (used by `competition.services.backup`).
+check it, before anything is written (used by `archives.backup`).
 
 Two layers, both plain functions: `field_value` checks one value by the kind of its model
 field (JSON type, the column's range, plain text, ISO dates, a JSON depth), so a field added

@@ -9,12 +9,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from archives.backup import BackupError, restore_club
 from competition import selectors
 from competition.models import Competition
-from competition.services.backup import BackupError, restore_club
 from games import engine
 from games.models import Game, Move
-from tests.competition.test_restore_safety import counts, files_of, small_club, zipped
+from tests.archives.test_restore_safety import counts, files_of, small_club, zipped
 
 pytestmark = pytest.mark.django_db
 

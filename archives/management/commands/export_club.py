@@ -7,8 +7,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
+from archives.backup import club_archive
 from clubs.models import Club
-from competition.services.backup import club_archive
 
 
 class Command(BaseCommand):

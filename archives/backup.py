@@ -38,11 +38,12 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from archives import schema
 from clubs.inputs import file_size_text
 from clubs.models import Club, HistoryEntry, Membership, Player, Throttle
 from clubs.slugs import validate_club_slug
 from competition.models import Absence, Competition, Entrant, Group, Round
-from competition.services import CompetitionError, backup_schema
+from competition.services import CompetitionError
 from duplicate.models import Evening, Slip, Turn
 from games.models import MAX_SEAT, Game, GameClock, Move, Outcome, Seat
 from games.moves import game_to_gcg
@@ -51,7 +52,7 @@ from rules import result as result_rules
 
 FORMAT = "bordpunt-club"
 VERSION = 2  # 2: a game's players and result are its seats (docs/tables.md)
-#: The versions a restore reads: 1 through `backup_schema.seats_from_sides`.
+#: The versions a restore reads: 1 through `schema.seats_from_sides`.
 READS = (1, VERSION)
 
 #: Every model of a club, parents before children (the order rows are restored in).
@@ -433,7 +434,7 @@ class Archive:
     history: list[Any]
     gcg_games: set[int]
     #: A version-1 archive: the places its games' `winner` gave (by archive id), which the
-    #: places computed from its seats must agree with (`backup_schema.version_1_winners`).
+    #: places computed from its seats must agree with (`schema.version_1_winners`).
     winners: dict[int, tuple[int | None, ...] | None] | None = None
 
 
@@ -469,10 +470,10 @@ def read_archive(data: bytes) -> Archive:
         raise _damaged(_("its contents are incomplete."))
     winners = None
     if version == 1:
-        winners = backup_schema.version_1_winners(data_part)
+        winners = schema.version_1_winners(data_part)
         try:
-            document = {**document, "data": backup_schema.seats_from_sides(data_part)}
-        except backup_schema.Unreadable as unreadable:
+            document = {**document, "data": schema.seats_from_sides(data_part)}
+        except schema.Unreadable as unreadable:
             raise _damaged(unreadable.message) from None
     gcg_games = {int(match[1]) for name in members if (match := _GCG_NAME.fullmatch(name))}
     return Archive(document=document, history=history, gcg_games=gcg_games, winners=winners)
@@ -536,20 +537,20 @@ class _Restorer:
                 elif field_obj.is_relation:
                     values[field_obj.attname] = self._new_id(field_obj, value, label)
                 else:
-                    values[field_obj.attname] = backup_schema.field_value(field_obj, value)
-            except backup_schema.Invalid as invalid:
+                    values[field_obj.attname] = schema.field_value(field_obj, value)
+            except schema.Invalid as invalid:
                 raise self._invalid(label, row["id"], invalid.field, invalid.reason) from None
         obj = model(**values)
         # Choices, lengths, empty values and validators as a form checks them; relations
         # point at rows made here (the database has the last word on their combinations).
         try:
             obj.clean_fields(exclude=relations)
-            if model in backup_schema.RECORD_CHECKS:
-                backup_schema.RECORD_CHECKS[model](obj)
+            if model in schema.RECORD_CHECKS:
+                schema.RECORD_CHECKS[model](obj)
         except ValidationError as error:
             name, messages = next(iter(error.message_dict.items()))
             raise self._invalid(label, row["id"], name, messages[0]) from None
-        except backup_schema.Invalid as invalid:
+        except schema.Invalid as invalid:
             raise self._invalid(label, row["id"], invalid.field, invalid.reason) from None
         return row["id"], obj
 
@@ -557,13 +558,13 @@ class _Restorer:
         if value is None:
             return
         if not isinstance(value, str) or len(value) > 150 or not value or "\x00" in value:
-            raise backup_schema.Invalid(name, _("is not a username"))
+            raise schema.Invalid(name, _("is not a username"))
         self.accounts.add(value)
 
     def _new_id(self, field_obj: models.Field, value: Any, label: str) -> int | None:
         if value is None:
             if not field_obj.null:
-                raise backup_schema.Invalid(field_obj.name, _("must not be empty"))
+                raise schema.Invalid(field_obj.name, _("must not be empty"))
             return None
         try:
             return self.ids[field_obj.related_model][value]

@@ -19,11 +19,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 import rules
+from archives import backup
+from archives.backup import BackupError, club_archive, restore_club
 from clubs.models import Club, HistoryEntry, Membership, Player
 from competition import selectors
 from competition.models import Competition, Round
-from competition.services import backup
-from competition.services.backup import BackupError, club_archive, restore_club
 from duplicate.models import Slip, Turn
 from duplicate.services import evening_create, slip_submit, turn_choose_top, turn_draw
 from games.confirmation import game_result_confirm, game_result_enter

@@ -18,9 +18,9 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 import rules
+from archives import backup
+from archives.backup import BackupError, club_archive, restore_club
 from clubs.models import Club, HistoryEntry, Membership, Player
-from competition.services import backup
-from competition.services.backup import BackupError, club_archive, restore_club
 from games.models import Game, Move
 from games.moves import move_add
 from tests.factories import (

@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from competition.services.backup import BackupError, archive_file_bytes, restore_club
+from archives.backup import BackupError, archive_file_bytes, restore_club
 
 
 class Command(BaseCommand):

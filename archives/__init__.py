@@ -1,0 +1,1 @@
+"""Club archives: backup and restore of a whole club (docs/deployment.md)."""
