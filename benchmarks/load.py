@@ -90,13 +90,13 @@ def pair_a_new_round() -> list[tuple[int, int]]:
     from competition.selectors import (
         entrants_active_in,
     )
-    from competition.services.pairing import round_pair
     from competition.services.rounds import (
         round_create,
         round_set_attendance,
         round_set_status,
     )
     from games.moves import game_set_starter
+    from pairing.services import round_pair
 
     season = Competition.objects.get(club__slug="gouda", slug="competitie-2026")
     round_obj = round_create(competition=season)

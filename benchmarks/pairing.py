@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from competition.core.pairing import swiss, swiss_tables, table_sizes
-from competition.core.pairing.simulation import Ledger
+from pairing.core import swiss, swiss_tables, table_sizes
+from pairing.core.simulation import Ledger
 
 SIZES = (100, 200, 500, 1000)
 TABLE_SIZES = (100, 200, 1000)

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.history_display import EMPTY, Reading, date_text, register, value_text
 from competition.models import TIEBREAK_CHOICES, Competition, Entrant, TableSize
 
-#: The pairing systems as the pairing records them (`competition.core.pairing` names).
+#: The pairing systems as the pairing records them (`pairing.core` names).
 SYSTEM_CHOICES = [
     ("swiss", Competition.PairingSystem.SWISS.label),
     ("round_robin", Competition.PairingSystem.ROUND_ROBIN.label),

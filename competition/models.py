@@ -39,7 +39,7 @@ class TableSize(models.TextChoices):
 
 
 def table_size_choice(code: str) -> int | str:
-    """The engine's choice (`competition.core.pairing.table_sizes`) for a stored code."""
+    """The engine's choice (`pairing.core.table_sizes`) for a stored code."""
     return "fours" if code == TableSize.FOURS else int(code)
 
 

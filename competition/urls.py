@@ -6,7 +6,6 @@ Django: the URL configuration.
 from django.urls import path
 
 from competition.views import (
-    director,
     export,
     history,
     paper,
@@ -101,16 +100,6 @@ urlpatterns = [
         name="groups_fill",
     ),
     path(f"{competition}beheer/ronde/nieuw/", secretary.round_create_view, name="round_create"),
-    path(
-        f"{competition}beheer/ronde/<number:number>/aanwezig/",
-        secretary.attendance,
-        name="attendance",
-    ),
-    path(
-        f"{competition}beheer/ronde/<number:number>/indeling/",
-        director.round_pairing,
-        name="round_pairing",
-    ),
     path(
         f"{competition}beheer/ronde/<number:number>/uitslagen/",
         secretary.round_results,

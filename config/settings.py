@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "games",
     "competition",
     "duplicate",
+    "pairing",
     "archives",
     "demo",
 ]

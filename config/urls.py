@@ -72,6 +72,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("games.urls")),
     path("", include("archives.urls")),
+    path("", include("pairing.urls")),
     path("", include("competition.urls")),
     path("", include("duplicate.urls")),
 ]

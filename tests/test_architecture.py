@@ -37,3 +37,18 @@ def test_the_architecture_page_gives_each_app_its_contract_layer():
     for number, layer in enumerate(contract_layers()[1:], start=1):
         expected |= {name: str(number) for name in layer}
     assert documented == expected
+
+
+def test_no_app_holds_much_more_than_thirty_percent_of_the_code():
+    """Issue 39: an app that grows past this is split along its seams (migrations aside)."""
+    lines = {
+        name: sum(
+            len(path.read_text(encoding="utf-8").splitlines())
+            for path in (ROOT / name).rglob("*.py")
+            if "migrations" not in path.parts
+        )
+        for name in set().union(*contract_layers())
+    }
+    total = sum(lines.values())
+    shares = {name: round(count / total, 3) for name, count in lines.items()}
+    assert max(shares.values()) <= 0.32, shares

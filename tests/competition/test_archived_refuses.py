@@ -28,7 +28,6 @@ from competition.services.entrants import (
     group_create,
 )
 from competition.services.importing import ImportDecisions, results_import_apply
-from competition.services.pairing import round_create_and_pair, round_pair
 from competition.services.rounds import (
     round_clear_pairings,
     round_correct_result,
@@ -56,6 +55,7 @@ from games.services import (
     game_record_result,
     games_record_results,
 )
+from pairing.services import round_create_and_pair, round_pair
 from tests.factories import MembershipFactory, PlayerFactory
 from tests.seats import pair_spec
 from tests.test_odd_forms import evening, page_addresses, post_forms  # noqa: F401

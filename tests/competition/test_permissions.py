@@ -7,8 +7,10 @@ from archives import urls as archives_urls
 from archives import views as archives_views
 from competition import urls as competition_urls
 from competition.models import Round
-from competition.views import director as director_views
 from competition.views import secretary as secretary_views
+from pairing import urls as pairing_urls
+from pairing.views import attendance as attendance_views
+from pairing.views import director as director_views
 from tests.factories import EntrantFactory, GameFactory, RoundFactory
 
 pytestmark = pytest.mark.django_db
@@ -37,10 +39,19 @@ SECRETARY_VIEWS = {
 def test_every_data_changing_view_is_listed():
     names = {
         pattern.name
-        for pattern in [*competition_urls.urlpatterns, *archives_urls.urlpatterns]
+        for pattern in [
+            *competition_urls.urlpatterns,
+            *pairing_urls.urlpatterns,
+            *archives_urls.urlpatterns,
+        ]
         if isinstance(pattern, URLPattern)
         and getattr(pattern.callback, "__module__", "")
-        in {secretary_views.__name__, director_views.__name__, archives_views.__name__}
+        in {
+            secretary_views.__name__,
+            director_views.__name__,
+            attendance_views.__name__,
+            archives_views.__name__,
+        }
     }
     assert names == set(SECRETARY_VIEWS)
 

@@ -8,8 +8,8 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
-from competition.services.pairing import round_pair
 from competition.services.rounds import round_create
+from pairing.services import round_pair
 from tests.competition.test_query_budget import queries
 from tests.factories import competition_with_results
 

@@ -231,8 +231,8 @@ def _rated_club_of_four():
 
 
 def test_round_one_of_a_tournament_is_seeded_by_the_clubs_rating():
-    from competition.services.pairing import round_pairing_preview
     from competition.services.rounds import round_create
+    from pairing.services import round_pairing_preview
     from tests.factories import EntrantFactory
 
     club, (anna, bert, cor, dirk) = _rated_club_of_four()

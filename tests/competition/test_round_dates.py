@@ -14,7 +14,6 @@ from django.urls import reverse
 from django.utils import timezone
 
 from competition.models import Round
-from competition.services.pairing import round_create_and_pair
 from competition.services.rounds import (
     round_create,
     round_record_results,
@@ -22,6 +21,7 @@ from competition.services.rounds import (
     round_set_status,
 )
 from games.services import ResultEntry, ResultInput
+from pairing.services import round_create_and_pair
 from tests.factories import UserFactory
 from tests.rendered_forms import rendered_forms
 from tests.seats import pair_spec

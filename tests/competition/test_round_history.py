@@ -11,7 +11,6 @@ from clubs.history import HistoryAction, HistoryReason
 from clubs.models import HistoryEntry
 from competition.models import Absence, Competition, Round
 from competition.services import CompetitionError
-from competition.services.pairing import BYE, round_add_late_player, round_pair
 from competition.services.rounds import (
     round_clear_pairings,
     round_correct_result,
@@ -29,6 +28,7 @@ from competition.services.rounds import (
 from games.models import Game, Outcome
 from games.moves import move_undo, moves_import_gcg
 from games.services import ResultEntry, ResultInput
+from pairing.services import BYE, round_add_late_player, round_pair
 from tests.factories import EntrantFactory, PlayerFactory
 from tests.seats import pair_spec
 

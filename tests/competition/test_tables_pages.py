@@ -13,7 +13,6 @@ from clubs.history import HistoryAction
 from clubs.models import HistoryEntry
 from competition.models import Competition
 from competition.services.competitions import competition_update
-from competition.services.pairing import round_pair
 from competition.services.rounds import (
     pairing_version,
     round_create,
@@ -23,6 +22,7 @@ from competition.services.rounds import (
 )
 from games.models import Game
 from games.services import PairingSpec, ResultEntry, ResultInput, ResultKind
+from pairing.services import round_pair
 from tests.competition.test_query_budget import queries
 from tests.factories import EntrantFactory, PlayerFactory, competition_form_data
 

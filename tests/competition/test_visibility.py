@@ -191,7 +191,7 @@ def test_the_rule_itself(draft, secretary, member, other_secretary, staff):
 
 
 def test_the_pairing_of_the_next_round_does_not_count_the_draft_either(draft, competition):
-    from competition.services.pairing import pairing_input
+    from pairing.services import pairing_input
 
     third = round_create(competition=competition)
     records = pairing_input(third, standings_round=2).groups[""]

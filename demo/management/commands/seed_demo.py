@@ -18,7 +18,6 @@ from competition.selectors import (
 )
 from competition.services.competitions import competition_create
 from competition.services.entrants import entrant_add
-from competition.services.pairing import round_pair
 from competition.services.rounds import (
     round_create,
     round_record_results,
@@ -35,6 +34,7 @@ from games.management.commands.make_demo_games import DEMO_DIR
 from games.models import Outcome
 from games.moves import moves_import_gcg
 from games.services import ResultEntry, ResultInput, ResultKind
+from pairing.services import round_pair
 
 PLAYER_NAMES = [
     "Anke de Vries", "Bram Jansen", "Carla Bakker", "Dirk Visser", "Els Smit",

@@ -1,4 +1,5 @@
-"""The pure core stays pure: `competition.core` and `rules` import without Django.
+"""The pure cores stay pure: `competition.core`, `pairing.core` and `rules` import without
+Django.
 
 Each check imports every module of the package in a fresh interpreter where Django is not
 configured, then looks at `sys.modules`: a module of Django (or a Django add-on) or of the
@@ -17,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
-APPS = ("clubs", "games", "config", "competition")
+APPS = ("clubs", "games", "config", "competition", "pairing", "duplicate", "archives", "demo")
 
 PROBE = """
 import importlib, json, pkgutil, sys
@@ -58,7 +59,7 @@ def _foreign(loaded: list[str], allowed: tuple[str, ...]) -> list[str]:
         if name.split(".")[0].startswith("django")
         or (
             name.split(".")[0] in APPS
-            and name != "competition"
+            and name not in {"competition", "pairing"}
             and not any(name == a or name.startswith(a + ".") for a in allowed)
         )
     ]
@@ -69,11 +70,8 @@ def _foreign(loaded: list[str], allowed: tuple[str, ...]) -> list[str]:
     [
         # rules is a library of its own: it may not even reach back into the competition app.
         ("rules", ("rules",), {"rules.gcg", "rules.game"}),
-        (
-            "competition.core",
-            ("competition.core", "rules"),
-            {"competition.core.standings", "competition.core.pairing.swiss"},
-        ),
+        ("competition.core", ("competition.core", "rules"), {"competition.core.standings"}),
+        ("pairing.core", ("pairing.core",), {"pairing.core.swiss", "pairing.core.tables"}),
     ],
 )
 def test_the_package_imports_without_django_or_the_apps(package, allowed, expected):
@@ -82,10 +80,11 @@ def test_the_package_imports_without_django_or_the_apps(package, allowed, expect
     assert _foreign(loaded, allowed) == []
 
 
-def test_the_core_imports_only_the_standard_library_and_rustworkx():
+@pytest.mark.parametrize("app", ["competition", "pairing"])
+def test_the_core_imports_only_the_standard_library_and_rustworkx(app):
     """Stricter than the above for third-party code: a new dependency is a decision."""
     allowed = set(sys.stdlib_module_names) | {"rustworkx"}
-    core = ROOT / "competition" / "core"
+    core = ROOT / app / "core"
     for source in sorted(core.rglob("*.py")):
         for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
@@ -94,8 +93,8 @@ def test_the_core_imports_only_the_standard_library_and_rustworkx():
                 roots = {(node.module or "").split(".")[0]}
             else:
                 continue
-            if roots - allowed - {"competition"}:
+            if roots - allowed - {app}:
                 pytest.fail(f"{source.relative_to(ROOT)} imports {sorted(roots - allowed)}")
-            if "competition" in roots:
+            if app in roots:
                 module = node.module if isinstance(node, ast.ImportFrom) else ""
-                assert (module or "").startswith("competition.core"), source
+                assert (module or "").startswith(f"{app}.core"), source

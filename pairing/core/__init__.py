@@ -3,7 +3,7 @@
 Swiss (one maximum-weight matching), round robin (Berger tables), King of the Hill,
 random, and a first round by rating or seed; who starts; who gets the bye. Tables of
 3 and 4: the sizes, Swiss by tables, random tables and the golfer schedule. The Django
-adapter in ``competition`` turns ORM rows into ``PairingEntrant`` records and the
+adapter in ``pairing.services`` turns ORM rows into ``PairingEntrant`` records and the
 returned ``Pairing`` back into a round. This package must never import Django, the
 ORM or another app of the project. See docs/pairing.md.
 """

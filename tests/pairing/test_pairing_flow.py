@@ -14,7 +14,6 @@ from clubs.models import Player
 from competition.models import Competition, Round
 from competition.services import CompetitionError
 from competition.services.entrants import entrant_add, entrant_withdraw
-from competition.services.pairing import default_standings_round, round_pair
 from competition.services.rounds import (
     pairing_version,
     round_clear_pairings,
@@ -26,6 +25,7 @@ from competition.services.rounds import (
 )
 from games.models import Game, Outcome
 from games.services import ResultEntry, ResultInput, ResultKind
+from pairing.services import default_standings_round, round_pair
 from tests.factories import EntrantFactory, GroupFactory, PlayerFactory
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 
 from hypothesis import strategies as st
 
-from competition.core.pairing import (
+from pairing.core import (
     CRITERIA,
     PairingEntrant,
     PastGame,
@@ -16,7 +16,7 @@ from competition.core.pairing import (
     choose_bye,
     swiss,
 )
-from competition.core.pairing.simulation import Ledger
+from pairing.core.simulation import Ledger
 
 
 def perfect_matchings(ids: Sequence[int]) -> Iterator[list[tuple[int, int]]]:

@@ -12,7 +12,7 @@ from clubs.models import Player
 from competition import selectors
 from competition.management.commands._lookup import competition_from_argument
 from competition.services import CompetitionError
-from competition.services.pairing import round_create_and_pair, round_pairing_preview
+from pairing.services import round_create_and_pair, round_pairing_preview
 
 
 class Command(BaseCommand):

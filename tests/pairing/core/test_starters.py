@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from competition.core.pairing import PairingEntrant, PairingError, PastGame, assign_starters
+from pairing.core import PairingEntrant, PairingError, PastGame, assign_starters
 
 
 def entrant(pid, *, recent=(), starts=0, games=0, opponents=()):

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from competition.core.pairing import (
+from pairing.core import (
     CRITERIA,
     PairingEntrant,
     PairingError,
@@ -16,7 +16,7 @@ from competition.core.pairing import (
     SwissWeights,
     swiss,
 )
-from competition.core.pairing.simulation import Ledger
+from pairing.core.simulation import Ledger
 
 from .strategies import arbitrary_entrants, brute_force, played_competitions
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from competition.core.pairing import (
+from pairing.core import (
     PairingEntrant,
     PairingError,
     PastGame,

@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
-from competition.core.pairing import swiss
-from competition.core.pairing.simulation import Ledger
+from pairing.core import swiss
+from pairing.core.simulation import Ledger
 
 LATE_ENTRANT = 41
 WITHDRAWN = 7

@@ -15,12 +15,6 @@ from competition import selectors
 from competition.models import Competition, Round
 from competition.services import CompetitionError
 from competition.services.competitions import competition_update
-from competition.services.pairing import (
-    round_add_late_player,
-    round_pair,
-    round_pairing_preview,
-    round_swap,
-)
 from competition.services.rounds import (
     round_create,
     round_record_results,
@@ -29,6 +23,12 @@ from competition.services.rounds import (
 )
 from games.models import Game, Outcome
 from games.services import PairingSpec, ResultEntry, ResultInput, ResultKind
+from pairing.services import (
+    round_add_late_player,
+    round_pair,
+    round_pairing_preview,
+    round_swap,
+)
 from tests.factories import EntrantFactory, PlayerFactory
 
 

@@ -1,4 +1,4 @@
-"""Pairing a round: the adapter between the ORM and the pure engines in competition.core.pairing.
+"""Pairing a round: the adapter between the ORM and the pure engines in pairing.core.
 
 `round_pairing_preview` computes a pairing without writing; `round_pair` writes it as the
 round's games (a draft the director reviews, may swap, and then publishes);
@@ -18,8 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.history import HistoryAction
 from clubs.inputs import SMALLINT_MAX
 from competition import selectors
-from competition.core import pairing, standings
-from competition.core.pairing.tables import explain
+from competition.core import standings
 from competition.models import Competition, Entrant, Round, TableSize, table_size_choice
 from competition.ratings import club_ratings, seed_rating
 from competition.rulesets import game_rules_for
@@ -46,9 +45,11 @@ from games.engine import ruleset_of
 from games.locks import games_locked
 from games.models import Game, Move, Outcome, Seat
 from games.services import PairingSpec, games_create
+from pairing import core as engines
+from pairing.core.tables import explain
 
 SYSTEM_NAMES = {"swiss": "swiss", "rr": "round_robin", "koth": "king_of_the_hill"}
-#: At tables of 3 and 4 (`pairing.pair_tables`): a round robin is the schedule in which
+#: At tables of 3 and 4 (`engines.pair_tables`): a round robin is the schedule in which
 #: nobody meets twice (the social golfer problem); King of the Hill cuts the standings.
 TABLE_SYSTEM_NAMES = {
     "swiss": "swiss",
@@ -64,23 +65,23 @@ TABLE_SYSTEM_NAMES = {
 class PairingInput:
     """The records to pair, per group ("" when the competition has no groups)."""
 
-    groups: dict[str, list[pairing.PairingEntrant]]
+    groups: dict[str, list[engines.PairingEntrant]]
     standings_round: int | None
-    #: Every earlier table of the competition (2-4 players who came), for the tables engines.
-    tables: tuple[pairing.PastTable, ...] = ()
+    #: Every earlier table of the competition (2-4 players who came), for the tables pairing.
+    tables: tuple[engines.PastTable, ...] = ()
 
 
 @dataclass(frozen=True)
 class RoundPairing:
     """A whole round's pairing: every group's tables numbered on, and every group's bye."""
 
-    pairs: tuple[pairing.Pair, ...]
+    pairs: tuple[engines.Pair, ...]
     byes: tuple[int, ...]
     weight: int | None
     system: str
-    criteria: tuple[pairing.CriterionTotal, ...] = ()
+    criteria: tuple[engines.CriterionTotal, ...] = ()
     #: At tables of 3 and 4 (the round's table size is not 2): the tables, `pairs` empty.
-    tables: tuple[pairing.Table, ...] = ()
+    tables: tuple[engines.Table, ...] = ()
 
 
 def default_standings_round(round: Round, *, open_games: int | None = None) -> int | None:
@@ -111,7 +112,7 @@ def pairing_input(round: Round, *, standings_round: int | None) -> PairingInput:
         after_round=after_round,
     )
     by_player = {row.player_id: row for row in rows}
-    history: dict[int, list[pairing.PastGame]] = defaultdict(list)
+    history: dict[int, list[engines.PastGame]] = defaultdict(list)
     starts: dict[int, list[bool]] = defaultdict(list)
     byes: dict[int, int] = defaultdict(int)
     seat_rows = (
@@ -144,10 +145,10 @@ def pairing_input(round: Round, *, standings_round: int | None) -> PairingInput:
             started = None if starter is None else starter == position
             for _number, opponent, *_rest in seats:
                 if opponent != player:
-                    history[player].append(pairing.PastGame(opponent, number, started))
+                    history[player].append(engines.PastGame(opponent, number, started))
             if started is not None and outcome != Outcome.FORFEIT:
                 starts[player].append(started)
-    groups: dict[str, list[pairing.PairingEntrant]] = defaultdict(list)
+    groups: dict[str, list[engines.PairingEntrant]] = defaultdict(list)
     # Round 1 is seeded by the club's rating (competition/ratings.py); a player without a
     # rated game keeps the known start rating, or none.
     club_rating = club_ratings(competition.club) if round.number == 1 else None
@@ -155,7 +156,7 @@ def pairing_input(round: Round, *, standings_round: int | None) -> PairingInput:
         row = by_player.get(entrant.player_id)
         own_starts = starts[entrant.player_id]
         groups[entrant.group.name if entrant.group else ""].append(
-            pairing.PairingEntrant(
+            engines.PairingEntrant(
                 id=entrant.player_id,
                 rank=row.rank if row else len(rows) + 1,
                 match_points=row.match_points if row else 0,
@@ -176,7 +177,7 @@ def pairing_input(round: Round, *, standings_round: int | None) -> PairingInput:
     )
 
 
-def _past_table(seats: list[tuple]) -> pairing.PastTable | None:
+def _past_table(seats: list[tuple]) -> engines.PastTable | None:
     """A stored table as the tables engines read it: the players who came, in playing
     order from the starter (its order unknown when drawn at the table or someone forfeited);
     None when fewer than two came."""
@@ -187,7 +188,7 @@ def _past_table(seats: list[tuple]) -> pairing.PastTable | None:
     order_known = starter is not None and len(came) == len(seats)
     if order_known:
         came = came[starter:] + came[:starter]
-    return pairing.PastTable(
+    return engines.PastTable(
         round_number=number,
         players=tuple(seat[1] for seat in came),
         order_known=order_known,
@@ -236,8 +237,8 @@ def round_pairing_preview(
             if all(entrant.seed for entrant in entrants):
                 options["order_by"] = "seed"
         try:
-            results.append(pairing.pair(group_name, entrants, **options))
-        except pairing.PairingError as error:
+            results.append(engines.pair(group_name, entrants, **options))
+        except engines.PairingError as error:
             raise CompetitionError(
                 _("The round cannot be paired: %(reason)s") % {"reason": error}
             ) from error
@@ -260,7 +261,7 @@ def _random_seed(round: Round, seed: int | None) -> int:
 def _preview_tables(
     round: Round, *, code: str, system: str | None, standings_round: int | None, seed: int | None
 ) -> RoundPairing:
-    """The round at tables of 3 and 4: each group split by `pairing.table_sizes` and paired
+    """The round at tables of 3 and 4: each group split by `engines.table_sizes` and paired
     by the tables engine of the competition's system, with every earlier table as history.
     A first round by rating is not offered at tables: Swiss then groups by the (empty)
     standings."""
@@ -270,7 +271,7 @@ def _preview_tables(
     if name is None:
         raise CompetitionError(_("Choose a pairing system from the list."))
     data = pairing_input(round, standings_round=standings_round)
-    tables: list[pairing.Table] = []
+    tables: list[engines.Table] = []
     byes: list[int] = []
     for entrants in data.groups.values():
         options: dict = {"starters": competition.starters, "history": data.tables}
@@ -279,9 +280,9 @@ def _preview_tables(
         if name == "random":
             options["seed"] = _random_seed(round, seed)
         try:
-            sizes = pairing.table_sizes(len(entrants), table_size_choice(code))
-            result = pairing.pair_tables(name, entrants, sizes, **options)
-        except pairing.PairingError as error:
+            sizes = engines.table_sizes(len(entrants), table_size_choice(code))
+            result = engines.pair_tables(name, entrants, sizes, **options)
+        except engines.PairingError as error:
             raise CompetitionError(
                 _("The round cannot be paired: %(reason)s") % {"reason": error}
             ) from error
@@ -291,7 +292,7 @@ def _preview_tables(
     return RoundPairing(pairs=(), byes=tuple(byes), weight=None, system=name, tables=tuple(tables))
 
 
-def _combined(results: list[pairing.Pairing], *, system: str) -> RoundPairing:
+def _combined(results: list[engines.Pairing], *, system: str) -> RoundPairing:
     """One pairing of several groups: tables numbered on, group after group."""
     pairs, byes, weight = [], [], 0
     for result in results:
@@ -561,7 +562,7 @@ def _late_spec(round: Round, player_id: int, opponent_id: int | None) -> Pairing
             for group in pairing_input(round, standings_round=None).groups.values()
             for entrant in group
         }
-        (first,) = pairing.assign_starters(
+        (first,) = engines.assign_starters(
             [(opponent_id, player_id)],
             [records[opponent_id], records[player_id]],
             starters="assigned",
@@ -592,7 +593,7 @@ def round_pairing_review(round: Round, *, standings_round: int | None) -> dict[i
         for group in pairing_input(round, standings_round=standings_round).groups.values()
         for entrant in group
     }
-    empty = pairing.PairingEntrant(id=0, rank=0)
+    empty = engines.PairingEntrant(id=0, rank=0)
     review = {}
     for game in round.games.exclude(outcome=Outcome.BYE).with_seats():
         if len(game.seat_list) != 2:
@@ -621,14 +622,14 @@ def _stored_table(game: Game) -> tuple[tuple[int, ...], bool]:
 
 def _explained(
     games: list[Game], data: PairingInput
-) -> tuple[pairing.TablePairing, dict[int, pairing.PairingEntrant]]:
+) -> tuple[engines.TablePairing, dict[int, engines.PairingEntrant]]:
     """The stored games as the tables engine explains them (a bye as its bye)."""
     records = {entrant.id: entrant for group in data.groups.values() for entrant in group}
     by_id = dict(records)
     for game in games:
         for player in game.players:
-            by_id.setdefault(player.pk, pairing.PairingEntrant(id=player.pk, rank=len(by_id) + 1))
-    history = pairing.TableHistory(data.tables, list(by_id))
+            by_id.setdefault(player.pk, engines.PairingEntrant(id=player.pk, rank=len(by_id) + 1))
+    history = engines.TableHistory(data.tables, list(by_id))
     tables, bye = [], None
     for game in games:
         if game.is_bye:
@@ -638,10 +639,10 @@ def _explained(
         tables.append(
             explain(game.table or 0, players, seated=seated, by_id=by_id, history=history)
         )
-    return pairing.TablePairing(tables=tuple(tables), bye=bye, system=""), by_id
+    return engines.TablePairing(tables=tuple(tables), bye=bye, system=""), by_id
 
 
-def round_table_review(round: Round, *, standings_round: int | None) -> dict[int, pairing.Table]:
+def round_table_review(round: Round, *, standings_round: int | None) -> dict[int, engines.Table]:
     """Per table of a round at tables of 3 and 4: the engine's explanation (players in
     playing order, repeat meetings, match-point spread), from the records it paired with."""
     games = [game for game in round.games.with_seats() if not game.is_bye]
@@ -681,8 +682,8 @@ def round_swap(
     data = pairing_input(locked, standings_round=default_standings_round(locked))
     shown, by_id = _explained(games, data)
     try:
-        swapped = pairing.swap_players(shown, player_x, player_y, by_id.values(), data.tables)
-    except pairing.PairingError as error:
+        swapped = engines.swap_players(shown, player_x, player_y, by_id.values(), data.tables)
+    except engines.PairingError as error:
         raise CompetitionError(
             _("The players cannot be swapped: %(reason)s") % {"reason": error}
         ) from error

@@ -14,13 +14,6 @@ from competition.forms import PairingForm, RoundDeleteForm, RoundReopenForm, Swa
 from competition.models import Competition, Round
 from competition.ratings import club_ratings
 from competition.services import CompetitionError
-from competition.services.pairing import (
-    default_standings_round,
-    round_pair,
-    round_pairing_review,
-    round_swap,
-    round_table_review,
-)
 from competition.services.rounds import (
     pairing_version,
     round_clear_pairings,
@@ -30,6 +23,13 @@ from competition.services.rounds import (
 )
 from competition.views.access import secretary_required
 from competition.views.warnings import open_games_warning
+from pairing.services import (
+    default_standings_round,
+    round_pair,
+    round_pairing_review,
+    round_swap,
+    round_table_review,
+)
 
 
 @dataclass(frozen=True)

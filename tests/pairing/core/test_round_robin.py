@@ -7,7 +7,7 @@ from itertools import combinations
 
 import pytest
 
-from competition.core.pairing import (
+from pairing.core import (
     PairingEntrant,
     PairingError,
     pair,

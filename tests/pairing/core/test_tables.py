@@ -11,7 +11,7 @@ from itertools import combinations
 
 import pytest
 
-from competition.core.pairing import (
+from pairing.core import (
     PairingEntrant,
     PairingError,
     PastTable,
@@ -26,7 +26,7 @@ from competition.core.pairing import (
     swiss_tables,
     table_sizes,
 )
-from competition.core.pairing.simulation import Ledger
+from pairing.core.simulation import Ledger
 
 # -- helpers ---------------------------------------------------------------------------
 
@@ -432,7 +432,7 @@ def test_king_of_the_hill_at_tables_cuts_the_standings_in_order():
     """King of the Hill ("op de stand") at tables: ranks 1-4 at table 1, 5-7 and 8-10
     at tables 2 and 3 (10 at fours: 4 + 3 + 3), whatever the input order; the 11th
     placed of 11 has the bye."""
-    from competition.core.pairing import PairingEntrant, pair_tables, table_sizes
+    from pairing.core import PairingEntrant, pair_tables, table_sizes
 
     entrants = [PairingEntrant(id=100 + rank, rank=rank) for rank in range(11, 0, -1)]
     result = pair_tables("koth", entrants, table_sizes(10, "fours"), starters="by_lot")
