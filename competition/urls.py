@@ -13,7 +13,6 @@ from competition.views import (
     ratings,
     screen,
     secretary,
-    tsh,
 )
 from competition.views.conditional import conditional_page
 
@@ -27,7 +26,6 @@ urlpatterns = [
         secretary.competition_create,
         name="competition_create",
     ),
-    path("<slug:club>/beheer/tsh-importeren/", tsh.tsh_import_view, name="tsh_import"),
     path(
         "<slug:club>/speler/<id:player_id>/",
         history.player_history_page,
@@ -116,6 +114,4 @@ urlpatterns = [
         secretary.results_csv_download,
         name="results_csv",
     ),
-    path(f"{competition}beheer/tsh/", tsh.tsh_page, name="tsh"),
-    path(f"{competition}beheer/tsh/export.t", tsh.tsh_download, name="tsh_download"),
 ]

@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "competition",
     "duplicate",
     "pairing",
+    "interchange",
     "archives",
     "demo",
 ]

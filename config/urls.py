@@ -73,6 +73,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("archives.urls")),
     path("", include("pairing.urls")),
+    path("", include("interchange.urls")),
     path("", include("competition.urls")),
     path("", include("duplicate.urls")),
 ]

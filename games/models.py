@@ -55,7 +55,7 @@ class Outcome(models.TextChoices):
 #: (decided by the score, or by a flag fall whatever the score). A forfeit and a bye have
 #: none; an annulled game keeps whatever was typed but its scores count for nothing. The
 #: typed kinds that carry scores are `games.services.ResultKind.SCORED`; the pure modules
-#: (`competition.core.standings`, `competition.core.tsh`) spell the same two codes themselves.
+#: (`competition.core.standings`, `interchange.core.tsh`) spell the same two codes themselves.
 SCORED_OUTCOMES = (Outcome.NORMAL, Outcome.FLAG_FALL)
 
 

@@ -12,12 +12,12 @@ from clubs.slugs import url_segments
 from competition.models import Competition
 from competition.services import CompetitionError
 from competition.services.competitions import competition_create, competition_update
-from competition.services.tsh import tsh_import
+from interchange.tsh import tsh_import
 from tests.factories import competition_form_data
 
 pytestmark = pytest.mark.django_db
 
-HAND_WRITTEN = Path(__file__).parent / "fixtures" / "tsh_hand_written.t"
+HAND_WRITTEN = Path(__file__).parents[1] / "interchange" / "fixtures" / "tsh_hand_written.t"
 REFUSED = "is het adres van een pagina van de club; kies een andere korte naam."
 
 

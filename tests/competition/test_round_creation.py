@@ -17,13 +17,13 @@ from clubs.models import HistoryEntry
 from competition.models import Competition, Round
 from competition.services.competitions import competition_archive
 from competition.services.importing import ImportDecisions, results_import_apply
-from competition.services.tsh import tsh_import
 from games.models import Game
+from interchange.tsh import tsh_import
 from tests.factories import EntrantFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
-TSH_FILE = Path(__file__).parent / "fixtures" / "tsh_hand_written.t"
+TSH_FILE = Path(__file__).parents[1] / "interchange" / "fixtures" / "tsh_hand_written.t"
 CSV_FILE = (
     "round,table,player,opponent,score,opponent_score,outcome\n1,1,Anna,Bert,320,290,normal\n"
 )

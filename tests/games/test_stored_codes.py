@@ -13,10 +13,10 @@ from django.utils import translation
 
 import rules
 from clubs.history import HistoryReason as ChangeReason
-from competition.services.tsh import MESSAGES as TSH_MESSAGES
 from games import rule_messages
 from games.models import Move
 from games.moves import move_add, move_correct
+from interchange.tsh import MESSAGES as TSH_MESSAGES
 from rules import gcg
 from tests.factories import result_changes
 from tests.games.test_gcg_upload_errors import raised_codes

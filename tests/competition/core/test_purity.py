@@ -1,5 +1,5 @@
-"""The pure cores stay pure: `competition.core`, `pairing.core` and `rules` import without
-Django.
+"""The pure cores stay pure: `competition.core`, `pairing.core`, `interchange.core` and
+`rules` import without Django.
 
 Each check imports every module of the package in a fresh interpreter where Django is not
 configured, then looks at `sys.modules`: a module of Django (or a Django add-on) or of the
@@ -18,7 +18,17 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
-APPS = ("clubs", "games", "config", "competition", "pairing", "duplicate", "archives", "demo")
+APPS = (
+    "clubs",
+    "games",
+    "config",
+    "competition",
+    "pairing",
+    "interchange",
+    "duplicate",
+    "archives",
+    "demo",
+)
 
 PROBE = """
 import importlib, json, pkgutil, sys
@@ -59,7 +69,7 @@ def _foreign(loaded: list[str], allowed: tuple[str, ...]) -> list[str]:
         if name.split(".")[0].startswith("django")
         or (
             name.split(".")[0] in APPS
-            and name not in {"competition", "pairing"}
+            and name not in {"competition", "pairing", "interchange"}
             and not any(name == a or name.startswith(a + ".") for a in allowed)
         )
     ]
@@ -72,6 +82,7 @@ def _foreign(loaded: list[str], allowed: tuple[str, ...]) -> list[str]:
         ("rules", ("rules",), {"rules.gcg", "rules.game"}),
         ("competition.core", ("competition.core", "rules"), {"competition.core.standings"}),
         ("pairing.core", ("pairing.core",), {"pairing.core.swiss", "pairing.core.tables"}),
+        ("interchange.core", ("interchange.core",), {"interchange.core.tsh"}),
     ],
 )
 def test_the_package_imports_without_django_or_the_apps(package, allowed, expected):
@@ -80,7 +91,7 @@ def test_the_package_imports_without_django_or_the_apps(package, allowed, expect
     assert _foreign(loaded, allowed) == []
 
 
-@pytest.mark.parametrize("app", ["competition", "pairing"])
+@pytest.mark.parametrize("app", ["competition", "pairing", "interchange"])
 def test_the_core_imports_only_the_standard_library_and_rustworkx(app):
     """Stricter than the above for third-party code: a new dependency is a decision."""
     allowed = set(sys.stdlib_module_names) | {"rustworkx"}

@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from clubs.models import Club
 from competition.services import CompetitionError
-from competition.services.tsh import IMPORT_RULES, tsh_import
+from interchange.tsh import IMPORT_RULES, tsh_import
 
 
 class Command(BaseCommand):

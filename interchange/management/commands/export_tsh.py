@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from competition.management.commands._lookup import competition_from_argument
 from competition.services import CompetitionError
-from competition.services.tsh import tsh_export
+from interchange.tsh import tsh_export
 
 
 class Command(BaseCommand):

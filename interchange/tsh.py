@@ -1,7 +1,7 @@
 """Moving a tournament between Bordpunt and TSH: export a competition as a ``.t`` file, and
 create a competition from one (players, rounds, pairings and results, all or nothing).
 
-The file format and its mapping live in the pure module ``competition.core.tsh``; this module
+The file format and its mapping live in the pure module ``interchange.core.tsh``; this module
 turns ORM rows into its records and back. docs/tsh.md describes what carries over.
 """
 
@@ -18,7 +18,6 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction, HistoryReason, history_record
 from clubs.models import Club, Player
-from competition.core import tsh
 from competition.models import Competition, Entrant, Round
 from competition.ratings import club_ratings
 from competition.rulesets import game_rules_for
@@ -36,6 +35,7 @@ from games.services import (
     game_record_result,
     games_create,
 )
+from interchange.core import tsh
 
 #: The rule sets a TSH file can be imported under (a club variant is set afterwards).
 IMPORT_RULES = (

@@ -6,9 +6,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from competition.core import tsh
+from interchange.core import tsh
 
-HAND_WRITTEN = (Path(__file__).parent.parent / "fixtures" / "tsh_hand_written.t").read_text()
+HAND_WRITTEN = (Path(__file__).parents[1] / "fixtures" / "tsh_hand_written.t").read_text()
 ODD_WORDS = ["0", "-1", "99999999999999999999", "²", "٣", "+50", ";", "p12", "newr", "\x00", ""]
 
 

@@ -14,8 +14,8 @@ from clubs.permissions import can_manage_club
 from competition.forms import TshImportForm
 from competition.models import Competition
 from competition.services import CompetitionError
-from competition.services.tsh import tsh_export, tsh_import
 from competition.views.access import secretary_required
+from interchange.tsh import tsh_export, tsh_import
 
 
 @secretary_required

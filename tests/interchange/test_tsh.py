@@ -15,14 +15,14 @@ from django.urls import reverse
 from django.utils import translation
 
 from clubs.models import HistoryEntry
-from competition.core import tsh
 from competition.models import Competition, Entrant, Round
 from competition.selectors import standings_get
 from competition.services import CompetitionError
 from competition.services.rounds import round_create, round_set_pairings, round_set_status
-from competition.services.tsh import tsh_export, tsh_import
 from games.models import Game
 from games.services import ResultInput, ResultKind, game_record_result
+from interchange.core import tsh
+from interchange.tsh import tsh_export, tsh_import
 from tests.factories import EntrantFactory, MembershipFactory, PlayerFactory, result_changes
 from tests.seats import pair, pair_spec, seated
 

@@ -1,0 +1,1 @@
+"""Files to and from other programs: TSH's `.t` files (docs/tsh.md)."""

@@ -1,0 +1,1 @@
+"""Files of other programs, read and written as plain records: pure, no Django."""
