@@ -58,6 +58,11 @@ def places(
     """Each seat's place (1 = won; equal keys share the better place, as 1, 1, 3), or
     None for every seat when the outcome has no places. Raises `ResultError` when the
     parts do not fit the outcome."""
+    if outcome == "normal" and len(scores) == 2 and not flag_fell and not forfeited:
+        # A game of two played on the board, the common case (the ratings read 45,000)
+        first, second = scores
+        if first is not None and second is not None:
+            return (1, 2) if first > second else (2, 1) if first < second else (1, 1)
     count = max(len(scores), len(flag_fell), len(forfeited), 1 if outcome == "bye" else 0)
     flags = tuple(flag_fell) or (False,) * count
     forfeits = tuple(forfeited) or (False,) * count

@@ -40,14 +40,16 @@ def tables(draw, round_number: int, players: list[int]) -> TableRecord:
     if outcome == "annulled":
         scores = draw(st.lists(st.none() | st.integers(0, 500), min_size=size, max_size=size))
         return TableRecord(
-            round_number, tuple(SeatRecord(p, s) for p, s in zip(players, scores)), outcome
+            round_number,
+            tuple(SeatRecord(p, s) for p, s in zip(players, scores, strict=True)),
+            outcome,
         )
     if outcome == "forfeit":
         absent = draw(st.lists(st.booleans(), min_size=size, max_size=size))
         absent[0] = absent[0] or not any(absent)  # someone did not come
         return TableRecord(
             round_number,
-            tuple(SeatRecord(p, forfeited=a) for p, a in zip(players, absent)),
+            tuple(SeatRecord(p, forfeited=a) for p, a in zip(players, absent, strict=True)),
             outcome,
         )
     # Played on the board by two or more; the others (at a table of 3 or 4) did not come.
@@ -63,7 +65,7 @@ def tables(draw, round_number: int, players: list[int]) -> TableRecord:
             flags[seat] = True
     seats = tuple(
         SeatRecord(p, forfeited=True) if a else SeatRecord(p, s, flag_fell=f)
-        for p, s, f, a in zip(players, scores, flags, absent)
+        for p, s, f, a in zip(players, scores, flags, absent, strict=True)
     )
     return TableRecord(round_number, seats, outcome)
 
