@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations
 
 from django.db.models import Count, Max, Prefetch, QuerySet
 from django.http import Http404
@@ -20,7 +19,7 @@ from django.shortcuts import get_object_or_404
 from clubs.models import HistoryEntry, Player
 from competition.core import standings
 from competition.models import Competition, Entrant, Round, round_visible_to
-from games.models import Confirmation, Game, Outcome, Seat
+from games.models import Confirmation, Game, Seat
 
 
 def competition_get(*, club_slug: str, competition_slug: str) -> Competition:
@@ -59,16 +58,7 @@ def entrant_records(competition: Competition) -> list[standings.EntrantRecord]:
 
 def _winner(outcome: str, seats: list[tuple]) -> str:
     """The pair's winner as the standings record names it, from the seats' places."""
-    if outcome == Outcome.BYE:
-        return "a"
-    places = [seat[3] for seat in seats]
-    if outcome in (Outcome.ANNULLED,) or places == [None, None]:
-        return "none"
-    if places[0] == places[1]:
-        return "draw"
-    if places[1] is None or (places[0] is not None and places[0] < places[1]):
-        return "a"
-    return "b"
+    return standings.pair_winner(outcome, tuple(seat[3] for seat in seats))
 
 
 def _record(
@@ -276,58 +266,27 @@ def crosstable_get(competition: Competition) -> Crosstable:
     # 90,000 new lists cost more than the standings themselves.
     no_games: tuple[str, ...] = ()
     cells: list[list[Sequence[str]]] = [[no_games] * len(rows) for _ in rows]
-    by_pair: dict[tuple[int, int], list[str]] = defaultdict(list)
-    for game in _as_pairs(view.records):
-        if game.player_b is None or game.outcome == Outcome.ANNULLED:
-            continue
-        for me, other, mine, theirs, side in (
-            (game.player_a, game.player_b, game.score_a, game.score_b, "a"),
-            (game.player_b, game.player_a, game.score_b, game.score_a, "b"),
-        ):
-            by_pair[me, other].append(_cell_text(game, side, mine, theirs))
-    for (me, other), texts in by_pair.items():
+    for (me, other), texts in crosstable_texts(view.records).items():
         if me in index and other in index:
             cells[index[me]][index[other]] = texts
     return Crosstable(rows=rows, cells=cells)
 
 
-def _as_pairs(
+def crosstable_texts(
     records: Sequence[standings.GameRecord | standings.TableRecord],
-) -> list[standings.GameRecord]:
-    """Each pair at a table as the crosstable shows it: one meeting per pair of seats
-    (a forfeit loses, a fallen flag loses against one that did not fall, else the score)."""
-    pairs: list[standings.GameRecord] = []
-    for record in records:
-        if isinstance(record, standings.GameRecord):
-            pairs.append(record)
-            continue
-        for first, second in combinations(record.seats, 2):
-            key = [
-                (not seat.forfeited, not seat.flag_fell, seat.score or 0)
-                for seat in (first, second)
-            ]
-            winner = "draw" if key[0] == key[1] else "a" if key[0] > key[1] else "b"
-            if record.outcome == Outcome.ANNULLED:
-                winner = "none"
-            pairs.append(
-                standings.GameRecord(
-                    record.round_number,
-                    first.player_id,
-                    second.player_id,
-                    first.score,
-                    second.score,
-                    record.outcome,
-                    winner,
-                )
-            )
-    return pairs
-
-
-def _cell_text(game: standings.GameRecord, side: str, mine: int | None, theirs: int | None) -> str:
-    mark = "=" if game.winner == "draw" else "+" if game.winner == side else "−"
-    if mine is None or theirs is None:
-        return f"{mark}F"
-    return f"{mark}{mine}-{theirs}"
+) -> dict[tuple[int, int], list[str]]:
+    """{(player, opponent): the texts of the player's meetings with the opponent}, each
+    meeting as the standings count it (`standings.meetings`): "+412-300", "=350-350",
+    "−F" for a forfeit lost."""
+    by_pair: dict[tuple[int, int], list[str]] = defaultdict(list)
+    for meeting in standings.meetings(records):
+        mark = {"win": "+", "draw": "=", "loss": "−"}[meeting.result]
+        if meeting.score is None or meeting.opponent_score is None:
+            text = f"{mark}F"
+        else:
+            text = f"{mark}{meeting.score}-{meeting.opponent_score}"
+        by_pair[meeting.player, meeting.opponent].append(text)
+    return by_pair
 
 
 def entrants_with_players(competition: Competition) -> QuerySet[Entrant]:

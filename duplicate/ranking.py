@@ -1,14 +1,17 @@
 """The rankings of duplicate: pure functions on small records (no Django).
 
 An evening: each player's total, as a percentage of the sum of the tops, and their
-solos (a turn's top that this player alone found). A season: each player's average
-percentage over the evenings they played, or over their best N.
+solos (a turn's top that this player alone found). Whether a slip finds the top is
+`rules.duplicate.scores_top`, the definition the slip's own mark uses. A season: each
+player's average percentage over the evenings they played, or over their best N.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+
+from rules.duplicate import scores_top
 
 
 @dataclass(frozen=True)
@@ -45,7 +48,7 @@ def evening_ranking(
             continue
         totals[player] = totals.get(player, 0) + score
         tops.setdefault(player, 0)
-        if score == top_scores[turn] and score > 0:
+        if scores_top(score, top_scores[turn]):
             tops[player] += 1
             finders.setdefault(turn, []).append(player)
     solos: dict[int, int] = {}

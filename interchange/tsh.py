@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction, HistoryReason, history_record
 from clubs.models import Club, Player
+from competition.core import standings
 from competition.models import Competition, Entrant, Round
 from competition.ratings import club_ratings
 from competition.rulesets import game_rules_for
@@ -139,18 +140,10 @@ def tsh_export(*, competition: Competition) -> str:
 def _counted_result(game: Game) -> dict[str, Any]:
     """A pair's result as the TSH core names it (winner "a", "b", "draw" or "none")."""
     scores = game.scores
-    places = [seat.place for seat in game.seat_list]
-    if game.is_bye:
-        winner = "a"
-    elif places[0] is None and places[1] is None:
-        winner = "none"
-    elif places[0] == places[1]:
-        winner = "draw"
-    else:
-        winner = "a" if places[1] is None or (places[0] or 9) < places[1] else "b"
+    places = tuple(seat.place for seat in game.seat_list)
     return {
         "outcome": game.outcome,
-        "winner": winner,
+        "winner": standings.pair_winner(game.outcome, places),
         "score_a": scores[0],
         "score_b": scores[1] if len(scores) == 2 else None,
     }

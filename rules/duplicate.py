@@ -45,6 +45,7 @@ __all__ = [
     "default_choice",
     "play_bag",
     "score_slip",
+    "scores_top",
 ]
 
 Leftovers = Literal["return", "keep"]
@@ -527,6 +528,18 @@ class Slip:
         return self.reason is None and self.claimed is not None and self.claimed != self.score
 
 
+def scores_top(score: int, top: int | None) -> bool:
+    """Whether a slip of ``score`` finds the turn's top (``top``: its top score; None while
+    not known): the one definition of a top found, for the slip and for the rankings'
+    tops and solos. A top of 0 is found by nobody: when no play scores, a slip that
+    scores 0 finds nothing, as a slip refused or not handed in scores 0 too.
+
+    >>> scores_top(74, 74), scores_top(70, 74), scores_top(0, 0), scores_top(74, None)
+    (True, False, False, False)
+    """
+    return top is not None and top > 0 and score == top
+
+
 def score_slip(
     board: Game, rack: str, text: str, *, claimed: int | None = None, top: int | None = None
 ) -> Slip:
@@ -558,7 +571,7 @@ def score_slip(
         claimed,
         notation=result.notation,
         words=result.words,
-        is_top=top is not None and result.score == top,
+        is_top=scores_top(result.score, top),
     )
 
 

@@ -27,8 +27,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
-from itertools import combinations
 from typing import NamedTuple
+
+from rules import result as result_rules
 
 
 class System(StrEnum):
@@ -85,10 +86,14 @@ class Table:
         if len(seats) == 2:  # the common case, checked without a set: 45,000 of them
             if seats[0].player == seats[1].player:
                 raise ValueError("a player sits at a table once")
+            if seats[0].flag_fell and seats[1].flag_fell:
+                raise ValueError("not every flag can fall: someone wins")
         elif not 2 <= len(seats) <= 4:
             raise ValueError("a table has 2 to 4 seats")
         elif len({seat.player for seat in seats}) != len(seats):
             raise ValueError("a player sits at a table once")
+        elif all(seat.flag_fell for seat in seats):
+            raise ValueError("not every flag can fall: someone wins")
 
 
 @dataclass(frozen=True)
@@ -164,27 +169,28 @@ class PlayerRating:
 
 
 def table_games(table: Table) -> list[Game]:
-    """Every pair at the table one game, from both sides: the higher score wins, equal is
-    a draw; a player whose flag fell loses against every player whose flag did not.
+    """Every pair at the table one game, from both sides, as ``rules.result`` decides who
+    beat whom: the higher score wins, equal is a draw; a player whose flag fell loses
+    against every player whose flag did not.
 
     >>> t = Table((Seat(1, 400), Seat(2, 350), Seat(3, 350, flag_fell=True)))
     >>> [(g.player, g.opponent, g.score) for g in table_games(t)]
-    [(1, 2, 1.0), (2, 1, 0.0), (1, 3, 1.0), (3, 1, 0.0), (2, 3, 1.0), (3, 2, 0.0)]
+    [(1, 2, 1.0), (1, 3, 1.0), (2, 1, 0.0), (2, 3, 1.0), (3, 1, 0.0), (3, 2, 0.0)]
     """
-    games = []
-    for first, second in combinations(table.seats, 2):
-        score = _pair_score(first, second)
-        games.append(Game(first.player, second.player, score))
-        games.append(Game(second.player, first.player, 1.0 - score))
-    return games
+    seats = table.seats
+    flags = tuple(seat.flag_fell for seat in seats)
+    outcome = "flag_fall" if any(flags) else "normal"
+    places = result_rules.places(
+        outcome, scores=tuple(seat.points for seat in seats), flag_fell=flags if any(flags) else ()
+    )
+    return [
+        Game(seats[meeting.seat].player, seats[meeting.opponent].player, _SCORE[meeting.result])
+        for meeting in result_rules.meetings(outcome, places)
+    ]
 
 
-def _pair_score(first: Seat, second: Seat) -> float:
-    if first.flag_fell != second.flag_fell:
-        return 0.0 if first.flag_fell else 1.0
-    if first.points == second.points:
-        return 0.5
-    return 1.0 if first.points > second.points else 0.0
+#: A meeting's result as a rating reads it.
+_SCORE = {"win": 1.0, "draw": 0.5, "loss": 0.0}
 
 
 # --- Glicko-2 ------------------------------------------------------------------------------

@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial
 from typing import Any, Literal, NamedTuple, get_args
+
+from rules import result as result_rules
 
 Outcome = Literal["normal", "flag_fall", "forfeit", "annulled", "bye"]
 Winner = Literal["a", "b", "draw", "none"]
@@ -103,9 +105,11 @@ class TableRecord:
     """One game at a table of 2 to 4 players, the seats in playing order.
 
     Unlike :class:`GameRecord` there is no ``winner``: every pair at the table is a
-    meeting, and who won it follows from the seats. A player whose flag fell loses against
-    every player whose flag did not; otherwise the higher score wins, equal scores draw. A
-    player who forfeited loses against everyone who came (two who forfeited both lose).
+    meeting, and who won it follows from the seats, by the one rule of
+    ``rules.result`` (``places``, then ``meetings``). A player whose flag fell loses
+    against every player whose flag did not; otherwise the higher score wins, equal scores
+    draw. A player who forfeited loses against everyone at the table (two who forfeited
+    both lose).
 
     - ``"normal"`` / ``"flag_fall"``: at least two players came and have a score; a flag
       fell (at least one) only in a flag fall. Players who forfeited may sit at it too.
@@ -249,9 +253,9 @@ class _Table(NamedTuple):
     outcome: Outcome
     players: tuple[int, ...]
     scores: tuple[int | None, ...]
-    # Who wins a meeting on the board: the higher key. A GameRecord's comes from its
-    # `winner`, a TableRecord's from (flag did not fall, score).
-    keys: tuple[tuple[int, int], ...]
+    # Each seat's place (`rules.result.places`), from which `rules.result.meetings` says
+    # who beat whom. A GameRecord's come from its `winner`, a TableRecord's from its seats.
+    places: tuple[int | None, ...]
     forfeited: tuple[bool, ...]
     # Whether each seat played the game on the board (and so has a score that counts).
     on_board: tuple[bool, ...]
@@ -264,7 +268,7 @@ def _make_table(
     outcome: Outcome,
     players: tuple[int, ...],
     scores: tuple[int | None, ...],
-    keys: tuple[tuple[int, int], ...],
+    places: tuple[int | None, ...],
     forfeited: tuple[bool, ...],
 ) -> _Table:
     played = outcome in _PLAYED
@@ -274,7 +278,7 @@ def _make_table(
         if seat_on_board:
             count += 1
             total += score or 0
-    return _Table(round_number, outcome, players, scores, keys, forfeited, on_board, count, total)
+    return _Table(round_number, outcome, players, scores, places, forfeited, on_board, count, total)
 
 
 #: One pair at a table, from one side: (opponent, match points of this meeting (win, draw,
@@ -422,6 +426,39 @@ def running_totals(
     return lines
 
 
+class PlayerMeeting(NamedTuple):
+    """One player's meeting with an opponent at one table, as the standings count it."""
+
+    round_number: int
+    player: int
+    opponent: int
+    result: Result  # "win", "draw" or "loss", the player's
+    # Both None when not played on the board (a forfeit won or lost).
+    score: int | None
+    opponent_score: int | None
+
+
+def meetings(games: Iterable[Record], *, after_round: int | None = None) -> Iterator[PlayerMeeting]:
+    """Every meeting of the records, from each side, in the order of the records: who beat
+    whom as the standings count it (``rules.result.meetings``). The crosstable reads these,
+    so that it shows no meeting the standings do not count and none they count otherwise.
+
+    >>> [tuple(m) for m in meetings([GameRecord(1, 1, 2, None, None, "forfeit", "none")])]
+    [(1, 1, 2, 'loss', None, None), (1, 2, 1, 'loss', None, None)]
+    """
+    for table in _tables(games, after_round):
+        players, scores = table.players, table.scores
+        for seat, other, result, on_board in result_rules.meetings(table.outcome, table.places):
+            yield PlayerMeeting(
+                table.round_number,
+                players[seat],
+                players[other],
+                result,
+                scores[seat] if on_board else None,
+                scores[other] if on_board else None,
+            )
+
+
 # -- reading the games -------------------------------------------------------------------
 
 
@@ -474,10 +511,38 @@ def _played(game: GameRecord) -> tuple[int, int, int]:
     return game.player_b, game.score_a, game.score_b
 
 
-_WINNER_KEYS = {"a": ((1, 0), (0, 0)), "b": ((0, 0), (1, 0))}
-_EQUAL_KEYS = ((0, 0), (0, 0))
+#: A pair's places by its `winner`, played on the board and by forfeit ("none": both
+#: forfeited, or annulled, where no place is given).
+_PLAYED_PLACES: dict[str, tuple[int | None, ...]] = {"a": (1, 2), "b": (2, 1), "draw": (1, 1)}
+_FORFEIT_PLACES: dict[str, tuple[int | None, ...]] = {
+    "a": (1, None),
+    "b": (None, 1),
+    "none": (None, None),
+}
+_NO_PLACES = (None, None)
 _NO_FORFEIT = (False, False)
 _BOTH = (True, True)
+
+
+def pair_winner(outcome: str, places: tuple[int | None, ...]) -> Winner:
+    """A pair's `winner` as :class:`GameRecord` names it, from its seats' places: who
+    beat whom as ``rules.result.meetings`` says ("none": nobody won, as when both stayed
+    away or the game was annulled). The adapters' one way from stored places to a winner.
+
+    >>> pair_winner("normal", (2, 1)), pair_winner("forfeit", (None, None))
+    ('b', 'none')
+    """
+    if outcome == "bye":
+        return "a"
+    first = next(iter(result_rules.meetings(outcome, places)), None)
+    if first is None:
+        return "none"
+    if first.result == "draw":
+        return "draw"
+    if first.result == "win":
+        return "a"
+    second = result_rules.meetings(outcome, places)[1]
+    return "b" if second.result == "win" else "none"
 
 
 def _from_game(game: GameRecord) -> _Table:
@@ -485,19 +550,21 @@ def _from_game(game: GameRecord) -> _Table:
     _check(game)
     if game.player_b is None:
         return _make_table(
-            game.round_number, game.outcome, (game.player_a,), (game.score_a,), ((0, 0),), (False,)
+            game.round_number, game.outcome, (game.player_a,), (game.score_a,), (1,), (False,)
         )
-    keys = _WINNER_KEYS.get(game.winner, _EQUAL_KEYS)
     players, scores = (game.player_a, game.player_b), (game.score_a, game.score_b)
     if game.outcome in _PLAYED:  # the common case, built directly: 4,500 in a season
         total = (game.score_a or 0) + (game.score_b or 0)
+        places = _PLAYED_PLACES[game.winner]
         return _Table(
-            game.round_number, game.outcome, players, scores, keys, _NO_FORFEIT, _BOTH, 2, total
+            game.round_number, game.outcome, players, scores, places, _NO_FORFEIT, _BOTH, 2, total
         )
     forfeited = (False, False)
+    places = _NO_PLACES
     if game.outcome == "forfeit":
         forfeited = (game.winner != "a", game.winner != "b")
-    return _make_table(game.round_number, game.outcome, players, scores, keys, forfeited)
+        places = _FORFEIT_PLACES[game.winner]
+    return _make_table(game.round_number, game.outcome, players, scores, places, forfeited)
 
 
 def _check_table(table: TableRecord) -> None:
@@ -529,61 +596,46 @@ def _check_table(table: TableRecord) -> None:
     flags = any(seat.flag_fell for seat in present)
     if flags != (table.outcome == "flag_fall"):
         raise ValueError(f"a flag fell at a table if and only if it is a flag_fall: {table}")
+    if all(seat.flag_fell for seat in present):
+        raise ValueError(f"not every flag can fall at a table, someone wins: {table}")
 
 
 def _from_table(table: TableRecord) -> _Table:
     _check_table(table)
+    scores = tuple(seat.score for seat in table.seats)
+    forfeited = tuple(seat.forfeited for seat in table.seats)
     return _make_table(
         table.round_number,
         table.outcome,
         tuple(seat.player_id for seat in table.seats),
-        tuple(seat.score for seat in table.seats),
-        tuple((0 if seat.flag_fell else 1, seat.score or 0) for seat in table.seats),
-        tuple(seat.forfeited for seat in table.seats),
+        scores,
+        result_rules.places(
+            table.outcome,
+            scores=scores,
+            flag_fell=tuple(seat.flag_fell for seat in table.seats),
+            forfeited=forfeited,
+        ),
+        forfeited,
     )
 
 
 def _meetings(table: _Table, settings: StandingsSettings) -> list[list[_Meeting]]:
-    """Every seat's meetings at a table, each in seat order; each pair is compared once.
-
-    A player who forfeited loses against everyone (two who forfeited both lose); against
-    a player who forfeited, one who came wins; otherwise the higher key wins. At a forfeit
-    table two who came did not meet: nobody played.
-    """
-    players, forfeited, keys, scores = table.players, table.forfeited, table.keys, table.scores
-    win, draw, loss = settings.win, settings.draw, settings.loss
-    forfeit_win, forfeit_loss = (
-        settings.forfeit_win_match_points,
-        settings.forfeit_loss_match_points,
-    )
+    """Every seat's meetings at a table, each in seat order, with the match points of
+    each: who beat whom is ``rules.result.meetings``' (a forfeit is not on the board: it
+    scores the forfeit's match points and has no opponent's score)."""
+    players, scores = table.players, table.scores
+    on_board_points = {"win": settings.win, "draw": settings.draw, "loss": settings.loss}
+    forfeit_points = {
+        "win": settings.forfeit_win_match_points,
+        "loss": settings.forfeit_loss_match_points,
+    }
     meetings: list[list[_Meeting]] = [[] for _ in players]
-    count = len(players)
-    played = table.outcome in _PLAYED
-    for seat in range(count):
-        player, own = players[seat], meetings[seat]
-        own_forfeit, own_key, own_score = forfeited[seat], keys[seat], scores[seat]
-        for other in range(seat + 1, count):
-            opponent, theirs = players[other], meetings[other]
-            if not played and not (own_forfeit or forfeited[other]):
-                continue  # two who came to a table where nobody played: they did not meet
-            if own_forfeit or forfeited[other]:
-                if own_forfeit:
-                    own.append((opponent, forfeit_loss, "loss", None))
-                else:
-                    own.append((opponent, forfeit_win, "win", None))
-                if forfeited[other]:
-                    theirs.append((player, forfeit_loss, "loss", None))
-                else:
-                    theirs.append((player, forfeit_win, "win", None))
-            elif own_key > keys[other]:
-                own.append((opponent, win, "win", scores[other]))
-                theirs.append((player, loss, "loss", own_score))
-            elif own_key < keys[other]:
-                own.append((opponent, loss, "loss", scores[other]))
-                theirs.append((player, win, "win", own_score))
-            else:
-                own.append((opponent, draw, "draw", scores[other]))
-                theirs.append((player, draw, "draw", own_score))
+    for seat, other, result, on_board in result_rules.meetings(table.outcome, table.places):
+        if on_board:
+            meeting = (players[other], on_board_points[result], result, scores[other])
+        else:
+            meeting = (players[other], forfeit_points[result], result, None)
+        meetings[seat].append(meeting)
     return meetings
 
 
@@ -670,11 +722,17 @@ def _tally(
     awarded: list[tuple[_Table, int]] = []
     unit = _unit(settings)
     relative = "relative_score" in settings.tiebreaks  # kept only when it is asked for
-    by_winner: dict[str, tuple[float, float, Result, Result]] = {
-        "a": (settings.win, settings.loss, "win", "loss"),
-        "b": (settings.loss, settings.win, "loss", "win"),
-        "draw": (settings.draw, settings.draw, "draw", "draw"),
-    }
+    # A played pair's two sides by its winner, as the table of two it is would give them
+    # (`_meetings`): read once here, not per game.
+    by_winner: dict[str, tuple[float, float, Result, Result]] = {}
+    for winner, places in _PLAYED_PLACES.items():
+        side_a, side_b = (
+            meeting
+            for (meeting,) in _meetings(
+                _make_table(0, "normal", (0, 1), (0, 0), places, _NO_FORFEIT), settings
+            )
+        )
+        by_winner[winner] = (side_a[1], side_b[1], side_a[2], side_b[2])
     for game in games:
         if after_round is not None and game.round_number > after_round:
             continue

@@ -33,6 +33,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from competition.core.standings import pair_winner
+from rules.result import places
+
 #: The extension field Bordpunt writes, and its tokens, one per round, from the line's
 #: player's point of view. ``OPP`` is the opponent's player number.
 EXTENSION = "bordpunt"
@@ -377,7 +380,7 @@ def _game(
     if token in ("fw", "fl"):
         winner = "a" if token == "fw" else "b"
         return TournamentGame(r + 1, i, opp, "flag_fall", winner, score, their, starter)
-    winner = "a" if score > their else "b" if their > score else "draw"
+    winner = pair_winner("normal", places("normal", scores=(score, their)))
     return TournamentGame(r + 1, i, opp, "normal", winner, score, their, starter)
 
 

@@ -156,3 +156,54 @@ def test_the_player_page_shows_the_place_at_a_table(client, evening):
     url = reverse("player", kwargs={**competition.url_kwargs, "player_id": players["Do"].pk})
     html = client.get(url).content.decode()
     assert "plaats 4 van 4" in html and "450 – None" not in html
+
+
+def _crosstable_by_name(competition) -> dict[tuple[str, str], list[str]]:
+    table = selectors.crosstable_get(competition)
+    names = [row.name for row in table.rows]
+    return {
+        (names[i], names[j]): list(table.cells[i][j])
+        for i in range(len(names))
+        for j in range(len(names))
+        if table.cells[i][j]
+    }
+
+
+def _marks(texts) -> tuple[int, int, int]:
+    """Wins, draws and losses among crosstable texts."""
+    return tuple(sum(text.startswith(mark) for text in texts) for mark in "+=−")
+
+
+def test_a_table_of_three_where_two_did_not_come_agrees_with_the_standings(competition):
+    """Issue 39: An came, Bo and Cas did not. The standings count a loss for each of Bo
+    and Cas against the other (two who stayed away both lose); the crosstable showed a
+    draw between them."""
+    competition.rules = Competition.Rules.STANDARD
+    competition.save()
+    players = [PlayerFactory(name=name) for name in ("An", "Bo", "Cas", "Do", "Ed", "Fé", "Gijs")]
+    for player in players:
+        EntrantFactory(competition=competition, player=player)
+    round_obj = round_create(competition=competition)
+    tables = [players[:3], players[3:]]  # a table of 3, and one of 4 where nobody played
+    round_set_pairings(
+        round=round_obj,
+        pairings=[
+            PairingSpec(players=tuple(p.pk for p in table), table=number)
+            for number, table in enumerate(tables, start=1)
+        ],
+    )
+    round_set_status(round=round_obj, status=Round.Status.PUBLISHED, by=None)
+    game_record_result(game=round_obj.games.get(table=1), result=ResultInput("forfeit_bc"), by=None)
+    # Do and Ed came, Fé and Gijs did not; nobody played: Do and Ed did not meet.
+    game_record_result(game=round_obj.games.get(table=2), result=ResultInput("forfeit_cd"), by=None)
+
+    cells = _crosstable_by_name(competition)
+    rows = {row.name: row for row in selectors.standings_get(competition).groups[""]}
+    assert cells["Bo", "Cas"] == ["−F"] and cells["Cas", "Bo"] == ["−F"]
+    assert cells["An", "Bo"] == ["+F"] and cells["Bo", "An"] == ["−F"]
+    assert ("Do", "Ed") not in cells and ("Ed", "Do") not in cells
+    assert cells["Fé", "Gijs"] == ["−F"]
+    for name, row in rows.items():
+        texts = [text for (me, _other), found in cells.items() if me == name for text in found]
+        assert _marks(texts) == (row.wins, row.draws, row.losses), name
+    assert (rows["Bo"].losses, rows["Bo"].draws, rows["Cas"].losses) == (2, 0, 2)

@@ -26,3 +26,10 @@ def test_season_average_with_the_best_evenings():
     # 1: (90 + 70) / 2 = 80; 2: (80 + 70) / 2 = 75.
     assert [(r.player_id, r.average, r.rank) for r in best] == [(1, 80.0, 1), (2, 75.0, 2)]
     assert [r.rank for r in season_ranking([{1: 50.0, 2: 50.0}])] == [1, 1]
+
+
+def test_a_top_of_0_is_no_top_in_the_ranking_as_on_the_slip():
+    # Turn 1's best play scores 0 (a rack of blanks): nobody finds it; turn 2's top of 22
+    # is found by player 7 alone (`rules.duplicate.scores_top`, the slip's own mark).
+    rows = evening_ranking({1: 0, 2: 22}, [(7, 1, 0), (7, 2, 22), (8, 1, 0), (8, 2, 21)])
+    assert [(r.player_id, r.total, r.tops, r.solos) for r in rows] == [(7, 22, 1, 1), (8, 21, 0, 0)]

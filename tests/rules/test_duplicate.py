@@ -18,6 +18,8 @@ from rules.duplicate import (
     DuplicateGame,
     bag_order,
     play_bag,
+    score_slip,
+    scores_top,
 )
 
 from .test_movegen import placed_tiles, reference_plays, small_dawg, small_word_list
@@ -249,3 +251,17 @@ def test_slips_are_scored_against_the_board_and_rack_of_their_turn():
     assert game.score_slip("F4 RAKE.").score == 14
     # A letter written where the board holds another one.
     assert game.score_slip("F4 RAKET").reason == "square_occupied"
+
+
+def test_a_top_of_0_is_found_by_nobody():
+    """Issue 39: the top was defined twice. The slip said a play of 0 finds a top of 0;
+    the evening's ranking said no top scores 0. One definition now, `scores_top`, which
+    the ranking asks too (tests/duplicate/test_ranking.py)."""
+    game = DuplicateGame(STANDARD, HAND, NTSV, build(HAND_WORDS))
+    # EN of two blanks on H8 (DW): (0 + 0) x 2 = 0, a play that counts; the best there is
+    # with a rack of two blanks, so the turn's top is 0.
+    slip = score_slip(game.game, "??", "8H en", top=0)
+    assert (slip.score, slip.reason, slip.is_top) == (0, None, False)
+    # A top that scores is found by the slip that scores it, and only by that one.
+    assert [scores_top(score, 22) for score in (22, 21, 0)] == [True, False, False]
+    assert not scores_top(22, None)  # the top not known yet

@@ -186,9 +186,10 @@ def periods(draw) -> list[Period]:
         rest = list(present)
         while len(rest) >= 2:
             size = min(draw(st.integers(2, 4)), len(rest))
+            fell = draw(st.sampled_from([None, 0, 1])) if size == 2 else None  # never both
             seats = tuple(
-                Seat(player, draw(st.integers(0, 3)), draw(st.booleans()) and size == 2)
-                for player in rest[:size]
+                Seat(player, draw(st.integers(0, 3)), fell == index)
+                for index, player in enumerate(rest[:size])
             )
             rest = rest[size:]
             tables.append(Table(seats))

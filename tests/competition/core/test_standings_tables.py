@@ -528,6 +528,7 @@ def evenings(draw):
                 size = size + 1 if size < 4 else size - 1
             members, order = order[:size], order[size:]
             flags = draw(st.lists(st.booleans(), min_size=size, max_size=size))
+            flags[0] = flags[0] and not all(flags)  # someone wins: not every flag falls
             scores = draw(st.lists(st.integers(0, 500), min_size=size, max_size=size))
             tables.append(
                 TableRecord(
