@@ -19,6 +19,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
+from clubs import numbers
 from competition.core.standings import StandingRow
 from competition.models import TIEBREAK_CHOICES, Competition
 
@@ -33,15 +34,12 @@ SHORT_TIEBREAK_LABELS = {
 }
 
 
-def format_points(value: float | None) -> str:
-    """Match points are whole numbers unless a competition awards halves."""
-    if value is None:
-        return ""
-    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
+#: Match points are whole numbers unless a competition awards halves.
+format_points = numbers.points
 
 
 def _average(digits: int) -> Callable[[float | None], str]:
-    return lambda value: "" if value is None else f"{value:.{digits}f}"
+    return partial(numbers.decimal, places=digits)
 
 
 #: A tiebreak shown other than as points: the relative score is a share near 1.
