@@ -8,6 +8,7 @@ import io
 import re
 from typing import Any
 
+from clubs import numbers
 from competition.core.results_csv import FORMULA_START
 from competition.models import Competition, Round
 from competition.selectors import StandingsView
@@ -75,12 +76,19 @@ def spreadsheet_cell(value: Any) -> Any:
 
 
 def spreadsheet_csv(columns: list[str], rows: list[dict[str, Any]]) -> str:
-    """Rows as CSV, every cell made safe to open in a spreadsheet."""
+    """Rows as CSV for the reader's spreadsheet, every cell made safe to open there.
+
+    In Dutch a fraction has a decimal comma and the fields are separated by semicolons, as
+    a Dutch spreadsheet opens them; in English a point and commas (`clubs.numbers`)."""
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=columns, extrasaction="ignore")
+    writer = csv.DictWriter(
+        buffer, fieldnames=columns, extrasaction="ignore", delimiter=numbers.csv_delimiter()
+    )
     writer.writeheader()
     for row in rows:
-        writer.writerow({key: spreadsheet_cell(value) for key, value in row.items()})
+        writer.writerow(
+            {key: spreadsheet_cell(numbers.csv_number(value)) for key, value in row.items()}
+        )
     return buffer.getvalue()
 
 

@@ -19,6 +19,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
+from clubs import numbers
 from competition.core.standings import StandingRow
 from competition.models import TIEBREAK_CHOICES, Competition
 
@@ -33,15 +34,12 @@ SHORT_TIEBREAK_LABELS = {
 }
 
 
-def format_points(value: float | None) -> str:
-    """Match points are whole numbers unless a competition awards halves."""
-    if value is None:
-        return ""
-    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
+#: Match points are whole numbers unless a competition awards halves.
+format_points = numbers.points
 
 
 def _average(digits: int) -> Callable[[float | None], str]:
-    return lambda value: "" if value is None else f"{value:.{digits}f}"
+    return partial(numbers.decimal, places=digits)
 
 
 #: A tiebreak shown other than as points: the relative score is a share near 1.
@@ -84,7 +82,7 @@ class StandingsTable(tables.Table):
     class Meta:
         orderable = True
         template_name = "competition/_standings_table.html"
-        attrs = {"class": "table table-sm table-striped table-hover align-middle standings"}
+        attrs = {"class": "table table-sm table-striped table-hover align-middle standings columns"}
 
     def __init__(self, rows: list[StandingRow], *, competition: Competition, **kwargs) -> None:
         self.competition = competition
@@ -111,6 +109,17 @@ class StandingsTable(tables.Table):
                 formats[f"tiebreak_{name}"] = partial(tiebreak_text, name)
         lines = [StandingsLine(row) for row in rows]
         super().__init__(lines, extra_columns=extra, **kwargs)
+        self.attrs = {**self.attrs, "id": f"standings-{self.prefix or 'table'}".rstrip("-")}
+        # On a phone the ranking's own columns show, the rest behind the table's "All
+        # columns" button (templates/competition/_standings_table.html, css/bordpunt.css).
+        optional = {column.name for column in self.columns} - essential_columns(competition)
+        for name in optional:
+            column = self.columns[name].column
+            th = column.attrs.get("th", {})
+            column.attrs = {
+                **column.attrs,
+                "th": {**th, "class": f"{th.get('class', '')} col-optional"},
+            }
         player_url = reverse("player", kwargs={**competition.url_kwargs, "player_id": 0})
         player_url = player_url.removesuffix("0/")
         names = [column.name for column in self.columns]
@@ -130,11 +139,23 @@ class StandingsTable(tables.Table):
                 '<tr data-player="{}"{}>{}</tr>',
                 line.player_id,
                 "" if line.qualified else format_html(' class="text-muted"'),
-                format_html_join("", '<td class="{}">{}</td>', _cell_classes(names, cells)),
+                format_html_join(
+                    "", '<td class="{}">{}</td>', _cell_classes(names, cells, optional)
+                ),
             )
 
 
-def _cell_classes(names: list[str], cells: list[str]):
+def essential_columns(competition: Competition) -> set[str]:
+    """What a phone shows of the standings without asking: the place, the name and the
+    points the competition ranks by (totals, or the averages per game)."""
+    if competition.ranking == Competition.Ranking.AVERAGE:
+        return {"rank", "name", "average_match_points", "average_board_points"}
+    return {"rank", "name", "match_points", "board_points"}
+
+
+def _cell_classes(names: list[str], cells: list[str], optional: set[str]):
     for name, cell in zip(names, cells, strict=True):
         css = "text-start" if name == "name" else "text-end"
-        yield (f"{css} fw-bold" if name == "match_points" else css, cell)
+        if name == "match_points":
+            css += " fw-bold"
+        yield (f"{css} col-optional" if name in optional else css, cell)

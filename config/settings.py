@@ -163,6 +163,10 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "Europe/Amsterdam")
 USE_I18N = True
 USE_TZ = True
+# Numbers follow the reader's language (a decimal comma in Dutch: clubs/numbers.py), but
+# without a thousands separator: the Dutch one is a point, and a season's "1.552" board
+# points would read as a fraction beside the standings' "1,058"; score lists write 1552.
+USE_THOUSAND_SEPARATOR = False
 
 STATIC_URL = "static/"
 STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))

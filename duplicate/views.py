@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRefresh, reselect, retarget
 
+from clubs import numbers
 from clubs.models import Player
 from clubs.permissions import can_manage_club
 from competition.exports import spreadsheet_csv
@@ -497,7 +498,7 @@ def evening_csv(request, club: str, competition: str, number: int):
             "player": names.get(row.player_id, ""),
             "player_id": row.player_id,
             "total": row.total,
-            "percentage": f"{row.percentage:.2f}",
+            "percentage": numbers.decimal(row.percentage, 2),
             "tops": row.tops,
             "solos": row.solos,
         }

@@ -67,13 +67,20 @@ def chart_svg(
     invert: bool = False,
     low: float | None = None,
     high: float | None = None,
+    decimal_separator: str = ".",
 ) -> str:
     """A line or bar chart of `points`, left to right, as an SVG element.
 
     `invert` puts the lowest value on top (a rank: 1 is best). `low` and `high` widen the
     y axis (a rank chart runs from 1 to the number of players). Without points: an empty
-    frame with the title, so the page keeps its layout.
+    frame with the title, so the page keeps its layout. `decimal_separator` is the
+    reader's: the numbers it writes are read by people ("1,5" in Dutch); the coordinates
+    keep their point.
     """
+
+    def number(value: float) -> str:
+        return _number(value).replace(".", decimal_separator)
+
     values = [point.value for point in points]
     bottom_value = min([*values, *([low] if low is not None else [])], default=0)
     top_value = max([*values, *([high] if high is not None else [])], default=1)
@@ -110,7 +117,7 @@ def chart_svg(
         y = y_of(tick)
         parts.append(
             f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" stroke="{GRID}"/>'
-            f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{_number(tick)}</text>'
+            f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{number(tick)}</text>'
         )
     for index in _labelled(points, slot):
         point = points[index]
@@ -126,7 +133,7 @@ def chart_svg(
             parts.append(
                 f'<rect x="{x_of(index) - bar_width / 2:.1f}" y="{min(y, base):.1f}" '
                 f'width="{bar_width:.1f}" height="{abs(base - y):.1f}" fill="{BAR}">'
-                f"<title>{escape(point.label)}: {_number(point.value)}</title></rect>"
+                f"<title>{escape(point.label)}: {number(point.value)}</title></rect>"
             )
     elif points:
         path = " ".join(
@@ -137,7 +144,7 @@ def chart_svg(
         for index, point in enumerate(points):
             parts.append(
                 f'<circle cx="{x_of(index):.1f}" cy="{y_of(point.value):.1f}" r="3.5" '
-                f'fill="{LINE}"><title>{escape(point.label)}: {_number(point.value)}</title>'
+                f'fill="{LINE}"><title>{escape(point.label)}: {number(point.value)}</title>'
                 "</circle>"
             )
     parts.append(

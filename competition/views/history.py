@@ -4,6 +4,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from clubs import numbers
 from clubs.models import Club
 from competition.core.charts import chart_svg
 from competition.player_history import club_player_get, player_history
@@ -15,6 +16,7 @@ def player_history_page(request, club: str, player_id: int):
     player = club_player_get(club_obj, player_id)
     history = player_history(club_obj, player)
     # chart_svg escapes every text it draws.
+    separator = numbers.decimal_separator()
     charts = {
         season.competition.pk: {
             "ranks": mark_safe(
@@ -24,13 +26,24 @@ def player_history_page(request, club: str, player_id: int):
                     invert=True,
                     low=1,
                     high=season.field_size,
+                    decimal_separator=separator,
                 )
             ),
             "match_points": mark_safe(
-                chart_svg(season.match_points, title=_("Match points over the season"), low=0)
+                chart_svg(
+                    season.match_points,
+                    title=_("Match points over the season"),
+                    low=0,
+                    decimal_separator=separator,
+                )
             ),
             "board_points": mark_safe(
-                chart_svg(season.board_points, title=_("Board points per game"), kind="bar")
+                chart_svg(
+                    season.board_points,
+                    title=_("Board points per game"),
+                    kind="bar",
+                    decimal_separator=separator,
+                )
             ),
         }
         for season in history.seasons

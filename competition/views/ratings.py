@@ -9,6 +9,7 @@ from django.utils import formats
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from clubs import numbers
 from clubs.models import Club
 from competition.core import ratings
 from competition.core.charts import Point, chart_svg
@@ -71,7 +72,13 @@ def rating_history_page(request, club: str, player_id: int):
             "evenings": evenings,
             "hidden": max(len(history) - len(evenings), 0),
             # chart_svg escapes every text it draws.
-            "chart": mark_safe(chart_svg(points, title=_("Rating after each evening"))),
+            "chart": mark_safe(
+                chart_svg(
+                    points,
+                    title=_("Rating after each evening"),
+                    decimal_separator=numbers.decimal_separator(),
+                )
+            ),
         },
     )
 

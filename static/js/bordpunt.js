@@ -39,6 +39,18 @@
     if (texts) saveFailed(event, texts.dataset.offline);
   });
 
+  // A table's "All columns" button (templates/_columns_toggle.html): on a phone it shows
+  // the columns that are hidden there, and hides them again.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest(".columns-toggle");
+    if (!button) return;
+    var table = document.getElementById(button.getAttribute("aria-controls"));
+    if (!table) return;
+    var expanded = button.getAttribute("aria-expanded") !== "true";
+    button.setAttribute("aria-expanded", expanded ? "true" : "false");
+    table.classList.toggle("columns-all", expanded);
+  });
+
   // A print button prints the page.
   document.addEventListener("click", function (event) {
     if (event.target.closest("[data-print]")) window.print();

@@ -1,6 +1,5 @@
 """CSV exports are safe to open in a spreadsheet: no cell runs as a formula."""
 
-import csv
 import io
 
 import pytest
@@ -12,6 +11,7 @@ from competition.services.rounds import round_create, round_record_results, roun
 from games.services import ResultEntry, ResultInput
 from tests.factories import EntrantFactory, PlayerFactory
 from tests.seats import pair_spec
+from tests.spreadsheets import csv_rows
 
 
 @pytest.mark.parametrize(
@@ -50,7 +50,7 @@ def test_standings_csv_escapes_formulas_and_keeps_negative_spreads(client, compe
         by=None,
     )
     response = client.get(reverse("standings_csv", kwargs=competition.url_kwargs))
-    rows = {row["player_id"]: row for row in csv.DictReader(io.StringIO(response.content.decode()))}
+    rows = {row["player_id"]: row for row in csv_rows(response.content.decode())}
     # 300 - 312 = -12 for the first player, +12 for the second.
     assert (rows[str(evil.pk)]["player"], rows[str(evil.pk)]["spread"]) == (
         '\'=HYPERLINK("http://x","klik")',

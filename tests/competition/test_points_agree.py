@@ -14,7 +14,6 @@ standings leave out.
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import re
@@ -38,6 +37,7 @@ from tests.factories import (
     secretary_of,
 )
 from tests.seats import Winner
+from tests.spreadsheets import csv_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -223,7 +223,7 @@ def standings_json(client, competition, players):
 
 
 def standings_csv(client, competition, players):
-    rows = csv.DictReader(io.StringIO(_get(client, "standings_csv", competition)))
+    rows = csv_rows(_get(client, "standings_csv", competition))
     return {row["player"]: (_number(row["match_points"]), int(row["board_points"])) for row in rows}
 
 

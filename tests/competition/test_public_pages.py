@@ -1,8 +1,6 @@
 """Public pages, JSON and CSV: no login, right figures, sortable, readable on a phone."""
 
-import csv
 import html as html_lib
-import io
 import re
 
 import pytest
@@ -15,6 +13,7 @@ from games.models import Game
 from games.services import ResultInput, game_record_result
 from tests.factories import PlayerFactory
 from tests.seats import pair_spec, seated
+from tests.spreadsheets import csv_lines, csv_rows, dutch_number
 
 pytestmark = pytest.mark.django_db
 
@@ -73,12 +72,14 @@ def test_every_tiebreak_the_settings_offer_shows_on_the_standings(
     rows = json_rows(client, competition)
     assert all(tiebreak in row["tiebreaks"] for row in rows)
     response = client.get(url("standings_csv", competition))
-    table = list(csv.DictReader(io.StringIO(response.content.decode())))
+    table = csv_rows(response.content.decode())
     if tiebreak == "spread":
         assert [int(row["spread"]) for row in table] == [row["spread"] for row in rows]
     else:
         column = f"tiebreak_{tiebreak}"
-        assert [float(row[column]) for row in table] == [row["tiebreaks"][tiebreak] for row in rows]
+        assert [dutch_number(row[column]) for row in table] == [
+            row["tiebreaks"][tiebreak] for row in rows
+        ]
 
 
 def test_standings_table_is_sortable(client, competition, two_rounds):
@@ -137,11 +138,10 @@ def test_standings_csv(client, competition, two_rounds):
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
     assert "attachment" in response["Content-Disposition"]
-    reader = csv.reader(io.StringIO(response.content.decode()))
-    header = next(reader)
+    header, *lines = csv_lines(response.content.decode())
     assert header[:3] == ["rank", "player", "player_id"]
     assert {"match_points", "board_points", "spread"} <= set(header)
-    assert [row[1] for row in reader] == ["Anna", "Bert", "Dirk", "Cor"]
+    assert [row[1] for row in lines] == ["Anna", "Bert", "Dirk", "Cor"]
 
 
 def test_round_page_and_json(client, competition, two_rounds):

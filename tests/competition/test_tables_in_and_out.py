@@ -318,9 +318,10 @@ def test_the_export_writes_the_long_form_and_the_import_reads_it_back(
     assert response["Content-Type"].startswith("text/csv")
     text = response.content.decode()
     lines = text.splitlines()
-    assert lines[0] == "round,table,player,score,outcome"
-    assert "1,1,Do,250,flag" in lines and "2,1,An,,annulled" in lines
-    assert "2,2,Fien,,forfeit" in lines and "3,1,Bo,350,flag" in lines and "3,,Cas,,bye" in lines
+    # Semicolons for a Dutch reader's spreadsheet; the import reads them back.
+    assert lines[0] == "round;table;player;score;outcome"
+    assert "1;1;Do;250;flag" in lines and "2;1;An;;annulled" in lines
+    assert "2;2;Fien;;forfeit" in lines and "3;1;Bo;350;flag" in lines and "3;;Cas;;bye" in lines
     # Into a fresh competition: the same games, seats and places.
     other = Competition.objects.create(
         club=club, name="Kopie", slug="kopie", rules=Competition.Rules.STANDARD
@@ -340,7 +341,7 @@ def test_names_the_export_guards_against_formulas_read_back_as_the_same_players(
     players = Player.objects.count()
     text = secretary_client.get(reverse("results_csv", kwargs=standard.url_kwargs)).content
     # The spreadsheet shows each as text (an apostrophe before it), not as a formula.
-    assert "1,1,'=An,300,normal" in text.decode() and "1,1,'@Do,303,normal" in text.decode()
+    assert "1;1;'=An;300;normal" in text.decode() and "1;1;'@Do;303;normal" in text.decode()
     plan = results_import_plan(
         competition=standard, rows=results_import_read(data=text), decisions=ImportDecisions()
     )

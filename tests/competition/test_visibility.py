@@ -7,8 +7,6 @@ a plain club member and another club's secretary see nothing of round 2; the clu
 secretary and staff see everything. A draft's pages are a 404 to the others, never a 403.
 """
 
-import csv
-import io
 import re
 
 import pytest
@@ -24,6 +22,7 @@ from competition.services.rounds import (
 from games.models import Game, game_visible_to
 from games.services import ResultEntry, ResultInput, game_record_result
 from tests.seats import pair_spec
+from tests.spreadsheets import csv_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -142,7 +141,7 @@ def test_a_draft_rounds_results_do_not_count_for_anyone(viewer, draft, competiti
     rows = viewer.get(url("standings_json", competition)).json()["rows"]
     anna = next(row for row in rows if row["player"] == "Anna")
     assert (anna["games"], anna["match_points"], anna["board_points"]) == (1, 2, 300)
-    table = list(csv.DictReader(io.StringIO(viewer.get(url("standings_csv", competition)).text)))
+    table = csv_rows(viewer.get(url("standings_csv", competition)).text)
     assert next(row for row in table if row["player"] == "Anna")["board_points"] == "300"
     assert "+400-100" not in viewer.get(url("crosstable", competition)).content.decode()
 

@@ -299,10 +299,15 @@ def test_the_evenings_results_as_csv_and_its_papers_with_qr_codes(
     response = client.get(url("duplicate_evening_csv", evening))
     assert response["Content-Type"].startswith("text/csv")
     lines = response.content.decode().splitlines()
-    assert lines[0] == "rank,player,player_id,total,percentage,tops,solos"
-    assert lines[1] == f"1,Anna,{anna.pk},74,100.00,1,1"
+    # A Dutch reader's spreadsheet: semicolons, a decimal comma.
+    assert lines[0] == "rank;player;player_id;total;percentage;tops;solos"
+    assert lines[1] == f"1;Anna;{anna.pk};74;100,00;1;1"
     # 14 / 74 = 18.92%; the formula is written as text.
+    assert lines[2] == f"2;'=HYPERLINK(1);{bert.pk};14;18,92;0;0"
+    client.cookies["django_language"] = "en"  # commas and a decimal point
+    lines = client.get(url("duplicate_evening_csv", evening)).content.decode().splitlines()
     assert lines[2] == f"2,'=HYPERLINK(1),{bert.pk},14,18.92,0,0"
+    client.cookies["django_language"] = "nl"
 
     html = page(client, url("duplicate_print", evening))
     assert html.count("Wedstrijdblad ·") == 4  # one per entrant

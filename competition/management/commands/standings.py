@@ -23,6 +23,12 @@ class Command(BaseCommand):
         if after_round is not None and after_round < 1:
             raise CommandError("--after-round must be 1 or more.")
         view = selectors.standings_get(competition_obj, after_round=after_round)
+        # The command speaks English, numbers included: a decimal point, a comma-separated
+        # CSV for scripts (the site's CSV follows its reader's language).
+        with translation.override("en"):
+            self._write(competition_obj, view, format)
+
+    def _write(self, competition_obj, view, format: str) -> None:
         if format == "json":
             self.stdout.write(
                 json.dumps(exports.standings_rows(view), ensure_ascii=False, indent=2)
@@ -36,8 +42,7 @@ class Command(BaseCommand):
         lines = [f"{competition.name} — after round {view.after_round or view.last_round}"]
         # The tiebreaks the competition ranks by, after spread (which has its own column).
         tiebreaks = [name for name in view.tiebreaks if name != "spread"]
-        with translation.override("en"):  # as the command's other headings
-            labels = "".join(f" {SHORT_TIEBREAK_LABELS[name]!s:>9}" for name in tiebreaks)
+        labels = "".join(f" {SHORT_TIEBREAK_LABELS[name]!s:>9}" for name in tiebreaks)
         for group, rows in view.groups.items():
             if group:
                 lines += ["", group]
