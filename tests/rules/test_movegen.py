@@ -73,6 +73,11 @@ def reference_plays(game: Game, rack: str, words: list[str]) -> dict[frozenset, 
                         continue
                     pattern = "".join(t.upper() if t else "." for t in tiles[start:end])
                     for word in re.findall(f"^{pattern}$", joined.get(end - start, ""), re.M):
+                        # each blank stands in for one letter the rack lacks: a word that
+                        # lacks more has no way below, so skip trying them all
+                        lacking = Counter(word[i - start] for i in empty) - real
+                        if lacking.total() > blank_count:
+                            continue
                         for n_blanks in range(min(blank_count, len(empty)) + 1):
                             for as_blank in combinations(empty, n_blanks):
                                 if (
