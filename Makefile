@@ -30,7 +30,7 @@ test: install
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict rules competition/core
 	$(PY) manage.py makemigrations --check --dry-run
-	$(BIN)/pytest -n 2 $(PYTEST_ARGS)
+	$(BIN)/pytest -n 2 --dist worksteal $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .
