@@ -31,7 +31,7 @@ test: install
 	$(BIN)/lint-imports
 	$(BIN)/mypy --strict rules competition/core pairing/core interchange/core
 	$(PY) manage.py makemigrations --check --dry-run
-	$(BIN)/pytest -n 2 $(PYTEST_ARGS)
+	$(BIN)/pytest -n 2 --dist worksteal $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

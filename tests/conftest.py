@@ -5,6 +5,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.core.servers.basehttp import ThreadedWSGIServer
 from django.test import override_settings
+from hypothesis import settings as hypothesis_settings
 
 from competition.models import Round
 from competition.services.rounds import round_create, round_record_results, round_set_pairings
@@ -19,6 +20,11 @@ from tests.factories import (
     user_in_club,
 )
 from tests.seats import pair_spec
+
+# No property test fails for being slow: Hypothesis's default deadline (200 ms an example)
+# is a timed assert, and this machine is shared. Each test still sets its own max_examples.
+hypothesis_settings.register_profile("bordpunt", deadline=None)
+hypothesis_settings.load_profile("bordpunt")
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -7,7 +7,6 @@ Runs on whichever database the suite runs on (SQLite, and PostgreSQL in CI).
 import io
 import json
 import struct
-import time
 import tracemalloc
 import warnings
 import zipfile
@@ -128,15 +127,14 @@ def test_a_zip_bomb_is_refused_at_once_without_unpacking_it(db):
     assert len(bomb) < 400_000  # the tester's was 270 kB for 4.8 GB of memory
 
     tracemalloc.start()
-    start = time.perf_counter()
     message = refusal(bomb)
-    elapsed = time.perf_counter() - start
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
 
     assert "club.json is te groot" in message
-    assert peak < 5 * 1024 * 1024, peak  # a few ZIP headers, not 300 MB
-    assert elapsed < 5  # generous for a shared machine: it unpacks nothing
+    # a few ZIP headers, not 300 MB: nothing was unpacked (benchmarks/restore_safety.py
+    # prints how long the refusal takes)
+    assert peak < 5 * 1024 * 1024, peak
 
 
 def test_a_bomb_within_the_size_limit_is_refused_by_its_packing_ratio(db):

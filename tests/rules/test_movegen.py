@@ -43,6 +43,8 @@ def reference_plays(game: Game, rack: str, words: list[str]) -> dict[frozenset, 
     empty_board = not any(board.letter(r, c) for r in range(SIZE) for c in range(SIZE))
     blank_count = rack.count("?")
     real = Counter(rack.replace("?", ""))
+    # what an empty square may take: a letter of the rack, or any letter with a blank
+    free = "." if blank_count or not real else f"[{''.join(sorted(real))}]"
     found: dict[frozenset, int] = {}
 
     def touches(r: int, c: int) -> bool:
@@ -71,8 +73,13 @@ def reference_plays(game: Game, rack: str, words: list[str]) -> dict[frozenset, 
                             continue
                     elif not any(touches(*squares[i]) for i in empty):
                         continue
-                    pattern = "".join(t.upper() if t else "." for t in tiles[start:end])
+                    pattern = "".join(t.upper() if t else free for t in tiles[start:end])
                     for word in re.findall(f"^{pattern}$", joined.get(end - start, ""), re.M):
+                        # each blank stands in for one letter the rack lacks: a word that
+                        # lacks more has no way below, so skip trying them all
+                        lacking = Counter(word[i - start] for i in empty) - real
+                        if lacking.total() > blank_count:
+                            continue
                         for n_blanks in range(min(blank_count, len(empty)) + 1):
                             for as_blank in combinations(empty, n_blanks):
                                 if (

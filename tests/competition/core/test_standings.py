@@ -7,6 +7,7 @@ match points, board points, opponents' board points, spread.
 
 import itertools
 import random
+from dataclasses import astuple, replace
 
 import pytest
 from hypothesis import given, settings
@@ -619,3 +620,85 @@ def test_the_order_of_the_records_does_not_matter(competition, rng: random.Rando
     assert compute(shuffled_players, shuffled_games, settings_) == compute(
         players, games, settings_
     )
+
+
+def played_board_points(player_id: int, games: list[GameRecord]) -> list[int]:
+    """The player's scores in games played on the board (normal and flag fall)."""
+    scores = []
+    for game in games:
+        if game.outcome in ("normal", "flag_fall"):
+            if game.player_a == player_id:
+                scores.append(game.score_a)
+            elif game.player_b == player_id:
+                scores.append(game.score_b)
+    return scores
+
+
+@settings(max_examples=100, deadline=None)
+@given(competitions(), st.data())
+def test_a_bye_adds_the_configured_points_and_nothing_else(competition, data):
+    players, games, settings_ = competition
+    player_id = data.draw(st.sampled_from([p.player_id for p in players]))
+    later = max((game.round_number for game in games), default=0) + 1
+    before = {row.player_id: row for row in compute(players, games, settings_)}
+    after = {
+        row.player_id: row for row in compute(players, [*games, bye(later, player_id)], settings_)
+    }
+    scores = played_board_points(player_id, games)
+    # "average": own board points per played game, rounded half up (0 without a game)
+    average = (2 * sum(scores) + len(scores)) // (2 * len(scores)) if scores else 0
+    bye_points = average if settings_.bye_board_points == "average" else settings_.bye_board_points
+    old, new = before[player_id], after[player_id]
+    assert new.match_points == old.match_points + settings_.bye_match_points
+    assert new.board_points == old.board_points + bye_points
+    assert (new.games, new.byes) == (old.games + 1, old.byes + 1)
+    assert (new.wins, new.draws, new.losses) == (old.wins, old.draws, old.losses)
+    assert (new.spread, new.opponents_board_points) == (old.spread, old.opponents_board_points)
+    for other, row in before.items():
+        if other != player_id:
+            assert (after[other].match_points, after[other].board_points, after[other].spread) == (
+                row.match_points,
+                row.board_points,
+                row.spread,
+            )
+
+
+@settings(max_examples=100, deadline=None)
+@given(competitions(), st.data())
+def test_a_withdrawn_player_leaves_the_table_but_stays_an_opponent(competition, data):
+    """Without head-to-head (which looks only at the entrants tied), taking a player off
+    the entrants takes away that row and changes no other row's numbers or order."""
+    players, games, settings_ = competition
+    settings_ = replace(
+        settings_,
+        tiebreaks=tuple(name for name in settings_.tiebreaks if name != "head_to_head"),
+    )
+    withdrawn = data.draw(st.sampled_from(players))
+    remaining = [p for p in players if p != withdrawn]
+    everyone = compute(players, games, settings_)
+    rows = compute(remaining, games, settings_)
+
+    def numbers(row: StandingRow) -> tuple:
+        return astuple(row)[1:]  # everything but the rank
+
+    assert [numbers(row) for row in rows] == [
+        numbers(row) for row in everyone if row.player_id != withdrawn.player_id
+    ]
+
+
+@settings(max_examples=100, deadline=None)
+@given(competitions())
+def test_spread_and_results_balance_over_the_games_played(competition):
+    players, games, settings_ = competition
+    rows = compute(players, games, settings_)
+    # every margin is won by one and lost by the other; a forfeit or bye is no margin
+    assert sum(row.spread for row in rows) == 0
+    if settings_.bye_board_points == settings_.forfeit_win_board_points == 0:
+        # nothing awarded: board points less the opponents' are the spread
+        for row in rows:
+            assert row.board_points - row.opponents_board_points == row.spread
+    played = [game for game in games if game.outcome in ("normal", "flag_fall")]
+    draws = sum(game.winner == "draw" for game in played)
+    assert sum(row.draws for row in rows) == 2 * draws
+    forfeit_wins = sum(game.outcome == "forfeit" and game.winner != "none" for game in games)
+    assert sum(row.wins for row in rows) == len(played) - draws + forfeit_wins

@@ -40,13 +40,20 @@ def brute_force(
     bye = choose_bye(entrants)
     players = [e for e in entrants if bye is None or e.id != bye.id]
     weights = SwissWeights(players, starters=starters)
+    ids = [e.id for e in players]
+    # Each pair's weight and criteria once (66 pairs for 12), not once per matching
+    # (10,395 matchings of 6 pairs).
+    weight = {(a, b): weights.weight(a, b) for a in ids for b in ids if a != b}
+    pair_criteria = {
+        (a, b): weights.criteria(a, b)[: len(CRITERIA) - 1] for a in ids for b in ids if a != b
+    }
     best_weight = 0
     best_criteria: tuple[int, ...] | None = None
-    for matching in perfect_matchings([e.id for e in players]):
-        total = sum(weights.weight(a, b) for a, b in matching)
+    for matching in perfect_matchings(ids):
+        total = sum(weight[pair] for pair in matching)
         best_weight = max(best_weight, total)
         criteria = tuple(
-            sum(weights.criteria(a, b)[index] for a, b in matching)
+            sum(pair_criteria[pair][index] for pair in matching)
             for index in range(len(CRITERIA) - 1)
         )
         if best_criteria is None or criteria < best_criteria:

@@ -158,8 +158,14 @@ def test_swiss_tables_reach_the_brute_force_optimum_in_simulated_rounds(count, s
         ledger = Ledger(range(1, count + 1), seed=seed)
         for number in range(1, 6):
             entrants, history = ledger.entrants(), list(ledger.tables)
+            # A grouping's cost is the sum of its tables' (grouping_cost adds them up):
+            # each possible table is costed once, not once per grouping it is in.
+            table_cost: dict[tuple[int, ...], tuple[int, int, int]] = {}
+            for size in set(sizes):
+                for table in combinations(range(1, count + 1), size):
+                    table_cost[table] = grouping_cost(entrants, [table], history)
             best = min(
-                grouping_cost(entrants, grouping, history)
+                tuple(map(sum, zip(*(table_cost[table] for table in grouping), strict=True)))
                 for grouping in groupings(list(range(1, count + 1)), sizes)
             )
             exact = swiss_tables(entrants, sizes, history)
