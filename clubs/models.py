@@ -138,7 +138,7 @@ class Membership(models.Model):
         return f"{self.player} ({self.get_role_display()}, {self.club})"
 
 
-class HistoryQuerySet(models.QuerySet):
+class HistoryQuerySet(models.QuerySet["HistoryEntry"]):
     """History is kept: a query can read it but not change or delete it."""
 
     def update(self, **kwargs):

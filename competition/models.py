@@ -355,7 +355,7 @@ class Entrant(models.Model):
         return self.withdrawn_from_round is None or round_number < self.withdrawn_from_round
 
 
-class RoundQuerySet(models.QuerySet):
+class RoundQuerySet(models.QuerySet["Round"]):
     def published(self) -> "RoundQuerySet":
         """Rounds the public may see (the rule is `games.models.PUBLIC_ROUND_STATUSES`)."""
         return self.filter(status__in=PUBLIC_ROUND_STATUSES)

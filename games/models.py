@@ -123,7 +123,7 @@ def seats_with_players() -> models.Prefetch:
     )
 
 
-class GameQuerySet(models.QuerySet):
+class GameQuerySet(models.QuerySet["Game"]):
     def published(self) -> "GameQuerySet":
         """Games of published rounds: what the public may see, and what the standings count."""
         return self.filter(round__status__in=PUBLIC_ROUND_STATUSES)
