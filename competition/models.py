@@ -282,7 +282,7 @@ class Competition(models.Model):
         return self.archived_at is not None
 
     @property
-    def url_kwargs(self) -> dict[str, str]:
+    def url_kwargs(self) -> dict[str, Any]:
         return {"club": self.club.slug, "competition": self.slug}
 
 
