@@ -581,7 +581,11 @@ class BaseResultFormSet(forms.BaseFormSet):
         return {**kwargs, "score_max": self.score_max, "rules_name": self.rules_name}
 
 
-ResultFormSet = forms.formset_factory(ResultRowForm, formset=BaseResultFormSet, extra=0)
+# The factory's class is a subclass of `formset`, which the stubs do not say.
+ResultFormSet = cast(
+    type[BaseResultFormSet],
+    forms.formset_factory(ResultRowForm, formset=BaseResultFormSet, extra=0),
+)
 
 
 class CorrectionForm(forms.Form):

@@ -115,7 +115,7 @@ class StandingsTable(tables.Table):
         player_url = player_url.removesuffix("0/")
         names = [column.name for column in self.columns]
         for line in lines:
-            cells = []
+            cells: list[str] = []
             for name in names:
                 if name == "name":
                     cells.append(

@@ -223,6 +223,7 @@ class Game(models.Model):
     )
 
     objects = GameQuerySet.as_manager()
+    counts: bool  # present where a query annotates it (`GameQuerySet.with_counts`)
 
     class Meta:
         ordering = ["round", "table", "pk"]
