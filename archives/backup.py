@@ -567,7 +567,7 @@ class _Restorer:
                 raise schema.Invalid(field_obj.name, _("must not be empty"))
             return None
         try:
-            return self.ids[field_obj.related_model][value]
+            return self.ids[field_obj.related_model][value]  # type: ignore[index]  # None: KeyError
         except (KeyError, TypeError):
             raise _damaged(
                 _("%(model)s refers to a %(field)s that is not in the archive.")

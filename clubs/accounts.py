@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
@@ -129,7 +129,7 @@ def invited_player(code: str, *, now: datetime | None = None) -> Player | None:
 @transaction.atomic
 def account_create_from_invite(
     *, code: str, username: str, password: str, now: datetime | None = None
-) -> AbstractBaseUser:
+) -> User:
     """Make the account and tie it to the invited player; the invitation is then used up.
 
     `password` has passed Django's password validators (the form checks them). Two tabs

@@ -3,6 +3,9 @@ the project follows: what holds results is changed through the app's services, n
 and every other change goes through a service too, so the history keeps it.
 """
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
@@ -67,8 +70,8 @@ class ThroughServicesAdmin(admin.ModelAdmin):
     """Saves and deletes through the services (`save_service`, `delete_service`, each
     `f(obj, by=user)`), which keep the history; in bulk too, one row at a time."""
 
-    save_service = staticmethod(lambda obj, *, by: obj.save())
-    delete_service = staticmethod(lambda obj, *, by: obj.delete())
+    save_service: Callable[..., Any] = staticmethod(lambda obj, *, by: obj.save())
+    delete_service: Callable[..., Any] = staticmethod(lambda obj, *, by: obj.delete())
 
     def save_model(self, request, obj, form, change: bool) -> None:
         self.save_service(obj, by=request.user)

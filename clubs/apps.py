@@ -13,7 +13,8 @@ class ClubsConfig(AppConfig):
         from clubs.inputs import CONVERTERS
 
         for name, converter in CONVERTERS.items():
-            register_converter(converter, name)
+            # The stubs want `regex` an attribute; ours is a property, which Django only reads.
+            register_converter(converter, name)  # type: ignore[arg-type]
 
         from clubs.history_display import register
         from clubs.models import Membership

@@ -3,6 +3,7 @@ clubs/accounts.py and clubs/services.py do the writing."""
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.db import models
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
@@ -55,5 +56,6 @@ class PlayerForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         for name in ("rating", "rating_deviation"):  # the model's words, as the admin's
             field = Player._meta.get_field(name)
+            assert isinstance(field, models.Field)  # a column of Player, not a relation
             self.fields[name].label = capfirst(field.verbose_name)
             self.fields[name].help_text = field.help_text

@@ -1,5 +1,8 @@
 """Clubs, their players and who is secretary where. Knows nothing of competitions."""
 
+from collections.abc import Collection
+from typing import Any, Self
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
@@ -24,12 +27,13 @@ class Club(models.Model):
     name = models.CharField(_("name"), max_length=120, validators=[validate_plain_text])
     slug = models.SlugField(_("short name"), unique=True)
     city = models.CharField(_("city"), max_length=80, blank=True)
-    members = models.ManyToManyField(
+    members: "models.ManyToManyField[Player, Membership]" = models.ManyToManyField(
         "Player", through="Membership", related_name="clubs", verbose_name=_("members")
     )
     rating_system = models.CharField(
         _("rating system"), max_length=10, choices=RatingSystem, default=RatingSystem.GLICKO2
     )
+    _stored_slug: str | None  # the short name as loaded (from_db), for clean()
 
     class Meta:
         ordering = ["name"]
@@ -43,8 +47,10 @@ class Club(models.Model):
         return reverse("club", kwargs={"club": self.slug})
 
     @classmethod
-    def from_db(cls, db, field_names, values):
-        club = super().from_db(db, field_names, values)
+    def from_db(
+        cls, db: str | None, field_names: Collection[str], values: Collection[Any], **kwargs: Any
+    ) -> Self:
+        club = super().from_db(db, field_names, values, **kwargs)
         club._stored_slug = club.__dict__.get("slug")
         return club
 
@@ -132,7 +138,7 @@ class Membership(models.Model):
         return f"{self.player} ({self.get_role_display()}, {self.club})"
 
 
-class HistoryQuerySet(models.QuerySet):
+class HistoryQuerySet(models.QuerySet["HistoryEntry"]):
     """History is kept: a query can read it but not change or delete it."""
 
     def update(self, **kwargs):

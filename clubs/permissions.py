@@ -1,6 +1,6 @@
 """Who may change what: secretaries their own club's data, staff everything."""
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db.models import QuerySet
 
 from clubs.models import Club, Membership
@@ -9,7 +9,7 @@ from clubs.models import Club, Membership
 def can_manage_club(user: AbstractBaseUser | AnonymousUser, club: Club) -> bool:
     """Kept on the user object, as Django keeps its permissions (`_perm_cache`): a request
     that asks twice (the view, then the service) asks the database once."""
-    if not user.is_authenticated:
+    if not isinstance(user, User):  # signed out: every account is a User (AUTH_USER_MODEL)
         return False
     if user.is_staff:
         return True
@@ -27,7 +27,7 @@ def clubs_managed_by(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Club] |
     >>> clubs_managed_by(AnonymousUser())
     <QuerySet []>
     """
-    if not user.is_authenticated:
+    if not isinstance(user, User):  # signed out: every account is a User (AUTH_USER_MODEL)
         return Club.objects.none()
     if user.is_staff:
         return None

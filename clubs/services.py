@@ -8,7 +8,7 @@ player is recorded in the history of every club they are a member of.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import transaction
 from django.db.models import Model
@@ -19,6 +19,8 @@ from clubs.signals import club_changed, player_changed
 
 CLUB_FIELDS = ("name", "slug", "city", "rating_system")
 PLAYER_FIELDS = ("name", "federation_number", "rating", "rating_deviation", "user")
+
+M = TypeVar("M", bound=Model)
 
 
 def _values(obj: Model | None, fields: tuple[str, ...]) -> dict[str, Any]:
@@ -39,7 +41,7 @@ def _changed(before: dict[str, Any], after: dict[str, Any]) -> tuple[dict, dict]
     return {key: before.get(key) for key in keys}, {key: after.get(key) for key in keys}
 
 
-def _stored(model: type[Model], pk: int | None) -> Model | None:
+def _stored(model: type[M], pk: int | None) -> M | None:
     """The row as the database has it (a validated admin form has already changed `obj`)."""
     return model._default_manager.filter(pk=pk).first() if pk else None
 

@@ -6,7 +6,7 @@ Django: reads the ORM through the selectors.
 import csv
 import io
 import re
-from typing import Any
+from typing import Any, cast
 
 from clubs import numbers
 from competition.core.results_csv import FORMULA_START
@@ -131,7 +131,7 @@ def round_document(competition: Competition, round: Round, games: list[Game]) ->
                 # The seats in table order; `starter` is the position that moved first.
                 "players": [
                     {
-                        **_player(seat.player),
+                        **cast(dict[str, Any], _player(seat.player)),  # a seat has a player
                         "score": seat.score,
                         "place": seat.place,
                         "flag_fell": seat.flag_fell,

@@ -45,5 +45,5 @@ class HistoryFilter(django_filters.FilterSet):
         )
         rounds = entries.exclude(round_number=None).values_list("round_number", flat=True)
         self.filters["round_number"].extra["choices"] = [
-            (number, number) for number in sorted(set(rounds.distinct()))
+            (number, number) for number in sorted({n for n in rounds.distinct() if n is not None})
         ]

@@ -5,8 +5,10 @@ Django: forms.
 
 import hashlib
 from collections.abc import Sequence
+from typing import cast
 
 from django import forms
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from clubs.inputs import (
@@ -176,6 +178,7 @@ class CompetitionForm(forms.ModelForm):
 
     def clean(self) -> dict:
         cleaned = super().clean()
+        assert cleaned is not None  # Django's clean() returns cleaned_data
         chosen = [cleaned.get(f"tiebreak_{slot + 1}") for slot in range(TIEBREAK_SLOTS)]
         chosen = [name for name in chosen if name]
         if len(set(chosen)) != len(chosen):
@@ -211,8 +214,10 @@ class EntrantGroupForm(forms.Form):
 
     def __init__(self, *args, competition: Competition, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["entrant"].queryset = competition.entrants.select_related("player")
-        self.fields["group"].queryset = competition.groups.all()
+        cast(
+            forms.ModelChoiceField, self.fields["entrant"]
+        ).queryset = competition.entrants.select_related("player")
+        cast(forms.ModelChoiceField, self.fields["group"]).queryset = competition.groups.all()
 
 
 class EntrantAddForm(forms.Form):
@@ -232,16 +237,17 @@ class EntrantAddForm(forms.Form):
 
     def __init__(self, *args, competition: Competition, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = Player.objects.filter(
+        cast(forms.ModelChoiceField, self.fields["player"]).queryset = Player.objects.filter(
             memberships__club=competition.club_id
         ).exclude(entries__competition=competition)
-        self.fields["group"].queryset = competition.groups.all()
+        cast(forms.ModelChoiceField, self.fields["group"]).queryset = competition.groups.all()
         if not competition.groups.exists():
             del self.fields["group"]
         self.fields["joined_round"].initial = current_round_number(competition)
 
     def clean(self) -> dict:
         cleaned = super().clean()
+        assert cleaned is not None  # Django's clean() returns cleaned_data
         if not cleaned.get("player") and not cleaned.get("new_player_name", "").strip():
             raise forms.ValidationError(_("Choose a club member or type a new player's name."))
         return cleaned
@@ -255,7 +261,7 @@ class WithdrawForm(forms.Form):
 
     def __init__(self, *args, competition: Competition, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["entrant"].queryset = competition.entrants.all()
+        cast(forms.ModelChoiceField, self.fields["entrant"]).queryset = competition.entrants.all()
 
 
 def shown_token(values: dict, seats: int = 2) -> str:
@@ -329,7 +335,7 @@ class ResultRowForm(forms.Form):
             for field, name in zip(self.score_names, names, strict=False):
                 self.fields[field].label = _("Board points of %(name)s") % {"name": name}
             if len(names) >= 2:
-                self.fields["kind"].choices = ResultKind.for_table(names)
+                cast(forms.ChoiceField, self.fields["kind"]).choices = ResultKind.for_table(names)
 
     @staticmethod
     def initial_for(game: Game) -> dict:
@@ -362,12 +368,13 @@ class ResultRowForm(forms.Form):
         fields = []
         for name, player in zip(self.score_names, players, strict=False):
             field = self[name]
-            field.player_name = player.name
+            field.player_name = player.name  # type: ignore[attr-defined]  # for the template
             fields.append(field)
         return fields
 
     def clean(self) -> dict:
         cleaned = super().clean()
+        assert cleaned is not None  # Django's clean() returns cleaned_data
         kind = cleaned.get("kind")
         scores = {side: cleaned.get(side) for side in self.score_names}
         valid = {side: side not in self.errors for side in scores}
@@ -574,7 +581,11 @@ class BaseResultFormSet(forms.BaseFormSet):
         return {**kwargs, "score_max": self.score_max, "rules_name": self.rules_name}
 
 
-ResultFormSet = forms.formset_factory(ResultRowForm, formset=BaseResultFormSet, extra=0)
+# The factory's class is a subclass of `formset`, which the stubs do not say.
+ResultFormSet = cast(
+    type[BaseResultFormSet],
+    forms.formset_factory(ResultRowForm, formset=BaseResultFormSet, extra=0),
+)
 
 
 class CorrectionForm(forms.Form):
@@ -599,7 +610,7 @@ class CorrectionForm(forms.Form):
         if len(names) > 2:
             for field, name in zip(self.score_names, names, strict=True):
                 self.fields[field].label = _("Board points of %(name)s") % {"name": name}
-            self.fields["kind"].choices = ResultKind.for_table(names)
+            cast(forms.ChoiceField, self.fields["kind"]).choices = ResultKind.for_table(names)
 
     def scores(self) -> tuple[int | None, ...]:
         """The cleaned scores in table order."""
@@ -613,7 +624,9 @@ class AttendanceForm(forms.Form):
 
     def __init__(self, *args, entrants: list[Entrant], **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["present"].choices = [(e.player_id, e.player.name) for e in entrants]
+        cast(forms.ChoiceField, self.fields["present"]).choices = [
+            (e.player_id, e.player.name) for e in entrants
+        ]
 
 
 BYE_CHOICE = "bye"
@@ -644,14 +657,16 @@ class LateArrivalForm(forms.Form):
         **kwargs,
     ) -> None:
         super().__init__(*args, **kwargs)
-        players = [(str(player_id), name) for player_id, name in unplaced]
+        players: list[tuple[str, str | Promise]] = [
+            (str(player_id), name) for player_id, name in unplaced
+        ]
         if chosen in {player_id for player_id, _name in unplaced}:
             self.fields["player"].initial = str(chosen)
         elif len(players) > 1:
             # Nobody just ticked: the secretary chooses; the first name is no guess.
             players.insert(0, ("", _("choose…")))
-        self.fields["player"].choices = players
-        opponents = [
+        cast(forms.ChoiceField, self.fields["player"]).choices = players
+        opponents: list[tuple[str, str | Promise]] = [
             (str(player_id), _("against %(name)s (has the bye)") % {"name": name})
             for player_id, name in bye_players
         ]
@@ -670,7 +685,7 @@ class LateArrivalForm(forms.Form):
             for number, names in tables
         ]
         opponents.append((BYE_CHOICE, _("a bye")))
-        self.fields["opponent"].choices = opponents
+        cast(forms.ChoiceField, self.fields["opponent"]).choices = opponents
 
     def opponent_id(self) -> int | None:
         value = self.cleaned_data["opponent"]
@@ -739,7 +754,9 @@ class ImportConfirmForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.questions = list(questions)
         for question in self.questions:
-            choices = [(UNDECIDED, _("— choose —"))] if question.default == UNDECIDED else []
+            choices: list[tuple[str, str | Promise]] = (
+                [(UNDECIDED, _("— choose —"))] if question.default == UNDECIDED else []
+            )
             choices += [
                 (
                     str(option.player_id),
@@ -802,7 +819,7 @@ class PairingForm(forms.Form):
             del self.fields["table_size"]
             return
         own = TableSize(competition.table_size).label
-        self.fields["table_size"].choices = [
+        cast(forms.ChoiceField, self.fields["table_size"]).choices = [
             ("", _("as the competition: %(size)s") % {"size": own}),
             *TableSize.choices,
         ]
@@ -827,8 +844,8 @@ class SwapForm(forms.Form):
 
     def __init__(self, *args, players: list[tuple[int, str]], **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player_x"].choices = players
-        self.fields["player_y"].choices = [("", _("— choose —")), *players]
+        cast(forms.ChoiceField, self.fields["player_x"]).choices = players
+        cast(forms.ChoiceField, self.fields["player_y"]).choices = [("", _("— choose —")), *players]
 
 
 class GroupForm(forms.Form):

@@ -6,10 +6,14 @@ and reads their results for the standings.
 Django: the ORM models.
 """
 
+from collections.abc import Collection
+from typing import Any, Self
+
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from clubs.inputs import validate_plain_text
@@ -198,6 +202,7 @@ class Competition(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     #: The last change to anything the competition's pages show (competition/versioning.py).
     changed_at = models.DateTimeField(_("last changed"), auto_now=True)
+    _stored_slug: str | None  # the short name as loaded (from_db), for clean()
     #: Set once, by `competition_archive`: the competition stays readable and takes no changes.
     archived_at = models.DateTimeField(_("archived"), null=True, blank=True)
 
@@ -216,8 +221,10 @@ class Competition(models.Model):
         return reverse("standings", kwargs=self.url_kwargs)
 
     @classmethod
-    def from_db(cls, db, field_names, values):
-        competition = super().from_db(db, field_names, values)
+    def from_db(
+        cls, db: str | None, field_names: Collection[str], values: Collection[Any], **kwargs: Any
+    ) -> Self:
+        competition = super().from_db(db, field_names, values, **kwargs)
         competition._stored_slug = competition.__dict__.get("slug")
         return competition
 
@@ -241,7 +248,7 @@ class Competition(models.Model):
     #: clock, and a club variant, are for games at a table.
     DUPLICATE_RULES = (Rules.STANDARD, Rules.SBNL)
 
-    def rules_error(self) -> str | None:
+    def rules_error(self) -> str | Promise | None:
         """Why this competition cannot play its rules, or None: a duplicate competition's
         evenings play its rules (`duplicate.services.evening_create`), so they must be
         rules a master game has."""
@@ -249,7 +256,7 @@ class Competition(models.Model):
             return _("A duplicate evening plays the standard rules or the SBNL rules.")
         return None
 
-    def table_size_error(self, code: str) -> str | None:
+    def table_size_error(self, code: str) -> str | Promise | None:
         """Why this competition cannot play at tables of `code`, or None: a duplicate
         evening has no tables, and a table of 3 or 4 needs rules for up to 4 players (the
         split of 3s and 4s can always give a table of 4)."""
@@ -275,7 +282,7 @@ class Competition(models.Model):
         return self.archived_at is not None
 
     @property
-    def url_kwargs(self) -> dict[str, str]:
+    def url_kwargs(self) -> dict[str, Any]:
         return {"club": self.club.slug, "competition": self.slug}
 
 
@@ -348,7 +355,7 @@ class Entrant(models.Model):
         return self.withdrawn_from_round is None or round_number < self.withdrawn_from_round
 
 
-class RoundQuerySet(models.QuerySet):
+class RoundQuerySet(models.QuerySet["Round"]):
     def published(self) -> "RoundQuerySet":
         """Rounds the public may see (the rule is `games.models.PUBLIC_ROUND_STATUSES`)."""
         return self.filter(status__in=PUBLIC_ROUND_STATUSES)

@@ -174,7 +174,9 @@ def _entrant_records(competitions: list[Competition]) -> dict[int, list[standing
     return entrants
 
 
-def _game_records(competitions: list[Competition]) -> dict[int, list[standings.GameRecord]]:
+def _game_records(
+    competitions: list[Competition],
+) -> dict[int, list[standings.GameRecord | standings.TableRecord]]:
     """Each competition's results that count: the records `selectors.game_records` reads
     for one competition, by the same rule (`Game.objects.counting`)."""
     return selectors.records_of(Game.objects.counting().filter(round__competition__in=competitions))
@@ -221,7 +223,7 @@ def _chart_numbers(
     season: Season,
     player_id: int,
     entrants: list[standings.EntrantRecord],
-    records: list[standings.GameRecord],
+    records: list[standings.GameRecord | standings.TableRecord],
 ) -> None:
     """Rank after each round (within the player's group), match points cumulated, board
     points per game: computed from the same records the standings use."""
@@ -245,7 +247,7 @@ def _chart_numbers(
 def _rank_history(
     competition: Competition,
     entrants: list[standings.EntrantRecord],
-    records: list[standings.GameRecord],
+    records: list[standings.GameRecord | standings.TableRecord],
 ) -> dict[int, list[tuple[int, int]]]:
     """Every entrant's rank after every round, kept until the competition changes: one
     standings computation per round (300 entrants and 30 rounds: about 3 s on a busy
@@ -264,7 +266,7 @@ RANK_HISTORY_SECONDS = 24 * 3600
 
 def rank_history(
     entrants: list[standings.EntrantRecord],
-    records: list[standings.GameRecord],
+    records: list[standings.GameRecord | standings.TableRecord],
     settings: standings.StandingsSettings,
 ) -> dict[int, list[tuple[int, int]]]:
     """{player: [(round, rank within the group after that round), ...]} for the rounds

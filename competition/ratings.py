@@ -248,7 +248,7 @@ def _read(
     round_of: dict[int, int] = {}
     known: dict[int, tuple[str, int | None, int | None]] = {}
     for game_id, round_id, player_id, score, flag_fell, *person in seats:
-        known[player_id] = tuple(person)  # type: ignore[assignment]
+        known[player_id] = tuple(person)
         round_of[game_id] = round_id
         by_game[game_id].append(ratings.Seat(player_id, score or 0, flag_fell))
     tables: dict[tuple[datetime.date, int, int, int], list[ratings.Table]] = defaultdict(list)

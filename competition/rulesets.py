@@ -9,7 +9,7 @@ import rules
 from competition.models import Competition
 from games.rule_messages import error_message
 
-PRESETS = {
+PRESETS: dict[str, str] = {
     Competition.Rules.GOUDS_8: "GOUDS_8",
     Competition.Rules.STANDARD: "STANDARD",
     Competition.Rules.SBNL: "SBNL_WEDSTRIJD",

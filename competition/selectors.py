@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal, cast
 
 from django.db.models import Count, Max, Prefetch, QuerySet
 from django.http import Http404
@@ -29,7 +30,7 @@ def competition_get(*, club_slug: str, competition_slug: str) -> Competition:
 
 
 def standings_settings(competition: Competition) -> standings.StandingsSettings:
-    bye_board_points: int | str = (
+    bye_board_points: int | Literal["average"] = (
         "average"
         if competition.bye_board_points == Competition.ByeBoardPoints.AVERAGE
         else competition.bye_board_points_fixed
@@ -40,9 +41,9 @@ def standings_settings(competition: Competition) -> standings.StandingsSettings:
         forfeit_win_match_points=competition.forfeit_win_match_points,
         forfeit_win_board_points=competition.forfeit_win_board_points,
         tiebreaks=tuple(competition.tiebreaks or ()),
-        ranking=competition.ranking,
+        ranking=cast(Literal["totals", "average"], competition.ranking),
         min_games=competition.min_games,
-        table_scoring=competition.table_scoring,
+        table_scoring=cast(standings.TableScoring, competition.table_scoring),
     )
 
 
@@ -56,7 +57,7 @@ def entrant_records(competition: Competition) -> list[standings.EntrantRecord]:
     ]
 
 
-def _winner(outcome: str, seats: list[tuple]) -> str:
+def _winner(outcome: str, seats: list[tuple]) -> standings.Winner:
     """The pair's winner as the standings record names it, from the seats' places."""
     return standings.pair_winner(outcome, tuple(seat[3] for seat in seats))
 
@@ -74,16 +75,24 @@ def _record(
                 standings.SeatRecord(player, score, flag_fell, forfeited)
                 for player, score, _position, _place, flag_fell, forfeited in seats
             ),
-            outcome,
+            cast(standings.Outcome, outcome),
         )
     first = seats[0]
     second = seats[1] if len(seats) == 2 else (None, None, 1, None)
     return standings.GameRecord(
-        round_number, first[0], second[0], first[1], second[1], outcome, _winner(outcome, seats)
+        round_number,
+        first[0],
+        second[0],
+        first[1],
+        second[1],
+        cast(standings.Outcome, outcome),
+        _winner(outcome, seats),
     )
 
 
-def game_records(competition: Competition) -> list[standings.GameRecord]:
+def game_records(
+    competition: Competition,
+) -> list[standings.GameRecord | standings.TableRecord]:
     """Every game that counts for the competition, as standings records (two queries).
 
     Which games count is one rule, `Game.objects.counting_for` (`games.models.COUNTS`): a
@@ -94,7 +103,9 @@ def game_records(competition: Competition) -> list[standings.GameRecord]:
     return _game_records(competition)[0]
 
 
-def _game_records(competition: Competition) -> tuple[list[standings.GameRecord], int]:
+def _game_records(
+    competition: Competition,
+) -> tuple[list[standings.GameRecord | standings.TableRecord], int]:
     """The records that count, and how many results await confirmation (counted or not)."""
     games = Game.objects.published().with_result().filter(round__competition=competition)
     provisional = games.exclude(confirmation=Confirmation.CONFIRMED).count()

@@ -109,7 +109,8 @@ class StandingsTable(tables.Table):
                 formats[f"tiebreak_{name}"] = partial(tiebreak_text, name)
         lines = [StandingsLine(row) for row in rows]
         super().__init__(lines, extra_columns=extra, **kwargs)
-        self.attrs = {**self.attrs, "id": f"standings-{self.prefix or 'table'}".rstrip("-")}
+        table_id = f"standings-{self.prefix or 'table'}".rstrip("-")
+        self.attrs = {**getattr(self, "attrs", {}), "id": table_id}
         # On a phone the ranking's own columns show, the rest behind the table's "All
         # columns" button (templates/competition/_standings_table.html, css/bordpunt.css).
         optional = {column.name for column in self.columns} - essential_columns(competition)
@@ -124,7 +125,7 @@ class StandingsTable(tables.Table):
         player_url = player_url.removesuffix("0/")
         names = [column.name for column in self.columns]
         for line in lines:
-            cells = []
+            cells: list[str] = []
             for name in names:
                 if name == "name":
                     cells.append(

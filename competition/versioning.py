@@ -59,7 +59,7 @@ def on_names_changed(sender, *, player_id: int | None = None, club_id: int | Non
     if player_id is not None:
         shown = Competition.objects.filter(entrants__player_id=player_id)
     else:
-        shown = Competition.objects.filter(club_id=club_id)
+        shown = Competition.objects.filter(club_id=club_id)  # type: ignore[misc]  # one is sent
     Competition.objects.filter(pk__in=shown.values("pk")).update(changed_at=timezone.now())
 
 

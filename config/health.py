@@ -12,7 +12,6 @@ import logging
 
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, JsonResponse
-from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
@@ -57,7 +56,7 @@ def health(request: HttpRequest) -> JsonResponse:
         {
             "status": "error",
             "database": fault.value,
-            "reason": f"{_(EXPLANATIONS[fault])} {_(REMEDIES[fault])}",
+            "reason": f"{EXPLANATIONS[fault]} {REMEDIES[fault]}",  # lazy: the request's language
         },
         status=503,
     )

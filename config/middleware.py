@@ -100,7 +100,7 @@ def fault_response(request, fault: Fault, exception: BaseException):
     response = render(request, "database_fault.html", fault_context(request, fault), status=503)
     response["Retry-After"] = "5"
     response["X-Bordpunt-Fault"] = fault.value
-    response._has_been_logged = True  # logged above, once; Django would log it again
+    response._has_been_logged = True  # type: ignore[attr-defined]  # Django's own flag: logged once
     return response
 
 

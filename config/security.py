@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import AuthenticationForm
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -103,7 +103,7 @@ class LoginView(auth_views.LoginView):
 
     def form_invalid(self, form):
         response = super().form_invalid(form)
-        if form.has_error(forms.forms.NON_FIELD_ERRORS, "throttled"):
+        if form.has_error(NON_FIELD_ERRORS, "throttled"):
             response.status_code = 429
         return response
 

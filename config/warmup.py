@@ -23,7 +23,7 @@ from rules.lexicon import KINDS, Lexicon
 
 def project_templates() -> list[str]:
     """The names of Bordpunt's own templates (not those of Django or the libraries)."""
-    names = set()
+    names: set[str] = set()
     for directory in get_template_directories():
         # Ours: inside the project, not in a virtualenv kept there (the libraries' own).
         if directory.is_relative_to(settings.BASE_DIR) and ".venv" not in directory.parts:

@@ -4,6 +4,8 @@ Each only checks the shape of what was typed (lengths, whole numbers); whether a
 the bag or a slip fits the board is the engine's to say, through the services.
 """
 
+from typing import cast
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -64,8 +66,8 @@ class PaperSlipForm(SlipForm):
 
     def __init__(self, *args, players=(), turns=(), **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = [(p.pk, p.name) for p in players]
-        self.fields["turn"].choices = [(n, n) for n in turns]
+        cast(forms.ChoiceField, self.fields["player"]).choices = [(p.pk, p.name) for p in players]
+        cast(forms.ChoiceField, self.fields["turn"]).choices = [(n, n) for n in turns]
         self.order_fields(["player", "turn", "text", "claimed"])
 
 
@@ -75,4 +77,4 @@ class CorrectSlipForm(SlipForm):
 
     def __init__(self, *args, slips=(), **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["slip"].choices = [(pk, pk) for pk in slips]
+        cast(forms.ChoiceField, self.fields["slip"]).choices = [(pk, pk) for pk in slips]

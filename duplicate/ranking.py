@@ -56,7 +56,7 @@ def evening_ranking(
         if len(found) == 1:
             solos[found[0]] = solos.get(found[0], 0) + 1
     ordered = sorted(totals, key=lambda p: (-totals[p], p))
-    rows = []
+    rows: list[EveningRow] = []
     for index, player in enumerate(ordered):
         rank = rows[-1].rank if rows and rows[-1].total == totals[player] else index + 1
         percentage = 100 * totals[player] / sum_tops if sum_tops else 0.0
@@ -76,7 +76,7 @@ def season_ranking(
     for evening in evenings:
         for player, percentage in evening.items():
             played.setdefault(player, []).append(percentage)
-    rows = []
+    rows: list[SeasonRow] = []
     averages = {}
     for player, percentages in played.items():
         counted = sorted(percentages, reverse=True)[:best] if best else percentages

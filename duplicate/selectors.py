@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from django.db.models import Model
 from django.http import Http404
@@ -24,8 +24,12 @@ M = TypeVar("M", bound=Model)
 
 def evening_results(evening: Evening) -> list[EveningRow]:
     """The evening's ranking over the turns whose top is on the board (two queries)."""
-    tops = dict(
-        Turn.objects.filter(evening=evening).exclude(top="").values_list("number", "top_score")
+    # A turn with its top has the top's score (the constraint duplicate_top_has_score).
+    tops = cast(
+        dict[int, int],
+        dict(
+            Turn.objects.filter(evening=evening).exclude(top="").values_list("number", "top_score")
+        ),
     )
     slips = Slip.objects.filter(turn__evening=evening).values_list(
         "player_id", "turn__number", "score"
@@ -41,7 +45,7 @@ def season_results(competition_id: int, best: int | None = None) -> list[SeasonR
         .exclude(top="")
         .values_list("evening_id", "number", "top_score")
     ):
-        tops.setdefault(evening_id, {})[number] = score
+        tops.setdefault(evening_id, {})[number] = cast(int, score)  # a top has its score
     slips: dict[int, list[tuple[int, int, int]]] = {}
     for evening_id, player, number, score in Slip.objects.filter(
         turn__evening__competition_id=competition_id
@@ -101,7 +105,7 @@ def evening_and_player(
     competitions = Competition.objects.raw(
         _COMPETITION_SQL, [club_slug, competition_slug, Competition.Kind.DUPLICATE.value]
     )
-    competition = next(iter(competitions), None)
+    competition: Any = next(iter(competitions), None)  # with the club's columns (the SQL)
     if competition is None:
         raise Http404("No such duplicate competition.")
     db = competition._state.db
@@ -115,7 +119,9 @@ def evening_and_player(
         rating_system=competition.club_rating_system,
     )
     user_id = user.pk if user is not None and user.is_authenticated else None
-    evening = next(iter(Evening.objects.raw(_EVENING_SQL, [user_id, competition.pk, number])), None)
+    evening: Any = next(  # with the entered player's columns (the SQL)
+        iter(Evening.objects.raw(_EVENING_SQL, [user_id, competition.pk, number])), None
+    )
     if evening is None:
         raise Http404("No such evening.")
     evening.competition = competition

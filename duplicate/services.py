@@ -356,8 +356,9 @@ def _hand_in_sql() -> tuple[str, list[Field]]:
     Every column but the id and `late` is written as the ORM writes it (`_slip_insert`)."""
     fields = [f for f in Slip._meta.concrete_fields if not f.primary_key and f.name != "late"]
     quote = connection.ops.quote_name
+    columns = ", ".join(quote(f.column) for f in fields)  # type: ignore[arg-type]  # concrete: str
     sql = (
-        f"INSERT INTO {Slip._meta.db_table} ({', '.join(quote(f.column) for f in fields)}, late) "
+        f"INSERT INTO {Slip._meta.db_table} ({columns}, late) "
         f"SELECT {', '.join('%s' for _f in fields)}, t.{quote('top')} <> '' "
         f"FROM {Turn._meta.db_table} t WHERE t.id = %s AND EXISTS ("
         f"SELECT 1 FROM {Entrant._meta.db_table} n WHERE n.competition_id = %s AND n.player_id = %s"

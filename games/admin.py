@@ -2,10 +2,12 @@
 clock's presses are entered on the app's pages, whose services keep the history and check
 them (a clock's presses against the server's own clock)."""
 
+from typing import cast
+
 from django.contrib import admin
 
 from clubs.admin import ViewOnlyAdmin
-from games.models import Game, GameClock, Move, Seat
+from games.models import Game, GameClock, GameQuerySet, Move, Seat
 
 
 @admin.register(Game)
@@ -16,7 +18,7 @@ class GameAdmin(ViewOnlyAdmin):
     list_select_related = ["round__competition"]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).with_seats()
+        return cast(GameQuerySet, super().get_queryset(request)).with_seats()
 
 
 @admin.register(Seat)

@@ -100,7 +100,7 @@ def _compute(moves: Sequence[Move], replayed: Replay) -> dict[str, Any]:
     # The engine's history holds the rows it accepted, in order.
     rows = [row for row, result in zip(moves, replayed.results, strict=False) if result]
     report = analyse(engine)
-    turns = []
+    turns: list[dict[str, Any]] = []
     for turn in report.turns:
         row = rows[turn.index]
         best = turn.best
@@ -122,6 +122,6 @@ def _compute(moves: Sequence[Move], replayed: Replay) -> dict[str, Any]:
             }
         )
     missed = [0] * len(engine.players)
-    for turn in turns:
-        missed[turn["seat"]] += turn["missed"]
+    for entry in turns:
+        missed[entry["seat"]] += entry["missed"]
     return {"turns": turns, "missed": missed}

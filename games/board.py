@@ -112,6 +112,7 @@ def _cell(square: SquareView, language: str | None) -> SafeString:
         )
         if wanted
     )
+    inside: str
     if letter:
         inside = format_html("{}", letter)
         if square.value:

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from datetime import datetime
 from enum import StrEnum
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any, Final, Literal, TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -45,7 +45,9 @@ from games.signals import game_changed
 
 T = TypeVar("T")
 
-SECRETARY = "secretary"
+SECRETARY: Final = "secretary"
+#: Who acts on a game: the club's secretary, or the player at a seat (its position).
+Role = Literal["secretary"] | int
 
 BY_MOVES = _("This game is entered move by move: its result follows from the moves.")
 
@@ -59,7 +61,7 @@ class ConfirmationError(ResultError):
         self.forbidden = forbidden
 
 
-def role_in_game(game: Game, user: AbstractBaseUser | None) -> str | None:
+def role_in_game(game: Game, user: AbstractBaseUser | None) -> Role | None:
     """ "secretary" for the club's secretaries and staff, the seat's position (0–3) for the
     game's players, None for everyone else.
 
@@ -102,13 +104,14 @@ def game_actions_for(
 
 def game_action_check(
     game: Game, by: AbstractBaseUser | None, action: GameAction, *, has_moves: bool | None = None
-) -> str | None:
+) -> Role:
     """`by`'s role in `game` ("secretary" or a seat's position); raises `ConfirmationError` with the
     reason when `by` may not take `action` (the one rule `game_actions_for` lists)."""
     role = role_in_game(game, by)
     refusal = _refusal(game, role, action, _has_moves(game, has_moves))
     if refusal is not None:
         raise refusal
+    assert role is not None  # `_refusal` refuses who has no role
     return role
 
 
@@ -120,7 +123,7 @@ def _has_moves(game: Game, known: bool | None) -> Callable[[], bool]:
 
 
 def _refusal(
-    game: Game, role: str | None, action: GameAction, has_moves: Callable[[], bool]
+    game: Game, role: Role | None, action: GameAction, has_moves: Callable[[], bool]
 ) -> ConfirmationError | None:
     """Why `role` may not take `action` on `game` now, or None when it may."""
     pair = len(game.seat_list) == 2
@@ -342,13 +345,13 @@ def game_result_override(
     return locked
 
 
-def _confirm(locked: Game, *, role: str | int, by, reason: str, now: datetime) -> Game:
+def _confirm(locked: Game, *, role: Role, by, reason: str, now: datetime) -> Game:
     """`role`'s seat stands behind the result; confirmed once every seat of
     `seats_to_confirm` does (the secretary's confirmation confirms it for the table)."""
     before = _state_of(locked)
     confirmed = {seat.position for seat in locked.seat_list if seat.confirmed}
     if role != SECRETARY:
-        confirmed.add(role)  # type: ignore[arg-type]
+        confirmed.add(role)
     if role == SECRETARY or seats_to_confirm(locked) <= confirmed:
         _save_confirmation(locked, confirmation=Confirmation.CONFIRMED)
     else:

@@ -1,6 +1,8 @@
 """Forms of the board screen. Each turns what was clicked or typed into move notation;
 the rules engine then decides whether the move is legal."""
 
+from typing import cast
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -66,12 +68,13 @@ class MoveForm(forms.Form):
 
     def clean(self) -> dict:
         cleaned = super().clean()
+        assert cleaned is not None  # Django's clean() returns cleaned_data
         kind = cleaned.get("kind")
         if kind is not None:
             cleaned["notation_text"] = self._notation(kind, cleaned)
         return cleaned
 
-    def _notation(self, kind: str | None, data: dict) -> str:
+    def _notation(self, kind: str, data: dict) -> str:
         if kind == "play":
             typed = " ".join((data.get("notation") or "").split())
             if typed:
@@ -186,7 +189,9 @@ class GameResultForm(VersionForm):
             elif self.seat is not None and len(self.names) == 2:
                 label = _("Opponent")
             self.fields[f"score_{letter}"] = _score_field(label)
-        self.fields["kind"].choices = ResultKind.for_table(self.names, self.seat)
+        cast(forms.ChoiceField, self.fields["kind"]).choices = ResultKind.for_table(
+            self.names, self.seat
+        )
 
     def scores(self) -> tuple[int | None, ...]:
         """The cleaned scores in table order."""
@@ -207,6 +212,7 @@ class GameResultForm(VersionForm):
 
     def clean(self) -> dict:
         cleaned = super().clean()
+        assert cleaned is not None  # Django's clean() returns cleaned_data
         scores = [cleaned.get(f"score_{letter}") for letter in self.letters]
         zero = cleaned.get("kind") in ResultKind.SCORED and all(score == 0 for score in scores)
         if zero and not cleaned.get("confirm"):

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
 from django.db.models import prefetch_related_objects
+from django.db.models.fields.mixins import FieldCacheMixin
 
 from games.models import Game, seats_with_players
 
@@ -51,7 +52,11 @@ def _loaded(game: Game, path: str) -> bool:
         field = type(instance)._meta.get_field(name)
         # A reverse relation (the game's clock) is read with the lock: it has no key on
         # the game's row to tell whether the caller's copy is still the one.
-        if not field.concrete or not field.is_cached(instance):  # type: ignore[union-attr]
+        if (
+            not isinstance(field, FieldCacheMixin)
+            or not field.concrete
+            or not field.is_cached(instance)
+        ):
             return False
         instance = getattr(instance, name)
         if instance is None:

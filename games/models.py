@@ -123,7 +123,7 @@ def seats_with_players() -> models.Prefetch:
     )
 
 
-class GameQuerySet(models.QuerySet):
+class GameQuerySet(models.QuerySet["Game"]):
     def published(self) -> "GameQuerySet":
         """Games of published rounds: what the public may see, and what the standings count."""
         return self.filter(round__status__in=PUBLIC_ROUND_STATUSES)
@@ -223,6 +223,7 @@ class Game(models.Model):
     )
 
     objects = GameQuerySet.as_manager()
+    counts: bool  # present where a query annotates it (`GameQuerySet.with_counts`)
 
     class Meta:
         ordering = ["round", "table", "pk"]

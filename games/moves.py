@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -163,7 +163,7 @@ def move_add(
         notation,
         rack,
     )
-    if fresh:
+    if fresh and prepared is not None:  # `fresh` holds it; mypy needs it said
         rows, replayed, result = prepared.rows, prepared.replayed, prepared.result
     else:
         rows = moves_of(locked)
@@ -455,7 +455,7 @@ def _store(row: Move, result: rules.MoveResult) -> None:
     row.score = result.score
     row.total = result.total
     row.words = [[word, score] for word, score in result.words]
-    row.warnings = [coded(w.code, w.params) for w in result.warnings]
+    row.warnings = [coded(w.code, dict(w.params)) for w in result.warnings]
     row.problem_code, row.problem_params = "", {}
 
 
@@ -509,5 +509,5 @@ def _finish(
     _announce(game, result_changed=before != after)
 
 
-def _user(by: AbstractBaseUser | None) -> AbstractBaseUser | None:
-    return by if by is not None and by.is_authenticated else None
+def _user(by: AbstractBaseUser | None) -> User | None:
+    return by if isinstance(by, User) else None  # None for AnonymousUser

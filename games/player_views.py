@@ -22,6 +22,7 @@ from games.confirmation import (
     SECRETARY,
     ConfirmationError,
     GameAction,
+    Role,
     game_actions_for,
     game_result_confirm,
     game_result_enter,
@@ -136,10 +137,11 @@ def _player_at(game, position: int | None):
 
 
 @game_role_required
-def game_result(request, game, role: str | int):
+def game_result(request, game, role: Role):
     """Enter, confirm or dispute a game's result (players); confirm or decide it (secretary)."""
     is_secretary = role == SECRETARY
-    mine = role if not is_secretary else None
+    mine = None if role == SECRETARY else role
+    form: GameResultForm | VersionForm
     form = GameResultForm(initial=_initial(game), game=game, seat=mine)
     if request.method == "POST":
         action = request.POST.get("action", "")
@@ -159,6 +161,7 @@ def game_result(request, game, role: str | int):
                 )
                 done = _("Result confirmed.")
             else:
+                assert isinstance(form, GameResultForm)  # only "confirm" posts a VersionForm
                 service = game_result_override if action == "override" else game_result_enter
                 updated = service(
                     game=game,

@@ -3,6 +3,7 @@ games. Imports nothing from competition (only its rows, through the game's round
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -20,8 +21,8 @@ class MyGames:
     """A player's games: those of rounds being played now (tonight's first), then the rest."""
 
     player: Player | None
-    current: list[Game]
-    earlier: list[Game]
+    current: Sequence[Game]
+    earlier: Sequence[Game]
 
 
 def my_games(user, *, today: date) -> MyGames:

@@ -12,9 +12,10 @@ from datetime import datetime
 from itertools import combinations
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction
@@ -98,7 +99,9 @@ class ResultKind:
     values = frozenset(MEANING)
 
     @classmethod
-    def for_table(cls, names: Sequence[str], reader: int | None = None) -> list[tuple[str, str]]:
+    def for_table(
+        cls, names: Sequence[str], reader: int | None = None
+    ) -> list[tuple[str, str | Promise]]:
         """The choices of one table, its players named ("flag fell: Anke"; the reader's
         own name marked "(you)")."""
 
@@ -108,7 +111,7 @@ class ResultKind:
             return names[seat]
 
         letters = SEAT_LETTERS[: len(names)]
-        choices: list[tuple[str, str]] = [(cls.NORMAL, _("normal"))]
+        choices: list[tuple[str, str | Promise]] = [(cls.NORMAL, _("normal"))]
         choices += [
             (f"flag_{letter}", _("flag fell: %(name)s") % {"name": who(seat)})
             for seat, letter in enumerate(letters)
@@ -151,7 +154,7 @@ class ResultKind:
         return _CODE_OF.get((outcome, named))
 
     @classmethod
-    def choices_for(cls, name_a: str, name_b: str) -> list[tuple[str, str]]:
+    def choices_for(cls, name_a: str, name_b: str) -> list[tuple[str, str | Promise]]:
         """The choices of a pair, its players named: "flag fell: Anke", not "first player"."""
         return cls.for_table((name_a, name_b))
 
@@ -383,7 +386,7 @@ def _apply(
         seat.confirmed = True
     result_store(game, result)
     game.confirmation, game.claimed_by, game.counter_result = Confirmation.CONFIRMED, None, {}
-    game.entered_by = by if by is not None and by.is_authenticated else None
+    game.entered_by = by if isinstance(by, User) else None  # None for AnonymousUser
     game.entered_at = now
     game.version += 1
     # The fields as the forms would check them. Not the constraints (each is a query of its

@@ -7,6 +7,7 @@ JavaScript every form still works as a plain POST.
 
 import dataclasses
 from functools import wraps
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -231,7 +232,7 @@ def preview(request, game: Game):
     Before any letter is typed it says what to do next, never an error."""
     form = MoveForm(request.POST)
     is_valid = form.is_valid()
-    context = {"game": game}
+    context: dict[str, Any] = {"game": game}
     if not _letters_typed(request.POST):
         start = form.cleaned_data.get("start")
         if start:

@@ -8,7 +8,7 @@ turns ORM rows into its records and back. docs/tsh.md describes what carries ove
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
@@ -177,7 +177,7 @@ def _decode(data: bytes) -> str:
 
 
 def _check_names(players: list[tsh.TshPlayer]) -> None:
-    limit = Player._meta.get_field("name").max_length
+    limit = cast(int, Player._meta.get_field("name").max_length)  # a CharField's
     for p in players:
         if any(ord(char) < 32 or ord(char) == 127 for char in p.name):
             raise CompetitionError(

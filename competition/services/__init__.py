@@ -26,6 +26,8 @@ class CompetitionArchived(CompetitionError, ResultError, MoveError):
     move or competition change shows this message too, without a case of its own.
     """
 
+    errors: Any  # none: CompetitionError's empty list, read as ResultError's (per game) too
+
     def __init__(self) -> None:
         super().__init__(
             _("This competition is archived: it can be read, but no longer be changed.")

@@ -20,7 +20,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
@@ -64,7 +64,7 @@ from games.services import (
 )
 
 MAX_QUESTIONS = 300  # names to decide on one page (each is a form field)
-MAX_NAME = Player._meta.get_field("name").max_length
+MAX_NAME = cast(int, Player._meta.get_field("name").max_length)  # a CharField's
 LIMITS = results_csv.Limits(max_name=MAX_NAME, min_score=MIN_SCORE, max_score=MAX_SCORE)
 SUGGESTIONS = 3
 SUGGESTION_CUTOFF = 0.7  # "Anke de Vreis" ~ "Anke de Vries" is 0.92; "Anna" ~ "Anne" 0.75

@@ -129,8 +129,8 @@ def conditional_page(view=None, *, personal: bool = True):
         def wrapper(request, *args, **kwargs):
             return _revalidated(conditional(request, *args, **kwargs), personal=personal)
 
-        wrapper.repeat_visit_etag = etag
-        wrapper.repeat_visit_personal = personal
+        wrapper.repeat_visit_etag = etag  # type: ignore[attr-defined]  # read by the middleware
+        wrapper.repeat_visit_personal = personal  # type: ignore[attr-defined]  # likewise
         return wrapper
 
     return decorate(view) if view is not None else decorate
@@ -172,4 +172,5 @@ class RepeatVisitMiddleware:
             return None
         response = HttpResponseNotModified()
         response["ETag"] = quote_etag(etag)
-        return _revalidated(response, personal=match.func.repeat_visit_personal)
+        personal = match.func.repeat_visit_personal  # type: ignore[attr-defined]  # set above
+        return _revalidated(response, personal=personal)

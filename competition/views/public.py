@@ -85,7 +85,7 @@ def standings_page(request, club: str, competition: str):
             # A new round is played tonight, in the club's time zone (editable on the page).
             "tonight": timezone.localdate() if can_manage else None,
             "add_round_warning": _add_round_warning(competition_obj, next_round_number)
-            if can_manage
+            if next_round_number is not None  # the secretary's alone
             else "",
         },
     )

@@ -1,6 +1,7 @@
 """The secretary's pages. Each view validates a form, calls one service, and reports."""
 
 import hashlib
+from typing import cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -445,7 +446,7 @@ def _results_page_again(request, competition, round_obj, rows, changed_meanwhile
             kept = typed[game.pk]
             scores = [kept.get(name) for name in score_names(len(game.seat_list))]
             shown = " – ".join("–" if score is None else str(score) for score in scores)
-            game.typed_on_board = (
+            game.typed_on_board = (  # type: ignore[attr-defined]  # for the template
                 changed_meanwhile[game.pk],
                 kept,
                 shown if len(scores) > 2 else "",
@@ -588,7 +589,10 @@ def _proposed_plan(competition: Competition, rows: list) -> ImportPlan:
     plan = results_import_plan(competition=competition, rows=rows, decisions=ImportDecisions())
     proposed = {q.key: q.default for q in plan.questions if q.default != UNDECIDED}
     return results_import_plan(
-        competition=competition, rows=rows, decisions=ImportDecisions(players=proposed)
+        competition=competition,
+        rows=rows,
+        # Without the undecided (""): a player's id, or None for a new player.
+        decisions=ImportDecisions(players=cast(dict[str, int | None], proposed)),
     )
 
 

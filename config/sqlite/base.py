@@ -29,7 +29,7 @@ from config.faults import sqlite_file_writable
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not on Windows: SQLite's own waiting only
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # a module or None, checked before use
 
 #: How often a writer of another process looks whether the file lock is free (seconds):
 #: growing from the first to the second while it waits.
@@ -58,7 +58,7 @@ class WriterQueue:
         return True
 
     def release(self) -> None:
-        if self._file_held:
+        if self._file_held and self._file is not None:  # held: the file is open
             self._file_held = False
             fcntl.flock(self._file, fcntl.LOCK_UN)
         self.threads.release()
@@ -132,7 +132,8 @@ class DatabaseWrapper(base.DatabaseWrapper):
         if queue.acquire(timeout):
             self._writer_turn = queue
         try:
-            super()._start_transaction_under_autocommit()
+            # Django's private hook, absent from the stubs:
+            super()._start_transaction_under_autocommit()  # type: ignore[misc]
         except BaseException:
             self._end_writer_turn()
             raise
@@ -144,18 +145,18 @@ class DatabaseWrapper(base.DatabaseWrapper):
 
     def _commit(self):
         try:
-            return super()._commit()
+            return super()._commit()  # type: ignore[misc]  # private: not in stubs
         finally:
             self._end_writer_turn()
 
     def _rollback(self):
         try:
-            return super()._rollback()
+            return super()._rollback()  # type: ignore[misc]  # private: not in stubs
         finally:
             self._end_writer_turn()
 
     def _close(self):
         try:
-            return super()._close()
+            return super()._close()  # type: ignore[misc]  # private: not in stubs
         finally:
             self._end_writer_turn()

@@ -133,7 +133,9 @@ class Command(BaseCommand):
                 tiebreaks=["spread", "sonneborn_berger"],
             ),
         )
-        for seed_number, player in enumerate(sorted(players[:12], key=lambda p: -p.rating), 1):
+        for seed_number, player in enumerate(
+            sorted(players[:12], key=lambda p: -(p.rating or 0)), 1
+        ):
             entrant_add(competition=tournament, player=player, seed=seed_number)
         for _number in range(5):
             round_obj = round_create(competition=tournament, date=date(2026, 6, 13))

@@ -77,6 +77,7 @@ def play_game(
     challenged = False
     while not game.is_over:
         player = game.to_move
+        assert player is not None  # the game is not over
         rack = racks[player]
         turn = game.turns_taken(player)
         if every_kind_of_turn and player == 0 and not challenged and turn == 3:
