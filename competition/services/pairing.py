@@ -81,6 +81,14 @@ class RoundPairing:
     criteria: tuple[pairing.CriterionTotal, ...] = ()
     #: At tables of 3 and 4 (the round's table size is not 2): the tables, `pairs` empty.
     tables: tuple[pairing.Table, ...] = ()
+    #: Which engine made each group's pairing and why: `Explanation.to_dict()` with the
+    #: group's name ("" without groups), as `Round.pairing_explanation` keeps them.
+    explanations: tuple[dict, ...] = ()
+
+
+def _explained_group(group: str, result: pairing.Pairing | pairing.TablePairing) -> dict:
+    explanation = result.explanation
+    return {"group": group, **(explanation.to_dict() if explanation else {})}
 
 
 def default_standings_round(round: Round, *, open_games: int | None = None) -> int | None:
@@ -217,8 +225,8 @@ def round_pairing_preview(
         )
     name = SYSTEM_NAMES.get(system or competition.pairing_system, system)
     data = pairing_input(round, standings_round=standings_round)
-    results = []
-    for entrants in data.groups.values():
+    results, explanations = [], []
+    for group, entrants in data.groups.items():
         group_name, options = name, {"starters": competition.starters}
         if name in {"swiss", "round_robin"}:
             options["round_number"] = round.number
@@ -241,7 +249,8 @@ def round_pairing_preview(
             raise CompetitionError(
                 _("The round cannot be paired: %(reason)s") % {"reason": error}
             ) from error
-    return _combined(results, system=name)
+        explanations.append(_explained_group(group, results[-1]))
+    return replace(_combined(results, system=name), explanations=tuple(explanations))
 
 
 def check_table_size(competition: Competition, code: str) -> None:
@@ -272,7 +281,8 @@ def _preview_tables(
     data = pairing_input(round, standings_round=standings_round)
     tables: list[pairing.Table] = []
     byes: list[int] = []
-    for entrants in data.groups.values():
+    explanations = []
+    for group, entrants in data.groups.items():
         options: dict = {"starters": competition.starters, "history": data.tables}
         if name == "golfer":
             options["round_number"] = round.number
@@ -288,7 +298,15 @@ def _preview_tables(
         offset = len(tables)
         tables += [replace(table, number=table.number + offset) for table in result.tables]
         byes += [result.bye] if result.bye is not None else []
-    return RoundPairing(pairs=(), byes=tuple(byes), weight=None, system=name, tables=tuple(tables))
+        explanations.append(_explained_group(group, result))
+    return RoundPairing(
+        pairs=(),
+        byes=tuple(byes),
+        weight=None,
+        system=name,
+        tables=tuple(tables),
+        explanations=tuple(explanations),
+    )
 
 
 def _combined(results: list[pairing.Pairing], *, system: str) -> RoundPairing:
@@ -361,6 +379,7 @@ def round_pair(
         system=result.system,
         to_draft=True,
         changes=changes,
+        explanation=list(result.explanations),
     )
     if changes:
         round.table_size = table_size
