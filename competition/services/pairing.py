@@ -6,6 +6,7 @@ round's games (a draft the director reviews, may swap, and then publishes);
 """
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date
 
@@ -35,6 +36,7 @@ from competition.services.rounds import (
     round_create,
     round_history,
     round_lock,
+    round_set_attendance,
     round_set_pairings,
     round_swap_players,
     round_update_status,
@@ -407,6 +409,22 @@ def round_create_and_pair(
     return round, round_pair(
         round=round, system=system, standings_round=standings_round, seed=seed, by=by
     )
+
+
+@transaction.atomic
+def round_set_attendance_and_pair(
+    *, round: Round, present_player_ids: Iterable[int], by: AbstractBaseUser | None = None
+) -> RoundPairing:
+    """Record who is there tonight and pair them with the competition's own system, as
+    the attendance page's main button does: both or neither (a round paired already is
+    refused, so a second tap never pairs it again)."""
+    if round_lock(round).games.exists():
+        raise CompetitionError(
+            _("Round %(number)s is paired already; review its pairing on the pairing page.")
+            % {"number": round.number}
+        )
+    round_set_attendance(round=round, present_player_ids=present_player_ids, by=by)
+    return round_pair(round=round, by=by)
 
 
 #: `round_add_late_player`'s opponent for a late arrival who gets the bye.

@@ -66,7 +66,7 @@ from competition.services.importing import (
     results_import_plan,
     results_import_read,
 )
-from competition.services.pairing import round_add_late_player
+from competition.services.pairing import round_add_late_player, round_set_attendance_and_pair
 from competition.services.rounds import (
     pairing_version,
     round_correct_result,
@@ -336,7 +336,21 @@ def attendance(request, competition: Competition, number: int):
         request.POST if action == "late" else None,
         chosen=query_int(request, LATE_PARAM, maximum=BIGINT_MAX),
     )
-    if action == "attendance" and form.is_valid():
+    if action == "attendance" and form.is_valid() and request.POST.get("then") == "pair":
+        try:
+            round_set_attendance_and_pair(
+                round=round_obj,
+                present_player_ids=map(int, form.cleaned_data["present"]),
+                by=request.user,
+            )
+        except CompetitionError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(
+                request, _("Attendance saved and the round paired. Review, then publish.")
+            )
+            return redirect("round_pairing", **competition.url_kwargs, number=number)
+    elif action == "attendance" and form.is_valid():
         try:
             round_set_attendance(
                 round=round_obj,
@@ -398,6 +412,8 @@ def attendance(request, competition: Competition, number: int):
             "enter_form": enter_form,
             "late_form": late_form,
             "unpaired": unpaired,
+            # Not paired yet: the main button saves and pairs in one step.
+            "can_pair": not games and not round_obj.competition.archived_at,
         },
     )
 
