@@ -13,15 +13,10 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.history_display import EMPTY, Reading, date_text, register, value_text
 from competition.models import TIEBREAK_CHOICES, Competition, Entrant, TableSize
+from competition.pairing_text import SYSTEM_LABELS, explanation_text
 
 #: The pairing systems as the pairing records them (`pairing.core` names).
-SYSTEM_CHOICES = [
-    ("swiss", Competition.PairingSystem.SWISS.label),
-    ("round_robin", Competition.PairingSystem.ROUND_ROBIN.label),
-    ("king_of_the_hill", Competition.PairingSystem.KING_OF_THE_HILL.label),
-    ("random", Competition.PairingSystem.RANDOM.label),
-    ("by_rating", _("by rating")),
-]
+SYSTEM_CHOICES = list(SYSTEM_LABELS.items())
 
 #: A club variant's rule-set fields (`rules.RuleSet`, the keys of `custom_rules`).
 RULE_LABELS = {
@@ -103,6 +98,7 @@ def register_history_texts() -> None:
             "joined_round": Entrant._meta.get_field("joined_round").verbose_name,
             "withdrawn_from_round": Entrant._meta.get_field("withdrawn_from_round").verbose_name,
             "archived": _("archived"),
+            "explanation": _("why this pairing"),
         },
         choices={
             **{field.name: field.choices for field in fields if field.choices},
@@ -111,5 +107,9 @@ def register_history_texts() -> None:
             "tiebreaks": TIEBREAK_CHOICES,
             "system": SYSTEM_CHOICES,
         },
-        texts={"start_date": date_text, "custom_rules": rules_text},
+        texts={
+            "start_date": date_text,
+            "custom_rules": rules_text,
+            "explanation": explanation_text,
+        },
     )

@@ -382,6 +382,13 @@ class Round(models.Model):
     table_size = models.CharField(
         _("table size"), max_length=10, choices=TableSize, blank=True, default=""
     )
+    #: Which engine made the pairing and why: one dict of codes and parameters per group
+    #: (`pairing.core.Explanation.to_dict`, with "group"), never a sentence;
+    #: empty when the pairing was set by hand or imported. `competition.pairing_text` puts
+    #: it in the reader's words.
+    pairing_explanation = models.JSONField(
+        _("pairing explanation"), default=list, blank=True, editable=False
+    )
 
     objects = RoundQuerySet.as_manager()
 

@@ -6,12 +6,33 @@ Refuses to start with debug on or without a secret key (with the reason), migrat
 database, collects the static files, then runs gunicorn on `$HOST:$PORT` (127.0.0.1:8000;
 `HOST=0.0.0.0` serves the club room's network) with `$WEB_CONCURRENCY` workers (2).
 Requests are logged to stdout, errors with their traceback to stderr.
+
+Several servers started at once from one installation (a club's laptop restarted, or N app
+servers on one machine) each run this preparation on the same database and the same
+STATIC_ROOT. Run at the same moment, two `collectstatic`s into one folder trip over each
+other (one deletes a file the other is writing: FileNotFoundError, and that server never
+starts), and two first `migrate`s on one SQLite file both create the same tables. So the
+preparation takes an exclusive lock first, a file beside STATIC_ROOT (`.<name>.lock` in
+its parent): one server at a time migrates and collects, the others wait and then find
+nothing left to do. A collection is skipped when the static sources are unchanged since the
+last one (a fingerprint of their names, sizes and times, kept beside the lock), so a server
+starting later never rewrites files, or the manifest, that a running server is serving.
+Why a lock and not a collection into a temporary folder swapped in: a folder cannot be
+renamed over a non-empty one in one step, the swap would need a symlink that existing
+installations do not have, and the migrations need serialising anyway. The lock is
+`fcntl.flock`: gunicorn runs on POSIX only, so nothing here needs Windows; the kernel
+releases it when a server dies mid-way, so a crash leaves no stale lock.
 """
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 DEFAULT_PORT = 8000
 DEFAULT_WORKERS = 2
@@ -56,8 +77,10 @@ def prepare() -> list[str]:
     django.setup()
     if settings.DEBUG:  # pragma: no cover - the environment check above already refused
         raise Refused("Debug is on.")
-    call_command("migrate", interactive=False, verbosity=1)
-    call_command("collectstatic", interactive=False, verbosity=0)
+    static_root = Path(settings.STATIC_ROOT)
+    with one_at_a_time(static_root):
+        call_command("migrate", interactive=False, verbosity=1)
+        collect_static(static_root)
     return [
         sys.executable,
         "-m",
@@ -70,6 +93,50 @@ def prepare() -> list[str]:
         "--timeout=60",
         "--graceful-timeout=10",
     ]
+
+
+@contextmanager
+def one_at_a_time(static_root: Path) -> Iterator[None]:
+    """Hold the installation's preparation lock (see the module's docstring)."""
+    static_root.parent.mkdir(parents=True, exist_ok=True)
+    with open(static_root.parent / f".{static_root.name}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def static_fingerprint() -> str:
+    """The static sources as collectstatic would find them: names, sizes, modification
+    times (a changed release changes them)."""
+    from django.conf import settings
+    from django.contrib.staticfiles.finders import get_finders
+
+    entries = sorted(
+        (path, storage.path(path))
+        for finder in get_finders()
+        for path, storage in finder.list(["CVS", ".*", "*~"])
+    )
+    digest = hashlib.sha256(repr(settings.STORAGES["staticfiles"]).encode())
+    for name, path in entries:
+        stat = os.stat(path)
+        digest.update(f"{name}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
+
+
+def collect_static(static_root: Path) -> None:
+    """collectstatic, unless the sources are as they were at the last collection into
+    `static_root` and its manifest is there. Call with the lock held."""
+    from django.core.management import call_command
+
+    stamp = static_root.parent / f".{static_root.name}.collected"
+    fingerprint = static_fingerprint()
+    manifest = static_root / "staticfiles.json"
+    if manifest.exists() and stamp.exists() and stamp.read_text() == fingerprint:
+        return
+    call_command("collectstatic", interactive=False, verbosity=0)
+    stamp.write_text(fingerprint)
 
 
 def main() -> None:

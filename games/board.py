@@ -15,8 +15,11 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
 
 import rules
+from clubs.history_display import Reading
 from games.engine import Replay, names_at_table, ruleset_of
+from games.history_text import result_text
 from games.models import Game, Move
+from games.services import result_of
 from rules.board import SIZE, premium, square_name
 from rules.result import places as result_places
 
@@ -350,3 +353,14 @@ def board_view(
         ruleset=current.rules,
         names=names,
     )
+
+
+def result_summary(game: Game) -> str:
+    """The game's stored result in one sentence, as the history says it: the scores, how it
+    ended and who won ("Anna 412 – 380 Bert, Anna wint"; "walk-over: Cor, Anna 300, Bert
+    350, Bert wint"). The stored result, not the board's: a final score typed without moves,
+    a walk-over or an annulled game has no board to read it from. Empty without a result."""
+    if not game.has_result:
+        return ""
+    names = tuple(player.name for player in game.players)
+    return result_text(result_of(game).snapshot(), Reading(names=names))

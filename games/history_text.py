@@ -98,19 +98,26 @@ def result_text(fields: Mapping[str, Any], reading: Reading) -> str:
         )
     elif scored:
         parts.append(", ".join(f"{player(seat, reading)} {scores[seat]}" for seat in came))
-    parts += _winners(outcome, scores if scored else [], flags, forfeits, reading)
+    parts += _winners(outcome, scores if scored else [], flags, forfeits, reading, len(scores))
     return ", ".join(parts)
 
 
 def _winners(
-    outcome: str, scores: list[Any], flags: list[int], forfeits: list[int], reading: Reading
+    outcome: str,
+    scores: list[Any],
+    flags: list[int],
+    forfeits: list[int],
+    reading: Reading,
+    seats: int = 0,
 ) -> list[str]:
-    """ "Bert wint", "gelijkspel" or "niemand wint", as the rules place the seats."""
+    """ "Bert wint", "gelijkspel" or "niemand wint", as the rules place the seats (`seats`
+    at the table, when the value says: a walk-over without scores at a table of 4 has
+    winners after the last who did not come)."""
     if outcome == Outcome.ANNULLED:
         return [_("nobody wins")]
     if outcome == Outcome.BYE:
         return []
-    count = len(scores) or max([1, *[seat + 1 for seat in (*flags, *forfeits)]])
+    count = len(scores) or seats or max([1, *[seat + 1 for seat in (*flags, *forfeits)]])
     if outcome == Outcome.FORFEIT:
         count = max(count, 2)
     try:

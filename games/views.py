@@ -25,7 +25,7 @@ from clubs.inputs import query_int
 from clubs.permissions import can_manage_club
 from games import engine
 from games.analysis import game_review
-from games.board import board_view, move_in_words, squares, table_unplayable
+from games.board import board_view, move_in_words, result_summary, squares, table_unplayable
 from games.clock import clock_flag, clock_view
 from games.confirmation import game_moves_write, role_in_game
 from games.forms import CorrectMoveForm, GcgUploadForm, MoveForm, StarterForm, VersionForm
@@ -410,14 +410,20 @@ def _replay_game(request, game_id: int) -> Game:
 
 
 def replay(request, game_id: int):
-    """Public: step through the moves on the board."""
+    """Public: the game's result, and its moves to step through on the board.
+
+    A game with a result shows the stored one (typed scores, walk-over, flag fall,
+    annulled: however it came in); the board and whose turn it is are for the moves. A game
+    with a result and no moves has no board to show, not even one its rule set cannot play."""
     game = _replay_game(request, game_id)
-    if reason := table_unplayable(game):
-        return _not_on_board(request, game, reason)
-    moves = moves_of(game)
+    unplayable = table_unplayable(game)
+    if unplayable and not game.has_result:
+        return _not_on_board(request, game, unplayable)
+    moves = [] if unplayable else moves_of(game)
     wanted = query_int(request, "zet")
     upto = len(moves) if wanted is None else min(wanted, len(moves))
-    view = board_view(game, moves, engine.replay(game, moves), upto=upto)
+    on_board = bool(moves) or not game.has_result
+    view = board_view(game, moves, engine.replay(game, moves), upto=upto) if on_board else None
     can_manage = can_manage_club(request.user, game.round.competition.club)
     return render(
         request,
@@ -425,6 +431,7 @@ def replay(request, game_id: int):
         {
             "board": view,
             "game": game,
+            "result": result_summary(game),
             "competition": game.round.competition,
             "upto": upto,
             "count": len(moves),

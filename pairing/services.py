@@ -6,6 +6,7 @@ round's games (a draft the director reviews, may swap, and then publishes);
 """
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date
 
@@ -34,6 +35,7 @@ from competition.services.rounds import (
     round_create,
     round_history,
     round_lock,
+    round_set_attendance,
     round_set_pairings,
     round_swap_players,
     round_update_status,
@@ -82,6 +84,14 @@ class RoundPairing:
     criteria: tuple[engines.CriterionTotal, ...] = ()
     #: At tables of 3 and 4 (the round's table size is not 2): the tables, `pairs` empty.
     tables: tuple[engines.Table, ...] = ()
+    #: Which engine made each group's pairing and why: `Explanation.to_dict()` with the
+    #: group's name ("" without groups), as `Round.pairing_explanation` keeps them.
+    explanations: tuple[dict, ...] = ()
+
+
+def _explained_group(group: str, result: engines.Pairing | engines.TablePairing) -> dict:
+    explanation = result.explanation
+    return {"group": group, **(explanation.to_dict() if explanation else {})}
 
 
 def default_standings_round(round: Round, *, open_games: int | None = None) -> int | None:
@@ -218,8 +228,8 @@ def round_pairing_preview(
         )
     name = SYSTEM_NAMES.get(system or competition.pairing_system, system)
     data = pairing_input(round, standings_round=standings_round)
-    results = []
-    for entrants in data.groups.values():
+    results, explanations = [], []
+    for group, entrants in data.groups.items():
         group_name, options = name, {"starters": competition.starters}
         if name in {"swiss", "round_robin"}:
             options["round_number"] = round.number
@@ -242,7 +252,8 @@ def round_pairing_preview(
             raise CompetitionError(
                 _("The round cannot be paired: %(reason)s") % {"reason": error}
             ) from error
-    return _combined(results, system=name)
+        explanations.append(_explained_group(group, results[-1]))
+    return replace(_combined(results, system=name), explanations=tuple(explanations))
 
 
 def check_table_size(competition: Competition, code: str) -> None:
@@ -273,7 +284,8 @@ def _preview_tables(
     data = pairing_input(round, standings_round=standings_round)
     tables: list[engines.Table] = []
     byes: list[int] = []
-    for entrants in data.groups.values():
+    explanations = []
+    for group, entrants in data.groups.items():
         options: dict = {"starters": competition.starters, "history": data.tables}
         if name == "golfer":
             options["round_number"] = round.number
@@ -289,7 +301,15 @@ def _preview_tables(
         offset = len(tables)
         tables += [replace(table, number=table.number + offset) for table in result.tables]
         byes += [result.bye] if result.bye is not None else []
-    return RoundPairing(pairs=(), byes=tuple(byes), weight=None, system=name, tables=tuple(tables))
+        explanations.append(_explained_group(group, result))
+    return RoundPairing(
+        pairs=(),
+        byes=tuple(byes),
+        weight=None,
+        system=name,
+        tables=tuple(tables),
+        explanations=tuple(explanations),
+    )
 
 
 def _combined(results: list[engines.Pairing], *, system: str) -> RoundPairing:
@@ -362,6 +382,7 @@ def round_pair(
         system=result.system,
         to_draft=True,
         changes=changes,
+        explanation=list(result.explanations),
     )
     if changes:
         round.table_size = table_size
@@ -389,6 +410,22 @@ def round_create_and_pair(
     return round, round_pair(
         round=round, system=system, standings_round=standings_round, seed=seed, by=by
     )
+
+
+@transaction.atomic
+def round_set_attendance_and_pair(
+    *, round: Round, present_player_ids: Iterable[int], by: AbstractBaseUser | None = None
+) -> RoundPairing:
+    """Record who is there tonight and pair them with the competition's own system, as
+    the attendance page's main button does: both or neither (a round paired already is
+    refused, so a second tap never pairs it again)."""
+    if round_lock(round).games.exists():
+        raise CompetitionError(
+            _("Round %(number)s is paired already; review its pairing on the pairing page.")
+            % {"number": round.number}
+        )
+    round_set_attendance(round=round, present_player_ids=present_player_ids, by=by)
+    return round_pair(round=round, by=by)
 
 
 #: `round_add_late_player`'s opponent for a late arrival who gets the bye.

@@ -78,6 +78,18 @@ def pairing_snapshot(games: Iterable[Game]) -> list[list[Any]]:
     return rows
 
 
+def _explanation_named(explanation: list[dict[str, Any]], games: Iterable[Game]) -> list[Any]:
+    """The explanation as the history keeps it: the bye's player by name, as it is now."""
+    names = {player.pk: player.name for game in games for player in game.players}
+    named = []
+    for entry in explanation:
+        params = dict(entry.get("params") or {})
+        if params.get("bye_to") is not None:
+            params["bye_to"] = names.get(params["bye_to"], params["bye_to"])
+        named.append({**entry, "params": params})
+    return named
+
+
 def round_pairing_snapshot(round: Round) -> list[list[Any]]:
     return pairing_snapshot(round.games.with_seats())
 
@@ -286,6 +298,7 @@ def round_set_pairings(
     system: str = "",
     to_draft: bool = False,
     changes: dict[str, tuple[Any, Any]] | None = None,
+    explanation: list[dict[str, Any]] | None = None,
 ) -> list[Game]:
     """Replace the pairings of a round that has no results yet.
 
@@ -295,6 +308,9 @@ def round_set_pairings(
     (a generated or cleared pairing); otherwise its status stays.
     `changes`: other fields of the round the caller changes with it (name: (before,
     after)), kept in the same history entry.
+    `explanation`: which engine made them and why (`Round.pairing_explanation`); a pairing
+    without one (cleared, or set by hand) has none. The history keeps it with the bye's
+    name as it is now, as it keeps the pairing.
     """
     locked = round_lock(round)
     check_pairing_version(locked, expected_pairing)
@@ -306,13 +322,20 @@ def round_set_pairings(
     if to_draft:
         _status_write(locked, Round.Status.DRAFT)
         round.status = locked.status
+    explanation = explanation or []
+    if locked.pairing_explanation != explanation:
+        locked.pairing_explanation = explanation
+        locked.save(update_fields=["pairing_explanation"])
+    round.pairing_explanation = explanation
+    after_games = list(locked.games.with_seats())
     round_history(
         locked,
         by=by,
         action=HistoryAction.PAIRING_GENERATE if pairings else HistoryAction.PAIRING_CLEAR,
         before=before,
-        after={"pairings": round_pairing_snapshot(locked), "status": locked.status}
+        after={"pairings": pairing_snapshot(after_games), "status": locked.status}
         | ({"system": system} if system else {})
+        | ({"explanation": _explanation_named(explanation, after_games)} if explanation else {})
         | {name: value for name, (_before, value) in changes.items()},
     )
     competition_touched(competition_id=locked.competition_id)

@@ -16,7 +16,9 @@ def round_scoresheets(request, club: str, competition: str, number: int):
     for game in selectors.round_games(round_obj).exclude(outcome=Outcome.BYE):
         ruleset = ruleset_of(game)
         minutes = competition_obj.clock_minutes or ruleset.clock_minutes
-        layout = sheet_layout(turn_limit=ruleset.turn_limit, clock_minutes=minutes)
+        layout = sheet_layout(
+            turn_limit=ruleset.turn_limit, clock_minutes=minutes, seats=len(game.seat_list)
+        )
         sheets.append((game, layout))
     return render(
         request,

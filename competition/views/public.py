@@ -192,5 +192,7 @@ def round_print(request, club: str, competition: str, number: int):
             "games": games,
             "by_name": by_name,
             "has_starters": any(game.starter is not None for game in games),
+            # A round with a table of 3 or 4 lists each table's players, not a pair's columns.
+            "at_tables": any(len(game.seat_list) > 2 for game in games),
         },
     )

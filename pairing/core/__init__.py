@@ -13,6 +13,8 @@ from .dispatch import SYSTEMS, TABLE_SYSTEMS, pair, pair_tables
 from .golfer import GolferRound, golfer_schedule, golfer_tables
 from .records import (
     CriterionTotal,
+    Explanation,
+    ExplanationValue,
     Pair,
     Pairing,
     PairingEntrant,
@@ -47,6 +49,8 @@ __all__ = [
     "SYSTEMS",
     "TABLE_SYSTEMS",
     "CriterionTotal",
+    "Explanation",
+    "ExplanationValue",
     "GolferRound",
     "MeetingHistory",
     "Pair",

@@ -10,13 +10,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .records import Pair, PairingEntrant, PairingError
+from .records import ExplanationValue, Pair, PairingEntrant, PairingError
 
 __all__ = [
     "Meeting",
     "MeetingHistory",
     "build_pairs",
+    "bye_params",
     "choose_bye",
+    "repeats_in",
     "standing_key",
     "table_order",
     "validate_entrants",
@@ -115,6 +117,33 @@ def choose_bye(
     fewest = min(entrant.byes for entrant in entrants)
     candidates = [entrant for entrant in entrants if entrant.byes == fewest]
     return max(candidates, key=strongest_first)
+
+
+def bye_params(
+    entrants: Sequence[PairingEntrant],
+    bye: int | None,
+    *,
+    strongest_first: Callable[[PairingEntrant], Any] = standing_key,
+) -> dict[str, ExplanationValue]:
+    """Who got the bye and by which part of the ``choose_bye`` rule, for an explanation:
+    "lowest_placed" (nobody present had one, or the lowest placed had no more than the
+    rest), "lowest_without_bye" (someone placed lower already had one), "fewest_byes"
+    (everyone present had one: the lowest placed of those with the fewest)."""
+    if bye is None:
+        return {"bye_to": None, "bye_reason": None}
+    lowest = max(entrants, key=strongest_first)
+    if min(entrant.byes for entrant in entrants) > 0:
+        reason = "fewest_byes"
+    elif lowest.id == bye:
+        reason = "lowest_placed"
+    else:
+        reason = "lowest_without_bye"
+    return {"bye_to": bye, "bye_reason": reason}
+
+
+def repeats_in(games: Iterable[tuple[int, int]], history: MeetingHistory) -> int:
+    """How many of ``games`` are between two who met before."""
+    return sum(1 for a, b in games if history.count(a, b))
 
 
 def table_order(

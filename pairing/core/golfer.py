@@ -313,12 +313,12 @@ def golfer_tables(
             counts[position[b]][position[a]] = count
     cost = Costs([0] * len(ids), counts, len(sizes))
     searched = _search_round(len(ids), sizes, counts, budget) if ids else []
-    groups = searched
+    groups, method = searched, "search"
     if bye is None and ids and len(set(sizes)) == 1 and len(ids) % sizes[0] == 0:
         planned_round = golfer_schedule(ids, sizes[0], round_number, budget=budget)[-1]
         planned = [[position[p] for p in table] for table in planned_round.tables]
         if sum(cost.repeats(t) for t in planned) <= sum(cost.repeats(t) for t in searched):
-            groups = planned
+            groups, method = planned, "schedule"
     return finish_tables(
         [[ids[p] for p in group] for group in groups],
         ordered,
@@ -327,4 +327,6 @@ def golfer_tables(
         system="golfer",
         starters=starters,
         number_by_standing=True,
+        method=method,
+        params={"schedule_round": round_number},
     )

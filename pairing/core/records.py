@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 __all__ = [
     "CriterionTotal",
+    "Explanation",
+    "ExplanationValue",
     "Pair",
     "Pairing",
     "PairingEntrant",
@@ -109,9 +111,44 @@ class CriterionTotal:
     note: str
 
 
+#: A parameter of an explanation: a count, an id, a code or a flag; never a sentence.
+ExplanationValue = int | str | bool | None
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Which engine made a pairing and why, in codes and parameters for the caller to put
+    in the reader's words (this package writes no sentences).
+
+    ``system`` is the engine ("swiss", "round_robin", "king_of_the_hill", "random",
+    "by_rating", "golfer"); ``method`` how it paired ("optimal_matching", "berger",
+    "standings_order", "draw", "slide", "exact", "local_search", "schedule", "search");
+    ``params`` the numbers behind it, sorted by name: ``repeats_left`` (pairs that meet
+    again), ``repeats_avoided`` (Swiss: how many more a pairing straight down the
+    standings would have had), ``floaters``, ``seed``, ``schedule_round`` /
+    ``schedule_rounds``, ``sizes`` ("4+4+3"), and ``bye_to`` (an entrant id) with
+    ``bye_reason`` ("lowest_placed", "lowest_without_bye", "fewest_byes", "schedule").
+    """
+
+    system: str
+    method: str
+    params: tuple[tuple[str, ExplanationValue], ...] = ()
+
+    @classmethod
+    def of(cls, system: str, method: str, **params: ExplanationValue) -> Explanation:
+        return cls(system, method, tuple(sorted(params.items())))
+
+    def param(self, key: str) -> ExplanationValue:
+        return dict(self.params).get(key)
+
+    def to_dict(self) -> dict[str, str | dict[str, ExplanationValue]]:
+        """As JSON keeps it: ``{"system": ..., "method": ..., "params": {...}}``."""
+        return {"system": self.system, "method": self.method, "params": dict(self.params)}
+
+
 @dataclass(frozen=True)
 class Pairing:
-    """A complete round: the tables, who has the bye, and why.
+    """A complete round: the tables, who has the bye, and why (``explanation``).
 
     ``weight`` is the total weight of the maximum-weight matching (Swiss only, None for
     systems that do not optimise); ``criteria`` breaks the Swiss penalty down per
@@ -123,6 +160,7 @@ class Pairing:
     weight: int | None
     system: str
     criteria: tuple[CriterionTotal, ...] = ()
+    explanation: Explanation | None = None
 
     def player_ids(self) -> tuple[int, ...]:
         """Everyone with a game this round, in table order, then the bye."""
@@ -185,11 +223,13 @@ class Table:
 
 @dataclass(frozen=True)
 class TablePairing:
-    """A complete round at tables of 2 to 4: the tables, who has the bye, which system."""
+    """A complete round at tables of 2 to 4: the tables, who has the bye, which system
+    and why (``explanation``)."""
 
     tables: tuple[Table, ...]
     bye: int | None
     system: str
+    explanation: Explanation | None = None
 
     @property
     def repeat_meetings(self) -> int:

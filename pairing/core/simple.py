@@ -17,13 +17,15 @@ from typing import Any, Literal
 from .common import (
     MeetingHistory,
     build_pairs,
+    bye_params,
     choose_bye,
+    repeats_in,
     standing_key,
     table_order,
     validate_entrants,
 )
-from .records import Pairing, PairingEntrant, PairingError
-from .round_robin import round_robin_round
+from .records import Explanation, ExplanationValue, Pairing, PairingEntrant, PairingError
+from .round_robin import round_robin_round, rounds_needed
 from .starters import StarterMode, assign_starters
 
 __all__ = [
@@ -45,10 +47,14 @@ def _finish(
     *,
     system: str,
     starters: StarterMode | str,
+    method: str,
+    params: dict[str, ExplanationValue],
     order: Sequence[PairingEntrant] | None = None,
     fixed_starters: dict[tuple[int, int], int] | None = None,
 ) -> Pairing:
-    """Number the tables by ``order`` (default: standings) and settle the starters."""
+    """Number the tables by ``order`` (default: standings), settle the starters and say
+    why (``method`` and ``params`` of the explanation; the repeats are counted here)."""
+    games = list(games)
     order = order if order is not None else everyone
     position = {entrant.id: index for index, entrant in enumerate(order)}
     by_id = {entrant.id: entrant for entrant in everyone}
@@ -63,6 +69,9 @@ def _finish(
         bye=bye,
         weight=None,
         system=system,
+        explanation=Explanation.of(
+            system, method, repeats_left=repeats_in(games, history), **params
+        ),
     )
 
 
@@ -83,7 +92,15 @@ def king_of_the_hill(
     ordered = validate_entrants(entrants)
     players, bye = _without_bye(ordered)
     games = [(players[i].id, players[i + 1].id) for i in range(0, len(players) - 1, 2)]
-    return _finish(games, ordered, bye, system="king_of_the_hill", starters=starters)
+    return _finish(
+        games,
+        ordered,
+        bye,
+        system="king_of_the_hill",
+        starters=starters,
+        method="standings_order",
+        params=bye_params(ordered, bye),
+    )
 
 
 def random_pairing(
@@ -99,7 +116,15 @@ def random_pairing(
     ids = sorted(entrant.id for entrant in players)
     random.Random(seed).shuffle(ids)
     games = [(ids[i], ids[i + 1]) for i in range(0, len(ids) - 1, 2)]
-    return _finish(games, ordered, bye, system="random", starters=starters)
+    return _finish(
+        games,
+        ordered,
+        bye,
+        system="random",
+        starters=starters,
+        method="draw",
+        params={"seed": seed, **bye_params(ordered, bye)},
+    )
 
 
 def _rating_order(order_by: str) -> Callable[[PairingEntrant], tuple[Any, ...]]:
@@ -154,7 +179,16 @@ def by_rating(
         games = [(players[i].id, players[-1 - i].id) for i in range(half)]
     else:
         games = [(players[i].id, players[i + 1].id) for i in range(0, 2 * half, 2)]
-    return _finish(games, ordered, bye, system="by_rating", starters=starters, order=strength_order)
+    return _finish(
+        games,
+        ordered,
+        bye,
+        system="by_rating",
+        starters=starters,
+        order=strength_order,
+        method=method,
+        params={"order_by": order_by, **bye_params(strength_order, bye, strongest_first=key)},
+    )
 
 
 def round_robin(
@@ -186,4 +220,12 @@ def round_robin(
         system="round_robin",
         starters=starters,
         fixed_starters=fixed,
+        method="berger",
+        params={
+            "schedule_round": round_number,
+            "schedule_rounds": rounds_needed(len(ordered), double=double),
+            "double": double,
+            "bye_to": scheduled.bye,
+            "bye_reason": "schedule" if scheduled.bye is not None else None,
+        },
     )

@@ -43,11 +43,13 @@ import rustworkx
 from .common import (
     MeetingHistory,
     build_pairs,
+    bye_params,
     choose_bye,
+    repeats_in,
     table_order,
     validate_entrants,
 )
-from .records import CriterionTotal, Pairing, PairingEntrant, PairingError
+from .records import CriterionTotal, Explanation, Pairing, PairingEntrant, PairingError
 from .starters import (
     STARTER_MODES,
     StarterMode,
@@ -413,6 +415,30 @@ def swiss(
         weight=total_weight,
         system="swiss",
         criteria=_criteria_totals(weights, matching, starters),
+        explanation=_explanation(weights, games, ordered, bye.id if bye else None),
+    )
+
+
+def _explanation(
+    weights: SwissWeights,
+    games: Sequence[tuple[int, int]],
+    everyone: Sequence[PairingEntrant],
+    bye: int | None,
+) -> Explanation:
+    """The matching's repeats, against those of pairing straight down the standings
+    (1 v 2, 3 v 4, … in the Swiss order): how many the matching avoided, and how many
+    no pairing could avoid (the matching puts the fewest repeats first)."""
+    order = weights.order
+    points = {entrant.id: entrant.match_points for entrant in order}
+    straight_down = [(order[i].id, order[i + 1].id) for i in range(0, len(order) - 1, 2)]
+    left = repeats_in(games, weights.history)
+    return Explanation.of(
+        "swiss",
+        "optimal_matching",
+        repeats_left=left,
+        repeats_avoided=max(0, repeats_in(straight_down, weights.history) - left),
+        floaters=sum(1 for a, b in games if points[a] != points[b]),
+        **bye_params(everyone, bye),
     )
 
 

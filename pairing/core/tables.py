@@ -23,10 +23,13 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import replace
 from itertools import combinations
 
-from .common import choose_bye, validate_entrants
+from .common import bye_params, choose_bye, validate_entrants
 from .records import (
+    Explanation,
+    ExplanationValue,
     PairingEntrant,
     PairingError,
     PastTable,
@@ -473,9 +476,12 @@ def finish_tables(
     system: str,
     starters: str,
     number_by_standing: bool,
+    method: str,
+    params: dict[str, ExplanationValue] | None = None,
 ) -> TablePairing:
     """Number the tables (by their best placed player, or in the order given), seat
-    each one and explain it.
+    each one and explain it, and the whole round (``method``, ``params``; the sizes, the
+    repeats and the bye are added here).
     """
     place = {entrant.id: index for index, entrant in enumerate(ordered)}
     by_id = {entrant.id: entrant for entrant in ordered}
@@ -493,7 +499,15 @@ def finish_tables(
         )
         for number, group in enumerate(standing, 1)
     )
-    return TablePairing(tables=tables, bye=bye, system=system)
+    explanation = Explanation.of(
+        system,
+        method,
+        sizes="+".join(str(size) for size in sorted(map(len, standing), reverse=True)),
+        repeats_left=sum(len(table.repeats) for table in tables),
+        **bye_params(ordered, bye),
+        **(params or {}),
+    )
+    return TablePairing(tables=tables, bye=bye, system=system, explanation=explanation)
 
 
 def prepare_round(
@@ -541,6 +555,7 @@ def swiss_tables(
         system="swiss",
         starters=starters,
         number_by_standing=True,
+        method="exact" if len(order) <= exact_up_to else "local_search",
     )
 
 
@@ -568,6 +583,8 @@ def random_tables(
         system="random",
         starters=starters,
         number_by_standing=False,
+        method="draw",
+        params={"seed": seed},
     )
 
 
@@ -601,6 +618,7 @@ def standings_tables(
         system="king_of_the_hill",
         starters=starters,
         number_by_standing=True,
+        method="standings_order",
     )
 
 
@@ -645,7 +663,7 @@ def swap_players(
         tables[table_a] = explain(
             table.number, swapped, seated=table.seated, by_id=by_id, history=table_history
         )
-        return TablePairing(tables=tuple(tables), bye=bye, system=pairing.system)
+        return replace(pairing, tables=tuple(tables), bye=bye)
     for own, incoming, outgoing in ((table_a, b, a), (table_b, a, b)):
         if own is None:
             bye = incoming
@@ -659,4 +677,4 @@ def swap_players(
         tables[own] = explain(
             table.number, players, seated=table.seated, by_id=by_id, history=table_history
         )
-    return TablePairing(tables=tuple(tables), bye=bye, system=pairing.system)
+    return replace(pairing, tables=tuple(tables), bye=bye)

@@ -19,7 +19,7 @@ from competition.services.rounds import pairing_version, round_set_attendance
 from competition.views.access import secretary_required
 from competition.views.secretary import enter_player
 from games.models import Game
-from pairing.services import round_add_late_player
+from pairing.services import round_add_late_player, round_set_attendance_and_pair
 
 #: The attendance page's query parameter naming the late arrival to seat (just ticked).
 LATE_PARAM = "nakomer"
@@ -53,7 +53,21 @@ def attendance(request, competition: Competition, number: int):
         request.POST if action == "late" else None,
         chosen=query_int(request, LATE_PARAM, maximum=BIGINT_MAX),
     )
-    if action == "attendance" and form.is_valid():
+    if action == "attendance" and form.is_valid() and request.POST.get("then") == "pair":
+        try:
+            round_set_attendance_and_pair(
+                round=round_obj,
+                present_player_ids=map(int, form.cleaned_data["present"]),
+                by=request.user,
+            )
+        except CompetitionError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(
+                request, _("Attendance saved and the round paired. Review, then publish.")
+            )
+            return redirect("round_pairing", **competition.url_kwargs, number=number)
+    elif action == "attendance" and form.is_valid():
         try:
             round_set_attendance(
                 round=round_obj,
@@ -115,6 +129,8 @@ def attendance(request, competition: Competition, number: int):
             "enter_form": enter_form,
             "late_form": late_form,
             "unpaired": unpaired,
+            # Not paired yet: the main button saves and pairs in one step.
+            "can_pair": not games and not round_obj.competition.archived_at,
         },
     )
 

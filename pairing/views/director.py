@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from competition import selectors
 from competition.forms import PairingForm, RoundDeleteForm, RoundReopenForm, SwapForm
 from competition.models import Competition, Round
+from competition.pairing_text import explanation_lines
 from competition.ratings import club_ratings
 from competition.services import CompetitionError
 from competition.services.rounds import (
@@ -155,6 +156,7 @@ def round_pairing(request, competition: Competition, number: int):
         review = round_pairing_review(round_obj, standings_round=standings_round)
     has_results = any(game.has_entered_result for game in games)
     club_rating = club_ratings(competition.club)
+    names = {player.pk: player.name for game in games for player in game.players}
 
     def chance(game) -> tuple[int, int] | None:
         """Each player's "kans op winst" in percent by the club's ratings (a draw half)."""
@@ -179,6 +181,12 @@ def round_pairing(request, competition: Competition, number: int):
             else [],
             "rating_system": club_rating.system,
             "standings_round": standings_round,
+            # Which engine made the pairing and why, as the round keeps it (after a reload,
+            # and once published): empty for a pairing set by hand or imported.
+            "explanation": explanation_lines(
+                round_obj.pairing_explanation if games else [],
+                lambda player_id: names.get(player_id, "?"),
+            ),
             "open_games_warning": open_games_warning(round_obj, open_games)
             if open_games and not has_results
             else "",

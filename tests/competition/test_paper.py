@@ -212,3 +212,84 @@ def test_an_unchanged_round_answers_304(client, evening, django_assert_num_queri
     with django_assert_num_queries(1):
         again = client.get(url("round_scoresheets", round_obj), HTTP_IF_NONE_MATCH=etag)
     assert again.status_code == 304
+
+
+# -- tables of 3 and 4 ---------------------------------------------------------------
+
+
+@pytest.fixture
+def tables_evening(competition):
+    """Round 1 under the standard rules, published: table 1 Anna (starts), Bert, Cor, Dirk;
+    table 2 Eva, Frank, Gea (by lot); table 3 Hans – Ilse, a pair (Ilse starts)."""
+    from games.services import PairingSpec
+    from tests.factories import EntrantFactory, PlayerFactory
+
+    Competition.objects.filter(pk=competition.pk).update(rules=Competition.Rules.STANDARD)
+    names = ("Anna", "Bert", "Cor", "Dirk", "Eva", "Frank", "Gea", "Hans", "Ilse")
+    ids = []
+    for name in names:
+        player = PlayerFactory(name=name)
+        EntrantFactory(competition=competition, player=player)
+        ids.append(player.pk)
+    round_obj = Round.objects.create(
+        competition=competition, number=1, status=Round.Status.PUBLISHED
+    )
+    standard = {"name": "standard"}
+    round_set_pairings(
+        round=round_obj,
+        pairings=[
+            PairingSpec(players=tuple(ids[:4]), table=1, starter=0, rules=standard),
+            PairingSpec(players=tuple(ids[4:7]), table=2, rules=standard),
+            PairingSpec(players=tuple(ids[7:]), table=3, starter=1, rules=standard),
+        ],
+    )
+    return round_obj
+
+
+def plain(html: str) -> str:
+    """The text of a piece of HTML, its tags dropped and its spaces folded."""
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def test_the_pairing_list_names_every_player_of_a_table(client, tables_evening):
+    html = client.get(url("round_print", tables_evening)).content.decode()
+    by_table = re.search(r'<table class="table table-sm" id="by-table">.*?</table>', html, re.S)
+    by_name = re.search(r'<table class="table table-sm" id="by-name">.*?</table>', html, re.S)
+    head = plain(re.search(r"<thead>.*?</thead>", by_table.group(0), re.S).group(0))
+    # One column with the table's players, not a pair's player and opponent.
+    assert head == "Tafel Spelers QR-code"
+    cells = re.sub(r'<td class="qr-cell">.*?</td>', "", by_table.group(0), flags=re.S)
+    rows = [plain(row) for row in re.findall(r"<tr>(.*?)</tr>", cells, re.S)[1:]]
+    assert rows == ["1 Anna ● – Bert – Cor – Dirk", "2 Eva – Frank – Gea", "3 Hans – Ilse ●"]
+    assert plain(re.search(r"<thead>.*?</thead>", by_name.group(0), re.S).group(0)) == (
+        "Speler Tafel Tegenstanders"
+    )
+    assert "Cor 1 Anna ● – Bert – Dirk" in plain(by_name.group(0))
+
+
+def test_a_pairing_list_of_pairs_keeps_its_columns(client, evening):
+    round_obj, _games = evening
+    html = client.get(url("round_print", round_obj)).content.decode()
+    assert "<th>Speler</th><th>Tegenstander</th>" in html
+    assert "Spelers" not in html and "Tegenstanders" not in html
+
+
+def test_a_table_of_3_or_4_gets_one_sheet_with_a_column_group_per_seat(client, tables_evening):
+    html = client.get(url("round_scoresheets", tables_evening)).content.decode()
+    four, three, pair = sheets_of(html)
+    for sheet, names in (
+        (four, ["Anna ●", "Bert", "Cor", "Dirk"]),
+        (three, ["Eva", "Frank", "Gea"]),
+    ):
+        assert 'class="sheet-player"' not in sheet  # no pair's tables side by side
+        seats = re.findall(r'<th class="sheet-seat" colspan="3" data-seat="\d">([^<]*)</th>', sheet)
+        assert seats == names
+        assert sheet.count('<th class="col-word">Woord</th>') == len(names)
+        assert sheet.count('<th class="col-points">Punten</th>') == len(names)
+        # One row per turn for the whole table, a cell group per player on it.
+        assert sheet.count('<td class="col-turn">') == OPEN_ENDED_ROWS + 3  # and 3 footer rows
+        assert sheet.count("Gebruikte tijd") == len(names)
+        assert sheet.count("Eindscore") == len(names) and sheet.count("Handtekening") == len(names)
+    assert "Wie begint (loting)? Kruis aan: ☐ Eva" in three
+    # The pair at table 3 keeps its two tables.
+    assert pair.count('class="sheet-player"') == 2 and "sheet-table" not in pair

@@ -401,7 +401,7 @@ def test_replay_steps_through_the_moves(english, client, demo_game):
 
     end = text(client.get(url("replay", demo_game)))
     assert "move 16 of 16" in end
-    assert "Anna wins" in end and "(165 – 161)" in end
+    assert "Anna 165 – 161 Bert, Anna wins" in end  # the stored result, above the board
     assert re.search(r'class="[^"]*disabled" href="\?zet=17" id="next"', end)
 
 
