@@ -53,6 +53,21 @@ SEVERE = {"serious", "critical"}
 #: with the reason; nothing of our own pages is exempt.
 AXE_EXEMPT: dict[str, tuple[re.Pattern[str], str]] = {}
 
+#: Browser problems of the Django admin's own code, each with the reason; only these.
+BROWSER_EXEMPT = [
+    (
+        # jQuery, shipped inside the admin, probes the browser on the add and change forms
+        # by writing elements with a style attribute; the site's Content-Security-Policy
+        # (style-src 'self', config/settings.py) refuses inline styles, and the admin works
+        # without the probe's answer. Relaxing the policy for the admin would be the price.
+        re.compile(
+            r"^console error: Applying inline style violates .*'style-src 'self''.*"
+            r"\[on http://[^/]+/admin/\w+/\w+/(add|\d+/change)/\]$"
+        ),
+        "jQuery's probe in the admin's forms",
+    ),
+]
+
 OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
 
 
@@ -156,9 +171,12 @@ def crawl_role(
             clock = time.monotonic()
             measured = page.evaluate(MEASURE, MINIMUM)
             report.timings["measure"] += time.monotonic() - clock
-            clock = time.monotonic()
             report.measured += measured["measured"]
             report.small += [f"{where}: {control}" for control in measured["small"]]
+            if address in checked:
+                continue
+            checked.add(address)
+            clock = time.monotonic()
             for violation in axe.run(page).response["violations"]:
                 if violation["impact"] not in SEVERE:
                     continue
@@ -215,7 +233,12 @@ def test_the_crawl_reaches_every_persons_pages(crawl):
 
 
 def test_no_page_has_a_browser_problem(crawl):
-    assert crawl.problems == [], "\n".join(crawl.problems)
+    problems = [
+        problem
+        for problem in crawl.problems
+        if not any(pattern.search(problem) for pattern, _why in BROWSER_EXEMPT)
+    ]
+    assert problems == [], "\n".join(problems)
 
 
 def test_no_page_is_wider_than_the_screen(crawl):
