@@ -123,7 +123,12 @@ def test_seed_demo_if_empty_twice():
     assert season.rules == Competition.Rules.GOUDS_8
     assert season.entrants.count() == 24
     rounds = list(season.rounds.order_by("number"))
-    assert [r.status for r in rounds] == [Round.Status.FINISHED] * 6 + [Round.Status.PUBLISHED]
+    assert [r.status for r in rounds] == [Round.Status.FINISHED] * 6 + [
+        Round.Status.PUBLISHED,
+        Round.Status.DRAFT,
+    ]
+    assert rounds[7].games.filter(outcome=Outcome.PENDING).count() == 12  # paired, not out
+    assert Game.objects.filter(round__competition=season, outcome=Outcome.BYE).exists()
     for finished in rounds[:6]:
         assert not finished.games.filter(outcome=Outcome.PENDING).exists()
         assert finished.games.exists()
@@ -136,20 +141,26 @@ def test_seed_demo_if_empty_twice():
     assert all(r.status == Round.Status.FINISHED for r in t_rounds)
     assert not Game.objects.filter(round__competition=tournament, outcome=Outcome.PENDING).exists()
 
-    # The Thursday foursomes: 14 players, every round two tables of 4 and two of 3.
+    # The Thursday foursomes: 14 players, every round two tables of 4 and two of 3, but
+    # the last, with one player absent: a table of 4 and three of 3. A flag fell at one.
     foursomes = Competition.objects.get(club=club, table_size="fours")
     assert foursomes.rules == Competition.Rules.STANDARD
     rounds = list(foursomes.rounds.order_by("number"))
     assert [r.status for r in rounds] == [Round.Status.FINISHED] * 3 + [Round.Status.PUBLISHED]
     for round_obj in rounds:
         sizes = sorted(len(game.seat_list) for game in round_obj.games.with_seats())
-        assert sizes == [3, 3, 4, 4]
+        assert sizes == ([3, 3, 3, 4] if round_obj.number == 4 else [3, 3, 4, 4])
     assert rounds[3].games.filter(outcome=Outcome.PENDING).exists()
+    assert Game.objects.filter(round__competition=foursomes, outcome=Outcome.FLAG_FALL).exists()
 
-    # The duplicate evening under way: five tops on the board with everyone's slip, the
-    # sixth turn open with ten slips in, not the demo player's (speler) nor the secretary's.
+    # Evening 1 played to its end, every top on the board; evening 2 under way: five tops
+    # on the board with everyone's slip, the sixth turn open with ten slips in, not the
+    # demo player's (speler) nor the secretary's.
     duplicate = Competition.objects.get(club=club, kind=Competition.Kind.DUPLICATE)
-    evening = Evening.objects.get(competition=duplicate)
+    finished = Evening.objects.get(competition=duplicate, number=1)
+    assert finished.turns.count() > 10
+    assert not any(turn.is_open for turn in finished.turns.all())
+    evening = Evening.objects.get(competition=duplicate, number=2)
     turns = list(evening.turns.order_by("number"))
     assert [turn.is_open for turn in turns] == [False] * 5 + [True]
     assert [turn.slips.count() for turn in turns] == [16] * 5 + [10]

@@ -1,6 +1,8 @@
-"""Demo data: a club with 24 players, a running Gouds 8 club competition, a finished
-standard-rules tournament, Thursday foursomes and a duplicate evening under way, all made
-through the same services the pages use."""
+"""Demo data: a club with 24 players, a running Gouds 8 club competition (its next round a
+draft), a finished standard-rules tournament, Thursday foursomes (tables of 3 and 4, absent
+players), a finished duplicate evening and one under way, all made through the same
+services the pages use. Every kind of result is in it: scores, moves, walk-overs, flag
+falls, annulled games, byes; the browser crawl (tests/e2e/test_crawl.py) opens it all."""
 
 import random
 from datetime import date, timedelta
@@ -119,6 +121,8 @@ class Command(BaseCommand):
                 self._enter_demo_games(round_obj)
             # Rounds 1-6 finish with their last result, round 7 is published with its first.
             self._play(round_obj, rng, low=110, high=330, share=1.0 if number < 7 else 0.3)
+        # Round 8 is paired and not yet published: a draft, the secretaries' alone.
+        round_pair(round=round_create(competition=season, date=start + timedelta(weeks=7)))
 
         tournament = competition_create(
             club=club,
@@ -160,6 +164,10 @@ class Command(BaseCommand):
             round_obj = round_create(
                 competition=foursomes, date=start + timedelta(weeks=number - 1, days=2)
             )
+            # One is absent on the last evening: its tables are of 4 and of 3.
+            if number == 4:
+                present = [player.pk for player in players[:14] if player != players[5]]
+                round_set_attendance(round=round_obj, present_player_ids=present)
             round_pair(round=round_obj)
             # Rounds 1-3 finish; round 4 is published with half of its tables in.
             self._play(round_obj, rng, low=150, high=420, share=1.0 if number < 4 else 0.5)
@@ -176,18 +184,31 @@ class Command(BaseCommand):
         )
         for player in players[:16]:
             entrant_add(competition=duplicate, player=player, joined_round=1)
-        self._play_duplicate(duplicate, players[:16], rng)
+        self._play_duplicate(duplicate, 1, players[:8], rng, turns=None)
+        self._play_duplicate(duplicate, 2, players[:16], rng, turns=6)
 
-    def _play_duplicate(self, competition: Competition, players: list[Player], rng) -> None:
-        """An evening under way: five turns with their tops on the board and everyone's
-        slip, the sixth drawn and open with most slips in, but not the demo player's (who
-        hands it in on the slip page) nor the secretary's."""
-        evening = evening_create(competition=competition, number=1, by=None)
-        for number in range(1, 7):
+    def _play_duplicate(
+        self,
+        competition: Competition,
+        number: int,
+        players: list[Player],
+        rng,
+        *,
+        turns: int | None,
+    ) -> None:
+        """An evening of `turns` turns: all but the last with their tops on the board and
+        everyone's slip, the last drawn and open with most slips in, but not the demo
+        player's (who hands it in on the slip page) nor the secretary's. `turns=None`: the
+        evening played to its end, every top on the board."""
+        evening = evening_create(competition=competition, number=number, by=None)
+        number = 0
+        while master_game(evening).ending is None and number != turns:
+            number += 1
+            last = number == turns
             turn = turn_draw(evening=evening, by=None, rng=rng)
             game = master_game(evening)
             plays = sorted(game.generator.plays(game.game, game.rack), reverse=True)
-            for player in players if number < 6 else players[2:12]:
+            for player in players[2:12] if last else players:
                 # Mostly a good play, the top now and then; a claim sometimes off by a bit.
                 play = plays[min(len(plays) - 1, int(rng.random() ** 3 * len(plays)))]
                 claimed = play.score + rng.choice([0, 0, 0, 0, 2, -1])
@@ -198,7 +219,7 @@ class Command(BaseCommand):
                     claimed=max(claimed, 0),
                     by=None,
                 )
-            if number < 6:
+            if not last:
                 turn_choose_top(turn=turn, by=None)
 
     def _enter_demo_games(self, round_obj: Round) -> None:
@@ -220,8 +241,9 @@ class Command(BaseCommand):
                 continue
             roll = rng.random()
             seats = len(game.seat_list)
-            if seats > 2:  # a table of 3 or 4: scores, now and then a flag
-                kind = ResultKind.FLAG_A if roll < 0.05 else ResultKind.NORMAL
+            if seats > 2:  # a table of 3 or 4: scores, a flag at table 1 of round 2
+                flag = roll < 0.05 or (round_obj.number, game.table) == (2, 1)
+                kind = ResultKind.FLAG_A if flag else ResultKind.NORMAL
                 scores = tuple(rng.randint(low, high) for _seat in range(seats))
                 result = ResultInput(kind=kind, scores=scores)
             elif roll < 0.03:
