@@ -19,26 +19,17 @@ Being the one place every write passes, it is also where an archived competition
 a write that got this far (`CompetitionArchived`, which rolls the transaction back): the
 same query, limited to competitions that are not archived, tells.
 
-One UPDATE in SQL of our own: every write of the app ends with it, and the ORM took
-0.2 ms of Python to build it, six times what the statement takes, while the write lock
-is held (a duplicate slip's hand-in: docs/duplicate.md, "Benchmark over HTTP").
+Django: an ORM update.
 """
 
-from django.db import connection
 from django.utils import timezone
 
 from competition.models import Competition
 
 
 def competition_touched(*, competition_id: int) -> None:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {Competition._meta.db_table} SET changed_at = %s "
-            "WHERE id = %s AND archived_at IS NULL",
-            [connection.ops.adapt_datetimefield_value(timezone.now()), competition_id],
-        )
-        touched = cursor.rowcount
-    if not touched:
+    open_ones = Competition.objects.filter(pk=competition_id, archived_at__isnull=True)
+    if not open_ones.update(changed_at=timezone.now()):
         _refuse_if_archived(Competition.objects.filter(pk=competition_id))
 
 

@@ -154,8 +154,6 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
-# Django's database sessions, read by a query of our own (config/sessions.py says why).
-SESSION_ENGINE = "config.sessions"
 
 LANGUAGE_CODE = "nl"
 LANGUAGES = [("nl", _("Dutch")), ("en", _("English"))]
@@ -191,7 +189,24 @@ CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+def cache_and_sessions(redis_url: str) -> tuple[dict, str]:
+    """The cache and the session engine (docs/deployment.md, "Redis").
+
+    With a cache every worker and server shares (Redis, at `redis_url`), sessions are
+    Django's cached_db: read from the cache, written to both. Without it, each process has
+    a cache of its own, and sessions stay in the database alone: a session cached in one
+    worker's memory would outlive its logout in another worker.
+    """
+    if redis_url:
+        cache = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": redis_url}
+        return {"default": cache}, "django.contrib.sessions.backends.cached_db"
+    locmem = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    return {"default": locmem}, "django.contrib.sessions.backends.db"
+
+
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+CACHES, SESSION_ENGINE = cache_and_sessions(REDIS_URL)
 
 
 # --- Production: HTTPS, errors, mail (see docs/deployment.md) -------------------------------

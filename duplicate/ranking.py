@@ -38,7 +38,16 @@ def evening_ranking(
 ) -> list[EveningRow]:
     """``top_scores``: turn number -> top score, of the turns on the board; ``slips``:
     (player, turn, score) of each slip. A turn a player handed in no slip for scores 0.
-    Ranked by total (then percentage is the same), equal totals share a rank."""
+    Ranked by total (then percentage is the same), equal totals share a rank.
+
+    Two turns, tops 74 and 79 (sum 153); player 1 found both, alone the second (a solo);
+    player 2 the first; player 3 neither (74 / 153 = 48.4%, 34 / 153 = 22.2%):
+
+    >>> slips = [(1, 1, 74), (2, 1, 74), (3, 1, 14), (1, 2, 79), (2, 2, 0), (3, 2, 20)]
+    >>> rows = evening_ranking({1: 74, 2: 79}, slips)
+    >>> [(r.rank, r.player_id, r.total, round(r.percentage, 1), r.tops, r.solos) for r in rows]
+    [(1, 1, 153, 100.0, 2, 1), (2, 2, 74, 48.4, 1, 0), (3, 3, 34, 22.2, 0, 0)]
+    """
     sum_tops = sum(top_scores.values())
     totals: dict[int, int] = {}
     tops: dict[int, int] = {}
@@ -71,7 +80,19 @@ def season_ranking(
 ) -> list[SeasonRow]:
     """``evenings``: per evening, player -> percentage. The average of each player's
     percentages (of the ``best`` N when given), highest first; equal averages (to 0.01)
-    share a rank."""
+    share a rank.
+
+    Player 1 played two evenings ((80 + 40) / 2 = 60), player 2 three ((60 + 60 + 90) / 3
+    = 70); over the best two, player 2 has (90 + 60) / 2 = 75:
+
+    >>> evenings = [{1: 80.0, 2: 60.0}, {1: 40.0, 2: 60.0}, {2: 90.0}]
+    >>> [(r.rank, r.player_id, r.evenings, r.average) for r in season_ranking(evenings)]
+    [(1, 2, 3, 70.0), (2, 1, 2, 60.0)]
+    >>> [(r.player_id, r.counted, r.average) for r in season_ranking(evenings, best=2)]
+    [(2, 2, 75.0), (1, 2, 60.0)]
+    >>> [(r.rank, r.player_id) for r in season_ranking([{1: 50.0}, {2: 50.0}])]
+    [(1, 1), (1, 2)]
+    """
     played: dict[int, list[float]] = {}
     for evening in evenings:
         for player, percentage in evening.items():

@@ -5,21 +5,18 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
-from django.db.models import Model
-from django.http import Http404
+from django.shortcuts import get_object_or_404
 from django.utils.safestring import SafeString
 
-from clubs.models import Club, Player
+from clubs.models import Player
 from competition.models import Competition, Entrant
 from duplicate.models import Evening, Slip, Turn
 from duplicate.ranking import EveningRow, SeasonRow, evening_ranking, season_ranking
 from duplicate.services import master_game
 from games.board import grid_html, squares
 from rules.duplicate import DuplicateGame
-
-M = TypeVar("M", bound=Model)
 
 
 def evening_results(evening: Evening) -> list[EveningRow]:
@@ -61,40 +58,16 @@ def season_results(competition_id: int, best: int | None = None) -> list[SeasonR
 # -------------------------------------------------------------------- the pages
 
 
-# What every phone reads when it hands in a slip, asks for a preview or loads its slip
-# page, and a room of 160 does so within seconds: the evening by its address, the player,
-# the turns. In SQL of our own through `Manager.raw()`, which builds the same model
-# instances as the ORM, its converters included: building these queries through the ORM
-# took 1.9 ms of Python per hand-in, these take 0.5 ms (docs/duplicate.md, "Benchmark
-# over HTTP").
-
-_COMPETITION_SQL = f"""
-SELECT c.*, k.name AS club_name, k.slug AS club_slug, k.city AS club_city,
-       k.rating_system AS club_rating_system
-FROM {Competition._meta.db_table} c JOIN {Club._meta.db_table} k ON k.id = c.club_id
-WHERE k.slug = %s AND c.slug = %s AND c.kind = %s
-"""
-
-#: The evening, and the user's player if entered in the competition (none for no user).
-_EVENING_SQL = f"""
-SELECT e.*, p.id AS entered_player_id, p.name AS entered_player_name
-FROM {Evening._meta.db_table} e
-LEFT JOIN {Player._meta.db_table} p ON p.user_id = %s AND EXISTS (
-    SELECT 1 FROM {Entrant._meta.db_table} n
-    WHERE n.competition_id = e.competition_id AND n.player_id = p.id
-)
-WHERE e.competition_id = %s AND e.number = %s
-"""
-
-_TURNS_SQL = f"SELECT * FROM {Turn._meta.db_table} WHERE evening_id = %s ORDER BY number"
-
-
 def evening_get(*, club_slug: str, competition_slug: str, number: int) -> Evening:
     """A duplicate competition's evening by its number, with its competition and club
-    (404 otherwise; two queries)."""
-    return evening_and_player(
-        club_slug=club_slug, competition_slug=competition_slug, number=number, user=None
-    )[0]
+    (404 otherwise; one query)."""
+    return get_object_or_404(
+        Evening.objects.select_related("competition__club"),
+        competition__club__slug=club_slug,
+        competition__slug=competition_slug,
+        competition__kind=Competition.Kind.DUPLICATE,
+        number=number,
+    )
 
 
 def evening_and_player(
@@ -102,42 +75,13 @@ def evening_and_player(
 ) -> tuple[Evening, Player | None]:
     """The evening (as `evening_get`) and the user's player when entered in its
     competition, else None: whether this user may hand in a slip (two queries)."""
-    competitions = Competition.objects.raw(
-        _COMPETITION_SQL, [club_slug, competition_slug, Competition.Kind.DUPLICATE.value]
-    )
-    competition: Any = next(iter(competitions), None)  # with the club's columns (the SQL)
-    if competition is None:
-        raise Http404("No such duplicate competition.")
-    db = competition._state.db
-    competition.club = _from_db(
-        Club,
-        db,
-        id=competition.club_id,
-        name=competition.club_name,
-        slug=competition.club_slug,
-        city=competition.club_city,
-        rating_system=competition.club_rating_system,
-    )
-    user_id = user.pk if user is not None and user.is_authenticated else None
-    evening: Any = next(  # with the entered player's columns (the SQL)
-        iter(Evening.objects.raw(_EVENING_SQL, [user_id, competition.pk, number])), None
-    )
-    if evening is None:
-        raise Http404("No such evening.")
-    evening.competition = competition
-    if evening.entered_player_id is None:
+    evening = evening_get(club_slug=club_slug, competition_slug=competition_slug, number=number)
+    if user is None or not user.is_authenticated:
         return evening, None
-    player = _from_db(
-        Player, db, id=evening.entered_player_id, name=evening.entered_player_name, user_id=user_id
-    )
+    player = Player.objects.filter(
+        user=user, entries__competition_id=evening.competition_id
+    ).first()
     return evening, player
-
-
-def _from_db(model: type[M], db: str | None, **values: Any) -> M:
-    """An instance of `model` as read from the database: the fields not given are
-    deferred, loaded when touched (as with `.only()`)."""
-    names = [field.attname for field in model._meta.concrete_fields if field.attname in values]
-    return model.from_db(db, names, [values[name] for name in names])
 
 
 def evenings_of(competition: Competition) -> list[Evening]:
@@ -244,9 +188,7 @@ def evening_state(evening: Evening) -> EveningState:
     """One query for the turns; the master game is replayed without a search, once per
     process for the same turns. It is shared: read it, never draw or play on it (the
     services rebuild their own)."""
-    turns = list(Turn.objects.raw(_TURNS_SQL, [evening.pk]))
-    for turn in turns:
-        turn.evening = evening
+    turns = list(evening.turns.order_by("number"))
     return EveningState(evening, turns, _replayed_game(evening, turns))
 
 

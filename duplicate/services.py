@@ -3,23 +3,24 @@
 Every function runs inside `transaction.atomic`, writes a history entry for what it
 changed, and raises `DuplicateEveningError` (a translatable message, the engine's code
 when it comes from `rules.duplicate`) changing nothing. The spelleider's writes (draws,
-tops) hold the club's lock, so two clicks make one turn; slips need no lock: the
-database keeps one slip per player and turn, and a second one is refused.
+tops) hold the club's lock, so two clicks make one turn. A slip is scored and written
+holding its turn's row (`_turn_held`), which a redo of the turn holds too: the slip is
+scored on the rack that is current in its own transaction. The database keeps one slip
+per player and turn, and a second one is refused.
 """
 
 from __future__ import annotations
 
 import random
-from functools import cache
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
-from django.db.models import Field
+from django.db import IntegrityError, transaction
+from django.db.models import Exists
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction, HistoryReason, history_record
-from clubs.locks import club_lock
+from clubs.locks import club_lock, row_lock
 from competition.models import Competition, Entrant
 from competition.services import CompetitionError, competition_check_open
 from competition.versioning import competition_touched
@@ -271,7 +272,8 @@ def turn_redo(*, turn: Turn, by: Any, reason: str, tiles: str | None = None) -> 
     with transaction.atomic():
         competition_check_open(evening.competition_id)
         club_lock(evening.competition.club_id)
-        turn.refresh_from_db()
+        # Held from here: a slip handed in meanwhile waits for the new rack to score on.
+        turn.refresh_from_db(from_queryset=row_lock(Turn.objects.all()))
         if evening.turns.filter(number__gt=turn.number).exists():
             raise DuplicateEveningError(
                 _("Only the last turn can be played again."), code="not_last_turn"
@@ -347,43 +349,20 @@ def _clean(text: str) -> str:
     return " ".join("".join(ch for ch in str(text) if ch.isprintable()).split())[:60]
 
 
-@cache
-def _hand_in_sql() -> tuple[str, list[Field]]:
-    """One statement for the hand-in's write: the slip is written only when the player
-    plays in the competition, and it is late when the turn's top is on the board by then.
-    In SQL of our own: the ORM's insert, with two queries before it for these checks,
-    took 0.8 ms of Python with the write lock held, this 0.05 ms (docs/duplicate.md).
-    Every column but the id and `late` is written as the ORM writes it (`_slip_insert`)."""
-    fields = [f for f in Slip._meta.concrete_fields if not f.primary_key and f.name != "late"]
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(f.column) for f in fields)  # type: ignore[arg-type]  # concrete: str
-    sql = (
-        f"INSERT INTO {Slip._meta.db_table} ({columns}, late) "
-        f"SELECT {', '.join('%s' for _f in fields)}, t.{quote('top')} <> '' "
-        f"FROM {Turn._meta.db_table} t WHERE t.id = %s AND EXISTS ("
-        f"SELECT 1 FROM {Entrant._meta.db_table} n WHERE n.competition_id = %s AND n.player_id = %s"
-        ") RETURNING id, late"
-    )
-    return sql, fields
-
-
-def _slip_insert(slip: Slip) -> Slip:
-    """Write a new slip (`_hand_in_sql`); refused when its player does not play in the
-    competition. Whether the competition is archived is refused by `competition_touched`,
-    at the end of the same transaction."""
-    sql, fields = _hand_in_sql()
-    values = [field.get_db_prep_save(field.pre_save(slip, True), connection) for field in fields]
-    turn = slip.turn
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*values, turn.pk, turn.evening.competition_id, slip.player_id])
-        written = cursor.fetchone()
-    if written is None:
-        raise DuplicateEveningError(
-            _("This player does not play in this competition."), code="not_an_entrant"
+def _turn_held(turn: Turn, *, entrant: int | None = None) -> Turn:
+    """The slip's turn as it is now, held until the transaction ends: a redo of the turn
+    holds it too, so a slip is scored on the rack before the redo (which scores it again)
+    or after it, never on one the redo is replacing. `entrant`: a player id, whose
+    `entered` (plays in the competition or not) is read in the same query."""
+    held = row_lock(Turn.objects.filter(pk=turn.pk))
+    if entrant is not None:
+        entrants = Entrant.objects.filter(
+            competition_id=turn.evening.competition_id, player_id=entrant
         )
-    slip.pk, slip.late = written[0], bool(written[1])
-    slip._state.adding, slip._state.db = False, connection.alias
-    return slip
+        held = held.annotate(entered=Exists(entrants))
+    current = held.get()
+    current.evening = turn.evening
+    return current
 
 
 def slip_submit(
@@ -397,15 +376,27 @@ def slip_submit(
 ) -> Slip:
     """Hand in a player's slip: scored at once; a second slip for the turn is refused
     (a correction goes through `slip_correct`). A slip after the top is marked late.
-    `position`: the master game with the turn's rack drawn, when the caller has it."""
+    `position`: the master game with the turn's rack drawn, as the caller read it; used
+    when the rack is still that one. Whether the competition is archived is refused by
+    `competition_touched`, at the end of the same transaction."""
     text = _clean(text)
     if claimed is not None and not 0 <= claimed <= 9999:
         raise DuplicateEveningError(_("A score is a whole number 0–9999."), code="bad_claim")
-    scored = _scored(turn, text, claimed, position)
     try:
         with transaction.atomic():
-            slip = _slip_insert(
-                Slip(turn=turn, player_id=player_id, text=text, claimed=claimed, **scored)
+            turn = _turn_held(turn, entrant=player_id)
+            if not turn.entered:  # type: ignore[attr-defined]  # annotated by _turn_held
+                raise DuplicateEveningError(
+                    _("This player does not play in this competition."), code="not_an_entrant"
+                )
+            scored = _scored(turn, text, claimed, position)
+            slip = Slip.objects.create(
+                turn=turn,
+                player_id=player_id,
+                text=text,
+                claimed=claimed,
+                late=not turn.is_open,
+                **scored,
             )
             _turn_history(
                 turn,
@@ -440,10 +431,10 @@ def slip_correct(
     if not reason.strip():
         raise DuplicateEveningError(_("Give a reason for the correction."), code="no_reason")
     text = _clean(text)
-    turn = slip.turn
-    competition_check_open(turn.evening.competition_id)
-    scored = _scored(turn, text, claimed)
+    competition_check_open(slip.turn.evening.competition_id)
     with transaction.atomic():
+        turn = _turn_held(slip.turn)
+        scored = _scored(turn, text, claimed)
         before = {"slip": slip.text, "claimed": slip.claimed, "score": slip.score}
         changed = Slip.objects.filter(pk=slip.pk).update(text=text, claimed=claimed, **scored)
         if not changed:

@@ -45,6 +45,8 @@ def test_docstring_examples_run(pytestconfig):
     assert pytestconfig.getoption("doctestmodules")
 
 
-@pytest.mark.parametrize("folder", ["rules", "clubs", "competition", "games", "config"])
+@pytest.mark.parametrize(
+    "folder", ["rules", "clubs", "competition", "games", "duplicate", "config"]
+)
 def test_every_app_is_searched_for_examples(pytestconfig, folder):
     assert folder in pytestconfig.getini("testpaths")

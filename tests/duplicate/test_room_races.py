@@ -1,9 +1,9 @@
 """A room of phones handing in at once while the spelleider puts the top on the board,
 over real HTTP against a live server, on SQLite and on PostgreSQL.
 
-The hand-in writes its slip in one statement of our own (duplicate/services.py,
-`_hand_in_sql`), then its history and the competition's timestamp; the spelleider's top
-takes the club's lock, then the turn, its history and the same timestamp. These tests
+The hand-in holds the turn (duplicate/services.py, `_turn_held`), writes its slip, its
+history and the competition's timestamp; the spelleider's top takes the club's lock, then
+the turn, its history and the same timestamp. These tests
 keep the two from waiting in a circle and from losing or doubling a slip: every phone
 clicks twice, and every answer is the page or a message, never a server error.
 """
