@@ -171,7 +171,7 @@ def _post(client, game: Game, action: GameAction):
         address = reverse("game_correct", args=[competition.club.slug, competition.slug, game.pk])
         return client.post(
             address,
-            {"version": version, "kind": "normal", "score_a": 300, "score_b": 290, "reason": "blad"},
+            {"version": version, "kind": "normal", "score_a": 300, "score_b": 290, "reason": "x"},
         )
     data = {"action": str(action), "version": version}
     if action != GameAction.CONFIRM:
