@@ -32,11 +32,12 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction
 from games import engine
-from games.confirmation import ConfirmationError, GameAction, game_action_check, game_moves_write
+from games.confirmation import game_moves_write
 from games.history import game_context, record_game_change
 from games.locks import game_lock, row_held
 from games.models import Game, GameClock
 from games.moves import move_add, moves_of
+from games.policy import GameAction, write_refusal
 from games.rule_messages import message
 from games.timing import clock_events, clock_ms, clock_of, clock_state
 from rules import clock as rules_clock
@@ -97,10 +98,9 @@ def _locked(game: Game, by: AbstractBaseUser | None) -> Game:
         stale=lambda: ClockError(""),
         related=("round__competition__club", "clock"),
     )
-    try:
-        game_action_check(locked, by, GameAction.MOVES)
-    except ConfirmationError as error:
-        raise ClockError(error.message, forbidden=error.forbidden) from None
+    refusal = write_refusal(locked, by, GameAction.MOVES)
+    if refusal is not None:
+        raise ClockError(refusal.message, forbidden=refusal.forbidden)
     return locked
 
 

@@ -18,9 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from enum import StrEnum
-from functools import cache
-from typing import Any, Final, Literal, TypeVar
+from typing import Any, TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -28,11 +26,11 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction
-from clubs.permissions import can_manage_club
 from games.history import game_context, record_game_change
 from games.locks import game_lock, row_held
-from games.models import Confirmation, Game, Outcome, RoundStatus, Seat
+from games.models import Confirmation, Game, Outcome, Seat
 from games.moves import MoveError
+from games.policy import SECRETARY, GameAction, Role, role_in_game, write_refusal
 from games.services import (
     ResultError,
     ResultInput,
@@ -45,33 +43,10 @@ from games.signals import game_changed
 
 T = TypeVar("T")
 
-SECRETARY: Final = "secretary"
-#: Who acts on a game: the club's secretary, or the player at a seat (its position).
-Role = Literal["secretary"] | int
-
-BY_MOVES = _("This game is entered move by move: its result follows from the moves.")
-
 
 class ConfirmationError(ResultError):
-    """Entering or confirming refused; the message is for the person who tried."""
-
-    def __init__(self, message: Any, *, forbidden: bool = False) -> None:
-        super().__init__(message)
-        #: True when the person may not touch this game at all (a 403, not a form error).
-        self.forbidden = forbidden
-
-
-def role_in_game(game: Game, user: AbstractBaseUser | None) -> Role | None:
-    """ "secretary" for the club's secretaries and staff, the seat's position (0–3) for the
-    game's players, None for everyone else.
-
-    A secretary who plays the game acts as secretary there too, as on the round's results
-    page: what they enter is confirmed at once. Needs the game's players and its round's
-    competition loaded.
-    """
-    if user is not None and can_manage_club(user, game.round.competition.club):
-        return SECRETARY
-    return game.seat_of(user)
+    """Entering or confirming refused; the message is for the person who tried
+    (`forbidden`: that person may not touch this game at all, a 403, not a form error)."""
 
 
 def _stale_result() -> ConfirmationError:
@@ -80,122 +55,17 @@ def _stale_result() -> ConfirmationError:
     )
 
 
-class GameAction(StrEnum):
-    """What a person can do with a game's result: the buttons of its result page."""
-
-    ENTER = "enter"  # a final score: the first, a player's own again, or another player's other
-    CONFIRM = "confirm"  # stand behind the result as it was entered
-    OVERRIDE = "override"  # the secretary decides an entered result, with a reason
-    MOVES = "moves"  # add, correct or undo moves on the board
-
-
-def game_actions_for(
-    user: AbstractBaseUser | None, game: Game, *, has_moves: bool | None = None
-) -> frozenset[GameAction]:
-    """What `user` may do with `game`: what its pages offer and its services accept.
-
-    Needs the game's players and its round's competition loaded; `has_moves` saves the
-    query when the caller knows whether the game has moves.
-    """
-    role = role_in_game(game, user)
-    moves = _has_moves(game, has_moves)
-    return frozenset(action for action in GameAction if _refusal(game, role, action, moves) is None)
-
-
 def game_action_check(
     game: Game, by: AbstractBaseUser | None, action: GameAction, *, has_moves: bool | None = None
 ) -> Role:
     """`by`'s role in `game` ("secretary" or a seat's position); raises `ConfirmationError` with the
-    reason when `by` may not take `action` (the one rule `game_actions_for` lists)."""
-    role = role_in_game(game, by)
-    refusal = _refusal(game, role, action, _has_moves(game, has_moves))
+    reason when `by` may not take `action` (`games.policy`, the one rule)."""
+    refusal = write_refusal(game, by, action, has_moves=has_moves)
     if refusal is not None:
-        raise refusal
-    assert role is not None  # `_refusal` refuses who has no role
+        raise ConfirmationError(refusal.message, forbidden=refusal.forbidden)
+    role = role_in_game(game, by)
+    assert role is not None  # a refusal otherwise
     return role
-
-
-def _has_moves(game: Game, known: bool | None) -> Callable[[], bool]:
-    """Whether the game has moves, asked of the database only when a rule needs it."""
-    if known is not None:
-        return lambda: known
-    return cache(lambda: game.moves.exists())
-
-
-def _refusal(
-    game: Game, role: Role | None, action: GameAction, has_moves: Callable[[], bool]
-) -> ConfirmationError | None:
-    """Why `role` may not take `action` on `game` now, or None when it may."""
-    pair = len(game.seat_list) == 2
-    if role is None:
-        return ConfirmationError(
-            _("Only the two players and the club's secretaries may enter this result.")
-            if pair
-            else _(
-                "Only the players at this table and the club's secretaries may enter this result."
-            ),
-            forbidden=True,
-        )
-    if game.is_bye:
-        return ConfirmationError(_("A bye has no result to enter."))
-    if game.round.competition.archived_at is not None:
-        return ConfirmationError(
-            _("This competition is archived: it can be read, but no longer be changed.")
-        )
-    if action == GameAction.MOVES and game.has_result and not has_moves():
-        # Moves would silently replace the final score: it is corrected as a score first.
-        if role == SECRETARY:
-            return ConfirmationError(_("This game already has a final score; correct that first."))
-        return ConfirmationError(
-            _("This game already has a final score: confirm it, or enter the score you agree on.")
-        )
-    if role == SECRETARY:
-        return _secretary_refusal(game, action, has_moves)
-    if action == GameAction.OVERRIDE:
-        return ConfirmationError(
-            _("Only the club's secretaries can decide a result."), forbidden=True
-        )
-    if game.round.status != RoundStatus.PUBLISHED:
-        return ConfirmationError(
-            _("This round is closed: only the secretary can still change its results.")
-        )
-    if game.confirmation == Confirmation.DISPUTED:
-        return ConfirmationError(_("This result is disputed: the club's secretary decides it now."))
-    if game.has_result and game.confirmation == Confirmation.CONFIRMED:
-        return ConfirmationError(
-            _("This result is confirmed: only the club's secretary can still change it.")
-        )
-    awaits_me = game.confirmation == Confirmation.PROVISIONAL and not _seat(game, role).confirmed
-    if action == GameAction.CONFIRM:
-        if not game.has_result or game.confirmation != Confirmation.PROVISIONAL:
-            return ConfirmationError(_("There is no entered result waiting for confirmation."))
-        if not awaits_me:
-            if game.claimed_by == role:
-                return ConfirmationError(
-                    _("You entered this result yourself: your opponent confirms it.")
-                    if pair
-                    else _("You entered this result yourself: the other players confirm it.")
-                )
-            return ConfirmationError(_("You confirmed this result already."))
-    # A result from the moves is changed on the board; the opponent may still dispute it.
-    if action == GameAction.ENTER and not awaits_me and has_moves():
-        return ConfirmationError(BY_MOVES)
-    return None
-
-
-def _secretary_refusal(
-    game: Game, action: GameAction, has_moves: Callable[[], bool]
-) -> ConfirmationError | None:
-    """The secretary enters a result once and decides it after that, with a reason."""
-    if action == GameAction.ENTER and game.has_result:
-        return ConfirmationError(_("This game already has a result: decide it with a reason."))
-    if action == GameAction.OVERRIDE and not game.has_result:
-        return ConfirmationError(_("This game has no result yet: enter it."))
-    if action in (GameAction.ENTER, GameAction.OVERRIDE) and has_moves():
-        return ConfirmationError(BY_MOVES)
-    if action == GameAction.CONFIRM and not (game.has_result and game.is_provisional):
-        return ConfirmationError(_("There is no entered result waiting for confirmation."))
-    return None
 
 
 def _locked(game: Game, *, by: AbstractBaseUser | None, expected_version: int | None) -> Game:
@@ -206,8 +76,6 @@ def _locked(game: Game, *, by: AbstractBaseUser | None, expected_version: int | 
         stale=_stale_result,
         related=("round__competition__club", "clock"),
     )
-    if locked.is_bye:
-        raise ConfirmationError(_("A bye has no result to enter."))
     return locked
 
 
@@ -218,10 +86,6 @@ def seats_to_confirm(game: Game) -> frozenset[int]:
     for everyone at the table (or the secretary)."""
     came = frozenset(seat.position for seat in game.seat_list if not seat.forfeited)
     return came if len(came) >= 2 else frozenset(seat.position for seat in game.seat_list)
-
-
-def _seat(game: Game, position: int) -> Seat:
-    return game.seat_list[position]
 
 
 def _state_of(game: Game) -> dict[str, Any]:
@@ -281,16 +145,20 @@ def game_result_enter(
     """
     now = now or timezone.now()
     locked = _locked(game, by=by, expected_version=expected_version)
-    fields = result_fields(result, len(locked.seat_list))
     role = game_action_check(locked, by, GameAction.ENTER)
+    fields = result_fields(result, len(locked.seat_list))
     if role == SECRETARY:
-        return game_record_result(game=locked, result=result, by=by, reason=reason, now=now)
+        return game_record_result(
+            game=locked, result=result, by=by, reason=reason, now=now, action=GameAction.ENTER
+        )
     if locked.confirmation == Confirmation.PROVISIONAL and locked.claimed_by != role:
         if fields == result_of(locked):
             return _confirm(locked, role=role, by=by, reason=reason, now=now)
         return _dispute(locked, role=role, fields=fields, by=by, reason=reason, now=now)
     # Not entered yet, or the player's own entry that awaits the others: (re)enter it.
-    locked = game_record_result(game=locked, result=result, by=by, reason=reason, now=now)
+    locked = game_record_result(
+        game=locked, result=result, by=by, reason=reason, now=now, action=GameAction.ENTER
+    )
     _save_confirmation(
         locked, confirmation=Confirmation.PROVISIONAL, claimed_by=role, confirmed={role}
     )
@@ -325,13 +193,20 @@ def game_result_override(
     """The secretary decides the result (of a disputed game, usually), with a reason."""
     now = now or timezone.now()
     locked = _locked(game, by=by, expected_version=expected_version)
-    fields = result_fields(result, len(locked.seat_list))
     game_action_check(locked, by, GameAction.OVERRIDE)
+    fields = result_fields(result, len(locked.seat_list))
     if not reason.strip():
         raise ConfirmationError(_("Give a reason for the decision."))
     before = {**_state_of(locked), "counter_result": locked.counter_result}
     if fields != result_of(locked):
-        locked = game_record_result(game=locked, result=result, by=by, reason=reason, now=now)
+        locked = game_record_result(
+            game=locked,
+            result=result,
+            by=by,
+            reason=reason,
+            now=now,
+            action=GameAction.OVERRIDE,
+        )
     _save_confirmation(locked, confirmation=Confirmation.CONFIRMED)
     _record(
         locked,

@@ -74,11 +74,13 @@ def _reuse(locked: Game, game: Game, name: str) -> None:
         setattr(locked, name, getattr(game, name))
 
 
-def games_lock(game_ids: Iterable[int]) -> dict[int, Game]:
+def games_lock(game_ids: Iterable[int], *, related: Sequence[str] = ()) -> dict[int, Game]:
     """Many games' rows, locked in id order (so two writers of overlapping rounds cannot
-    wait for each other in a circle), by id; ids of games that are gone are left out."""
+    wait for each other in a circle), by id, with `related` loaded; ids of games that are
+    gone are left out."""
     games = (
         Game.objects.select_for_update(of=("self",), no_key=True)
+        .select_related(*related)
         .order_by("pk")
         .in_bulk(list(game_ids))
     )

@@ -22,6 +22,7 @@ from games import engine
 from games.history import game_context, record_game_change
 from games.locks import game_lock
 from games.models import MAX_SEAT, Confirmation, Game, Move, Outcome
+from games.policy import GameAction, write_refusal
 from games.rule_messages import coded, describe_stored, error_message, message, refusal
 from games.services import TableResult, result_of, result_store
 from games.signals import game_changed, game_unchanged
@@ -32,11 +33,13 @@ from rules import gcg
 class MoveError(Exception):
     """A move that cannot be recorded; the message is for the person at the board."""
 
-    def __init__(self, message: Any, *, conflict: bool = False) -> None:
+    def __init__(self, message: Any, *, conflict: bool = False, forbidden: bool = False) -> None:
         super().__init__(message)
         self.message = message
         #: True when someone else changed the game since the screen was loaded.
         self.conflict = conflict
+        #: True when the person may not change this game's moves at all (`games.policy`).
+        self.forbidden = forbidden
 
 
 def _stale_board() -> MoveError:
@@ -49,17 +52,22 @@ def _stale_board() -> MoveError:
     )
 
 
-def _locked(game: Game, expected_version: int | None) -> Game:
-    """Every write to a game's moves starts here: lock the row, check the screen's version.
-    It ends with `_announce`, after its writes."""
+def _locked(game: Game, by: AbstractBaseUser | None, expected_version: int | None) -> Game:
+    """Every write to a game's moves starts here: lock the row, check the screen's version
+    and that `by` may change the moves (`games.policy`). It ends with `_announce`, after
+    its writes. A player's write comes through `games.confirmation.game_moves_write`,
+    which also keeps who stands behind the result it gives."""
     locked = game_lock(
         game,
         expected_version=expected_version,
         stale=_stale_board,
-        related=("round__competition", "clock"),
+        related=("round__competition__club", "clock"),
     )
     if locked.is_bye:
         raise MoveError(_("A bye has no moves."))
+    refusal = write_refusal(locked, by, GameAction.MOVES)
+    if refusal is not None:
+        raise MoveError(refusal.message, forbidden=refusal.forbidden)
     return locked
 
 
@@ -157,7 +165,7 @@ def move_add(
 ) -> Move:
     """Record the next move of the game (made by the player to move); `prepared`: the same
     move scored beforehand (`move_prepare`), used when the game has not changed since."""
-    locked = _locked(game, expected_version)
+    locked = _locked(game, by, expected_version)
     fresh = prepared is not None and (prepared.version, prepared.notation, prepared.rack) == (
         locked.version,
         notation,
@@ -202,7 +210,7 @@ def move_undo(
     *, game: Game, by: AbstractBaseUser | None, expected_version: int | None = None
 ) -> None:
     """Take back the last move; a result that came from the moves goes back to open."""
-    locked = _locked(game, expected_version)
+    locked = _locked(game, by, expected_version)
     last = Move.objects.filter(game=locked).order_by("-number").first()
     if last is None:
         raise MoveError(_("There is no move to undo."))
@@ -238,7 +246,7 @@ def move_correct(
     The moves that the engine now refuses (`Correction.problems`) stay on the scoresheet,
     marked, until they are corrected or undone.
     """
-    locked = _locked(game, expected_version)
+    locked = _locked(game, by, expected_version)
     row = Move.objects.filter(game=locked, number=number).first()
     if row is None:
         raise MoveError(_("There is no move %(number)s.") % {"number": number})
@@ -280,7 +288,7 @@ def game_set_starter(
     expected_version: int | None = None,
 ) -> Game:
     """Record who starts (drawn by lot at the table) before the first move."""
-    locked = _locked(game, expected_version)
+    locked = _locked(game, by, expected_version)
     if not isinstance(starter, int) or not 0 <= starter < len(locked.seat_list):
         raise MoveError(_("Choose who starts."))
     if Move.objects.filter(game=locked).exists():
@@ -310,9 +318,7 @@ def moves_import_gcg(
     now: datetime | None = None,
 ) -> int:
     """Replace the game's moves by a GCG record; refused whole, with its line, when wrong."""
-    locked = _locked(game, expected_version)
-    if locked.has_result and not Move.objects.filter(game=locked).exists():
-        raise MoveError(_("This game already has a final score; correct that first."))
+    locked = _locked(game, by, expected_version)
     ruleset = engine.ruleset_of(locked)
     try:
         record = gcg.read(gcg.decode(data), rules=ruleset, tiles=rules.DUTCH)

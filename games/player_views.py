@@ -19,20 +19,16 @@ from django.utils.translation import gettext as _
 
 from clubs.history_display import Reading
 from games.confirmation import (
-    SECRETARY,
     ConfirmationError,
-    GameAction,
-    Role,
-    game_actions_for,
     game_result_confirm,
     game_result_enter,
     game_result_override,
-    role_in_game,
     seats_to_confirm,
 )
 from games.forms import GameResultForm, VersionForm
 from games.history_text import result_text
 from games.models import Confirmation, ResultState, RoundStatus
+from games.policy import SECRETARY, GameAction, Role, game_actions_for, role_in_game
 from games.selectors import my_games
 from games.services import (
     SEAT_LETTERS,
@@ -185,7 +181,7 @@ def game_result(request, game, role: Role):
             form = GameResultForm(initial=_initial(game), game=game, seat=mine)
     state = game.result_state
     by_moves = game.moves.exists()
-    # What this person may do: the services' own rule (games.confirmation.game_actions_for).
+    # What this person may do: the services' own rule (games.policy.game_actions_for).
     allowed = game_actions_for(request.user, game, has_moves=by_moves)
     deciding = GameAction.OVERRIDE in allowed
     return render(

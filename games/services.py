@@ -22,6 +22,7 @@ from clubs.history import HistoryAction
 from games.history import game_contexts, record_game_change
 from games.locks import game_lock, games_lock
 from games.models import MAX_SEAT, SCORED_OUTCOMES, Confirmation, Game, Move, Outcome, Seat
+from games.policy import GameAction, write_refusal
 from games.rule_messages import describe
 from games.signals import game_changed
 from rules import result as result_rules
@@ -33,10 +34,14 @@ MAX_SCORE = 9999
 class ResultError(Exception):
     """A result that cannot be recorded; the message is for the person who typed it."""
 
-    def __init__(self, message: Any, *, errors: dict[int, Any] | None = None) -> None:
+    def __init__(
+        self, message: Any, *, errors: dict[int, Any] | None = None, forbidden: bool = False
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.errors = errors or {}
+        #: True when the person may not write this game at all (`games.policy`): a 403.
+        self.forbidden = forbidden
 
 
 #: Seats by letter in the typed codes: "flag_c" is the third player's flag.
@@ -360,23 +365,22 @@ def _apply(
     reason_code: str = "",
     has_moves: bool | None = None,
     announce: bool = True,
+    action: GameAction = GameAction.RECORD,
 ) -> bool:
     """Write one result onto a locked game row; False when nothing changed.
 
     `reason` is what a person typed; `reason_code` (a HistoryReason) is why a service did;
     `context` is the game's history context (`games.history.game_contexts`). A writer of
     many games tells `has_moves` from one query for all of them, and with `announce=False`
-    sends `game_changed` itself, once per round, after the last game.
+    sends `game_changed` itself, once per round, after the last game. `by` may take
+    `action` (`games.policy`) or nothing is written.
     """
+    refusal = write_refusal(game, by, action, has_moves=has_moves)
+    if refusal is not None:
+        raise ResultError(refusal.message, forbidden=refusal.forbidden)
     before = result_of(game)
     if before == result:
         return False
-    if game.is_bye:
-        raise ResultError(_("A bye has no result to enter."))
-    if game.moves.exists() if has_moves is None else has_moves:
-        raise ResultError(
-            _("This game is entered move by move: its result follows from the moves.")
-        )
     had_result = game.has_result
     if had_result and not reason.strip() and not reason_code:
         raise ResultError(_("This game already has a result: give a reason for the correction."))
@@ -428,10 +432,24 @@ def game_record_result(
     reason_code: str = "",
     expected_version: int | None = None,
     now: datetime | None = None,
+    action: GameAction = GameAction.RECORD,
 ) -> Game:
     """Enter or correct one game's result. A correction of an existing result needs a reason
-    (typed by a person, or a HistoryReason code when a service such as an import writes it)."""
-    locked = game_lock(game, expected_version=expected_version, stale=_stale_result)
+    (typed by a person, or a HistoryReason code when a service such as an import writes it).
+
+    `action` is what `by` is doing as `games.policy` names it: the secretary's pages and the
+    imports record (`RECORD`: the club's secretaries, or None for a command); a player's
+    own entry and the secretary's decision come through `games.confirmation`.
+    """
+    locked = game_lock(
+        game,
+        expected_version=expected_version,
+        stale=_stale_result,
+        related=("round__competition__club",),
+    )
+    refusal = write_refusal(locked, by, action)
+    if refusal is not None:  # before the typed result is read: a stranger is told only this
+        raise ResultError(refusal.message, forbidden=refusal.forbidden)
     _apply(
         locked,
         result_fields(result, len(locked.seat_list)),
@@ -440,6 +458,7 @@ def game_record_result(
         reason_code=reason_code,
         now=now or timezone.now(),
         context=game_contexts([locked.pk])[locked.pk],
+        action=action,
     )
     return locked
 
@@ -485,7 +504,7 @@ def games_record_results(
     Raises `ResultError` whose `errors` maps each wrong game's id to its message.
     """
     now = now or timezone.now()
-    games = games_lock(entry.game_id for entry in entries)
+    games = games_lock((entry.game_id for entry in entries), related=("round__competition__club",))
     contexts = game_contexts(games)
     with_moves = set(
         Move.objects.filter(game_id__in=list(games)).values_list("game_id", flat=True).distinct()
@@ -500,6 +519,10 @@ def games_record_results(
             continue
         if entry.result is None:
             continue
+        refusal = write_refusal(game, by, GameAction.RECORD, has_moves=game.pk in with_moves)
+        if refusal is not None and refusal.forbidden:  # not this person's: none of the rows
+            transaction.set_rollback(True)
+            raise ResultError(refusal.message, forbidden=True)
         try:
             fields = result_fields(entry.result, len(game.seat_list))
             if entry.expected_version is not None and game.version != entry.expected_version:

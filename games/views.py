@@ -27,7 +27,7 @@ from games import engine
 from games.analysis import game_review
 from games.board import board_view, move_in_words, result_summary, squares, table_unplayable
 from games.clock import clock_flag, clock_view
-from games.confirmation import game_moves_write, role_in_game
+from games.confirmation import game_moves_write
 from games.forms import CorrectMoveForm, GcgUploadForm, MoveForm, StarterForm, VersionForm
 from games.models import Game, Move, Outcome, game_visible_to
 from games.moves import (
@@ -43,6 +43,7 @@ from games.moves import (
     moves_import_gcg,
     moves_of,
 )
+from games.policy import role_in_game
 from games.rule_messages import blank_hint, message
 from games.selectors import game_history
 from games.timing import clock_of

@@ -27,6 +27,7 @@ from competition.services.competitions import competition_create
 from competition.services.entrants import player_get_or_create_in_club
 from competition.services.rounds import round_import, round_update_status
 from games.models import Game, Outcome
+from games.policy import record_refusal
 from games.services import (
     SEAT_LETTERS,
     PairingSpec,
@@ -219,7 +220,10 @@ def tsh_import(
     rules: str = Competition.Rules.GOUDS_8,
     by: AbstractBaseUser | None,
 ) -> TshImportSummary:
-    """Create a tournament from a TSH ``.t`` file: all of it, or nothing."""
+    """Create a tournament from a TSH ``.t`` file: all of it, or nothing; for the club's
+    secretaries (or a command: `games.policy`)."""
+    if refusal := record_refusal(by, club):
+        raise CompetitionError(refusal.message)
     try:
         players = tsh.parse(_decode(data))
         tournament = tsh.to_tournament(players)

@@ -49,6 +49,7 @@ from competition.services.rounds import round_import, round_update_status
 from competition.versioning import competition_touched
 from games.locks import games_lock
 from games.models import Game
+from games.policy import record_refusal
 from games.services import (
     MAX_SCORE,
     MIN_SCORE,
@@ -661,6 +662,8 @@ def results_import_apply(
     games, and the competition's `changed_at` last), so what is written is what the plan
     (and, with `expected_fingerprint`, the preview the user confirmed) says.
     """
+    if refusal := record_refusal(by, competition.club):
+        raise CompetitionError(refusal.message)
     club_lock(competition.club_id)
     plan = results_import_plan(
         competition=competition, rows=results_import_read(data=data), decisions=decisions

@@ -240,15 +240,19 @@ def test_an_archived_competition_refuses_every_change(competition, secretary, pl
         lambda: group_create(competition=competition, name="Nieuw", by=secretary),
         lambda: competition_update(competition=competition, settings={"min_games": 3}),
         lambda: round_create(competition=competition),
-        lambda: game_record_result(
-            game=games[1], result=ResultInput.of_pair("normal", 400, 100), by=secretary
-        ),
-        lambda: move_add(game=games[1], notation="8H WOORD", by=secretary),
     ]
     for refused in refusals:
         with pytest.raises(CompetitionArchived) as raised:
             refused()
         assert "gearchiveerd" in str(raised.value.message)
+    # A game's result and its moves: games.policy refuses them before they are written,
+    # with the same message, as each app's own error (as the players' path always did).
+    with pytest.raises(ResultError, match="gearchiveerd"):
+        game_record_result(
+            game=games[1], result=ResultInput.of_pair("normal", 400, 100), by=secretary
+        )
+    with pytest.raises(MoveError, match="gearchiveerd"):
+        move_add(game=games[1], notation="8H WOORD", by=secretary)
     # A whole round's results: the refusal is given per row, as every other row error.
     with pytest.raises(ResultError) as raised:
         round_record_results(

@@ -301,6 +301,7 @@ def test_each_further_result_costs_three_queries(secretary, round_games):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    from clubs.permissions import can_manage_club
     from games.services import games_record_results
 
     _round, games = round_games
@@ -317,6 +318,9 @@ def test_each_further_result_costs_three_queries(secretary, round_games):
         assert len(timestamps) == 1
         return len(captured)
 
+    # Whether the writer is the club's secretary (games.policy) is asked once per request,
+    # by the page's decorator first; kept on the user for the service.
+    assert can_manage_club(secretary, _round.competition.club)
     one, two = queries(games[:1]), queries(games[1:])
     assert len(games[1:]) >= 2
     assert two - one == 3 * (len(games[1:]) - 1)

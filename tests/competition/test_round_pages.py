@@ -266,7 +266,7 @@ def test_present_player_not_entered_is_not_offered(secretary_client, published):
 def test_a_final_score_is_corrected_and_an_open_game_goes_to_the_board(
     secretary_client, two_rounds, competition
 ):
-    """The round page offers what the game takes (`games.confirmation.game_actions_for`):
+    """The round page offers what the game takes (`games.policy.game_actions_for`):
     moves would replace a final score, so such a game offers its correction, not the board."""
     round_obj = competition.rounds.get(number=2)
     played = round_obj.games.first()

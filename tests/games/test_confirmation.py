@@ -2,6 +2,7 @@
 who may do what, the history of every step, and the standings' two settings."""
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 from django.utils import translation
 
@@ -174,7 +175,7 @@ def test_the_results_page_of_the_secretary_confirms_what_it_saves(table, anna, s
 
 def test_only_the_two_players_and_the_clubs_secretaries(table, anna, other_secretary, club):
     stranger = user_in_club(club, username="cor")
-    for user in (stranger, other_secretary, None, UserFactory()):
+    for user in (stranger, other_secretary, AnonymousUser(), UserFactory()):
         with pytest.raises(ConfirmationError) as refused:
             game_result_enter(game=table, result=normal(380, 350), by=user)
         assert refused.value.forbidden

@@ -1,4 +1,4 @@
-"""What a person may do with a game is one rule (`games.confirmation.game_actions_for`):
+"""What a person may do with a game is one rule (`games.policy.game_actions_for`):
 its result page offers exactly the actions its services accept.
 
 For each person (anonymous, the two players, another player of the club, the club's
@@ -9,6 +9,7 @@ a savepoint rolled back afterwards, so every action starts from the same state.
 """
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.forms.models import model_to_dict
 from django.urls import reverse
@@ -18,14 +19,13 @@ import rules
 from clubs.models import HistoryEntry
 from competition.services.competitions import competition_archive
 from games.confirmation import (
-    GameAction,
-    game_actions_for,
     game_moves_write,
     game_result_confirm,
     game_result_enter,
 )
 from games.models import Game, Move
 from games.moves import move_add
+from games.policy import GameAction, game_actions_for
 from games.services import ResultInput
 from tests.factories import GameFactory, RoundFactory, UserFactory, secretary_of, user_in_club
 
@@ -103,7 +103,7 @@ def dutch():
 @pytest.fixture
 def people(club, other_club, competition):
     return {
-        "anonymous": None,
+        "anonymous": AnonymousUser(),
         "anna": user_in_club(club, username="anna"),
         "bert": user_in_club(club, username="bert"),
         "cor": user_in_club(club, username="cor"),
@@ -164,6 +164,15 @@ def _post(client, game: Game, action: GameAction):
         return client.post(
             reverse("board", args=[game.pk]), {"kind": "pass", "notation": "", "version": version}
         )
+    if action == GameAction.RECORD:
+        # The secretary's correction page (competition/views/secretary.py), whose service
+        # asks the same rule: enter, or correct with a reason.
+        competition = game.round.competition
+        address = reverse("game_correct", args=[competition.club.slug, competition.slug, game.pk])
+        return client.post(
+            address,
+            {"version": version, "kind": "normal", "score_a": 300, "score_b": 290, "reason": "x"},
+        )
     data = {"action": str(action), "version": version}
     if action != GameAction.CONFIRM:
         data |= {"kind": "normal", "score_a": 300, "score_b": 290, "reason": "scoreblad"}
@@ -177,10 +186,10 @@ def test_the_page_offers_exactly_what_the_services_accept(
 ):
     game = _game_in(state, competition, people)
     user = people[person]
-    if user is not None:
+    if user.is_authenticated:
         client.force_login(user)
     allowed = game_actions_for(user, game)
-    assert _offered(client, game) == allowed - {GameAction.MOVES}
+    assert _offered(client, game) == allowed - {GameAction.MOVES, GameAction.RECORD}
     for action in GameAction:
         before = _snapshot(game)
         savepoint = transaction.savepoint()
@@ -199,16 +208,19 @@ def test_who_may_do_what(competition, people):
         ("provisional_a", "anna"): {a.ENTER},
         ("provisional_a", "bert"): {a.CONFIRM, a.ENTER},
         # Moves would replace a final score: it is corrected as a score.
-        ("provisional_a", "secretary"): {a.CONFIRM, a.OVERRIDE},
+        # The secretary's results and correction pages correct it, with a reason (RECORD).
+        ("provisional_a", "secretary"): {a.CONFIRM, a.OVERRIDE, a.RECORD},
         ("disputed", "anna"): set(),
-        ("disputed", "secretary"): {a.CONFIRM, a.OVERRIDE},
+        ("disputed", "secretary"): {a.CONFIRM, a.OVERRIDE, a.RECORD},
         ("confirmed", "bert"): set(),
-        ("confirmed", "secretary"): {a.OVERRIDE},
+        ("confirmed", "secretary"): {a.OVERRIDE, a.RECORD},
         ("moves_ended", "bert"): {a.MOVES},
         ("moves_ended", "anna"): {a.CONFIRM, a.ENTER, a.MOVES},
-        ("moves_ended", "secretary"): {a.CONFIRM, a.MOVES},
+        ("moves_ended", "secretary"): {a.CONFIRM, a.MOVES},  # the board decides
         ("finished_round", "anna"): set(),
-        ("draft_round", "secretary"): {a.ENTER, a.MOVES},
+        ("finished_round", "secretary"): {a.ENTER, a.MOVES, a.RECORD},
+        ("draft_round", "secretary"): {a.ENTER, a.MOVES, a.RECORD},
+        ("no_result", "staff"): {a.ENTER, a.MOVES, a.RECORD},
         ("no_result", "cor"): set(),
         ("no_result", "other_secretary"): set(),
         ("archived", "secretary"): set(),  # last: it archives the competition

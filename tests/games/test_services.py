@@ -20,7 +20,7 @@ from games.services import (
     result_kind_of,
     result_store,
 )
-from tests.factories import GameFactory, PlayerFactory, RoundFactory, UserFactory, result_changes
+from tests.factories import GameFactory, PlayerFactory, RoundFactory, result_changes, secretary_of
 from tests.seats import Winner, pair, pair_spec, winner
 
 NOW = datetime(2026, 10, 6, 21, 30, tzinfo=UTC)
@@ -289,8 +289,8 @@ def snapshot(game: Game) -> dict:
 
 @pytest.mark.django_db
 def test_first_entry_needs_no_reason_and_is_audited():
-    user = UserFactory()
     game = GameFactory()
+    user = secretary_of(game.round.competition.club)
     saved = game_record_result(
         game=game, result=ResultInput.of_pair("normal", 350, 300), by=user, now=NOW
     )
@@ -318,8 +318,8 @@ def test_correction_without_reason_is_refused(reason):
 
 @pytest.mark.django_db
 def test_correction_with_reason_keeps_before_and_after():
-    user = UserFactory()
     game = GameFactory()
+    user = secretary_of(game.round.competition.club)
     game_record_result(game=game, result=ResultInput.of_pair("normal", 350, 300), by=None)
     game_record_result(
         game=game,
