@@ -22,7 +22,6 @@ from django.apps import apps
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.messages.storage.cookie import CookieStorage
-from django.db import connection
 from django.http import HttpResponseNotModified
 from django.http.response import HttpResponseBase
 from django.urls import Resolver404, resolve
@@ -58,20 +57,12 @@ def release() -> str:
     return digest.hexdigest()[:16]
 
 
-@cache
-def _changed_at_sql() -> str:
-    # Plain SQL: on a repeat visit this is the whole page, and building the ORM query
-    # would cost more than running it.
-    return (
-        f"SELECT c.changed_at, c.club_id FROM {Competition._meta.db_table} c "
-        f"JOIN {Club._meta.db_table} k ON k.id = c.club_id WHERE k.slug = %s AND c.slug = %s"
-    )
-
-
 def _etag(request, *, club: str, competition: str, personal: bool) -> str | None:
-    with connection.cursor() as cursor:
-        cursor.execute(_changed_at_sql(), [club, competition])
-        row = cursor.fetchone()
+    row = (
+        Competition.objects.filter(club__slug=club, slug=competition)
+        .values_list("changed_at", "club_id")
+        .first()
+    )
     if row is None:
         return None  # the view answers 404
     if personal:
