@@ -25,9 +25,10 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from competition import selectors
-from competition.core import standings, tsh
+from competition.core import standings
 from competition.models import Round
 from games.models import Confirmation, Outcome
+from interchange.core import tsh
 from tests.factories import (
     CompetitionFactory,
     EntrantFactory,

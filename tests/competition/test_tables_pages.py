@@ -374,6 +374,9 @@ def test_the_pairing_list_and_one_scoresheet_per_table(secretary_client, competi
         r'<section class="sheet[^"]*" data-table="(\d+)">(.*?)</section>', sheets, re.S
     )
     assert [number for number, _sheet in found] == ["1", "2", "3"]
-    for _number, sheet in found:
-        assert sheet.count('class="sheet-player"') == 3
-        assert "sheet-players-3" in sheet
+    players = {str(game.table): [p.name for p in game.players] for game in round_obj.games.all()}
+    for number, sheet in found:
+        # One table on the sheet, a column group per seat, headed by its player.
+        assert "sheet-table-3" in sheet
+        seats = re.findall(r'<th class="sheet-seat" colspan="3" data-seat="\d">([^<●]+)', sheet)
+        assert [name.strip() for name in seats] == players[number]
