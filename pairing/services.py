@@ -226,7 +226,8 @@ def round_pairing_preview(
         return _preview_tables(
             round, code=code, system=system, standings_round=standings_round, seed=seed
         )
-    name = SYSTEM_NAMES.get(system or competition.pairing_system, system)
+    system = system or competition.pairing_system
+    name = SYSTEM_NAMES.get(system, system)
     data = pairing_input(round, standings_round=standings_round)
     results, explanations = [], []
     for group, entrants in data.groups.items():
