@@ -6,6 +6,7 @@ Django: reads the ORM through the selectors.
 import csv
 import io
 import re
+from collections.abc import Sequence
 from typing import Any, cast
 
 from clubs import numbers
@@ -119,7 +120,7 @@ def _player(player) -> dict[str, Any] | None:
     return None if player is None else {"id": player.pk, "name": player.name}
 
 
-def round_document(competition: Competition, round: Round, games: list[Game]) -> dict[str, Any]:
+def round_document(competition: Competition, round: Round, games: Sequence[Game]) -> dict[str, Any]:
     return {
         "competition": competition.name,
         "round": round.number,

@@ -7,8 +7,9 @@ Django: model fields' verbose names and choices.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
+from django.db.models import Field
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history_display import EMPTY, Reading, date_text, register, value_text
@@ -91,7 +92,10 @@ def register_history_texts() -> None:
     """Name the settings and entrant fields the history entries of competitions hold."""
     from competition.services.competitions import SETTINGS_FIELDS
 
-    fields = [Competition._meta.get_field(name) for name in SETTINGS_FIELDS]
+    # The settings are the competition's own columns: get_field may also name a relation.
+    fields = [
+        cast("Field[Any, Any]", Competition._meta.get_field(name)) for name in SETTINGS_FIELDS
+    ]
     register(
         labels={
             **{field.name: field.verbose_name for field in fields},

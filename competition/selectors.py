@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, cast
+from typing import TYPE_CHECKING, Literal, TypedDict, cast
 
 from django.db.models import Count, Max, Prefetch, QuerySet
 from django.http import Http404
@@ -21,6 +21,9 @@ from clubs.models import HistoryEntry, Player
 from competition.core import standings
 from competition.models import Competition, Entrant, Round, round_visible_to
 from games.models import Confirmation, Game, Seat
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations  # django-stubs, a development dependency
 
 
 def competition_get(*, club_slug: str, competition_slug: str) -> Competition:
@@ -226,7 +229,13 @@ def visible_round_get(competition: Competition, number: int, *, user) -> Round:
     return round
 
 
-def round_games(round: Round) -> QuerySet[Game]:
+class MoveCount(TypedDict):
+    """What `round_games` annotates each game with, for the type checker."""
+
+    move_count: int
+
+
+def round_games(round: Round) -> QuerySet[WithAnnotations[Game, MoveCount]]:
     """The round's games with their players, move count and whether each counts."""
     return (
         Game.objects.filter(round=round)

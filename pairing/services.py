@@ -226,11 +226,13 @@ def round_pairing_preview(
         return _preview_tables(
             round, code=code, system=system, standings_round=standings_round, seed=seed
         )
-    name = SYSTEM_NAMES.get(system or competition.pairing_system, system)
+    system = system or competition.pairing_system
+    name = SYSTEM_NAMES.get(system, system)
     data = pairing_input(round, standings_round=standings_round)
     results, explanations = [], []
     for group, entrants in data.groups.items():
-        group_name, options = name, {"starters": competition.starters}
+        options: dict[str, object] = {"starters": competition.starters}
+        group_name = name
         if name in {"swiss", "round_robin"}:
             options["round_number"] = round.number
         if name == "random":
@@ -314,7 +316,9 @@ def _preview_tables(
 
 def _combined(results: list[engines.Pairing], *, system: str) -> RoundPairing:
     """One pairing of several groups: tables numbered on, group after group."""
-    pairs, byes, weight = [], [], 0
+    pairs: list[engines.Pair] = []
+    byes: list[int] = []
+    weight: int | None = 0
     for result in results:
         offset = len(pairs)
         pairs += [replace(pair, table=pair.table + offset) for pair in result.pairs]
@@ -384,7 +388,7 @@ def round_pair(
         changes=changes,
         explanation=list(result.explanations),
     )
-    if changes:
+    if table_size is not None and changes:
         round.table_size = table_size
         round.save(update_fields=["table_size"])
     return result

@@ -299,10 +299,13 @@ def results_import_plan(
         for row in tables
         if len(row.players) > most
     )
-    for row in [*without_mirrored(short), *tables]:
+    ordered: list[ImportRow | TableRow] = [*without_mirrored(short), *tables]
+    for row in ordered:
         try:
-            plan_one = _plan_table if isinstance(row, TableRow) else _plan_game
-            planned.append(plan_one(row, players, round_games[row.round], with_moves))  # type: ignore[arg-type]
+            if isinstance(row, TableRow):
+                planned.append(_plan_table(row, players, round_games[row.round], with_moves))
+            else:
+                planned.append(_plan_game(row, players, round_games[row.round], with_moves))
         except CompetitionError as error:
             errors.append(error.message)
     errors.extend(_seat_conflicts(planned, players, round_games))
@@ -456,6 +459,9 @@ def _identity(players: dict[str, Resolved], key: str) -> int | str:
 def _plan_game(
     row: ImportRow, players: dict[str, Resolved], games: list[Game], with_moves: set[int]
 ) -> PlannedGame:
+    # The pair in the file's order, or in the game's once swapped; None: a bye's opponent.
+    keys: tuple[str, str | None] | tuple[str | None, str]
+    names: tuple[str, str | None] | tuple[str | None, str]
     keys = (name_key(row.player), name_key(row.opponent) if row.opponent else None)
     ids = {players[key][0] for key in keys if key is not None}
     names = (players[keys[0]][1], players[keys[1]][1] if keys[1] else None)
@@ -724,10 +730,10 @@ def _write(
     chosen = {key: choice for key, choice in plan.choices.items() if isinstance(choice, int)}
     players = _players_for(competition, plan, keys, chosen)
     first_round: dict[int, int] = {}
-    for game in sorted(plan.games, key=lambda game: game.round):
-        for key in game.keys:
+    for planned in sorted(plan.games, key=lambda game: game.round):
+        for key in planned.keys:
             if key is not None:
-                first_round.setdefault(players[key].pk, game.round)
+                first_round.setdefault(players[key].pk, planned.round)
     entrants = set(competition.entrants.values_list("player_id", flat=True))
     added = [
         Entrant(competition=competition, player_id=player_id, joined_round=number)
@@ -752,6 +758,8 @@ def _write(
                 (game,) = games_create(round_id=rounds[planned.round].pk, pairings=[spec])
                 expected = game.version
             else:
+                # A game found in the round: its id and version were read with it.
+                assert planned.game_id is not None and planned.version is not None
                 game, expected = games[planned.game_id], planned.version
             if planned.result is not None:
                 game_record_result(

@@ -1,6 +1,7 @@
 """The secretary's pages. Each view validates a form, calls one service, and reports."""
 
 import hashlib
+from collections.abc import Sequence
 from typing import cast
 
 from django.contrib import messages
@@ -362,7 +363,7 @@ def round_results(request, competition: Competition, number: int):
     return _results_page(request, competition, round_obj, formset, by_moves)
 
 
-def _results_formset(competition: Competition, games: list[Game], *, data=None):
+def _results_formset(competition: Competition, games: Sequence[Game], *, data=None):
     return ResultFormSet(
         data,
         initial=[ResultRowForm.initial_for(game) for game in games],

@@ -1,7 +1,7 @@
 """The director's pairing flow: generate, review, swap, publish, or undo a round's pairing;
 reopen a finished round, or delete a round added by mistake."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -124,7 +124,7 @@ def round_pairing(request, competition: Competition, number: int):
     )
     action = PAIRING_ACTIONS.get(request.POST.get("action", ""))
     forms = _pairing_forms(
-        request.POST, round_obj=round_obj, players=players, bound=action and action.form
+        request.POST, round_obj=round_obj, players=players, bound=action.form if action else None
     )
     if action is not None:
         form = forms.get(action.form) if action.form else None
@@ -150,6 +150,7 @@ def round_pairing(request, competition: Competition, number: int):
     open_games = selectors.games_without_result_before(round_obj)
     standings_round = default_standings_round(round_obj, open_games=open_games)
     at_tables = round_obj.at_tables
+    review: Mapping[int, object]  # a table's review or a pair's, as the template shows
     if at_tables:
         review = round_table_review(round_obj, standings_round=standings_round)
     else:

@@ -205,6 +205,17 @@ def test_round_robin_meets_everyone_once(competition, six):
     assert len(met) == len(set(met)) == 15
 
 
+def test_a_random_competition_pairs_with_its_own_system(competition, six):
+    """The attendance page's button, the demo and `pair` without --system name no system:
+    the competition's own is used, random too (it had no engine name of its own)."""
+    Competition.objects.filter(pk=competition.pk).update(pairing_system="random")
+    competition.refresh_from_db()
+    round_obj = round_create(competition=competition)
+    result = round_pair(round=round_obj)
+    assert result.system == "random"
+    assert sorted(seated(round_obj)) == sorted(p.pk for p in six)
+
+
 def test_assigned_starters_are_recorded_by_seat(competition, six):
     Competition.objects.filter(pk=competition.pk).update(starters="assigned")
     competition.refresh_from_db()

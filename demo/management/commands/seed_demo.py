@@ -207,6 +207,7 @@ class Command(BaseCommand):
             last = number == turns
             turn = turn_draw(evening=evening, by=None, rng=rng)
             game = master_game(evening)
+            assert game.rack is not None  # drawn just now
             plays = sorted(game.generator.plays(game.game, game.rack), reverse=True)
             for player in players[2:12] if last else players:
                 # Mostly a good play, the top now and then; a claim sometimes off by a bit.
