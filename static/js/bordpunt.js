@@ -40,15 +40,34 @@
   });
 
   // A table's "All columns" button (templates/_columns_toggle.html): on a phone it shows
-  // the columns that are hidden there, and hides them again.
+  // the columns that are hidden there, and hides them again. The choice is kept in this
+  // browser per kind of table, so a secretary who wants the round's actions on the phone
+  // opens them once, not on every round.
+  function showColumns(button, table, expanded) {
+    button.setAttribute("aria-expanded", expanded ? "true" : "false");
+    table.classList.toggle("columns-all", expanded);
+  }
+  function columnsKey(table) {
+    return "bordpunt.columns." + table.id;
+  }
+  function remembered(key) {
+    try { return window.localStorage.getItem(key) === "all"; } catch (error) { return false; }
+  }
+  function remember(key, expanded) {
+    try { window.localStorage.setItem(key, expanded ? "all" : "few"); } catch (error) { /* private mode */ }
+  }
+  document.querySelectorAll(".columns-toggle").forEach(function (button) {
+    var table = document.getElementById(button.getAttribute("aria-controls"));
+    if (table && remembered(columnsKey(table))) showColumns(button, table, true);
+  });
   document.addEventListener("click", function (event) {
     var button = event.target.closest(".columns-toggle");
     if (!button) return;
     var table = document.getElementById(button.getAttribute("aria-controls"));
     if (!table) return;
     var expanded = button.getAttribute("aria-expanded") !== "true";
-    button.setAttribute("aria-expanded", expanded ? "true" : "false");
-    table.classList.toggle("columns-all", expanded);
+    showColumns(button, table, expanded);
+    remember(columnsKey(table), expanded);
   });
 
   // A print button prints the page.

@@ -179,6 +179,12 @@ def test_an_evening_at_tables_of_four(page: Page, browser: Browser, live_server,
     secretary = _phone(browser, live_server, "secretaris")
     secretary.goto(f"{live_server.url}{reverse('round', kwargs=kwargs)}")
     buttons = secretary.locator("#pairings .btn")
+    # Players and scores first; the state and the buttons one tap away ("Alle kolommen"),
+    # and kept open on this phone from then on.
+    expect(buttons.first).to_be_hidden()
+    secretary.get_by_role("button", name="Alle kolommen").tap()
+    expect(buttons.first).to_be_visible()
+    secretary.reload()
     expect(buttons.first).to_be_visible()
     assert buttons.count() >= len(tables)  # Correct or Board at each, Replay beside moves
     assert _no_sideways_scroll(secretary)
