@@ -9,6 +9,9 @@ class DuplicateConfig(AppConfig):
     def ready(self) -> None:
         # The keys a duplicate history entry holds, named on the history pages.
         from clubs.history_display import register
+        from clubs.slugs import register_competition_slugs
+
+        register_competition_slugs("duplicate.DuplicateCompetition")
         from games.rule_messages import describe_stored
 
         register(
