@@ -435,8 +435,11 @@ def duplicate_apart(data: dict[str, Any]) -> dict[str, Any]:
         **data,
         "competition.competition": competitions,
         "competition.entrant": entrants,
-        "duplicate.duplicatecompetition": duplicates,
-        "duplicate.participant": participants,
+        "duplicate.duplicatecompetition": [
+            *(data.get("duplicate.duplicatecompetition") or []),
+            *duplicates,
+        ],
+        "duplicate.participant": [*(data.get("duplicate.participant") or []), *participants],
     }
 
 

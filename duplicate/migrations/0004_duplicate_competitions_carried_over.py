@@ -74,6 +74,12 @@ def carry_over(apps, schema_editor):
             cursor.execute(sql)
 
 
+def refuse_back(apps, schema_editor):
+    """Backwards only an empty database: the rows are not carried back."""
+    if apps.get_model("duplicate", "DuplicateCompetition").objects.exists():
+        raise RuntimeError("Duplicate competitions are not carried back to competitions.")
+
+
 class Migration(migrations.Migration):
     dependencies = [
         ("duplicate", "0003_duplicate_competition"),
@@ -82,4 +88,4 @@ class Migration(migrations.Migration):
         ("clubs", "0007_history_duplicate_id"),
     ]
 
-    operations = [migrations.RunPython(carry_over, elidable=False)]
+    operations = [migrations.RunPython(carry_over, refuse_back, elidable=False)]

@@ -21,4 +21,4 @@ def remove_paired_rows(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [("duplicate", "0005_evening_of_a_duplicate_competition")]
 
-    operations = [migrations.RunPython(remove_paired_rows, elidable=False)]
+    operations = [migrations.RunPython(remove_paired_rows, migrations.RunPython.noop, elidable=False)]
