@@ -250,6 +250,7 @@ def _history_entry(row: dict[str, Any], entry: HistoryEntry) -> dict[str, Any]:
             "id": entry.object_id,
             "label": entry.object_label,
             "competition": entry.competition_id,
+            "duplicate": entry.duplicate_id,
             "round": entry.round_number,
             "game": entry.game_id,
         },

@@ -486,6 +486,7 @@ def _canonical(files: dict[str, bytes]) -> dict:
                 **entry["object"],
                 "id": place(kinds[entry["object"]["type"]], entry["object"]["id"]),
                 "competition": place("competition.competition", entry["object"]["competition"]),
+                "duplicate": place("duplicate.duplicatecompetition", entry["object"]["duplicate"]),
                 "game": place("games.game", entry["object"]["game"]),
             },
         }
@@ -494,6 +495,7 @@ def _canonical(files: dict[str, bytes]) -> dict:
     for row in canonical["clubs.historyentry"]:
         row["object_id"] = place(kinds[row["object_type"]], row["object_id"])
         row["competition_id"] = place("competition.competition", row["competition_id"])
+        row["duplicate_id"] = place("duplicate.duplicatecompetition", row["duplicate_id"])
         row["game_id"] = place("games.game", row["game_id"])
     canonical["users"] = document["users"]
     return canonical
