@@ -102,12 +102,13 @@ class DuplicateCompetitionForm(forms.ModelForm):
 class ParticipantForm(forms.Form):
     """A player of the club to enter."""
 
-    player = forms.TypedChoiceField(label=_("Player"), coerce=int)
+    player = forms.TypedChoiceField(label=_("Player"), coerce=int, empty_value=None)
 
     def __init__(self, *args, players: list, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         field = cast(forms.TypedChoiceField, self.fields["player"])
-        field.choices = [(p.pk, p.name) for p in players]
+        # Nobody chosen until the secretary chooses: the form posted as shown enters nobody.
+        field.choices = [("", "---------"), *((p.pk, p.name) for p in players)]
 
 
 class WithdrawForm(forms.Form):

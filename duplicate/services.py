@@ -165,7 +165,9 @@ def duplicate_update(
     return current
 
 
-def duplicate_archive(*, competition: DuplicateCompetition, by: Any) -> DuplicateCompetition:
+def duplicate_archive(
+    *, competition: DuplicateCompetition, by: Any, reason: str = ""
+) -> DuplicateCompetition:
     """Archived: its pages stay, every later change is refused. Twice is once."""
     with transaction.atomic():
         current = row_lock(DuplicateCompetition.objects).get(pk=competition.pk)
@@ -179,6 +181,7 @@ def duplicate_archive(*, competition: DuplicateCompetition, by: Any) -> Duplicat
             action=DUPLICATE_ARCHIVE,
             before={"archived": False},
             after={"archived": True},
+            reason=reason,
         )
     return current
 

@@ -28,6 +28,7 @@ from clubs import numbers
 from clubs.models import Club, Player
 from clubs.permissions import can_manage_club
 from competition.exports import spreadsheet_csv
+from competition.forms import ArchiveForm
 from competition.qr import qr_svg
 from competition.services import CompetitionError
 from duplicate import selectors, services
@@ -191,9 +192,28 @@ def settings_page(request, club: str, competition: str):
     if request.method == "POST":
         try:
             if "archive" in request.POST:
-                services.duplicate_archive(competition=found, by=request.user)
-                messages.success(request, _("The competition is archived."))
-                return redirect(found.get_absolute_url())
+                archive_form = ArchiveForm(request.POST)
+                if archive_form.is_valid():
+                    services.duplicate_archive(
+                        competition=found,
+                        by=request.user,
+                        reason=archive_form.cleaned_data["reason"],
+                    )
+                    messages.success(request, _("The competition is archived."))
+                    return redirect(found.get_absolute_url())
+                found.refresh_from_db()
+                return render(
+                    request,
+                    "duplicate/settings.html",
+                    {
+                        "club": found.club,
+                        "competition": found,
+                        "form": form,
+                        "archive_form": archive_form,
+                        "can_manage": True,
+                        "tab": "settings",
+                    },
+                )
             form = DuplicateCompetitionForm(request.POST, instance=found)
             if form.is_valid():
                 changed = services.duplicate_update(
@@ -212,6 +232,7 @@ def settings_page(request, club: str, competition: str):
             "club": found.club,
             "competition": found,
             "form": form,
+            "archive_form": ArchiveForm(),
             "can_manage": True,
             "tab": "settings",
         },

@@ -13,6 +13,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
 
+from clubs.history import HistoryAction
 from clubs.models import HistoryEntry
 from competition.models import Competition
 from competition.services import CompetitionError
@@ -243,3 +244,31 @@ def test_the_migration_carries_duplicate_competitions_over_with_nothing_lost():
     assert History.objects.filter(duplicate_id=made.pk, competition_id=None).count() == 2
     assert History.objects.filter(duplicate_id=made.pk, object_type="duplicate").count() == 1
     assert History.objects.filter(competition_id=paired.pk).count() == 1
+
+
+def test_archiving_and_entering_take_a_choice_posted_as_shown_changes_nothing(
+    secretary_client, competition, member
+):
+    """The archive button asks for the confirmation, the enter form for a player: pressed
+    without them (or a page sent again) they archive and enter nothing."""
+    args = [competition.club.slug, competition.slug]
+    settings = reverse("duplicate_settings", args=args)
+    response = secretary_client.post(settings, {"archive": "1"})
+    assert response.status_code == 200
+    competition.refresh_from_db()
+    assert competition.archived_at is None
+    participants = reverse("duplicate_participants", args=args)
+    entered = Participant.objects.filter(competition=competition).count()
+    assert secretary_client.post(participants, {"player": ""}).status_code == 200
+    assert Participant.objects.filter(competition=competition).count() == entered
+    player = member.player
+    secretary_client.post(participants, {"player": player.pk})
+    assert Participant.objects.filter(competition=competition, player=player).exists()
+    response = secretary_client.post(
+        settings, {"archive": "1", "confirm": "on", "reason": "Seizoen voorbij"}
+    )
+    assert response.status_code == 302
+    competition.refresh_from_db()
+    assert competition.archived_at is not None
+    entry = HistoryEntry.objects.get(action=HistoryAction.DUPLICATE_ARCHIVE)
+    assert (entry.duplicate_id, entry.reason) == (competition.pk, "Seizoen voorbij")
