@@ -6,6 +6,7 @@ Registered with `clubs.history_display` by `DuplicateConfig.ready`.
 
 from __future__ import annotations
 
+from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history_display import date_text, register
@@ -17,7 +18,11 @@ def register_history_texts() -> None:
     from duplicate.models import DuplicateCompetition
     from duplicate.services import SETTINGS_FIELDS
 
-    fields = [DuplicateCompetition._meta.get_field(name) for name in SETTINGS_FIELDS]
+    fields = [
+        field
+        for name in SETTINGS_FIELDS
+        if isinstance(field := DuplicateCompetition._meta.get_field(name), models.Field)
+    ]
     register(
         texts={
             "why": lambda value, reading: describe_stored(value),
