@@ -44,16 +44,19 @@ from clubs.models import Club, HistoryEntry, Membership, Player, Throttle
 from clubs.slugs import validate_club_slug
 from competition.models import Absence, Competition, Entrant, Group, Round
 from competition.services import CompetitionError
-from duplicate.models import Evening, Slip, Turn
+from duplicate.models import DuplicateCompetition, Evening, Participant, Slip, Turn
 from games.models import MAX_SEAT, Game, GameClock, Move, Outcome, Seat
 from games.moves import game_to_gcg
 from games.rule_messages import describe
 from rules import result as result_rules
 
 FORMAT = "bordpunt-club"
-VERSION = 2  # 2: a game's players and result are its seats (docs/tables.md)
-#: The versions a restore reads: 1 through `schema.seats_from_sides`.
-READS = (1, VERSION)
+#: 2: a game's players and result are its seats (docs/tables.md); 3: a duplicate
+#: competition is its own model (docs/duplicate.md).
+VERSION = 3
+#: The versions a restore reads: 1 through `schema.seats_from_sides`, 1 and 2 through
+#: `schema.duplicate_apart`.
+READS = (1, 2, VERSION)
 
 #: Every model of a club, parents before children (the order rows are restored in).
 CLUB_MODELS: tuple[type[models.Model], ...] = (
@@ -68,6 +71,8 @@ CLUB_MODELS: tuple[type[models.Model], ...] = (
     Game,
     Seat,
     Move,
+    DuplicateCompetition,
+    Participant,
     Evening,
     Turn,
     Slip,
@@ -91,6 +96,8 @@ _HISTORY_OBJECTS: dict[str, type[models.Model]] = {
     "entrant": Entrant,
     "round": Round,
     "game": Game,
+    "duplicate": DuplicateCompetition,
+    "participant": Participant,
     "duplicate_evening": Evening,
     "duplicate_turn": Turn,
     "duplicate_slip": Slip,
@@ -108,6 +115,8 @@ _CLUB_PATHS = {
     Game: "round__competition__club",
     Seat: "round__competition__club",
     Move: "game__round__competition__club",
+    DuplicateCompetition: "club",
+    Participant: "competition__club",
     Evening: "competition__club",
     Turn: "evening__competition__club",
     Slip: "turn__evening__competition__club",
@@ -221,6 +230,7 @@ def _rows_of(model: type[models.Model], club: Club) -> models.QuerySet:
             | Q(seats__round__competition__club=club)
             | Q(absences__round__competition__club=club)
             | Q(duplicate_slips__turn__evening__competition__club=club)
+            | Q(duplicate_participations__competition__club=club)
         )
         ids = Player.objects.filter(in_club).values("pk")
         return Player.objects.filter(pk__in=ids).order_by("pk")
@@ -240,6 +250,7 @@ def _history_entry(row: dict[str, Any], entry: HistoryEntry) -> dict[str, Any]:
             "id": entry.object_id,
             "label": entry.object_label,
             "competition": entry.competition_id,
+            "duplicate": entry.duplicate_id,
             "round": entry.round_number,
             "game": entry.game_id,
         },
@@ -475,6 +486,9 @@ def read_archive(data: bytes) -> Archive:
             document = {**document, "data": schema.seats_from_sides(data_part)}
         except schema.Unreadable as unreadable:
             raise _damaged(unreadable.message) from None
+    if version in (1, 2):
+        document = {**document, "data": schema.duplicate_apart(document["data"])}
+        history = schema.duplicate_history_apart(data_part, history)
     gcg_games = {int(match[1]) for name in members if (match := _GCG_NAME.fullmatch(name))}
     return Archive(document=document, history=history, gcg_games=gcg_games, winners=winners)
 
@@ -770,6 +784,7 @@ def _history_rows(restorer: _Restorer, history: list[Any]) -> list[Any]:
             return restorer.ids.get(model, {}).get(value) if type(value) is int else None
 
         row["competition_id"] = new(Competition, row.get("competition_id"))
+        row["duplicate_id"] = new(DuplicateCompetition, row.get("duplicate_id"))
         row["game_id"] = new(Game, row.get("game_id"))
         row["object_id"] = new(_HISTORY_OBJECTS[kind], row.get("object_id"))
         if not row.get("by_name") and isinstance(row.get("by"), str):

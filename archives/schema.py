@@ -363,3 +363,98 @@ def version_1_winners(data: dict[str, Any]) -> dict[int, tuple[int | None, ...] 
         for row in rows
         if isinstance(row, dict) and type(row.get("id")) is int
     }
+
+
+# --- versions 1 and 2: a duplicate competition was a competition of the kind duplicate ------
+
+#: The settings of a competition that only a duplicate competition had.
+_DUPLICATE_ONLY = ("think_seconds", "best_evenings")
+#: What a `DuplicateCompetition` keeps of the competition it was (migration duplicate/0004).
+_DUPLICATE_KEPT = (
+    "club",
+    "name",
+    "slug",
+    "start_date",
+    "created_at",
+    "changed_at",
+    "archived_at",
+)
+
+
+def _duplicate_ids(data: dict[str, Any]) -> set[int]:
+    rows = data.get("competition.competition")
+    return {
+        row["id"]
+        for row in (rows if isinstance(rows, list) else [])
+        if isinstance(row, dict) and row.get("kind") == "duplicate" and type(row.get("id")) is int
+    }
+
+
+def duplicate_apart(data: dict[str, Any]) -> dict[str, Any]:
+    """An archive of version 1 or 2 as version 3 keeps it, mapped as migrations
+    duplicate/0004–0006 map a database: a competition of the kind duplicate becomes a
+    `duplicate.duplicatecompetition` with the same archive id (its evenings point to it
+    unchanged), its entrants participants (withdrawn from round N: from evening N); the
+    other competitions lose the duplicate settings. Rows not as those versions wrote them
+    are passed on, for the restore's checks to name."""
+    ids = _duplicate_ids(data)
+    competitions, duplicates = [], []
+    for row in data.get("competition.competition") or []:
+        if not isinstance(row, dict):
+            competitions.append(row)
+            continue
+        if row.get("id") in ids:
+            rules_name = row.get("rules")
+            duplicates.append(
+                {
+                    "id": row["id"],
+                    **{name: row.get(name) for name in _DUPLICATE_KEPT},
+                    "rules": rules_name if rules_name in ("standard", "sbnl") else "standard",
+                    "think_seconds": row.get("think_seconds") or 180,
+                    "best_evenings": row.get("best_evenings"),
+                }
+            )
+        else:
+            competitions.append({k: v for k, v in row.items() if k not in _DUPLICATE_ONLY})
+    created = {row["id"]: row.get("created_at") for row in duplicates}
+    entrants, participants = [], []
+    for row in data.get("competition.entrant") or []:
+        if isinstance(row, dict) and row.get("competition") in ids:
+            participants.append(
+                {
+                    "id": row.get("id"),
+                    "competition": row["competition"],
+                    "player": row.get("player"),
+                    "withdrawn_from_evening": row.get("withdrawn_from_round"),
+                    "created_at": created.get(row["competition"]),
+                }
+            )
+        else:
+            entrants.append(row)
+    return {
+        **data,
+        "competition.competition": competitions,
+        "competition.entrant": entrants,
+        "duplicate.duplicatecompetition": [
+            *(data.get("duplicate.duplicatecompetition") or []),
+            *duplicates,
+        ],
+        "duplicate.participant": [*(data.get("duplicate.participant") or []), *participants],
+    }
+
+
+def duplicate_history_apart(data: dict[str, Any], history: list[Any]) -> list[Any]:
+    """The history of an archive of version 1 or 2: a duplicate competition's entries
+    keyed by `duplicate_id`, the competition's own entries by its new kind (as migration
+    duplicate/0004 does)."""
+    ids = _duplicate_ids(data)
+    moved = []
+    for entry in history:
+        row = entry.get("row") if isinstance(entry, dict) else None
+        if isinstance(row, dict) and row.get("competition_id") in ids:
+            row = {**row, "duplicate_id": row["competition_id"], "competition_id": None}
+            if row.get("object_type") == "competition":
+                row["object_type"] = "duplicate"
+            entry = {**entry, "row": row}
+        moved.append(entry)
+    return moved

@@ -70,6 +70,12 @@ class HistoryAction(models.TextChoices):
     DUPLICATE_DRAW = "duplicate.draw", _("duplicate turn drawn")
     DUPLICATE_TOP = "duplicate.top", _("top put on the board")
     DUPLICATE_REDO = "duplicate.redo", _("duplicate turn played again")
+    DUPLICATE_CREATE = "duplicate.create", _("duplicate competition created")
+    DUPLICATE_SETTINGS = "duplicate.settings", _("duplicate settings changed")
+    DUPLICATE_ARCHIVE = "duplicate.archive", _("duplicate competition archived")
+    PARTICIPANT_ADD = "participant.add", _("player entered in duplicate")
+    PARTICIPANT_WITHDRAW = "participant.withdraw", _("player withdrawn from duplicate")
+    PARTICIPANT_REINSTATE = "participant.reinstate", _("player reinstated in duplicate")
     SLIP_SUBMIT = "slip.submit", _("slip handed in")
     SLIP_CORRECT = "slip.correct", _("slip corrected")
 
@@ -104,6 +110,7 @@ FIELD_LABELS: dict[str, Any] = {
     "absent": _("absent"),
     "group": _("group"),
     "withdrawn_after_round": _("withdrawn after round"),
+    "withdrawn_from_evening": _("withdrawn from evening"),
     "name": _("name"),
     "players_created": _("new players"),
     "entrants_added": _("entered"),
@@ -149,6 +156,7 @@ def history_record(
     reason: str = "",
     reason_code: str = "",
     competition_id: int | None = None,
+    duplicate_id: int | None = None,
     round_number: int | None = None,
     game_id: int | None = None,
     at: datetime | None = None,
@@ -172,6 +180,7 @@ def history_record(
         object_id=object_id,
         object_label=label[:200],
         competition_id=competition_id,
+        duplicate_id=duplicate_id,
         round_number=round_number,
         game_id=game_id,
         before=before,

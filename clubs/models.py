@@ -180,6 +180,11 @@ class HistoryEntry(models.Model):
     competition_id = models.PositiveBigIntegerField(
         _("competition id"), null=True, blank=True, db_index=True
     )
+    #: The duplicate competition (`duplicate.DuplicateCompetition`) the entry belongs to:
+    #: its ids are its own, so they are not kept in `competition_id`.
+    duplicate_id = models.PositiveBigIntegerField(
+        _("duplicate competition id"), null=True, blank=True, db_index=True
+    )
     round_number = models.PositiveIntegerField(_("round"), null=True, blank=True)
     game_id = models.PositiveBigIntegerField(_("game id"), null=True, blank=True, db_index=True)
     before = models.JSONField(_("before"), null=True, blank=True, encoder=DjangoJSONEncoder)

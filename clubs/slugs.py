@@ -95,3 +95,30 @@ def validate_competition_slug(slug: str) -> None:
             code="reserved",
             params={"slug": slug},
         )
+
+
+#: The models whose rows take a short name under `/<club>/` ("app_label.Model"), each
+#: registered by its own app (`AppConfig.ready`): a paired competition and a duplicate
+#: competition share the club's addresses, so one may not take the other's short name.
+#: By label, not by class: clubs imports no app above it.
+_SLUG_OWNERS: list[str] = []
+
+
+def register_competition_slugs(model_label: str) -> None:
+    if model_label not in _SLUG_OWNERS:
+        _SLUG_OWNERS.append(model_label)
+
+
+def competition_slug_taken(club_id: int, slug: str, *, own: object = None) -> bool:
+    """Whether a competition of the club (of any registered kind) other than `own` has
+    this short name. Ask it holding the club's lock (`clubs.locks.club_lock`)."""
+    from django.apps import apps
+
+    for label in _SLUG_OWNERS:
+        model = apps.get_model(label)
+        taken = model._default_manager.filter(club_id=club_id, slug=slug)
+        if isinstance(own, model) and own.pk is not None:
+            taken = taken.exclude(pk=own.pk)
+        if taken.exists():
+            return True
+    return False

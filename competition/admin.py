@@ -32,7 +32,7 @@ class CompetitionAdmin(KeepsResultsAdmin):
     readonly_fields = ["archived_at", "created_at", "changed_at"]
 
     def results_exist(self, obj: Competition) -> bool:
-        return _games_with_results(round__competition=obj) or obj.duplicate_evenings.exists()
+        return _games_with_results(round__competition=obj)
 
     def get_readonly_fields(self, request, obj=None):
         # A competition stays in its club; its archive date is set by archiving.

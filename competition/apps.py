@@ -22,6 +22,9 @@ class CompetitionConfig(AppConfig):
         player_changed.connect(on_names_changed, dispatch_uid="competition-player-name")
         club_changed.connect(on_names_changed, dispatch_uid="competition-club-name")
         game_changed.connect(on_game_changed_status, dispatch_uid="competition-round-status")
+        from clubs.slugs import register_competition_slugs
         from competition.history_text import register_history_texts
+
+        register_competition_slugs("competition.Competition")
 
         register_history_texts()

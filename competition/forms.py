@@ -21,6 +21,7 @@ from clubs.inputs import (
     validate_upload_size,
 )
 from clubs.models import Player
+from clubs.slugs import competition_slug_taken
 from competition.core.results_csv import MAX_FILE_BYTES
 from competition.models import TIEBREAK_CHOICES, Competition, Entrant, Group, TableSize
 from competition.rulesets import custom_rules_error
@@ -59,8 +60,6 @@ COMPETITION_LIMITS = {
     "forfeit_win_board_points": (0, SCORE_MAX),
     "min_games": (0, MAX_ROUNDS),
     "clock_minutes": (1, 180),
-    "think_seconds": (10, 3600),
-    "best_evenings": (1, MAX_ROUNDS),
 }
 
 
@@ -146,14 +145,8 @@ class CompetitionForm(forms.ModelForm):
             )
         for name, (minimum, maximum) in COMPETITION_LIMITS.items():
             bounded(self.fields[name], minimum=minimum, maximum=maximum)
-        self.fields["think_seconds"].required = False
         for name in KEPT_WHEN_LEFT_OUT:
             self.fields[name].required = False
-
-    def clean_think_seconds(self) -> int:
-        """Only duplicate evenings use it: left empty, it keeps what it was."""
-        value = self.cleaned_data.get("think_seconds")
-        return value if value is not None else self.instance.think_seconds
 
     def _kept(self, name: str) -> str:
         return self.cleaned_data.get(name) or getattr(self.instance, name)
@@ -167,10 +160,7 @@ class CompetitionForm(forms.ModelForm):
     def clean_slug(self) -> str:
         """The short name is the competition's address within its club: unique there."""
         slug = self.cleaned_data["slug"]
-        taken = Competition.objects.filter(club=self.instance.club_id, slug=slug).exclude(
-            pk=self.instance.pk
-        )
-        if taken.exists():
+        if competition_slug_taken(self.instance.club_id, slug, own=self.instance):
             raise forms.ValidationError(
                 _("The club already has a competition with this short name."), code="unique"
             )
@@ -815,9 +805,6 @@ class PairingForm(forms.Form):
 
     def __init__(self, *args, competition: Competition, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        if competition.kind == Competition.Kind.DUPLICATE:
-            del self.fields["table_size"]
-            return
         own = TableSize(competition.table_size).label
         cast(forms.ChoiceField, self.fields["table_size"]).choices = [
             ("", _("as the competition: %(size)s") % {"size": own}),

@@ -63,8 +63,6 @@ class Competition(models.Model):
     class Kind(models.TextChoices):
         CLUB = "club", _("club competition")
         TOURNAMENT = "tournament", _("tournament")
-        #: Duplicate evenings: one master game per evening (the `duplicate` app).
-        DUPLICATE = "duplicate", _("duplicate")
 
     class Rules(models.TextChoices):
         GOUDS_8 = "gouds8", _("Gouds 8")
@@ -184,21 +182,6 @@ class Competition(models.Model):
         blank=True,
         help_text=_("For the board's game clock; empty: the minutes of the rule set."),
     )
-    think_seconds = models.PositiveSmallIntegerField(
-        _("thinking time per turn (seconds)"),
-        default=180,
-        blank=True,
-        help_text=_("For duplicate evenings: the countdown on the room screen."),
-    )
-    best_evenings = models.PositiveSmallIntegerField(
-        _("best evenings that count"),
-        null=True,
-        blank=True,
-        help_text=_(
-            "For duplicate: the season ranking averages each player's best evenings; "
-            "empty: all of them."
-        ),
-    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     #: The last change to anything the competition's pages show (competition/versioning.py).
     changed_at = models.DateTimeField(_("last changed"), auto_now=True)
@@ -239,31 +222,13 @@ class Competition(models.Model):
         table_error = self.table_size_error(self.table_size)
         if table_error:
             raise ValidationError({"table_size": table_error})
-        rules_error = self.rules_error()
-        if rules_error:
-            raise ValidationError({"rules": rules_error})
-
-    #: What a duplicate evening can play: one master game for the whole room, with the
-    #: board rules of a rule set for everyone (docs/duplicate.md). Gouds 8's turn limit and
-    #: clock, and a club variant, are for games at a table.
-    DUPLICATE_RULES = (Rules.STANDARD, Rules.SBNL)
-
-    def rules_error(self) -> str | Promise | None:
-        """Why this competition cannot play its rules, or None: a duplicate competition's
-        evenings play its rules (`duplicate.services.evening_create`), so they must be
-        rules a master game has."""
-        if self.kind == self.Kind.DUPLICATE and self.rules not in self.DUPLICATE_RULES:
-            return _("A duplicate evening plays the standard rules or the SBNL rules.")
-        return None
 
     def table_size_error(self, code: str) -> str | Promise | None:
-        """Why this competition cannot play at tables of `code`, or None: a duplicate
-        evening has no tables, and a table of 3 or 4 needs rules for up to 4 players (the
-        split of 3s and 4s can always give a table of 4)."""
+        """Why this competition cannot play at tables of `code`, or None: a table of 3 or
+        4 needs rules for up to 4 players (the split of 3s and 4s can always give a table
+        of 4)."""
         if not code or code == TableSize.TWO:
             return None
-        if self.kind == self.Kind.DUPLICATE:
-            return _("A duplicate competition has no tables: everyone plays the same game.")
         from competition.rulesets import ruleset_for  # rulesets reads this module
 
         try:

@@ -7,27 +7,10 @@ class DuplicateConfig(AppConfig):
     verbose_name = _("Duplicate")
 
     def ready(self) -> None:
-        # The keys a duplicate history entry holds, named on the history pages.
-        from clubs.history_display import register
-        from games.rule_messages import describe_stored
+        from clubs.slugs import register_competition_slugs
+        from duplicate.history_text import register_history_texts
 
-        register(
-            texts={
-                "why": lambda value, reading: describe_stored(value),
-                # Empty (the NTSV's) reads as a dash; the fields' own names are codes.
-                "draw_rules": lambda value, reading: str(_("own draw rules")),
-            },
-            labels={
-                "turn": _("turn"),
-                "drawn": _("drawn"),
-                "top": _("top"),
-                "slip": _("slip"),
-                "claimed": _("claimed score"),
-                "score": _("score"),
-                "why": _("why 0"),
-                "rack": _("rack"),
-                "late": _("late"),
-                "number": _("evening"),
-                "draw_rules": _("draw rules"),
-            },
-        )
+        # A duplicate competition shares `/<club>/<short name>/` with paired ones.
+        register_competition_slugs("duplicate.DuplicateCompetition")
+        # The keys a duplicate history entry holds, named on the history pages.
+        register_history_texts()

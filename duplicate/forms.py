@@ -10,6 +10,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from clubs.inputs import StrictIntegerField, bounded
+from duplicate.models import DuplicateCompetition
 
 #: A rack is 7 tiles (8 in Gouds 8); a little room for spaces typed between them.
 TILES_MAX = 20
@@ -78,3 +79,49 @@ class CorrectSlipForm(SlipForm):
     def __init__(self, *args, slips=(), **kwargs) -> None:
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["slip"]).choices = [(pk, pk) for pk in slips]
+
+
+class DuplicateCompetitionForm(forms.ModelForm):
+    """A duplicate competition's settings: only what a duplicate competition has."""
+
+    class Meta:
+        model = DuplicateCompetition
+        fields = ["name", "slug", "rules", "start_date", "think_seconds", "best_evenings"]
+        widgets = {"start_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+        field_classes = {"think_seconds": StrictIntegerField, "best_evenings": StrictIntegerField}
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        bounded(self.fields["think_seconds"], minimum=10, maximum=3600)
+        bounded(self.fields["best_evenings"], minimum=1, maximum=999)
+
+    def settings(self) -> dict:
+        return {name: self.cleaned_data[name] for name in self.Meta.fields}
+
+
+class ParticipantForm(forms.Form):
+    """A player of the club to enter."""
+
+    player = forms.TypedChoiceField(label=_("Player"), coerce=int, empty_value=None)
+
+    def __init__(self, *args, players: list, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        field = cast(forms.TypedChoiceField, self.fields["player"])
+        # Nobody chosen until the secretary chooses: the form posted as shown enters nobody.
+        field.choices = [("", "---------"), *((p.pk, p.name) for p in players)]
+
+
+class WithdrawForm(forms.Form):
+    """Withdraw a participant from an evening on (1–999), or reinstate them."""
+
+    participant = forms.TypedChoiceField(coerce=int)
+    from_evening = bounded(
+        StrictIntegerField(label=_("Withdrawn from evening"), required=False),
+        minimum=1,
+        maximum=999,
+    )
+
+    def __init__(self, *args, participants: list, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        field = cast(forms.TypedChoiceField, self.fields["participant"])
+        field.choices = [(p.pk, p.pk) for p in participants]

@@ -8,20 +8,136 @@ engine made of it: the score, and the reason as a code when it scores 0.
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.core.exceptions import ValidationError
 from django.db import models
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Player
-from competition.models import Competition
+from clubs.inputs import validate_plain_text
+from clubs.models import Club, Player
+from clubs.slugs import validate_competition_slug
+
+
+class DuplicateCompetition(models.Model):
+    """A season of duplicate evenings: only what a duplicate competition has. It has no
+    rounds, games or attendance: those belong to `competition.Competition`, which this is
+    not, so a duplicate competition cannot be paired (by construction)."""
+
+    class Rules(models.TextChoices):
+        #: What a master game can play: one game for the whole room, with the board rules
+        #: of a rule set (Gouds 8's turn limit and clock, a club variant: for a table).
+        STANDARD = "standard", _("standard rules")
+        SBNL = "sbnl", _("SBNL tournament rules")
+
+    club = models.ForeignKey(
+        Club,
+        on_delete=models.PROTECT,
+        related_name="duplicate_competitions",
+        verbose_name=_("club"),
+    )
+    name = models.CharField(_("name"), max_length=120, validators=[validate_plain_text])
+    #: Shares `/<club>/<short name>/` with the club's paired competitions
+    #: (`clubs.slugs.competition_slug_taken`).
+    slug = models.SlugField(_("short name"))
+    rules = models.CharField(_("rules"), max_length=20, choices=Rules, default=Rules.STANDARD)
+    start_date = models.DateField(_("start date"), null=True, blank=True)
+    think_seconds = models.PositiveSmallIntegerField(
+        _("thinking time per turn (seconds)"),
+        default=180,
+        help_text=_("The countdown on the room screen."),
+    )
+    best_evenings = models.PositiveSmallIntegerField(
+        _("best evenings that count"),
+        null=True,
+        blank=True,
+        help_text=_("The season ranking averages each player's best evenings; empty: all of them."),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    #: The last change to anything its pages show (`duplicate.services.duplicate_touched`).
+    changed_at = models.DateTimeField(_("last changed"), auto_now=True)
+    #: Set once, by `duplicate_archive`: readable, and takes no changes.
+    archived_at = models.DateTimeField(_("archived"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-start_date", "name"]
+        verbose_name = _("duplicate competition")
+        verbose_name_plural = _("duplicate competitions")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "slug"], name="duplicate_slug_per_club"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("duplicate_evenings", kwargs=self.url_kwargs)
+
+    def clean(self) -> None:
+        try:
+            validate_competition_slug(self.slug)
+        except ValidationError as error:
+            raise ValidationError({"slug": error}) from None
+
+    @property
+    def is_archived(self) -> bool:
+        return self.archived_at is not None
+
+    @property
+    def url_kwargs(self) -> dict[str, Any]:
+        return {"club": self.club.slug, "competition": self.slug}
+
+
+class Participant(models.Model):
+    """A player in a duplicate competition. Withdrawn from evening N: plays the evenings
+    before it, and from N on hands in no slip and is out of the rankings, as an entrant
+    withdrawn from a round is out of its pairings."""
+
+    competition = models.ForeignKey(
+        DuplicateCompetition,
+        on_delete=models.CASCADE,
+        related_name="participants",
+        verbose_name=_("competition"),
+    )
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        related_name="duplicate_participations",
+        verbose_name=_("player"),
+    )
+    withdrawn_from_evening = models.PositiveSmallIntegerField(
+        _("withdrawn from evening"), null=True, blank=True
+    )
+    created_at = models.DateTimeField(_("entered"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["player__name"]
+        verbose_name = _("participant")
+        verbose_name_plural = _("participants")
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "player"], name="participant_once"),
+            models.CheckConstraint(
+                condition=models.Q(withdrawn_from_evening__isnull=True)
+                | models.Q(withdrawn_from_evening__gte=1),
+                name="participant_withdrawn_from_an_evening",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.competition})"
+
+    def plays_in(self, evening_number: int) -> bool:
+        return self.withdrawn_from_evening is None or evening_number < self.withdrawn_from_evening
 
 
 class Evening(models.Model):
     """One duplicate evening of a competition: one master game."""
 
     competition = models.ForeignKey(
-        Competition,
+        DuplicateCompetition,
         on_delete=models.PROTECT,
-        related_name="duplicate_evenings",
+        related_name="evenings",
         verbose_name=_("competition"),
     )
     number = models.PositiveSmallIntegerField(_("evening"))

@@ -7,20 +7,33 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, cast
 
+from django.db.models import Exists, OuterRef, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.safestring import SafeString
 
 from clubs.models import Player
-from competition.models import Competition, Entrant
-from duplicate.models import Evening, Slip, Turn
+from duplicate.models import DuplicateCompetition, Evening, Participant, Slip, Turn
 from duplicate.ranking import EveningRow, SeasonRow, evening_ranking, season_ranking
 from duplicate.services import master_game
 from games.board import grid_html, squares
 from rules.duplicate import DuplicateGame
 
 
+def counted_slips(slips: QuerySet[Slip]) -> QuerySet[Slip]:
+    """The slips that rank: a participant withdrawn from an evening is out of the ranking
+    of that evening and every later one (as an entrant withdrawn from a round is out of
+    its pairings); the evenings before count as played."""
+    withdrawn = Participant.objects.filter(
+        competition_id=OuterRef("turn__evening__competition_id"),
+        player_id=OuterRef("player_id"),
+        withdrawn_from_evening__lte=OuterRef("turn__evening__number"),
+    )
+    return slips.exclude(Exists(withdrawn))
+
+
 def evening_results(evening: Evening) -> list[EveningRow]:
-    """The evening's ranking over the turns whose top is on the board (two queries)."""
+    """The evening's ranking over the turns whose top is on the board, without the
+    players withdrawn from it (two queries)."""
     # A turn with its top has the top's score (the constraint duplicate_top_has_score).
     tops = cast(
         dict[int, int],
@@ -28,7 +41,7 @@ def evening_results(evening: Evening) -> list[EveningRow]:
             Turn.objects.filter(evening=evening).exclude(top="").values_list("number", "top_score")
         ),
     )
-    slips = Slip.objects.filter(turn__evening=evening).values_list(
+    slips = counted_slips(Slip.objects.filter(turn__evening=evening)).values_list(
         "player_id", "turn__number", "score"
     )
     return evening_ranking(tops, slips)
@@ -44,8 +57,8 @@ def season_results(competition_id: int, best: int | None = None) -> list[SeasonR
     ):
         tops.setdefault(evening_id, {})[number] = cast(int, score)  # a top has its score
     slips: dict[int, list[tuple[int, int, int]]] = {}
-    for evening_id, player, number, score in Slip.objects.filter(
-        turn__evening__competition_id=competition_id
+    for evening_id, player, number, score in counted_slips(
+        Slip.objects.filter(turn__evening__competition_id=competition_id)
     ).values_list("turn__evening_id", "player_id", "turn__number", "score"):
         slips.setdefault(evening_id, []).append((player, number, score))
     evenings = [
@@ -65,7 +78,6 @@ def evening_get(*, club_slug: str, competition_slug: str, number: int) -> Evenin
         Evening.objects.select_related("competition__club"),
         competition__club__slug=club_slug,
         competition__slug=competition_slug,
-        competition__kind=Competition.Kind.DUPLICATE,
         number=number,
     )
 
@@ -79,19 +91,39 @@ def evening_and_player(
     if user is None or not user.is_authenticated:
         return evening, None
     player = Player.objects.filter(
-        user=user, entries__competition_id=evening.competition_id
+        user=user, duplicate_participations__competition_id=evening.competition_id
     ).first()
     return evening, player
 
 
-def evenings_of(competition: Competition) -> list[Evening]:
+def duplicate_get(*, club_slug: str, competition_slug: str) -> DuplicateCompetition:
+    """A duplicate competition by its club's and its own short name (404 otherwise)."""
+    return get_object_or_404(
+        DuplicateCompetition.objects.select_related("club"),
+        club__slug=club_slug,
+        slug=competition_slug,
+    )
+
+
+def participants_of(competition: DuplicateCompetition) -> list[Participant]:
+    return list(competition.participants.select_related("player").order_by("player__name"))
+
+
+def duplicate_history(competition: DuplicateCompetition):
+    """Its history, newest first (`HistoryEntry.duplicate_id`)."""
+    from clubs.models import HistoryEntry
+
+    return HistoryEntry.objects.filter(duplicate_id=competition.pk).select_related("by")
+
+
+def evenings_of(competition: DuplicateCompetition) -> list[Evening]:
     return list(Evening.objects.filter(competition=competition).order_by("number"))
 
 
 def player_names(competition_id: int) -> dict[int, str]:
-    """The competition's entrants by player id (one query)."""
+    """The competition's participants by player id (one query)."""
     return dict(
-        Entrant.objects.filter(competition_id=competition_id).values_list(
+        Participant.objects.filter(competition_id=competition_id).values_list(
             "player_id", "player__name"
         )
     )

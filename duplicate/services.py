@@ -14,17 +14,18 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Exists
+from django.db.models import Exists, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction, HistoryReason, history_record
 from clubs.locks import club_lock, row_lock
-from competition.models import Competition, Entrant
-from competition.services import CompetitionError, competition_check_open
-from competition.versioning import competition_touched
-from duplicate.models import Evening, Slip, Turn
+from clubs.models import Membership
+from clubs.slugs import competition_slug_taken
+from competition.services import CompetitionArchived, CompetitionError
+from duplicate.models import DuplicateCompetition, Evening, Participant, Slip, Turn
 from games.rule_messages import coded, describe
 from rules import rule_set
 from rules.duplicate import DrawRules, DuplicateGame, score_slip
@@ -38,6 +39,12 @@ TURN_TOP = HistoryAction.DUPLICATE_TOP
 SLIP_SUBMIT = HistoryAction.SLIP_SUBMIT
 SLIP_CORRECT = HistoryAction.SLIP_CORRECT
 TURN_REDO = HistoryAction.DUPLICATE_REDO
+DUPLICATE_CREATE = HistoryAction.DUPLICATE_CREATE
+DUPLICATE_SETTINGS = HistoryAction.DUPLICATE_SETTINGS
+DUPLICATE_ARCHIVE = HistoryAction.DUPLICATE_ARCHIVE
+PARTICIPANT_ADD = HistoryAction.PARTICIPANT_ADD
+PARTICIPANT_WITHDRAW = HistoryAction.PARTICIPANT_WITHDRAW
+PARTICIPANT_REINSTATE = HistoryAction.PARTICIPANT_REINSTATE
 #: The reason code of a slip scored again because its turn was played again.
 REASON_TURN_REDO = HistoryReason.TURN_REDO
 
@@ -54,6 +61,209 @@ def _engine_error(exc: RulesError) -> DuplicateEveningError:
     return DuplicateEveningError(describe(exc.code, exc.params), code=exc.code)
 
 
+# -------------------------------------------------------------------- the competition
+
+#: What a secretary sets of a duplicate competition; the history records each change.
+SETTINGS_FIELDS = ("name", "slug", "rules", "start_date", "think_seconds", "best_evenings")
+
+
+class DuplicateSlugTaken(DuplicateEveningError):
+    def __init__(self) -> None:
+        super().__init__(
+            _("The club already has a competition with this short name."), code="slug_taken"
+        )
+
+
+def duplicate_check_open(competition_id: int) -> None:
+    """Refuse any change to an archived duplicate competition (`CompetitionArchived`)."""
+    if DuplicateCompetition.objects.filter(pk=competition_id, archived_at__isnull=False).exists():
+        raise CompetitionArchived
+
+
+def duplicate_touched(*, competition_id: int) -> None:
+    """Moves the competition's last change forward, last in every write's transaction; an
+    archived one refuses the write here (as `competition.versioning.competition_touched`)."""
+    open_ones = DuplicateCompetition.objects.filter(pk=competition_id, archived_at__isnull=True)
+    if not open_ones.update(changed_at=timezone.now()):
+        raise CompetitionArchived
+
+
+def _settings(competition: DuplicateCompetition) -> dict[str, Any]:
+    values = {name: getattr(competition, name) for name in SETTINGS_FIELDS}
+    return {k: v.isoformat() if hasattr(v, "isoformat") else v for k, v in values.items()}
+
+
+def _save(competition: DuplicateCompetition) -> None:
+    """Checked and saved under the club's lock: a short name taken by any competition of
+    the club (paired or duplicate) is refused."""
+    club_lock(competition.club_id)
+    if competition_slug_taken(competition.club_id, competition.slug, own=competition):
+        raise DuplicateSlugTaken
+    competition.name = " ".join(str(competition.name).split())
+    try:
+        competition.full_clean(exclude=["club"], validate_constraints=False)
+    except ValidationError as error:
+        raise DuplicateEveningError(" ".join(error.messages), code="invalid") from None
+    try:
+        with transaction.atomic():
+            competition.save()
+    except IntegrityError:
+        raise DuplicateSlugTaken from None
+
+
+def _competition_history(
+    competition: DuplicateCompetition, *, by: Any, action: str, **change: Any
+) -> None:
+    history_record(
+        club_id=competition.club_id,
+        by=by,
+        action=action,
+        object_type="duplicate",
+        object_id=competition.pk,
+        label=competition.name,
+        duplicate_id=competition.pk,
+        **change,
+    )
+
+
+def duplicate_create(*, club: Any, settings: dict[str, Any], by: Any) -> DuplicateCompetition:
+    """A new duplicate competition of `club` with `settings` (`SETTINGS_FIELDS`)."""
+    with transaction.atomic():
+        competition = DuplicateCompetition(club=club, **settings)
+        _save(competition)
+        _competition_history(
+            competition, by=by, action=DUPLICATE_CREATE, after=_settings(competition)
+        )
+    return competition
+
+
+def duplicate_update(
+    *, competition: DuplicateCompetition, settings: dict[str, Any], by: Any
+) -> DuplicateCompetition:
+    """Change the settings given; nothing changed writes nothing. Evenings already played
+    keep the rules they were played with (`Evening.rules`)."""
+    with transaction.atomic():
+        current = row_lock(DuplicateCompetition.objects).get(pk=competition.pk)
+        if current.is_archived:
+            raise CompetitionArchived
+        before = _settings(current)
+        for name, value in settings.items():
+            if name not in SETTINGS_FIELDS:
+                raise ValueError(f"Not a duplicate setting: {name}")
+            setattr(current, name, value)
+        after = _settings(current)
+        changed = [name for name in SETTINGS_FIELDS if before[name] != after[name]]
+        if changed:
+            _save(current)
+            _competition_history(
+                current,
+                by=by,
+                action=DUPLICATE_SETTINGS,
+                before={name: before[name] for name in changed},
+                after={name: after[name] for name in changed},
+            )
+    return current
+
+
+def duplicate_archive(
+    *, competition: DuplicateCompetition, by: Any, reason: str = ""
+) -> DuplicateCompetition:
+    """Archived: its pages stay, every later change is refused. Twice is once."""
+    with transaction.atomic():
+        current = row_lock(DuplicateCompetition.objects).get(pk=competition.pk)
+        if current.is_archived:
+            return current
+        current.archived_at = timezone.now()
+        current.save(update_fields=["archived_at", "changed_at"])
+        _competition_history(
+            current,
+            by=by,
+            action=DUPLICATE_ARCHIVE,
+            before={"archived": False},
+            after={"archived": True},
+            reason=reason,
+        )
+    return current
+
+
+def _participant_history(participant: Participant, *, by: Any, action: str, **change: Any) -> None:
+    history_record(
+        club_id=participant.competition.club_id,
+        by=by,
+        action=action,
+        object_type="participant",
+        object_id=participant.pk,
+        label=f"{participant.player.name} ({participant.competition.name})",
+        duplicate_id=participant.competition_id,
+        **change,
+    )
+
+
+def participant_add(*, competition: DuplicateCompetition, player: Any, by: Any) -> Participant:
+    """Enter a player of the club; a second time changes nothing."""
+    if not Membership.objects.filter(club_id=competition.club_id, player=player).exists():
+        raise DuplicateEveningError(
+            _("Only players of the club can be entered."), code="not_of_the_club"
+        )
+    with transaction.atomic():
+        duplicate_check_open(competition.pk)
+        club_lock(competition.club_id)
+        participant, made = Participant.objects.get_or_create(
+            competition=competition, player=player
+        )
+        if made:
+            _participant_history(participant, by=by, action=PARTICIPANT_ADD)
+            duplicate_touched(competition_id=competition.pk)
+    return participant
+
+
+def participant_withdraw(*, participant: Participant, from_evening: int, by: Any) -> Participant:
+    """Withdrawn from evening `from_evening` on: no slips from then, and out of the
+    rankings of that evening and every later one (their earlier evenings stay)."""
+    if not 1 <= from_evening <= 999:
+        raise DuplicateEveningError(
+            _("Give the evening from which the player withdraws (1–999)."), code="bad_evening"
+        )
+    with transaction.atomic():
+        duplicate_check_open(participant.competition_id)
+        current = row_lock(Participant.objects).get(pk=participant.pk)
+        before = current.withdrawn_from_evening
+        if before == from_evening:
+            return current
+        current.withdrawn_from_evening = from_evening
+        current.save(update_fields=["withdrawn_from_evening"])
+        _participant_history(
+            participant,
+            by=by,
+            action=PARTICIPANT_WITHDRAW,
+            before={"withdrawn_from_evening": before},
+            after={"withdrawn_from_evening": from_evening},
+        )
+        duplicate_touched(competition_id=participant.competition_id)
+    return current
+
+
+def participant_reinstate(*, participant: Participant, by: Any) -> Participant:
+    """Back in every evening; one who never withdrew changes nothing."""
+    with transaction.atomic():
+        duplicate_check_open(participant.competition_id)
+        current = row_lock(Participant.objects).get(pk=participant.pk)
+        before = current.withdrawn_from_evening
+        if before is None:
+            return current
+        current.withdrawn_from_evening = None
+        current.save(update_fields=["withdrawn_from_evening"])
+        _participant_history(
+            participant,
+            by=by,
+            action=PARTICIPANT_REINSTATE,
+            before={"withdrawn_from_evening": before},
+            after={"withdrawn_from_evening": None},
+        )
+        duplicate_touched(competition_id=participant.competition_id)
+    return current
+
+
 # -------------------------------------------------------------------- the master game
 
 
@@ -67,7 +277,7 @@ def _turn_history(turn: Turn, *, by: Any, action: str, obj: Turn | Slip, **chang
         object_type="duplicate_slip" if isinstance(obj, Slip) else "duplicate_turn",
         object_id=obj.pk,
         label=f"{evening}, {turn.number}",
-        competition_id=evening.competition_id,
+        duplicate_id=evening.competition_id,
         **change,
     )
 
@@ -127,7 +337,7 @@ def evening_rescore(evening: Evening) -> None:
 
 def evening_create(
     *,
-    competition: Competition,
+    competition: DuplicateCompetition,
     number: int,
     by: Any,
     draw_rules: dict[str, Any] | None = None,
@@ -135,19 +345,13 @@ def evening_create(
     """A new evening (its number once per competition): idempotent for a second click.
     It plays the competition's rules as they are now; a later change of the competition's
     rules leaves the evenings played (like a game's rules, kept from its pairing)."""
-    if competition.kind != Competition.Kind.DUPLICATE:
-        raise DuplicateEveningError(
-            _("Evenings are for a competition of the kind duplicate."), code="not_duplicate"
-        )
-    if rules_error := competition.rules_error():
-        raise DuplicateEveningError(rules_error, code="duplicate_rules")
     rules = competition.rules
     try:
         checked = DrawRules.from_dict(draw_rules).to_dict() if draw_rules else {}
     except RulesError as exc:
         raise _engine_error(exc) from None
     with transaction.atomic():
-        competition_check_open(competition.pk)
+        duplicate_check_open(competition.pk)
         club_lock(competition.club_id)
         existing = Evening.objects.filter(competition=competition, number=number).first()
         if existing is not None:
@@ -163,9 +367,9 @@ def evening_create(
             object_id=evening.pk,
             label=str(evening),
             after={"number": number, "rules": rules, "draw_rules": checked},
-            competition_id=competition.pk,
+            duplicate_id=competition.pk,
         )
-        competition_touched(competition_id=competition.pk)
+        duplicate_touched(competition_id=competition.pk)
     return evening
 
 
@@ -176,7 +380,7 @@ def turn_draw(
     app from what the bag holds, thrown back and drawn again until it meets the minimum.
     The top score is found now, so every slip is scored the moment it comes in."""
     with transaction.atomic():
-        competition_check_open(evening.competition_id)
+        duplicate_check_open(evening.competition_id)
         club_lock(evening.competition.club_id)
         turns = list(evening.turns.order_by("number"))
         if turns and turns[-1].is_open:
@@ -206,7 +410,7 @@ def turn_draw(
             obj=turn,
             after={"turn": turn.number, "drawn": turn.drawn, "rack": rack},
         )
-        competition_touched(competition_id=evening.competition_id)
+        duplicate_touched(competition_id=evening.competition_id)
     return turn
 
 
@@ -227,7 +431,7 @@ def turn_choose_top(*, turn: Turn, by: Any, play: str | None = None) -> Turn:
     engine's default choice. Slips handed in after this are late."""
     evening = turn.evening
     with transaction.atomic():
-        competition_check_open(evening.competition_id)
+        duplicate_check_open(evening.competition_id)
         club_lock(evening.competition.club_id)
         turn.refresh_from_db()
         if not turn.is_open:
@@ -257,7 +461,7 @@ def turn_choose_top(*, turn: Turn, by: Any, play: str | None = None) -> Turn:
             obj=turn,
             after={"turn": turn.number, "top": turn.top, "score": turn.top_score},
         )
-        competition_touched(competition_id=evening.competition_id)
+        duplicate_touched(competition_id=evening.competition_id)
     return turn
 
 
@@ -270,7 +474,7 @@ def turn_redo(*, turn: Turn, by: Any, reason: str, tiles: str | None = None) -> 
         raise DuplicateEveningError(_("Give a reason for the correction."), code="no_reason")
     evening = turn.evening
     with transaction.atomic():
-        competition_check_open(evening.competition_id)
+        duplicate_check_open(evening.competition_id)
         club_lock(evening.competition.club_id)
         # Held from here: a slip handed in meanwhile waits for the new rack to score on.
         turn.refresh_from_db(from_queryset=row_lock(Turn.objects.all()))
@@ -312,7 +516,7 @@ def turn_redo(*, turn: Turn, by: Any, reason: str, tiles: str | None = None) -> 
                 after={"slip": slip.text, "score": scored["score"]},
                 reason_code=REASON_TURN_REDO,
             )
-        competition_touched(competition_id=evening.competition_id)
+        duplicate_touched(competition_id=evening.competition_id)
     return turn
 
 
@@ -353,13 +557,17 @@ def _turn_held(turn: Turn, *, entrant: int | None = None) -> Turn:
     """The slip's turn as it is now, held until the transaction ends: a redo of the turn
     holds it too, so a slip is scored on the rack before the redo (which scores it again)
     or after it, never on one the redo is replacing. `entrant`: a player id, whose
-    `entered` (plays in the competition or not) is read in the same query."""
+    `entered` (plays in the competition this evening: a participant not withdrawn from
+    it) is read in the same query."""
     held = row_lock(Turn.objects.filter(pk=turn.pk))
     if entrant is not None:
-        entrants = Entrant.objects.filter(
-            competition_id=turn.evening.competition_id, player_id=entrant
+        evening = turn.evening
+        playing = Participant.objects.filter(
+            Q(withdrawn_from_evening__isnull=True) | Q(withdrawn_from_evening__gt=evening.number),
+            competition_id=evening.competition_id,
+            player_id=entrant,
         )
-        held = held.annotate(entered=Exists(entrants))
+        held = held.annotate(entered=Exists(playing))
     current = held.get()
     current.evening = turn.evening
     return current
@@ -378,7 +586,7 @@ def slip_submit(
     (a correction goes through `slip_correct`). A slip after the top is marked late.
     `position`: the master game with the turn's rack drawn, as the caller read it; used
     when the rack is still that one. Whether the competition is archived is refused by
-    `competition_touched`, at the end of the same transaction."""
+    `duplicate_touched`, at the end of the same transaction."""
     text = _clean(text)
     if claimed is not None and not 0 <= claimed <= 9999:
         raise DuplicateEveningError(_("A score is a whole number 0–9999."), code="bad_claim")
@@ -387,7 +595,8 @@ def slip_submit(
             turn = _turn_held(turn, entrant=player_id)
             if not turn.entered:  # type: ignore[attr-defined]  # annotated by _turn_held
                 raise DuplicateEveningError(
-                    _("This player does not play in this competition."), code="not_an_entrant"
+                    _("This player does not play in this competition this evening."),
+                    code="not_an_entrant",
                 )
             scored = _scored(turn, text, claimed, position)
             slip = Slip.objects.create(
@@ -414,7 +623,7 @@ def slip_submit(
                     "late": slip.late,
                 },
             )
-            competition_touched(competition_id=turn.evening.competition_id)
+            duplicate_touched(competition_id=turn.evening.competition_id)
     except IntegrityError:
         raise DuplicateEveningError(
             _("This player's slip for turn %(turn)s is already in.") % {"turn": turn.number},
@@ -431,7 +640,7 @@ def slip_correct(
     if not reason.strip():
         raise DuplicateEveningError(_("Give a reason for the correction."), code="no_reason")
     text = _clean(text)
-    competition_check_open(slip.turn.evening.competition_id)
+    duplicate_check_open(slip.turn.evening.competition_id)
     with transaction.atomic():
         turn = _turn_held(slip.turn)
         scored = _scored(turn, text, claimed)
@@ -446,14 +655,20 @@ def slip_correct(
         _turn_history(
             turn, by=by, action=SLIP_CORRECT, obj=slip, before=before, after=after, reason=reason
         )
-        competition_touched(competition_id=turn.evening.competition_id)
+        duplicate_touched(competition_id=turn.evening.competition_id)
     return slip
 
 
 __all__ = [
     "DuplicateEveningError",
+    "duplicate_archive",
+    "duplicate_create",
+    "duplicate_update",
     "evening_create",
     "master_game",
+    "participant_add",
+    "participant_reinstate",
+    "participant_withdraw",
     "slip_correct",
     "slip_submit",
     "turn_choose_top",

@@ -10,6 +10,24 @@ evening = f"{competition}duplicate/<number:number>/"
 managed = f"{competition}beheer/duplicate/<number:number>/"
 
 urlpatterns = [
+    path(
+        "<slug:club>/beheer/nieuwe-duplicate/",
+        views.duplicate_create_view,
+        name="duplicate_create",
+    ),
+    path(
+        f"{competition}beheer/duplicate/instellingen/",
+        views.settings_page,
+        name="duplicate_settings",
+    ),
+    path(
+        f"{competition}beheer/duplicate/deelnemers/",
+        views.participants_page,
+        name="duplicate_participants",
+    ),
+    path(
+        f"{competition}beheer/duplicate/geschiedenis/", views.history_page, name="duplicate_history"
+    ),
     path(f"{competition}duplicate/", views.evenings_page, name="duplicate_evenings"),
     path(
         f"{competition}beheer/duplicate/nieuw/",

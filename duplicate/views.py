@@ -14,8 +14,9 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
-from django.shortcuts import redirect, render
+from django.core.paginator import Paginator
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
@@ -24,16 +25,25 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRefresh, reselect, retarget
 
 from clubs import numbers
-from clubs.models import Player
+from clubs.models import Club, Player
 from clubs.permissions import can_manage_club
 from competition.exports import spreadsheet_csv
-from competition.models import Competition
+from competition.forms import ArchiveForm
 from competition.qr import qr_svg
-from competition.selectors import competition_get
 from competition.services import CompetitionError
 from duplicate import selectors, services
-from duplicate.forms import CorrectSlipForm, DrawForm, PaperSlipForm, RedoForm, SlipForm, TopForm
-from duplicate.models import Evening, Slip
+from duplicate.forms import (
+    CorrectSlipForm,
+    DrawForm,
+    DuplicateCompetitionForm,
+    PaperSlipForm,
+    ParticipantForm,
+    RedoForm,
+    SlipForm,
+    TopForm,
+    WithdrawForm,
+)
+from duplicate.models import DuplicateCompetition, Evening, Participant, Slip
 from games.rule_messages import describe
 from rules import gcg
 from rules.board import square_name
@@ -45,12 +55,19 @@ SCREEN_POLL_SECONDS = 3
 #: spelleider's page how many slips are in (seconds).
 SLIP_POLL_SECONDS = 5
 LEADER_POLL_SECONDS = 3
+#: Entries on one page of the history.
+HISTORY_PAGE_SIZE = 50
 
 
-def _duplicate_competition(club: str, competition: str) -> Competition:
-    found = competition_get(club_slug=club, competition_slug=competition)
-    if found.kind != Competition.Kind.DUPLICATE:
-        raise Http404("Not a duplicate competition.")
+def _duplicate_competition(club: str, competition: str) -> DuplicateCompetition:
+    return selectors.duplicate_get(club_slug=club, competition_slug=competition)
+
+
+def _managed_competition(request, club: str, competition: str) -> DuplicateCompetition:
+    """The duplicate competition, for its club's secretaries (and staff) only."""
+    found = _duplicate_competition(club, competition)
+    if not can_manage_club(request.user, found.club):
+        raise PermissionDenied
     return found
 
 
@@ -138,6 +155,161 @@ def evening_page(request, club: str, competition: str, number: int):
             "can_manage": can_manage_club(request.user, evening.competition.club),
             "tab": "duplicate",
         },
+    )
+
+
+# -------------------------------------------------------------------- the secretary
+
+
+def duplicate_create_view(request, club: str):
+    """A new duplicate competition of the club (its secretaries)."""
+    club_obj = get_object_or_404(Club, slug=club)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not can_manage_club(request.user, club_obj):
+        raise PermissionDenied
+    form = DuplicateCompetitionForm(
+        request.POST or None, instance=DuplicateCompetition(club=club_obj)
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            made = services.duplicate_create(
+                club=club_obj, settings=form.settings(), by=request.user
+            )
+        except CompetitionError as error:
+            form.add_error(None, _refusal(error))
+        else:
+            return redirect(made.get_absolute_url())
+    return render(request, "duplicate/settings.html", {"club": club_obj, "form": form})
+
+
+def settings_page(request, club: str, competition: str):
+    """Its settings, and archiving it (its secretaries)."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    found = _managed_competition(request, club, competition)
+    form = DuplicateCompetitionForm(instance=found)
+    if request.method == "POST":
+        try:
+            if "archive" in request.POST:
+                archive_form = ArchiveForm(request.POST)
+                if archive_form.is_valid():
+                    services.duplicate_archive(
+                        competition=found,
+                        by=request.user,
+                        reason=archive_form.cleaned_data["reason"],
+                    )
+                    messages.success(request, _("The competition is archived."))
+                    return redirect(found.get_absolute_url())
+                found.refresh_from_db()
+                return render(
+                    request,
+                    "duplicate/settings.html",
+                    {
+                        "club": found.club,
+                        "competition": found,
+                        "form": form,
+                        "archive_form": archive_form,
+                        "can_manage": True,
+                        "tab": "settings",
+                    },
+                )
+            form = DuplicateCompetitionForm(request.POST, instance=found)
+            if form.is_valid():
+                changed = services.duplicate_update(
+                    competition=found, settings=form.settings(), by=request.user
+                )
+                messages.success(request, _("Settings saved."))
+                return redirect("duplicate_settings", changed.club.slug, changed.slug)
+        except CompetitionError as error:
+            form.add_error(None, _refusal(error))
+        # A refused form keeps what was typed; the competition shown is the stored one.
+        found.refresh_from_db()
+    return render(
+        request,
+        "duplicate/settings.html",
+        {
+            "club": found.club,
+            "competition": found,
+            "form": form,
+            "archive_form": ArchiveForm(),
+            "can_manage": True,
+            "tab": "settings",
+        },
+    )
+
+
+def participants_page(request, club: str, competition: str):
+    """Its players: enter a player of the club, withdraw one from an evening on, or
+    reinstate them (its secretaries)."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    found = _managed_competition(request, club, competition)
+    participants = selectors.participants_of(found)
+    entered = {p.player_id for p in participants}
+    members = Player.objects.filter(memberships__club=found.club).order_by("name")
+    others = [p for p in members if p.pk not in entered]
+    add = ParticipantForm(players=others)
+    if request.method == "POST":
+        try:
+            if "player" in request.POST:
+                add = ParticipantForm(request.POST, players=others)
+                if add.is_valid():
+                    player = next(p for p in others if p.pk == add.cleaned_data["player"])
+                    services.participant_add(competition=found, player=player, by=request.user)
+                    return redirect("duplicate_participants", found.club.slug, found.slug)
+            else:
+                form = WithdrawForm(request.POST, participants=participants)
+                if not form.is_valid():
+                    messages.error(
+                        request, _("Give the evening from which the player withdraws (1–999).")
+                    )
+                    return redirect("duplicate_participants", found.club.slug, found.slug)
+                chosen: Participant = next(
+                    p for p in participants if p.pk == form.cleaned_data["participant"]
+                )
+                if "reinstate" in request.POST:
+                    services.participant_reinstate(participant=chosen, by=request.user)
+                elif form.cleaned_data["from_evening"] is None:
+                    messages.error(
+                        request, _("Give the evening from which the player withdraws (1–999).")
+                    )
+                else:
+                    services.participant_withdraw(
+                        participant=chosen,
+                        from_evening=form.cleaned_data["from_evening"],
+                        by=request.user,
+                    )
+                return redirect("duplicate_participants", found.club.slug, found.slug)
+        except CompetitionError as error:
+            messages.error(request, _refusal(error))
+            return redirect("duplicate_participants", found.club.slug, found.slug)
+    return render(
+        request,
+        "duplicate/participants.html",
+        {
+            "club": found.club,
+            "competition": found,
+            "participants": participants,
+            "add": add,
+            "can_manage": True,
+            "tab": "participants",
+        },
+    )
+
+
+def history_page(request, club: str, competition: str):
+    """Everything that changed in the duplicate competition, newest first (secretaries)."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    found = _managed_competition(request, club, competition)
+    page = Paginator(selectors.duplicate_history(found), HISTORY_PAGE_SIZE).get_page(
+        request.GET.get("pagina")
+    )
+    return render(
+        request,
+        "duplicate/history.html",
+        {"competition": found, "page": page, "can_manage": True, "tab": "history"},
     )
 
 
@@ -425,7 +597,7 @@ def paper_slips(request, evening: Evening):
     """The secretary types the paper slips, for any player and turn, and corrects a slip
     with a reason."""
     players = sorted(
-        Player.objects.filter(entries__competition_id=evening.competition_id),
+        Player.objects.filter(duplicate_participations__competition_id=evening.competition_id),
         key=lambda p: p.name,
     )
     turns = list(evening.turns.order_by("number"))

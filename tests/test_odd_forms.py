@@ -15,18 +15,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from competition.models import Competition, Round
+from competition.models import Round
 from competition.services.rounds import (
     round_create,
     round_record_results,
     round_set_pairings,
     round_set_status,
 )
+from duplicate.models import DuplicateCompetition, Participant
 from duplicate.services import evening_create, slip_submit, turn_choose_top, turn_draw
 from games.confirmation import game_result_enter
 from games.moves import move_add
 from games.services import ResultEntry, ResultInput
-from tests.factories import CompetitionFactory, EntrantFactory, MembershipFactory, UserFactory
+from tests.factories import MembershipFactory, UserFactory
 from tests.seats import pair_spec
 from tests.test_odd_requests import PARAMETER, ROUTES, odd_numbers
 
@@ -138,15 +139,11 @@ def _duplicate_evening(club, secretary, players) -> None:
     """A duplicate competition's evening 1: turn 1 closed with Anna's slip, turn 2 open
     (so the spelleider's page shows the top to choose, the players their slip form)."""
     anna, _bert, _cor = players
-    duplicate = CompetitionFactory(
-        club=club,
-        name="Duplicate",
-        slug="duplicate",
-        kind=Competition.Kind.DUPLICATE,
-        rules=Competition.Rules.STANDARD,
+    duplicate = DuplicateCompetition.objects.create(
+        club=club, name="Duplicate", slug="duplicate", rules=DuplicateCompetition.Rules.STANDARD
     )
     for player in players:
-        EntrantFactory(competition=duplicate, player=player)
+        Participant.objects.create(competition=duplicate, player=player)
     evening = evening_create(competition=duplicate, number=1, by=secretary)
     first = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
     slip_submit(turn=first, player_id=anna.pk, text="8H KAAS", claimed=14, by=secretary)

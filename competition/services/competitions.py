@@ -15,8 +15,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction, history_record
-from clubs.locks import row_lock
+from clubs.locks import club_lock, row_lock
 from clubs.models import Club
+from clubs.slugs import competition_slug_taken
 from competition.models import Competition
 from competition.services import CompetitionArchived, CompetitionError
 
@@ -43,8 +44,6 @@ SETTINGS_FIELDS = (
     "only_confirmed_results",
     "rated",
     "clock_minutes",
-    "think_seconds",
-    "best_evenings",
     "tiebreaks",
 )
 
@@ -147,13 +146,6 @@ class CompetitionHasRounds(CompetitionError):
         super().__init__(_("The competition has rounds: archive it instead of deleting it."))
 
 
-class CompetitionHasEvenings(CompetitionError):
-    def __init__(self) -> None:
-        super().__init__(
-            _("The competition has duplicate evenings: archive it instead of deleting it.")
-        )
-
-
 @transaction.atomic
 def competition_delete(*, competition: Competition, by: Any = None, reason: str = "") -> None:
     """Delete a competition made by mistake, before its first round; its settings are kept
@@ -164,10 +156,6 @@ def competition_delete(*, competition: Competition, by: Any = None, reason: str 
         raise CompetitionArchived
     if current.rounds.exists():
         raise CompetitionHasRounds
-    # The duplicate app's evenings, by their reverse name (that app builds on this one,
-    # not the other way); `Evening.competition` is PROTECT as well.
-    if current.duplicate_evenings.exists():
-        raise CompetitionHasEvenings
     history_record(
         club_id=current.club_id,
         by=by,
@@ -193,9 +181,10 @@ def _apply(competition: Competition, settings: Mapping[str, Any]) -> None:
 
 
 def _save(competition: Competition) -> None:
-    """Check and save; a short name taken (also by a click at the same moment) is refused."""
-    taken = Competition.objects.filter(club=competition.club_id, slug=competition.slug)
-    if taken.exclude(pk=competition.pk).exists():
+    """Check and save; a short name taken (also by a click at the same moment, or by a
+    duplicate competition of the club: the club's lock holds them both) is refused."""
+    club_lock(competition.club_id)
+    if competition_slug_taken(competition.club_id, competition.slug, own=competition):
         raise SlugTaken
     try:
         competition.full_clean(validate_constraints=False)

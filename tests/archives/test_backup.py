@@ -195,15 +195,13 @@ def _duplicate_evening(club, secretary, players):
     """A duplicate competition: one closed turn with slips (a corrected claim, a zero, a
     late one), a second turn open with a slip."""
     anna, bert, cor = players
-    dup = CompetitionFactory(
-        club=club,
-        name="Duplicate",
-        slug="duplicate",
-        kind=Competition.Kind.DUPLICATE,
-        rules=Competition.Rules.STANDARD,
+    from duplicate.models import DuplicateCompetition, Participant
+
+    dup = DuplicateCompetition.objects.create(
+        club=club, name="Duplicate", slug="duplicate", rules="standard"
     )
     for player in players:
-        EntrantFactory(competition=dup, player=player)
+        Participant.objects.create(competition=dup, player=player)
     evening = evening_create(competition=dup, number=1, by=secretary)
     first = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
     slip_submit(turn=first, player_id=anna.pk, text="8D KAArSEN", claimed=76, by=secretary)
@@ -401,7 +399,7 @@ def test_the_archive_holds_the_club_its_history_and_a_gcg_file_per_game_with_mov
     document = json.loads(files["club.json"])
     history = json.loads(files["history.json"])
 
-    assert document["format"] == "bordpunt-club" and document["version"] == 2
+    assert document["format"] == "bordpunt-club" and document["version"] == 3
     assert "secretaris" in document["users"]
     assert len(document["data"]["clubs.club"]) == 1
     assert len(history) == HistoryEntry.objects.filter(club=full_club).count()
@@ -488,6 +486,7 @@ def _canonical(files: dict[str, bytes]) -> dict:
                 **entry["object"],
                 "id": place(kinds[entry["object"]["type"]], entry["object"]["id"]),
                 "competition": place("competition.competition", entry["object"]["competition"]),
+                "duplicate": place("duplicate.duplicatecompetition", entry["object"]["duplicate"]),
                 "game": place("games.game", entry["object"]["game"]),
             },
         }
@@ -496,6 +495,7 @@ def _canonical(files: dict[str, bytes]) -> dict:
     for row in canonical["clubs.historyentry"]:
         row["object_id"] = place(kinds[row["object_type"]], row["object_id"])
         row["competition_id"] = place("competition.competition", row["competition_id"])
+        row["duplicate_id"] = place("duplicate.duplicatecompetition", row["duplicate_id"])
         row["game_id"] = place("games.game", row["game_id"])
     canonical["users"] = document["users"]
     return canonical
@@ -653,7 +653,7 @@ def _turn_top_not_on_the_rack(document):
         (_turn_not_in_the_bag, "duplicate-avond 1"),
         (_turn_top_not_on_the_rack, "duplicate-avond 1"),
         (_evening_rules_unknown, "duplicate.evening"),
-        (_wrong_version, "versie 99; deze Bordpunt leest versie 1–2"),
+        (_wrong_version, "versie 99; deze Bordpunt leest versie 1–3"),
         (_unknown_field, "nickname"),
         (_dangling_reference, "round"),
         (_huge_number, "score"),

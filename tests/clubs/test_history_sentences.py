@@ -35,6 +35,16 @@ PLAYER = {"object_type": "player", "object_label": "Cor Cornelissen"}
 EVENING = {"object_type": "duplicate_evening", "object_label": "Duplicate – 1"}
 TURN = {"object_type": "duplicate_turn", "object_label": "Duplicate – 1, 3"}
 SLIP = {"object_type": "duplicate_slip", "object_label": "Duplicate – 1, 3"}
+DUPLICATE = {"object_type": "duplicate", "object_label": "Duplicate 2026"}
+PARTICIPANT = {"object_type": "participant", "object_label": "Cor Cornelissen (Duplicate 2026)"}
+DUPLICATE_SETTINGS = {
+    "name": "Duplicate 2026",
+    "slug": "duplicate-2026",
+    "rules": "sbnl",
+    "start_date": "2026-09-05",
+    "think_seconds": 180,
+    "best_evenings": None,
+}
 
 # Results as `games.services.TableResult.snapshot` stores them: scores in table order, the
 # seats whose flag fell or who forfeited; a seat is its position.
@@ -296,6 +306,30 @@ SAMPLES = {
     "competition.archive": (COMPETITION, {"archived": False}, {"archived": True}, "", "nee → ja"),
     "competition.delete": (COMPETITION, SETTINGS, None, "", "Voorjaar 2026"),
     # duplicate/services.py
+    "duplicate.create": (DUPLICATE, None, DUPLICATE_SETTINGS, "", "SBNL-wedstrijdregels"),
+    "duplicate.settings": (
+        DUPLICATE,
+        {"think_seconds": 180, "best_evenings": None, "start_date": None},
+        {"think_seconds": 150, "best_evenings": 8, "start_date": "2026-09-05"},
+        "",
+        "180 → 150",
+    ),
+    "duplicate.archive": (DUPLICATE, {"archived": False}, {"archived": True}, "", "nee → ja"),
+    "participant.add": (PARTICIPANT, None, None, "", "Cor Cornelissen (Duplicate 2026)"),
+    "participant.withdraw": (
+        PARTICIPANT,
+        {"withdrawn_from_evening": None},
+        {"withdrawn_from_evening": 4},
+        "",
+        "Teruggetrokken vanaf avond: — → 4",
+    ),
+    "participant.reinstate": (
+        PARTICIPANT,
+        {"withdrawn_from_evening": 4},
+        {"withdrawn_from_evening": None},
+        "",
+        "4",
+    ),
     "duplicate.evening": (
         EVENING,
         None,

@@ -9,7 +9,7 @@ from django.core.management import CommandError, call_command
 
 from clubs.models import Club, Membership, Player
 from competition.models import Competition, Round
-from duplicate.models import Evening, Slip
+from duplicate.models import DuplicateCompetition, Evening, Slip
 from games.models import Game, Outcome
 from tests.factories import competition_with_results
 
@@ -156,7 +156,7 @@ def test_seed_demo_if_empty_twice():
     # Evening 1 played to its end, every top on the board; evening 2 under way: five tops
     # on the board with everyone's slip, the sixth turn open with ten slips in, not the
     # demo player's (speler) nor the secretary's.
-    duplicate = Competition.objects.get(club=club, kind=Competition.Kind.DUPLICATE)
+    duplicate = DuplicateCompetition.objects.get(club=club)
     finished = Evening.objects.get(competition=duplicate, number=1)
     assert finished.turns.count() > 10
     assert not any(turn.is_open for turn in finished.turns.all())

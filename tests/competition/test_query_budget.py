@@ -8,6 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.factories import competition_with_results
 
@@ -88,3 +89,32 @@ def test_num_queries_fixture_agrees(client, django_assert_max_num_queries, small
     _small, large = small_and_large
     with django_assert_max_num_queries(BUDGET):
         client.get(page_url("standings", large))
+
+
+def _add_competitions(club, count: int) -> None:
+    """`count` paired competitions with two rounds and `count` duplicate ones (one archived)."""
+    from duplicate.models import DuplicateCompetition
+
+    for number in range(count):
+        competition_with_results(entrants=4, rounds=2, club=club)
+        DuplicateCompetition.objects.create(
+            club=club, name=f"Duplicate {number}", slug=f"dup-{number}"
+        )
+    DuplicateCompetition.objects.filter(club=club, slug="dup-0").update(archived_at=timezone.now())
+
+
+@pytest.mark.parametrize("who", ["visitor", "secretary"])
+def test_the_club_page_runs_the_same_queries_for_1_and_4_competitions(
+    client, club, other_club, secretary, other_secretary, who
+):
+    """Paired and duplicate competitions listed each in one query, however many."""
+    _add_competitions(club, 1)
+    _add_competitions(other_club, 4)
+    if who == "secretary":
+        client.force_login(secretary)
+    one = queries(client, reverse("club", kwargs={"club": club.slug}))
+    if who == "secretary":
+        client.force_login(other_secretary)
+    many = queries(client, reverse("club", kwargs={"club": other_club.slug}))
+    assert len(one) == len(many), many
+    assert len(many) <= BUDGET, many

@@ -334,8 +334,11 @@ def test_the_settings_form_refuses_tables_gouds_8_cannot_play(secretary_client, 
     assert competition.table_size == "2"
 
 
-def test_a_duplicate_competition_is_refused_tables(secretary_client, competition):
+def test_duplicate_is_no_kind_of_competition_any_more(secretary_client, competition):
+    """A duplicate competition is its own model (docs/duplicate.md): a paired competition
+    cannot be made one, so it can never have tables and evenings both."""
     url = reverse("competition_edit", kwargs=competition.url_kwargs)
+    kind = competition.kind
     data = competition_form_data(
         name=competition.name,
         slug=competition.slug,
@@ -345,7 +348,9 @@ def test_a_duplicate_competition_is_refused_tables(secretary_client, competition
     )
     response = secretary_client.post(url, data)
     assert response.status_code == 200
-    assert "Een duplicatecompetitie heeft geen tafels" in response.content.decode()
+    assert "Selecteer een geldige keuze" in response.content.decode()
+    competition.refresh_from_db()
+    assert (competition.kind, competition.table_size) == (kind, "2")
 
 
 def test_a_form_without_the_table_fields_keeps_them(secretary_client, competition):

@@ -7,13 +7,12 @@ from urllib.parse import unquote
 
 import pytest
 from django.db import connection
+from django.db.models import ProtectedError
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from clubs.models import HistoryEntry
-from competition.models import Competition
-from competition.services.competitions import CompetitionHasEvenings, competition_delete
-from duplicate.models import Evening, Slip, Turn
+from duplicate.models import DuplicateCompetition, Evening, Slip, Turn
 from duplicate.selectors import evening_state
 from duplicate.services import (
     evening_create,
@@ -53,10 +52,9 @@ def page(client, address, status=200):
 
 
 def test_a_competition_with_evenings_is_not_deleted(evening, competition):
-    with pytest.raises(CompetitionHasEvenings) as refused:
-        competition_delete(competition=competition)
-    assert "duplicate-avonden" in str(refused.value.message)
-    assert Competition.objects.filter(pk=competition.pk).exists()
+    with pytest.raises(ProtectedError):
+        competition.delete()
+    assert DuplicateCompetition.objects.filter(pk=competition.pk).exists()
 
 
 def test_evenings_belong_to_a_duplicate_competition_only(club, secretary, client):
@@ -65,7 +63,7 @@ def test_evenings_belong_to_a_duplicate_competition_only(club, secretary, client
     assert client.get(f"/{club.slug}/liga/duplicate/").status_code == 404
     response = client.post(f"/{club.slug}/liga/beheer/duplicate/nieuw/", {"number": "1"})
     assert response.status_code == 404
-    assert not Evening.objects.filter(competition=league).exists()
+    assert league.pk and not Evening.objects.exists()
 
 
 def test_the_secretary_starts_an_evening_and_a_second_click_starts_no_other(
@@ -150,7 +148,7 @@ def test_a_draw_breaking_the_minimum_is_refused_in_dutch(client, competition, se
 def test_the_room_screen_shows_the_rack_and_countdown_then_the_top(
     client, evening, secretary, competition
 ):
-    Competition.objects.filter(pk=competition.pk).update(think_seconds=120)
+    DuplicateCompetition.objects.filter(pk=competition.pk).update(think_seconds=120)
     html = page(client, url("duplicate_screen", evening))
     assert "Het spel begint zo." in html or "begint" in html
     turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
@@ -280,7 +278,7 @@ def test_the_evening_and_season_rankings(client, evening, secretary, four_entran
     season_url = reverse("duplicate_evenings", args=[competition.club.slug, competition.slug])
     season = page(client, season_url).split('id="season"')[1]
     assert "59,46" in season  # (100 + 18.92) / 2, for both
-    Competition.objects.filter(pk=competition.pk).update(best_evenings=1)
+    DuplicateCompetition.objects.filter(pk=competition.pk).update(best_evenings=1)
     season = page(client, season_url).split('id="season"')[1]
     assert "59,46" not in season and "100,00" in season
 
@@ -334,11 +332,11 @@ def test_the_master_game_as_gcg_with_the_racks(client, evening, secretary):
 def test_an_archived_competition_refuses_every_duplicate_form_cleanly(
     client, evening, secretary, competition, four_entrants
 ):
-    from competition.services.competitions import competition_archive
+    from duplicate.services import duplicate_archive
 
     anna = four_entrants[0]
     turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
-    competition_archive(competition=competition, by=secretary, reason="seizoen voorbij")
+    duplicate_archive(competition=competition, by=secretary)
     client.force_login(secretary)
     club, slug = competition.club.slug, competition.slug
     posts = [

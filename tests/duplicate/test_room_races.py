@@ -12,8 +12,7 @@ import pytest
 from django.urls import reverse
 
 from clubs.models import HistoryEntry, Membership, Player
-from competition.models import Entrant
-from duplicate.models import Slip, Turn
+from duplicate.models import Participant, Slip, Turn
 from duplicate.services import SLIP_SUBMIT, TURN_TOP, evening_create, master_game, turn_draw
 from tests.factories import PASSWORD, UserFactory
 from tests.live import Device, at_once
@@ -34,7 +33,7 @@ def room(club, competition, secretary):
             name=f"Speler {number:02d}", user=UserFactory(username=f"speler{number:02d}")
         )
         Membership.objects.create(club=club, player=player)
-        Entrant.objects.create(competition=competition, player=player)
+        Participant.objects.create(competition=competition, player=player)
         players.append(player)
     return evening, turn, players
 

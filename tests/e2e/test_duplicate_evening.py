@@ -9,9 +9,7 @@ from playwright.sync_api import Browser, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from clubs.models import Club, Membership, Player
-from competition.models import Competition
-from competition.services.entrants import entrant_add
-from duplicate.models import Slip
+from duplicate.models import DuplicateCompetition, Slip
 from tests.e2e.conftest import PASSWORD
 from tests.e2e.test_board_phone import _no_sideways_scroll
 
@@ -22,15 +20,9 @@ PHONE = {"width": 360, "height": 740}
 
 @pytest.fixture
 def duplicate_club(django_user_model):
-    """A duplicate competition; the secretary "secretaris" and three players with accounts."""
+    """A club: the secretary "secretaris" and three players with accounts (the secretary
+    makes the duplicate competition in the browser)."""
     club = Club.objects.create(name="De Goudse Letters", slug="gouda")
-    competition = Competition.objects.create(
-        club=club,
-        name="Duplicate",
-        slug="duplicate",
-        kind=Competition.Kind.DUPLICATE,
-        rules=Competition.Rules.STANDARD,
-    )
     user = django_user_model.objects.create_user("secretaris", password=PASSWORD)
     leader = Player.objects.create(name="Sietske", user=user)
     Membership.objects.create(club=club, player=leader, role=Membership.Role.SECRETARY)
@@ -40,8 +32,7 @@ def duplicate_club(django_user_model):
             user=django_user_model.objects.create_user(username, password=PASSWORD),
         )
         Membership.objects.create(club=club, player=player)
-        entrant_add(competition=competition, player=player)
-    return competition
+    return club
 
 
 def _logged_in(browser: Browser, live_server, username: str, viewport=None):
@@ -88,6 +79,20 @@ def test_an_evening_with_the_spelleider_the_room_screen_and_three_phones(
     base = live_server.url
     args = ["gouda", "duplicate"]
     leader = _logged_in(browser, live_server, "secretaris", {"width": 1280, "height": 900})
+    # The secretary makes the duplicate competition from the club page and enters three.
+    leader.goto(base + reverse("club", args=["gouda"]))
+    leader.locator("#duplicate-create").click()
+    leader.fill("#id_name", "Duplicate")
+    leader.fill("#id_slug", "duplicate")
+    leader.locator("#duplicate-settings button").click()
+    leader.wait_for_url(re.compile(r"/gouda/duplicate/duplicate/$"))
+    competition = DuplicateCompetition.objects.get(club=duplicate_club, slug="duplicate")
+    assert (competition.rules, competition.think_seconds) == ("standard", 180)
+    leader.goto(base + reverse("duplicate_participants", args=args))
+    for name in ("Anke", "Bram", "Cees"):
+        leader.select_option("#id_player", label=name)
+        leader.locator("#participant-add button").click()
+        expect(leader.locator("#participants")).to_contain_text(name)
     leader.goto(base + reverse("duplicate_evenings", args=args))
     leader.get_by_role("button", name="Avond 1 beginnen").click()
     expect(leader.locator("#draw-form")).to_be_visible()

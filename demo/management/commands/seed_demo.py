@@ -25,9 +25,12 @@ from competition.services.rounds import (
     round_record_results,
     round_set_attendance,
 )
+from duplicate.models import DuplicateCompetition
 from duplicate.services import (
+    duplicate_create,
     evening_create,
     master_game,
+    participant_add,
     slip_submit,
     turn_choose_top,
     turn_draw,
@@ -172,24 +175,24 @@ class Command(BaseCommand):
             # Rounds 1-3 finish; round 4 is published with half of its tables in.
             self._play(round_obj, rng, low=150, high=420, share=1.0 if number < 4 else 0.5)
 
-        duplicate = competition_create(
+        duplicate = duplicate_create(
             club=club,
             settings=dict(
                 name="Duplicate-avonden",
                 slug="duplicate-2026",
-                kind=Competition.Kind.DUPLICATE,
-                rules=Competition.Rules.STANDARD,
+                rules=DuplicateCompetition.Rules.STANDARD,
                 start_date=start,
             ),
+            by=None,
         )
         for player in players[:16]:
-            entrant_add(competition=duplicate, player=player, joined_round=1)
+            participant_add(competition=duplicate, player=player, by=None)
         self._play_duplicate(duplicate, 1, players[:8], rng, turns=None)
         self._play_duplicate(duplicate, 2, players[:16], rng, turns=6)
 
     def _play_duplicate(
         self,
-        competition: Competition,
+        competition: DuplicateCompetition,
         number: int,
         players: list[Player],
         rng,
