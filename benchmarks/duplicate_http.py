@@ -68,8 +68,7 @@ def _child(command: str, players: int = 0) -> None:
     from django.core.management import call_command
 
     from clubs.models import Club, Player
-    from competition.models import Competition, Entrant
-    from duplicate.models import Evening, Slip
+    from duplicate.models import DuplicateCompetition, Evening, Participant, Slip
     from duplicate.services import evening_create, master_game, turn_choose_top, turn_draw
 
     if command == "--advance":
@@ -93,12 +92,8 @@ def _child(command: str, players: int = 0) -> None:
         return
     call_command("migrate", verbosity=0, interactive=False)
     club = Club.objects.create(name="Bench", slug="bench")
-    competition = Competition.objects.create(
-        club=club,
-        name="Duplicate",
-        slug="duplicate",
-        kind=Competition.Kind.DUPLICATE,
-        rules=Competition.Rules.STANDARD,
+    competition = DuplicateCompetition.objects.create(
+        club=club, name="Duplicate", slug="duplicate", rules=DuplicateCompetition.Rules.STANDARD
     )
     hashed = make_password(PASSWORD)  # once: 160 hashes would take a minute
     users = get_user_model().objects.bulk_create(
@@ -107,9 +102,7 @@ def _child(command: str, players: int = 0) -> None:
     people = Player.objects.bulk_create(
         Player(name=f"Speler {n:03d}", user=user) for n, user in enumerate(users)
     )
-    Entrant.objects.bulk_create(
-        Entrant(competition=competition, player=p, joined_round=1) for p in people
-    )
+    Participant.objects.bulk_create(Participant(competition=competition, player=p) for p in people)
     evening = evening_create(competition=competition, number=1, by=None)
     for tiles in ("KAAS?EN", "TWOORDA"):
         turn_choose_top(turn=turn_draw(evening=evening, tiles=tiles, by=None), by=None)

@@ -46,21 +46,15 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     from clubs.models import Club, Player
-    from competition.models import Competition, Entrant
+    from duplicate.models import DuplicateCompetition, Participant
     from duplicate.services import evening_create, slip_submit, turn_choose_top, turn_draw
 
     club = Club.objects.create(name="Bench", slug="bench")
-    competition = Competition.objects.create(
-        club=club,
-        name="Duplicate",
-        slug="duplicate",
-        kind=Competition.Kind.DUPLICATE,
-        rules=Competition.Rules.STANDARD,
+    competition = DuplicateCompetition.objects.create(
+        club=club, name="Duplicate", slug="duplicate", rules=DuplicateCompetition.Rules.STANDARD
     )
     players = [Player.objects.create(name=f"Speler {n:03d}") for n in range(args.players)]
-    Entrant.objects.bulk_create(
-        Entrant(competition=competition, player=p, joined_round=1) for p in players
-    )
+    Participant.objects.bulk_create(Participant(competition=competition, player=p) for p in players)
     evening = evening_create(competition=competition, number=1, by=None)
     for tiles in ("KAAS?EN", "TWOORDA"):
         turn_choose_top(turn=turn_draw(evening=evening, tiles=tiles, by=None), by=None)
