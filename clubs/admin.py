@@ -7,6 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
 from django.utils.translation import gettext_lazy as _
 
 from clubs import services
@@ -60,7 +62,11 @@ class KeepsResultsAdmin(admin.ModelAdmin):
         return super().change_view(request, object_id, form_url, extra_context)
 
 
-class MembershipInline(admin.TabularInline):
+class MembershipInline(admin.StackedInline):
+    """Stacked, not tabular: every field, the delete box included, gets its own label
+    (the tabular form names its columns only in the table's head, which a screen reader
+    does not tie to the controls: axe's "label" and "select-name")."""
+
     model = Membership
     extra = 0
     autocomplete_fields = ["player"]
@@ -175,3 +181,16 @@ class ThrottleAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+
+User = get_user_model()
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class AccountAdmin(UserAdmin):
+    """Django's own user admin, with the last login and the sign-up moment shown, not
+    edited: they are the site's record, and Django's split date and time boxes for them
+    carry no label a screen reader can read (axe's "label")."""
+
+    readonly_fields = ("last_login", "date_joined")

@@ -104,6 +104,7 @@ class Demo:
     def read(cls) -> Demo:
         from clubs.models import Club, Player
         from competition.models import Competition
+        from duplicate.models import DuplicateCompetition
         from games.models import Game
 
         club = Club.objects.get(slug="gouda")
@@ -125,34 +126,36 @@ class Demo:
         ][:1]
         competitions = {}
         for competition in Competition.objects.filter(club=club).order_by("pk"):
-            if competition.kind == Competition.Kind.DUPLICATE:
-                numbers = [
-                    str(n) for n in competition.duplicate_evenings.values_list("number", flat=True)
-                ]
-            else:
-                rounds = [
-                    (
-                        round_obj.number,
-                        {f"status:{round_obj.status}"}
-                        | {
-                            f"{'seats' if feature else 'outcome'}:{value}"
-                            for game in games
-                            if game.round_id == round_obj.pk
-                            for feature, value in (
-                                (False, game.outcome or "pending"),
-                                (True, len(game.seat_list)),
-                            )
-                        },
-                    )
-                    for round_obj in competition.rounds.order_by("number")
-                ]
-                numbers = [str(number) for number in sorted(_cover(rounds))]
+            rounds = [
+                (
+                    round_obj.number,
+                    {f"status:{round_obj.status}"}
+                    | {
+                        f"{'seats' if feature else 'outcome'}:{value}"
+                        for game in games
+                        if game.round_id == round_obj.pk
+                        for feature, value in (
+                            (False, game.outcome or "pending"),
+                            (True, len(game.seat_list)),
+                        )
+                    },
+                )
+                for round_obj in competition.rounds.order_by("number")
+            ]
+            numbers = [str(number) for number in sorted(_cover(rounds))]
             in_competition = [
                 str(game.pk) for game in chosen + own if game.round.competition_id == competition.pk
             ]
             competitions[competition.slug] = {
                 "number": numbers,
                 "game_id": in_competition[:3],
+                "player_id": [str(speler.pk)],
+            }
+        # Duplicate competitions (their own model): every evening, the demo player.
+        for duplicate in DuplicateCompetition.objects.filter(club=club).order_by("pk"):
+            competitions[duplicate.slug] = {
+                "number": [str(n) for n in duplicate.evenings.values_list("number", flat=True)],
+                "game_id": [],
                 "player_id": [str(speler.pk)],
             }
         admin = {}
@@ -193,30 +196,42 @@ def _fill(route: str, values: dict[str, list[str]]) -> list[str]:
 
 def addresses(demo: Demo, routes: list[str] | None = None) -> list[str]:
     """Every route with the demo's values for its path parts, each address once."""
-    found: list[str] = []
+    return list(routes_of(demo, routes))
+
+
+def routes_of(demo: Demo, routes: list[str] | None = None) -> dict[str, str]:
+    """Every address of `addresses()`, in the same order, with the route it was filled
+    from: pages of one route share a template and differ by the data shown."""
+    found: dict[str, str] = {}
     for route in site_routes() if routes is None else routes:
-        if route.startswith("admin/"):
-            found += _admin_addresses(route, demo)
-            continue
-        common = {
-            "club": [demo.club],
-            "game_id": demo.games,
-            "player_id": demo.players,
-            "player": [demo.invited],
-            "code": [UNKNOWN_CODE],
-            "uidb64": ["MQ"],
-            "token": ["set-password"],
-        }
-        if "<slug:competition>" not in route:
-            found += _fill(route, common)
-            continue
-        duplicate_route = "duplicate/<number:number>" in route
-        for slug, values in demo.competitions.items():
-            is_duplicate = slug.startswith("duplicate")
-            if "<number:number>" in route and duplicate_route != is_duplicate:
-                continue  # rounds in a duplicate competition, evenings in a paired one
-            found += _fill(route, common | values | {"competition": [slug]})
-    return ["/" + address for address in dict.fromkeys(found)]
+        for address in _route_addresses(route, demo):
+            found.setdefault("/" + address, route)
+    return found
+
+
+def _route_addresses(route: str, demo: Demo) -> list[str]:
+    """The route filled with the demo's values for its path parts (none: no address)."""
+    if route.startswith("admin/"):
+        return _admin_addresses(route, demo)
+    common = {
+        "club": [demo.club],
+        "game_id": demo.games,
+        "player_id": demo.players,
+        "player": [demo.invited],
+        "code": [UNKNOWN_CODE],
+        "uidb64": ["MQ"],
+        "token": ["set-password"],
+    }
+    if "<slug:competition>" not in route:
+        return _fill(route, common)
+    found: list[str] = []
+    duplicate_route = "duplicate/<number:number>" in route
+    for slug, values in demo.competitions.items():
+        is_duplicate = slug.startswith("duplicate")
+        if "<number:number>" in route and duplicate_route != is_duplicate:
+            continue  # rounds in a duplicate competition, evenings in a paired one
+        found += _fill(route, common | values | {"competition": [slug]})
+    return found
 
 
 def _admin_addresses(route: str, demo: Demo) -> list[str]:

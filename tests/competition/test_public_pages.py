@@ -194,9 +194,14 @@ def test_readable_on_a_phone(client, competition, two_rounds):
     html = client.get(url("standings", competition)).content.decode()
     assert re.search(r'<meta name="viewport" content="width=device-width, initial-scale=1">', html)
     wrapped = re.search(
-        r'<div class="[^"]*\btable-responsive\b[^"]*">\s*<table[^>]*class="[^"]*\bstandings\b', html
+        r'<div class="[^"]*\btable-responsive\b[^"]*"([^>]*)>\s*'
+        r'<table[^>]*class="[^"]*\bstandings\b',
+        html,
     )
     assert wrapped, "the standings table scrolls sideways inside a .table-responsive"
+    # A keyboard reaches the scrolling box, and a screen reader names it (axe-core's
+    # scrollable-region-focusable).
+    assert 'tabindex="0" role="region" aria-label="' in wrapped.group(1)
 
 
 def test_round_print_page(client, competition, two_rounds):

@@ -65,10 +65,11 @@ def test_the_history_shows_why_a_rating_went_down_after_a_win(client, evening_cl
     assert page.count('class="evening table-light"') == 2
     assert page.count('class="game small"') == 4
     assert "<svg" in page and "Bert" in page and "Cor" in page
-    # Newest evening first: 1 of 3, the change negative (shown in red).
+    # Newest evening first: 1 of 3, the change negative (shown in a red dark enough to read
+    # on the row's grey: Bootstrap's emphasis colour).
     second = page.index('data-period="2026-09-10"')
     assert second < page.index('data-period="2026-09-03"')
-    assert "text-danger" in page[second : page.index('data-period="2026-09-03"')]
+    assert "text-danger-emphasis" in page[second : page.index('data-period="2026-09-03"')]
 
 
 def test_a_player_of_another_club_is_a_404(client, evening_club):
