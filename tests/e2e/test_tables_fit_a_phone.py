@@ -126,7 +126,8 @@ def test_the_results_table_of_the_secretary_fits_a_phone_in_english(
     button = page.locator('button.columns-toggle[aria-controls="pairings"]')
     expect(button).to_have_accessible_name("All columns")
     button.click()
-    expect(page.locator("#pairings tbody tr").last.locator(".result-state")).to_be_visible()
+    # A game's state (a bye has none; it is the first row on SQLite, the last on PostgreSQL).
+    expect(page.locator("#pairings tbody tr .result-state").last).to_be_visible()
     context.close()
 
 
