@@ -110,7 +110,8 @@ class StandingsTable(tables.Table):
         lines = [StandingsLine(row) for row in rows]
         super().__init__(lines, extra_columns=extra, **kwargs)
         table_id = f"standings-{self.prefix or 'table'}".rstrip("-")
-        self.attrs = {**getattr(self, "attrs", {}), "id": table_id}
+        # django-tables2 has no types: mypy cannot follow its own attrs here.
+        self.attrs = {**self.attrs, "id": table_id}  # type: ignore[has-type]
         # On a phone the ranking's own columns show, the rest behind the table's "All
         # columns" button (templates/competition/_standings_table.html, css/bordpunt.css).
         optional = {column.name for column in self.columns} - essential_columns(competition)

@@ -224,6 +224,19 @@ def participant_withdraw(*, participant: Participant, from_evening: int, by: Any
         raise DuplicateEveningError(
             _("Give the evening from which the player withdraws (1–999)."), code="bad_evening"
         )
+    return _withdrawal_set(participant, from_evening, action=PARTICIPANT_WITHDRAW, by=by)
+
+
+def participant_reinstate(*, participant: Participant, by: Any) -> Participant:
+    """Back in every evening; one who never withdrew changes nothing."""
+    return _withdrawal_set(participant, None, action=PARTICIPANT_REINSTATE, by=by)
+
+
+def _withdrawal_set(
+    participant: Participant, from_evening: int | None, *, action: str, by: Any
+) -> Participant:
+    """The evening a participant withdraws from (None: takes part in all), written with
+    its history; the same value again changes nothing."""
     with transaction.atomic():
         duplicate_check_open(participant.competition_id)
         current = row_lock(Participant.objects).get(pk=participant.pk)
@@ -235,30 +248,9 @@ def participant_withdraw(*, participant: Participant, from_evening: int, by: Any
         _participant_history(
             participant,
             by=by,
-            action=PARTICIPANT_WITHDRAW,
+            action=action,
             before={"withdrawn_from_evening": before},
             after={"withdrawn_from_evening": from_evening},
-        )
-        duplicate_touched(competition_id=participant.competition_id)
-    return current
-
-
-def participant_reinstate(*, participant: Participant, by: Any) -> Participant:
-    """Back in every evening; one who never withdrew changes nothing."""
-    with transaction.atomic():
-        duplicate_check_open(participant.competition_id)
-        current = row_lock(Participant.objects).get(pk=participant.pk)
-        before = current.withdrawn_from_evening
-        if before is None:
-            return current
-        current.withdrawn_from_evening = None
-        current.save(update_fields=["withdrawn_from_evening"])
-        _participant_history(
-            participant,
-            by=by,
-            action=PARTICIPANT_REINSTATE,
-            before={"withdrawn_from_evening": before},
-            after={"withdrawn_from_evening": None},
         )
         duplicate_touched(competition_id=participant.competition_id)
     return current
