@@ -13,6 +13,12 @@ from collections.abc import Iterable
 from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Request, Response
 
 
+def cancelled(request: Request) -> bool:
+    """Cancelled, not failed: the page went on to another address before the request was
+    answered (a favicon when a test navigates right after a redirect), or a download."""
+    return request.failure == "net::ERR_ABORTED"
+
+
 class BrowserGuard:
     """Listens to every page of every watched context; `problems` is what it heard."""
 
@@ -45,9 +51,7 @@ class BrowserGuard:
                 heard(f"console error: {message.text} ({url})")
 
         def failed(request: Request) -> None:
-            # Cancelled, not failed: the page went on to another address before it loaded
-            # (a favicon when a test navigates right after a redirect), or a download.
-            if request.failure == "net::ERR_ABORTED":
+            if cancelled(request):
                 return
             heard(f"request failed: {request.failure} {request.method} {request.url}")
 

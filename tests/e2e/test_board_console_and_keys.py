@@ -8,6 +8,7 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 import rules
+from tests.e2e.guard import cancelled
 from tests.e2e.test_board_entry import _enter, _expected_moves, _login
 from tests.e2e.test_board_phone import PHONE, _no_sideways_scroll
 
@@ -15,11 +16,15 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def _watch(page: Page) -> list[str]:
-    """Every console error, uncaught page error and failed request of the page."""
+    """Every console error, uncaught page error and failed request of the page (a request
+    the page cancelled is not a failure, as for the guard)."""
     problems: list[str] = []
     page.on("console", lambda m: problems.append(f"console: {m.text}") if m.type == "error" else 0)
     page.on("pageerror", lambda error: problems.append(f"pageerror: {error}"))
-    page.on("requestfailed", lambda request: problems.append(f"failed: {request.url}"))
+    page.on(
+        "requestfailed",
+        lambda request: None if cancelled(request) else problems.append(f"failed: {request.url}"),
+    )
     return problems
 
 
