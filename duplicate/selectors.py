@@ -11,7 +11,6 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.safestring import SafeString
 
-from clubs.models import Player
 from duplicate.models import DuplicateCompetition, Evening, Participant, Slip, Turn
 from duplicate.ranking import EveningRow, SeasonRow, evening_ranking, season_ranking
 from duplicate.services import master_game
@@ -82,18 +81,21 @@ def evening_get(*, club_slug: str, competition_slug: str, number: int) -> Evenin
     )
 
 
-def evening_and_player(
+def evening_and_participation(
     *, club_slug: str, competition_slug: str, number: int, user: Any
-) -> tuple[Evening, Player | None]:
-    """The evening (as `evening_get`) and the user's player when entered in its
-    competition, else None: whether this user may hand in a slip (two queries)."""
+) -> tuple[Evening, Participant | None]:
+    """The evening (as `evening_get`) and the user's entry in its competition (its player
+    read with it), else None: whether this user may hand in a slip (two queries)."""
     evening = evening_get(club_slug=club_slug, competition_slug=competition_slug, number=number)
     if user is None or not user.is_authenticated:
         return evening, None
-    player = Player.objects.filter(
-        user=user, duplicate_participations__competition_id=evening.competition_id
-    ).first()
-    return evening, player
+    participation = (
+        Participant.objects.select_related("player")
+        .filter(competition_id=evening.competition_id, player__user=user)
+        .order_by()
+        .first()
+    )
+    return evening, participation
 
 
 def duplicate_get(*, club_slug: str, competition_slug: str) -> DuplicateCompetition:

@@ -16,7 +16,6 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -545,24 +544,32 @@ def _clean(text: str) -> str:
     return " ".join("".join(ch for ch in str(text) if ch.isprintable()).split())[:60]
 
 
-def _turn_held(turn: Turn, *, entrant: int | None = None) -> Turn:
+def _turn_held(turn: Turn) -> Turn:
     """The slip's turn as it is now, held until the transaction ends: a redo of the turn
     holds it too, so a slip is scored on the rack before the redo (which scores it again)
-    or after it, never on one the redo is replacing. `entrant`: a player id, whose
-    `entered` (plays in the competition this evening: a participant not withdrawn from
-    it) is read in the same query."""
-    held = row_lock(Turn.objects.filter(pk=turn.pk))
-    if entrant is not None:
-        evening = turn.evening
-        playing = Participant.objects.filter(
-            Q(withdrawn_from_evening__isnull=True) | Q(withdrawn_from_evening__gt=evening.number),
-            competition_id=evening.competition_id,
-            player_id=entrant,
-        )
-        held = held.annotate(entered=Exists(playing))
-    current = held.get()
+    or after it, never on one the redo is replacing."""
+    current = row_lock(Turn.objects.filter(pk=turn.pk)).get()
     current.evening = turn.evening
     return current
+
+
+def _plays_this_evening(
+    evening: Evening, player_id: int, participation: Participant | None = None
+) -> bool:
+    """Whether the player is entered in the evening's competition and not withdrawn before
+    this evening (`Participant.plays_in`); `participation`: the player's entry as the
+    caller has read it. Read before the write lock: a withdrawal is the spelleider's act
+    between turns, and the ranking leaves a withdrawn player out whatever slips are in."""
+    if participation is None or (participation.competition_id, participation.player_id) != (
+        evening.competition_id,
+        player_id,
+    ):
+        participation = (
+            Participant.objects.filter(competition_id=evening.competition_id, player_id=player_id)
+            .order_by()
+            .first()
+        )
+    return participation is not None and participation.plays_in(evening.number)
 
 
 def slip_submit(
@@ -573,23 +580,25 @@ def slip_submit(
     by: Any,
     claimed: int | None = None,
     position: DuplicateGame | None = None,
+    participation: Participant | None = None,
 ) -> Slip:
     """Hand in a player's slip: scored at once; a second slip for the turn is refused
     (a correction goes through `slip_correct`). A slip after the top is marked late.
     `position`: the master game with the turn's rack drawn, as the caller read it; used
-    when the rack is still that one. Whether the competition is archived is refused by
-    `duplicate_touched`, at the end of the same transaction."""
+    when the rack is still that one. `participation`: the player's entry in the
+    competition, as the caller read it (read here otherwise). Whether the competition is
+    archived is refused by `duplicate_touched`, at the end of the same transaction."""
     text = _clean(text)
     if claimed is not None and not 0 <= claimed <= 9999:
         raise DuplicateEveningError(_("A score is a whole number 0–9999."), code="bad_claim")
+    if not _plays_this_evening(turn.evening, player_id, participation):
+        raise DuplicateEveningError(
+            _("This player does not play in this competition this evening."),
+            code="not_an_entrant",
+        )
     try:
         with transaction.atomic():
-            turn = _turn_held(turn, entrant=player_id)
-            if not turn.entered:  # type: ignore[attr-defined]  # annotated by _turn_held
-                raise DuplicateEveningError(
-                    _("This player does not play in this competition this evening."),
-                    code="not_an_entrant",
-                )
+            turn = _turn_held(turn)
             scored = _scored(turn, text, claimed, position)
             slip = Slip.objects.create(
                 turn=turn,

@@ -491,13 +491,13 @@ def _turn_over_page(request, evening, player, *, form, state):
 
 
 def _evening_for_player(request, club, competition, number):
-    """The evening and the logged-in player, entered in its competition (403 otherwise)."""
-    evening, player = selectors.evening_and_player(
+    """The evening and the logged-in player's entry in its competition (403 otherwise)."""
+    evening, participation = selectors.evening_and_participation(
         club_slug=club, competition_slug=competition, number=number, user=request.user
     )
-    if player is None:
+    if participation is None:
         raise PermissionDenied
-    return evening, player
+    return evening, participation
 
 
 def slip(request, club: str, competition: str, number: int):
@@ -505,7 +505,8 @@ def slip(request, club: str, competition: str, number: int):
     sending, sent once per turn (after the top it is marked late)."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    evening, player = _evening_for_player(request, club, competition, number)
+    evening, participation = _evening_for_player(request, club, competition, number)
+    player = participation.player
     if request.method != "POST":
         return _slip_page(request, evening, player)
     form = SlipForm(request.POST)
@@ -526,6 +527,7 @@ def slip(request, club: str, competition: str, number: int):
             text=form.cleaned_data["text"],
             claimed=form.cleaned_data["claimed"],
             by=request.user,
+            participation=participation,
             # The open turn's board and rack, as the page has just replayed them.
             position=state.game if turn.is_open else None,
         )
@@ -544,10 +546,10 @@ def slip_preview(request, club: str, competition: str, number: int):
     """The live preview of a slip (htmx): nothing saved."""
     if not request.user.is_authenticated:
         raise PermissionDenied
-    evening, player = selectors.evening_and_player(
+    evening, participation = selectors.evening_and_participation(
         club_slug=club, competition_slug=competition, number=number, user=request.user
     )
-    if player is None and not can_manage_club(request.user, evening.competition.club):
+    if participation is None and not can_manage_club(request.user, evening.competition.club):
         raise PermissionDenied
     state = selectors.evening_state(evening)
     text = str(request.POST.get("text", ""))[:60]
