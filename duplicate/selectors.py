@@ -218,11 +218,12 @@ def _replayed_game(evening: Evening, turns: list[Turn]) -> DuplicateGame:
     return game
 
 
-def evening_state(evening: Evening) -> EveningState:
-    """One query for the turns; the master game is replayed without a search, once per
-    process for the same turns. It is shared: read it, never draw or play on it (the
-    services rebuild their own)."""
-    turns = list(evening.turns.order_by("number"))
+def evening_state(evening: Evening, turns: list[Turn] | None = None) -> EveningState:
+    """One query for the turns (none when the caller has read them, in order); the master
+    game is replayed without a search, once per process for the same turns. It is shared:
+    read it, never draw or play on it (the services rebuild their own)."""
+    if turns is None:
+        turns = list(evening.turns.order_by("number"))
     return EveningState(evening, turns, _replayed_game(evening, turns))
 
 

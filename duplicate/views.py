@@ -15,7 +15,7 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -31,7 +31,7 @@ from competition.exports import spreadsheet_csv
 from competition.forms import ArchiveForm
 from competition.qr import qr_svg
 from competition.services import CompetitionError
-from duplicate import selectors, services
+from duplicate import hand_in_sql, selectors, services
 from duplicate.forms import (
     CorrectSlipForm,
     DrawForm,
@@ -490,11 +490,21 @@ def _turn_over_page(request, evening, player, *, form, state):
     return response
 
 
+def _slip_state(evening):
+    """The evening as the phone's slip page shows it, its turns read in SQL of our own
+    (`duplicate.hand_in_sql` says why)."""
+    return selectors.evening_state(evening, hand_in_sql.turns_of(evening))
+
+
 def _evening_for_player(request, club, competition, number):
-    """The evening and the logged-in player's entry in its competition (403 otherwise)."""
-    evening, participation = selectors.evening_and_participation(
-        club_slug=club, competition_slug=competition, number=number, user=request.user
+    """The evening and the logged-in player's entry in its competition (403 otherwise;
+    404 for no such evening). Read in SQL of our own (`duplicate.hand_in_sql` says why)."""
+    found = hand_in_sql.evening_and_entry(
+        club_slug=club, competition_slug=competition, number=number, user_id=request.user.pk
     )
+    if found is None:
+        raise Http404
+    evening, participation = found
     if participation is None:
         raise PermissionDenied
     return evening, participation
@@ -508,9 +518,9 @@ def slip(request, club: str, competition: str, number: int):
     evening, participation = _evening_for_player(request, club, competition, number)
     player = participation.player
     if request.method != "POST":
-        return _slip_page(request, evening, player)
+        return _slip_page(request, evening, player, state=_slip_state(evening))
     form = SlipForm(request.POST)
-    state = selectors.evening_state(evening)
+    state = _slip_state(evening)
     turn = _slip_turn(state)
     wanted = request.POST.get("turn", "")
     if turn is None or wanted != str(turn.number):

@@ -383,10 +383,10 @@ def test_the_phone_gets_its_slip_in_the_same_answer_without_the_board(
     # The list of slips gets the new slip's row, out of band: the phone shows the others.
     added = html.split('<table hx-swap-oob="beforeend:#my-slips"><tbody>', 1)[1]
     assert added.count("<tr>") == 1 and "9H ZZZ" in added and "my-slips-part" not in html
-    # Session, user, the evening with its competition and club, the player, the turns,
-    # and the write (begin; the turn held, with whether the player is an entrant; the
+    # Session, user, the evening with its competition, club and the player's entry (one
+    # query: duplicate.hand_in_sql), the turns, and the write (begin; the turn held; the
     # slip; history; the competition's version, which refuses an archived one; commit).
-    assert len(queries) == 11, [query["sql"][:60] for query in queries.captured_queries]
+    assert len(queries) == 10, [query["sql"][:60] for query in queries.captured_queries]
     slip = Slip.objects.get()
     assert (slip.turn.number, slip.score, slip.claimed) == (2, 0, 3)
     assert slip.reason_code
