@@ -20,7 +20,7 @@ with every concrete field of each model, so a field added later is read here too
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from django.db import connection
 from django.db.models import Model
@@ -40,7 +40,8 @@ _EVENING_READ: tuple[tuple[type[Model], str], ...] = (
 
 def _columns(model: type[Model], alias: str) -> list[str]:
     quote = connection.ops.quote_name
-    return [f"{alias}.{quote(field.column)}" for field in model._meta.concrete_fields]
+    # A concrete field always has its column (`column` is None only for the others).
+    return [f"{alias}.{quote(cast(str, field.column))}" for field in model._meta.concrete_fields]
 
 
 def _table(model: type[Model], alias: str) -> str:
