@@ -1,7 +1,8 @@
 """The duplicate referee (rules.referee): slip faults judged on real boards, the evening
 tally, the presets, and the draw rules of the FISF preset (rejection, end of game).
 Every figure is worked out by hand in a comment, with the rule it comes from:
-FISF-2023 = the FISF rulebook in force on 1 January 2023 (quotes in docs/duplicate.md)."""
+FISF-2023 = the FISF rulebook in force on 1 January 2023 (sources: docs/duplicate.md,
+*Presets and their sources*)."""
 
 from __future__ import annotations
 
@@ -70,6 +71,8 @@ def test_a_wrong_or_missing_score_warns_under_fisf_and_is_corrected_under_ntsv(f
     # No score written: FISF §5.5 / §5.3.2, a warning and the exact score.
     slip = judge(first_turn, "8D KANTEn", None, FISF)
     assert outcome(slip) == (22, ("score_missing",), "score_missing", 0, None)
+    slip = judge(first_turn, "8D KANTEn", None, NTSV_SLIPS)
+    assert outcome(slip) == (22, ("score_missing",), None, 0, None)
     # The right score: no fault at all.
     assert outcome(judge(first_turn, "8D KANTEn", 22, FISF)) == (22, (), None, 0, None)
 
