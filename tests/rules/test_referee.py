@@ -7,12 +7,13 @@ FISF-2023 = the FISF rulebook in force on 1 January 2023 (sources: docs/duplicat
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules import STANDARD, TileSet
+from rules import DUTCH, STANDARD, TileSet
 from rules.dawg import build
 from rules.duplicate import NTSV, DrawRules, DuplicateError, DuplicateGame, bag_order, play_bag
 from rules.duplicate import score_slip as today
@@ -485,3 +486,18 @@ def test_the_fisf_minimum_relaxes_when_the_tiles_left_cannot_give_it():
         game.draw("AEKNTTT")
         game.play()
         assert (game.ending, game.minimum()) == (ending, minimum)
+
+
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_a_whole_master_game_under_the_fisf_preset(seed):
+    """A random bag of the Dutch set under the FISF draw: every rack holds a vowel and a
+    consonant at least (§3.2, the blanks counting as either), no tile is lost or made,
+    the blanks stay blanks on the board (§3.4), and the game ends by the rules."""
+    fisf = PRESETS["fisf"].draw
+    game = play_bag(bag_order("", DUTCH, seed=seed), STANDARD, DUTCH, fisf)
+    assert game.ending in ("one_kind", "too_few_tiles", "no_valid_draw", "no_play")
+    assert all(fisf.holds(turn.rack, 1, 1) for turn in game.turns)
+    assert all(turn.replaced == () and turn.returned == "" for turn in game.turns)
+    left = Counter(game.game.board.tiles()) + game.bag + Counter(game.kept)
+    assert left == DUTCH.bag()
