@@ -24,6 +24,7 @@ from rules.tiles import TILE_SETS, tile_set
 ENDINGS = {
     "too_few_tiles": "fewer tiles left than the draw rules allow",
     "no_vowel": "no vowel left to draw",
+    "one_kind": "the tiles left are all vowels or all consonants (or only one is left)",
     "no_valid_draw": "no draw left that meets the minimum of vowels and consonants",
     "no_play": "no word can be made with the rack",
 }

@@ -50,8 +50,10 @@ __all__ = [
 
 Leftovers = Literal["return", "keep"]
 BlankCounts = Literal["neither", "either"]
+Rejection = Literal["new", "whole"]
 _LEFTOVERS = ("return", "keep")
 _BLANK_COUNTS = ("neither", "either")
+_REJECTION = ("new", "whole")
 
 
 class DuplicateError(RulesError):
@@ -89,6 +91,16 @@ class DrawRules:
     end_below_tiles: int = 7
     #: The game ends when no vowel is left to draw (a blank counts as one).
     end_no_vowel: bool = True
+    #: A draw that breaks the minimum goes back into the bag: only the tiles just drawn
+    #: ("new"), or the whole rack, kept tiles included ("whole"; the next draw then
+    #: takes a full rack).
+    rejection: Rejection = "new"
+    #: When the tiles left (bag plus kept) cannot give the turn's minimum, the
+    #: ``late_`` minimum holds from that turn on instead of the game ending.
+    relax_minimum: bool = False
+    #: The game ends when the tiles left are all vowels or all consonants, or only one
+    #: is left; but not while a blank is among two or more tiles left.
+    end_one_kind: bool = False
 
     def __post_init__(self) -> None:
         def fail(reason: str) -> None:
@@ -100,6 +112,8 @@ class DrawRules:
             fail(f"leftovers must be one of {', '.join(_LEFTOVERS)}")
         if self.blank_counts not in _BLANK_COUNTS:
             fail(f"blank_counts must be one of {', '.join(_BLANK_COUNTS)}")
+        if self.rejection not in _REJECTION:
+            fail(f"rejection must be one of {', '.join(_REJECTION)}")
         for key in ("min_vowels", "min_consonants", "late_min_vowels", "late_min_consonants"):
             value = getattr(self, key)
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 7:
@@ -114,7 +128,7 @@ class DrawRules:
             fail("end_below_tiles must be a whole number 1-15")
         if not isinstance(self.vowels, str) or not all("A" <= ch <= "Z" for ch in self.vowels):
             fail("vowels must be capital letters A-Z")
-        for key in ("replace_blank", "end_no_vowel"):
+        for key in ("replace_blank", "end_no_vowel", "relax_minimum", "end_one_kind"):
             if not isinstance(getattr(self, key), bool):
                 fail(f"{key} must be true or false")
 
@@ -126,7 +140,10 @@ class DrawRules:
 
     def meets_minimum(self, rack: str, turn: int) -> bool:
         """Whether ``rack`` (the whole rack: kept plus drawn) holds the minimum."""
-        need_v, need_c = self.minimum(turn)
+        return self.holds(rack, *self.minimum(turn))
+
+    def holds(self, rack: str, need_v: int, need_c: int) -> bool:
+        """Whether ``rack`` holds ``need_v`` vowels and ``need_c`` consonants."""
         vowels = sum(1 for t in rack if t != BLANK and t in self.vowels)
         blanks = rack.count(BLANK)
         consonants = len(rack) - vowels - blanks
@@ -176,7 +193,8 @@ class Turn:
     #: "return"), and the squares whose blank was replaced by its letter.
     returned: str = ""
     replaced: tuple[tuple[int, int, str], ...] = ()
-    #: Draws thrown back before this one for breaking the minimum (bag order only).
+    #: Draws thrown back before this one for breaking the minimum, as they went back
+    #: (the whole rack under ``rejection="whole"``).
     thrown_back: tuple[str, ...] = ()
 
     @property
@@ -222,6 +240,8 @@ class DuplicateGame:
         self.kept = ""
         self.rack: str | None = None
         self.drawn = ""
+        #: The draws thrown back for this turn (:meth:`reject`), as they went back.
+        self.thrown_back: list[str] = []
         self.turns: list[Turn] = []
         #: The board before each turn (index 0 = before turn 1), for checking slips.
         self.positions: list[Game] = []
@@ -269,8 +289,8 @@ class DuplicateGame:
         if missing:
             raise DuplicateError("duplicate_not_in_bag", tiles="".join(sorted(missing.elements())))
         rack = parse_rack(self.kept + drawn, self.tiles)
-        if not self.draw_rules.meets_minimum(rack, self.turn_number):
-            vowels, consonants = self.draw_rules.minimum(self.turn_number)
+        if not self.meets_minimum(rack):
+            vowels, consonants = self.minimum()
             raise DuplicateError(
                 "duplicate_draw_minimum", rack=rack, vowels=vowels, consonants=consonants
             )
@@ -280,18 +300,64 @@ class DuplicateGame:
         self._tops = None
         return rack
 
+    def reject(self, tiles: str) -> str:
+        """Throw back ``tiles``, a draw that breaks the minimum (as :meth:`draw` refused
+        it): under ``rejection="whole"`` the kept tiles go back into the bag with it, so
+        the next draw takes a full rack; under ``"new"`` only the tiles drawn, which
+        never left the bag here. Returns the rack thrown back. Refuses, changing
+        nothing, what :meth:`draw` would refuse for any other reason, and a draw that
+        meets the minimum (``duplicate_draw_meets_minimum``)."""
+        if self.ending is not None:
+            raise DuplicateError("duplicate_over", ending=self.ending)
+        if self.rack is not None:
+            raise DuplicateError("duplicate_rack_drawn", rack=self.rack)
+        drawn = parse_rack(tiles, self.tiles)
+        needed = self.needed()
+        if len(drawn) != needed:
+            raise DuplicateError("duplicate_draw_size", needed=needed, count=len(drawn))
+        missing = Counter(drawn) - self.bag
+        if missing:
+            raise DuplicateError("duplicate_not_in_bag", tiles="".join(sorted(missing.elements())))
+        rack = parse_rack(self.kept + drawn, self.tiles)
+        if self.meets_minimum(rack):
+            raise DuplicateError("duplicate_draw_meets_minimum", rack=rack)
+        self.thrown_back.append(rack if self.draw_rules.rejection == "whole" else drawn)
+        if self.draw_rules.rejection == "whole":
+            self.bag += Counter(self.kept)
+            self.kept = ""
+        return rack
+
+    def minimum(self) -> tuple[int, int]:
+        """(vowels, consonants) this turn's draw must hold: the rules' minimum for the
+        turn; under ``relax_minimum`` the ``late_`` one when the tiles left cannot give it."""
+        rules = self.draw_rules
+        need = rules.minimum(self.turn_number)
+        if rules.relax_minimum and not self._possible(*need):
+            return rules.late_min_vowels, rules.late_min_consonants
+        return need
+
+    def meets_minimum(self, rack: str) -> bool:
+        """Whether ``rack`` (kept plus drawn) holds this turn's :meth:`minimum`."""
+        return self.draw_rules.holds(rack, *self.minimum())
+
     def minimum_possible(self) -> bool:
         """Whether any draw from the bag can meet this turn's minimum."""
+        return self._possible(*self.minimum())
+
+    def _possible(self, need_v: int, need_c: int) -> bool:
         rules = self.draw_rules
-        need_v, need_c = rules.minimum(self.turn_number)
-        bag = self.bag
+        bag, kept = self.bag, self.kept
+        room = self.needed()
+        if rules.rejection == "whole" and kept:
+            # A draw that fails goes back whole: a full rack can be drawn from everything.
+            bag, kept = bag + Counter(kept), ""
+            room = min(self.rules.rack_size, sum(bag.values()))
         vowels = sum(n for t, n in bag.items() if t != BLANK and t in rules.vowels)
         blanks = bag[BLANK]
         consonants = sum(bag.values()) - vowels - blanks
-        kept_v = sum(1 for t in self.kept if t != BLANK and t in rules.vowels)
-        kept_b = self.kept.count(BLANK)
-        kept_c = len(self.kept) - kept_v - kept_b
-        room = self.needed()
+        kept_v = sum(1 for t in kept if t != BLANK and t in rules.vowels)
+        kept_b = kept.count(BLANK)
+        kept_c = len(kept) - kept_v - kept_b
         # The best draw takes what is short first; the rest is free.
         short_v = max(0, need_v - kept_v)
         short_c = max(0, need_c - kept_c)
@@ -357,8 +423,10 @@ class DuplicateGame:
             total=self.total + choice.score,
             returned=returned,
             replaced=tuple(replaced),
+            thrown_back=tuple(self.thrown_back),
         )
         self.turns.append(turn)
+        self.thrown_back = []
         self.rack = None
         self._tops = None
         self._check_end()
@@ -403,8 +471,16 @@ class DuplicateGame:
     def _check_end(self) -> None:
         rules = self.draw_rules
         pool = +self.pool
-        if sum(pool.values()) < rules.end_below_tiles:
+        left = sum(pool.values())
+        if left < rules.end_below_tiles:
             self.ending = "too_few_tiles"
+        elif (
+            rules.end_one_kind
+            and left
+            and (left == 1 or not pool[BLANK])
+            and (all(t in rules.vowels for t in pool) or not any(t in rules.vowels for t in pool))
+        ):
+            self.ending = "one_kind"
         elif rules.end_no_vowel and not any(
             t == BLANK or t in rules.vowels for t in pool.elements()
         ):
@@ -478,14 +554,16 @@ def play_bag(
     if Counter(bag) != tiles.bag():
         raise DuplicateError("duplicate_bag_order", tiles=tiles.name, count=tiles.total)
     while game.ending is None:
-        needed = game.needed()
-        thrown: list[str] = []
-        for _ in range(len(bag) + 1):
+        for _ in range(len(bag) + len(game.kept) + 1):
+            needed = game.needed()
             drawn = "".join(bag[:needed])
-            if draw_rules.meets_minimum(parse_rack(game.kept + drawn, tiles), game.turn_number):
+            if game.meets_minimum(parse_rack(game.kept + drawn, tiles)):
                 break
-            thrown.append(parse_rack(drawn, tiles))
-            bag = bag[needed:] + bag[:needed]
+            kept = game.kept
+            game.reject(drawn)
+            del bag[:needed]
+            # What went back goes to the end of the order: the kept tiles too, if whole.
+            bag.extend(kept + drawn if not game.kept else drawn)
         else:
             game.ending = "no_valid_draw"
             return game
@@ -494,8 +572,6 @@ def play_bag(
         if not game.tops():
             return game
         turn = game.play()
-        if thrown:
-            game.turns[-1] = dataclasses.replace(turn, thrown_back=tuple(thrown))
         bag.extend(turn.returned)
         for _, _, letter in turn.replaced:
             bag.remove(letter)
@@ -519,8 +595,14 @@ class Slip:
     notation: str | None = None
     #: The words it forms with their scores.
     words: tuple[tuple[str, int], ...] = ()
-    #: Whether it scores the turn's top.
+    #: Whether it scores the turn's top (before any penalty).
     is_top: bool = False
+    #: What :func:`rules.referee.judge_slip` found wrong with it (codes of
+    #: :data:`rules.referee.FAULTS`), the one warning it gives, and the points its
+    #: penalty took off ``score``.
+    faults: tuple[str, ...] = ()
+    warning: str | None = None
+    penalty: int = 0
 
     @property
     def corrected(self) -> bool:

@@ -122,6 +122,8 @@ MESSAGES: dict[str, str] = {
     "gcg_move": "{reason}",
     # duplicate (rules.duplicate)
     "invalid_draw_rules": "invalid duplicate draw rules: {reason}",
+    "invalid_slip_rules": "invalid duplicate slip rules: {reason}",
+    "invalid_duplicate_settings": "invalid duplicate settings: {reason}",
     "duplicate_over": "the duplicate game is over ({ending})",
     "duplicate_rack_drawn": "the rack {rack} is drawn already: play its top first",
     "duplicate_draw_size": "this draw takes {needed} tile(s), not {count}",
@@ -130,6 +132,7 @@ MESSAGES: dict[str, str] = {
         "the rack {rack} has fewer than {vowels} vowel(s) or {consonants} consonant(s): "
         "throw the draw back and draw again"
     ),
+    "duplicate_draw_meets_minimum": "the rack {rack} meets the minimum: it is not thrown back",
     "duplicate_no_rack": "no rack is drawn yet",
     "duplicate_no_play": "no word can be made with {rack}: the game ends",
     "duplicate_not_a_top": "{play} is not a top: the top scores {score}",
