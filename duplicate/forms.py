@@ -11,6 +11,9 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.inputs import StrictIntegerField, bounded
 from duplicate.models import DuplicateCompetition
+from duplicate.rule_fields import CHOICES, DRAW_FIELDS, PRESET_LABELS, SLIP_FIELDS
+from rules.errors import RulesError
+from rules.referee import DuplicateSettings
 
 #: A rack is 7 tiles (8 in Gouds 8); a little room for spaces typed between them.
 TILES_MAX = 20
@@ -86,13 +89,12 @@ class DuplicateCompetitionForm(forms.ModelForm):
 
     class Meta:
         model = DuplicateCompetition
-        fields = ["name", "slug", "rules", "start_date", "think_seconds", "best_evenings"]
+        fields = ["name", "slug", "rules", "start_date", "best_evenings"]
         widgets = {"start_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
-        field_classes = {"think_seconds": StrictIntegerField, "best_evenings": StrictIntegerField}
+        field_classes = {"best_evenings": StrictIntegerField}
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        bounded(self.fields["think_seconds"], minimum=10, maximum=3600)
         bounded(self.fields["best_evenings"], minimum=1, maximum=999)
 
     def settings(self) -> dict:
@@ -125,3 +127,112 @@ class WithdrawForm(forms.Form):
         super().__init__(*args, **kwargs)
         field = cast(forms.TypedChoiceField, self.fields["participant"])
         field.choices = [(p.pk, p.pk) for p in participants]
+
+
+#: The bounds of the whole-number rules, as `rules.referee` checks them.
+_RULE_BOUNDS = {
+    "slips.turn_seconds": (10, 3600),
+    "slips.grace_seconds": (0, 60),
+    "slips.penalty_points": (0, 100),
+    "slips.free_warnings": (0, 100),
+    "slips.warning_penalty_points": (0, 100),
+    "slips.solo_bonus": (0, 100),
+    "slips.solo_min_players": (1, 10_000),
+    "draw.min_vowels": (0, 7),
+    "draw.min_consonants": (0, 7),
+    "draw.minimum_until_turn": (1, 999),
+    "draw.late_min_vowels": (0, 7),
+    "draw.late_min_consonants": (0, 7),
+    "draw.end_below_tiles": (1, 15),
+}
+
+
+def rule_field_name(key: str) -> str:
+    """A rule's key ("slips.turn_seconds") as a form field's name."""
+    return key.replace(".", "__")
+
+
+class DuplicateRulesForm(forms.Form):
+    """Every duplicate rule of a competition, started from a preset (`rules.referee`):
+    the club changes what it plays differently. Whether the whole set holds together is
+    the referee's to say (`DuplicateSettings`), through `clean`."""
+
+    preset = forms.ChoiceField(label=_("Started from"), choices=list(PRESET_LABELS.items()))
+
+    def __init__(self, *args, current: DuplicateSettings, **kwargs) -> None:
+        kwargs.setdefault("initial", settings_initial(current))
+        super().__init__(*args, **kwargs)
+        values = flat_settings(current)
+        for key, label, help_text in SLIP_FIELDS + DRAW_FIELDS:
+            self.fields[rule_field_name(key)] = _rule_field(key, values[key], label, help_text)
+        self.settings: DuplicateSettings | None = None
+
+    def clean(self) -> dict:
+        cleaned = super().clean() or {}
+        if self.errors:
+            return cleaned
+        parts: dict[str, dict] = {"draw": {}, "slips": {}}
+        for key, _label, _help in SLIP_FIELDS + DRAW_FIELDS:
+            part, name = key.split(".")
+            parts[part][name] = cleaned[rule_field_name(key)]
+        try:
+            self.settings = DuplicateSettings.from_dict({"preset": cleaned["preset"], **parts})
+        except RulesError as error:
+            raise forms.ValidationError(
+                _("These rules do not hold together: %(reason)s")
+                % {"reason": error.params.get("reason", error.code)}
+            ) from None
+        return cleaned
+
+    def slip_fields(self) -> list:
+        return [self[rule_field_name(key)] for key, _label, _help in SLIP_FIELDS]
+
+    def draw_fields(self) -> list:
+        return [self[rule_field_name(key)] for key, _label, _help in DRAW_FIELDS]
+
+
+def flat_settings(settings: DuplicateSettings) -> dict[str, object]:
+    """Every rule by its key ("draw.leftovers"), the preset's name as "preset"."""
+    data = settings.to_dict()
+    flat: dict[str, object] = {"preset": data["preset"]}
+    for part in ("draw", "slips"):
+        flat |= {f"{part}.{name}": value for name, value in data[part].items()}
+    return flat
+
+
+def settings_initial(settings: DuplicateSettings) -> dict[str, object]:
+    flat = flat_settings(settings)
+    return {"preset": flat.pop("preset")} | {rule_field_name(k): v for k, v in flat.items()}
+
+
+def _rule_field(key: str, value: object, label, help_text) -> forms.Field:
+    """The form field of one rule, by what its value is."""
+    if key in CHOICES:
+        return forms.ChoiceField(
+            label=label, help_text=help_text, choices=list(CHOICES[key].items())
+        )
+    if isinstance(value, bool):
+        return forms.BooleanField(label=label, help_text=help_text, required=False)
+    if key in _RULE_BOUNDS:
+        minimum, maximum = _RULE_BOUNDS[key]
+        optional = key == "draw.minimum_until_turn"
+        field = StrictIntegerField(label=label, help_text=help_text, required=not optional)
+        return bounded(field, minimum=minimum, maximum=maximum)
+    return forms.CharField(label=label, help_text=help_text, max_length=26)
+
+
+class EveningRulesForm(forms.Form):
+    """Bring an evening under the competition's rules as they are now: its slips judged
+    and counted again, for a reason the history keeps."""
+
+    evening = forms.TypedChoiceField(label=_("Evening"), coerce=int)
+    reason = forms.CharField(label=_("Reason"), max_length=200)
+
+    def __init__(self, *args, evenings=(), **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.evenings = {evening.pk: evening for evening in evenings}
+        field = cast(forms.TypedChoiceField, self.fields["evening"])
+        field.choices = [(e.pk, e.number) for e in evenings]
+
+    def clean_evening(self):
+        return self.evenings[self.cleaned_data["evening"]]

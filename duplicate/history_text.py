@@ -16,6 +16,7 @@ from games.rule_messages import describe_stored
 def register_history_texts() -> None:
     """Name the settings, participant and evening keys of duplicate history entries."""
     from duplicate.models import DuplicateCompetition
+    from duplicate.rule_fields import CHOICES, LABELS, PRESET_LABELS
     from duplicate.services import SETTINGS_FIELDS
 
     fields = [
@@ -28,7 +29,12 @@ def register_history_texts() -> None:
             "why": lambda value, reading: describe_stored(value),
             # Empty (the NTSV's) reads as a dash; the fields' own names are codes.
             "draw_rules": lambda value, reading: str(_("own draw rules")),
+            "slip_rules": lambda value, reading: str(_("own slip rules")),
             "start_date": date_text,
+        },
+        choices={
+            "preset": PRESET_LABELS.items(),
+            **{key: labels.items() for key, labels in CHOICES.items()},
         },
         labels={
             **{field.name: field.verbose_name for field in fields},
@@ -44,6 +50,9 @@ def register_history_texts() -> None:
             "late": _("late"),
             "number": _("evening"),
             "draw_rules": _("draw rules"),
+            "slip_rules": _("slip rules"),
+            "preset": _("started from"),
+            **LABELS,
         },
         # "rules": its codes (standard, sbnl) are a paired competition's too, registered
         # with the same names by competition; registering them here would drop the others.

@@ -43,11 +43,9 @@ class DuplicateCompetition(models.Model):
     slug = models.SlugField(_("short name"))
     rules = models.CharField(_("rules"), max_length=20, choices=Rules, default=Rules.STANDARD)
     start_date = models.DateField(_("start date"), null=True, blank=True)
-    think_seconds = models.PositiveSmallIntegerField(
-        _("thinking time per turn (seconds)"),
-        default=180,
-        help_text=_("The countdown on the room screen."),
-    )
+    #: `rules.referee.DuplicateSettings.to_dict()`: the preset it started from and every
+    #: draw and slip rule; empty = the NTSV preset. Each new evening takes a copy.
+    settings = models.JSONField(_("duplicate rules"), default=dict, blank=True)
     best_evenings = models.PositiveSmallIntegerField(
         _("best evenings that count"),
         null=True,
@@ -146,6 +144,10 @@ class Evening(models.Model):
     rules = models.CharField(_("rules"), max_length=20, default="standard")
     #: `rules.duplicate.DrawRules.to_dict()`; empty = the NTSV's.
     draw_rules = models.JSONField(_("draw rules"), default=dict, blank=True)
+    #: `rules.referee.SlipRules.to_dict()`, copied from the competition when the evening
+    #: is made, so a later change of the competition's rules leaves it as played; empty =
+    #: the NTSV preset's.
+    slip_rules = models.JSONField(_("slip rules"), default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -219,6 +221,13 @@ class Slip(models.Model):
     #: The claimed score was not the real one: the real one counts.
     corrected = models.BooleanField(_("corrected"), default=False)
     is_top = models.BooleanField(_("top"), default=False)
+    #: The faults the referee found (`rules.referee.FAULTS` codes), whatever they led to.
+    faults = models.JSONField(_("faults"), default=list, blank=True)
+    #: The slip's warning (a fault's code), or empty: the evening's warnings beyond the
+    #: free ones cost points (`rules.referee.tally`).
+    warning = models.CharField(_("warning"), max_length=40, blank=True)
+    #: Points taken off this slip's play for a fault (already off `score`).
+    penalty = models.PositiveSmallIntegerField(_("penalty"), default=0)
     #: Handed in after the top was put on the board.
     late = models.BooleanField(_("late"), default=False)
     submitted_at = models.DateTimeField(auto_now_add=True)

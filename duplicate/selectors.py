@@ -13,9 +13,10 @@ from django.utils.safestring import SafeString
 
 from duplicate.models import DuplicateCompetition, Evening, Participant, Slip, Turn
 from duplicate.ranking import EveningRow, SeasonRow, evening_ranking, season_ranking
-from duplicate.services import master_game
+from duplicate.services import evening_slip_rules, master_game
 from games.board import grid_html, squares
 from rules.duplicate import DuplicateGame
+from rules.referee import SlipRules
 
 
 def counted_slips(slips: QuerySet[Slip]) -> QuerySet[Slip]:
@@ -120,6 +121,14 @@ def duplicate_history(competition: DuplicateCompetition):
 
 def evenings_of(competition: DuplicateCompetition) -> list[Evening]:
     return list(Evening.objects.filter(competition=competition).order_by("number"))
+
+
+def evenings_under_other_rules(
+    competition: DuplicateCompetition, slip_rules: SlipRules
+) -> list[Evening]:
+    """The evenings whose slips are judged by other rules than `slip_rules` (the
+    competition's now): made before a change of the rules (one query)."""
+    return [e for e in evenings_of(competition) if evening_slip_rules(e) != slip_rules]
 
 
 def player_names(competition_id: int) -> dict[int, str]:

@@ -27,9 +27,10 @@ from competition.services import CompetitionArchived, CompetitionError
 from duplicate.models import DuplicateCompetition, Evening, Participant, Slip, Turn
 from games.rule_messages import coded, describe
 from rules import rule_set
-from rules.duplicate import DrawRules, DuplicateGame, score_slip
+from rules.duplicate import DrawRules, DuplicateGame
 from rules.errors import RulesError
 from rules.move import parse_move
+from rules.referee import DuplicateSettings, SlipRules, judge_slip
 
 #: History action codes of this app (the history stores the code).
 EVENING_CREATE = HistoryAction.DUPLICATE_EVENING
@@ -44,6 +45,17 @@ DUPLICATE_ARCHIVE = HistoryAction.DUPLICATE_ARCHIVE
 PARTICIPANT_ADD = HistoryAction.PARTICIPANT_ADD
 PARTICIPANT_WITHDRAW = HistoryAction.PARTICIPANT_WITHDRAW
 PARTICIPANT_REINSTATE = HistoryAction.PARTICIPANT_REINSTATE
+#: What judging a slip sets on its row (`_score_on`).
+SLIP_JUDGED_FIELDS = (
+    "score",
+    "reason_code",
+    "reason_params",
+    "corrected",
+    "is_top",
+    "faults",
+    "warning",
+    "penalty",
+)
 #: The reason code of a slip scored again because its turn was played again.
 REASON_TURN_REDO = HistoryReason.TURN_REDO
 
@@ -63,7 +75,7 @@ def _engine_error(exc: RulesError) -> DuplicateEveningError:
 # -------------------------------------------------------------------- the competition
 
 #: What a secretary sets of a duplicate competition; the history records each change.
-SETTINGS_FIELDS = ("name", "slug", "rules", "start_date", "think_seconds", "best_evenings")
+SETTINGS_FIELDS = ("name", "slug", "rules", "start_date", "best_evenings")
 
 
 class DuplicateSlugTaken(DuplicateEveningError):
@@ -162,6 +174,116 @@ def duplicate_update(
                 after={name: after[name] for name in changed},
             )
     return current
+
+
+def duplicate_settings(competition: DuplicateCompetition) -> DuplicateSettings:
+    """The competition's duplicate rules: its own, started from a preset (empty: the NTSV
+    preset). What the evenings to come play; each evening keeps a copy."""
+    return DuplicateSettings.from_dict(competition.settings or {})
+
+
+def _flat(settings: dict[str, Any]) -> dict[str, Any]:
+    """{"preset": ..., "draw.leftovers": ..., "slips.turn_seconds": ...}: how the history
+    keeps a change of the rules, one key per rule."""
+    flat = {"preset": settings["preset"]}
+    for part in ("draw", "slips"):
+        flat |= {f"{part}.{name}": value for name, value in settings[part].items()}
+    return flat
+
+
+def _changes(before: dict[str, Any], after: dict[str, Any]) -> tuple[dict, dict]:
+    """The rules that differ, before and after (each a flat key)."""
+    old, new = _flat(before), _flat(after)
+    changed = [key for key in new if old.get(key) != new[key]]
+    return {key: old.get(key) for key in changed}, {key: new[key] for key in changed}
+
+
+def duplicate_rules_set(
+    *, competition: DuplicateCompetition, settings: DuplicateSettings, by: Any
+) -> DuplicateCompetition:
+    """The competition's rules for the evenings to come (a preset, and what the club plays
+    differently); the evenings already made keep theirs until the spelleider applies the
+    new ones to one (`evening_rules_apply`). Nothing changed writes nothing."""
+    with transaction.atomic():
+        current = row_lock(DuplicateCompetition.objects).get(pk=competition.pk)
+        if current.is_archived:
+            raise CompetitionArchived
+        before = duplicate_settings(current).to_dict()
+        after = settings.to_dict()
+        old, new = _changes(before, after)
+        if not new:
+            return current
+        current.settings = after
+        current.save(update_fields=["settings", "changed_at"])
+        _competition_history(current, by=by, action=DUPLICATE_SETTINGS, before=old, after=new)
+    return current
+
+
+def evening_rules_apply(*, evening: Evening, reason: str, by: Any) -> Evening:
+    """Count an evening under the competition's slip rules as they are now (a club that
+    changed its rules and wants an evening already played counted under them): every
+    slip judged again. The reason is required; the history keeps the rules before and
+    after and each slip whose score changed. The draw rules stay the evening's: its racks
+    were drawn under them. Nothing to change writes nothing."""
+    if not reason.strip():
+        raise DuplicateEveningError(_("Give a reason for the correction."), code="no_reason")
+    with transaction.atomic():
+        duplicate_check_open(evening.competition_id)
+        club_lock(evening.competition.club_id)
+        current = row_lock(Evening.objects.select_related("competition")).get(pk=evening.pk)
+        before = evening_slip_rules(current).to_dict()
+        after = duplicate_settings(current.competition).slips.to_dict()
+        if before == after:
+            return current
+        current.slip_rules = after
+        current.save(update_fields=["slip_rules"])
+        history_record(
+            club_id=current.competition.club_id,
+            by=by,
+            action=DUPLICATE_SETTINGS,
+            object_type="duplicate_evening",
+            object_id=current.pk,
+            label=str(current),
+            before={f"slips.{k}": v for k, v in before.items() if after[k] != v},
+            after={f"slips.{k}": v for k, v in after.items() if before[k] != v},
+            reason=reason,
+            duplicate_id=current.competition_id,
+        )
+        _slips_judged_again(current, by=by, reason=reason)
+        duplicate_touched(competition_id=current.competition_id)
+    return current
+
+
+def _slips_judged_again(evening: Evening, *, by: Any, reason: str) -> None:
+    """Every slip of the evening judged again on its turn's board (after its rules
+    changed); each one whose score changed goes into the history with the reason."""
+    game = master_game(evening, [])
+    try:
+        for turn in evening.turns.order_by("number"):
+            turn.evening = evening
+            game.draw(turn.drawn)  # the turn's board and rack, as its slips met them
+            for slip in turn.slips.order_by("pk"):
+                judged = _score_on(game, turn, slip.text, slip.claimed)
+                Slip.objects.filter(pk=slip.pk).update(**judged)
+                if (judged["score"], judged["warning"]) == (slip.score, slip.warning):
+                    continue
+                _turn_history(
+                    turn,
+                    by=by,
+                    action=SLIP_CORRECT,
+                    obj=slip,
+                    before={"slip": slip.text, "score": slip.score, "warning": slip.warning},
+                    after={
+                        "slip": slip.text,
+                        "score": judged["score"],
+                        "warning": judged["warning"],
+                    },
+                    reason=reason,
+                )
+            if not turn.is_open:
+                game.play_known(turn.top)
+    except RulesError as exc:
+        raise _engine_error(exc) from None
 
 
 def duplicate_archive(
@@ -277,6 +399,12 @@ def evening_rules(evening: Evening) -> DrawRules:
     return DrawRules.from_dict(evening.draw_rules) if evening.draw_rules else DrawRules()
 
 
+def evening_slip_rules(evening: Evening) -> SlipRules:
+    """How the evening's slips are judged and counted: the competition's rules when the
+    evening was made, or as the spelleider applied them since (empty: the NTSV preset's)."""
+    return SlipRules.from_dict(evening.slip_rules) if evening.slip_rules else SlipRules()
+
+
 def master_game(evening: Evening, turns: list[Turn] | None = None) -> DuplicateGame:
     """The evening's master game rebuilt from its turns (the closed ones replayed, an
     open one drawn), without searching the tops of the closed turns again."""
@@ -319,7 +447,7 @@ def evening_rescore(evening: Evening) -> None:
     except RulesError as exc:
         raise _engine_error(exc) from None
     Turn.objects.bulk_update(turns, ["rack", "top_score", "total"])
-    fields = ["score", "reason_code", "reason_params", "corrected", "is_top"]
+    fields = [*SLIP_JUDGED_FIELDS]
     Slip.objects.bulk_update([s for group in slips.values() for s in group], fields)
 
 
@@ -337,10 +465,14 @@ def evening_create(
     It plays the competition's rules as they are now; a later change of the competition's
     rules leaves the evenings played (like a game's rules, kept from its pairing)."""
     rules = competition.rules
+    settings = duplicate_settings(competition)
     try:
-        checked = DrawRules.from_dict(draw_rules).to_dict() if draw_rules else {}
+        checked = (
+            DrawRules.from_dict(draw_rules).to_dict() if draw_rules else settings.draw.to_dict()
+        )
     except RulesError as exc:
         raise _engine_error(exc) from None
+    slip_rules = settings.slips.to_dict()
     with transaction.atomic():
         duplicate_check_open(competition.pk)
         club_lock(competition.club_id)
@@ -348,7 +480,11 @@ def evening_create(
         if existing is not None:
             return existing
         evening = Evening.objects.create(
-            competition=competition, number=number, rules=rules, draw_rules=checked
+            competition=competition,
+            number=number,
+            rules=rules,
+            draw_rules=checked,
+            slip_rules=slip_rules,
         )
         history_record(
             club_id=competition.club_id,
@@ -357,7 +493,12 @@ def evening_create(
             object_type="duplicate_evening",
             object_id=evening.pk,
             label=str(evening),
-            after={"number": number, "rules": rules, "draw_rules": checked},
+            after={
+                "number": number,
+                "rules": rules,
+                "draw_rules": checked,
+                "slip_rules": slip_rules,
+            },
             duplicate_id=competition.pk,
         )
         duplicate_touched(competition_id=competition.pk)
@@ -527,14 +668,26 @@ def _scored(
 
 
 def _score_on(game: DuplicateGame, turn: Turn, text: str, claimed: int | None) -> dict[str, Any]:
-    """A slip scored on ``game`` (the master game with the turn's rack drawn)."""
-    result = score_slip(game.game, game.rack or "", text, claimed=claimed, top=turn.top_score)
+    """A slip judged on ``game`` (the master game with the turn's rack drawn) under the
+    evening's slip rules (`rules.referee.judge_slip`): what it pays, and its faults, its
+    warning and its penalty, if any."""
+    result = judge_slip(
+        game.game,
+        game.rack or "",
+        text,
+        claimed=claimed,
+        top=turn.top_score,
+        rules=evening_slip_rules(turn.evening),
+    )
     return {
         "score": result.score,
         "reason_code": result.reason or "",
         "reason_params": {k: v for k, v in result.params},
         "corrected": result.corrected,
         "is_top": result.is_top,
+        "faults": list(result.faults),
+        "warning": result.warning or "",
+        "penalty": result.penalty,
     }
 
 

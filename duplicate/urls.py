@@ -21,6 +21,11 @@ urlpatterns = [
         name="duplicate_settings",
     ),
     path(
+        f"{competition}beheer/duplicate/regels/",
+        views.rules_page,
+        name="duplicate_rules",
+    ),
+    path(
         f"{competition}beheer/duplicate/deelnemers/",
         views.participants_page,
         name="duplicate_participants",

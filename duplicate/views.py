@@ -36,6 +36,8 @@ from duplicate.forms import (
     CorrectSlipForm,
     DrawForm,
     DuplicateCompetitionForm,
+    DuplicateRulesForm,
+    EveningRulesForm,
     PaperSlipForm,
     ParticipantForm,
     RedoForm,
@@ -44,11 +46,14 @@ from duplicate.forms import (
     WithdrawForm,
 )
 from duplicate.models import DuplicateCompetition, Evening, Participant, Slip
+from duplicate.rule_fields import PRESET_LABELS
 from games.rule_messages import describe
 from rules import gcg
 from rules.board import square_name
-from rules.duplicate import score_slip
+from rules.referee import PRESETS, judge_slip
 
+#: The faults of the score written, which a preview (no score written yet) leaves out.
+SCORE_FAULTS = ("score_missing", "score_wrong")
 #: Seconds between two polls of the room screen.
 SCREEN_POLL_SECONDS = 3
 #: How often a phone that has handed in asks whether the next rack is out, and the
@@ -181,6 +186,64 @@ def duplicate_create_view(request, club: str):
         else:
             return redirect(made.get_absolute_url())
     return render(request, "duplicate/settings.html", {"club": club_obj, "form": form})
+
+
+def rules_page(request, club: str, competition: str):
+    """The competition's duplicate rules (its secretaries): a preset loaded into the form,
+    what the club plays differently, saved for the evenings to come; and the evenings
+    made under other rules, which the spelleider may bring under these with a reason."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    found = _managed_competition(request, club, competition)
+    current = services.duplicate_settings(found)
+    form = DuplicateRulesForm(current=current)
+    apply_form = EveningRulesForm(evenings=selectors.evenings_of(found))
+    if request.method == "POST" and not found.is_archived:
+        action = request.POST.get("action")
+        if action == "preset":
+            chosen = PRESETS.get(str(request.POST.get("preset")), current)
+            form = DuplicateRulesForm(current=chosen)
+            messages.info(request, _("The preset is in the form: save to play it."))
+        elif action == "apply":
+            apply_form = EveningRulesForm(request.POST, evenings=selectors.evenings_of(found))
+            if apply_form.is_valid():
+                try:
+                    services.evening_rules_apply(
+                        evening=apply_form.cleaned_data["evening"],
+                        reason=apply_form.cleaned_data["reason"],
+                        by=request.user,
+                    )
+                except CompetitionError as error:
+                    apply_form.add_error(None, _refusal(error))
+                else:
+                    messages.success(request, _("The evening is counted under these rules."))
+                    return redirect("duplicate_rules", found.club.slug, found.slug)
+        else:
+            form = DuplicateRulesForm(request.POST, current=current)
+            if form.is_valid() and form.settings is not None:
+                try:
+                    services.duplicate_rules_set(
+                        competition=found, settings=form.settings, by=request.user
+                    )
+                except CompetitionError as error:
+                    form.add_error(None, _refusal(error))
+                else:
+                    messages.success(request, _("Rules saved."))
+                    return redirect("duplicate_rules", found.club.slug, found.slug)
+    return render(
+        request,
+        "duplicate/rules.html",
+        {
+            "club": found.club,
+            "competition": found,
+            "form": form,
+            "apply_form": apply_form,
+            "other_evenings": selectors.evenings_under_other_rules(found, current.slips),
+            "presets": PRESET_LABELS,
+            "can_manage": True,
+            "tab": "rules",
+        },
+    )
 
 
 def settings_page(request, club: str, competition: str):
@@ -435,10 +498,20 @@ def _preview_of(state: selectors.EveningState, turn, text: str) -> dict:
         board, rack = state.game.game, turn.rack
     else:
         board, rack = state.game.position(turn.number), turn.rack
-    scored = score_slip(board, rack, services._clean(text))
+    # Judged as the hand-in will judge it, but without a score written: the phone asks
+    # what the play scores, so only the faults of the play itself are told.
+    scored = judge_slip(
+        board,
+        rack,
+        services._clean(text),
+        claimed=None,
+        top=None,
+        rules=services.evening_slip_rules(state.evening),
+    )
     if scored.reason:
         return {"error": describe(scored.reason, dict(scored.params))}
-    return {"score": scored.score, "words": scored.words}
+    faults = [describe(f, {}) for f in scored.faults if f not in SCORE_FAULTS]
+    return {"score": scored.score, "words": scored.words, "faults": faults}
 
 
 def _slip_page(request, evening, player, *, form=None, state=None, fragment=False, added=None):

@@ -135,6 +135,15 @@ MESSAGES = {
     "duplicate_no_turn": _("There is no turn {turn}."),
     "duplicate_bag_order": _("A bag order must hold the whole {tiles} set ({count} tiles)."),
     "duplicate_not_a_play": _("{notation} is not a play: a slip holds a position and a word."),
+    "duplicate_draw_meets_minimum": _("The rack {rack} meets the minimum: it is not thrown back."),
+    # the duplicate referee (rules.referee): its settings, and a slip's faults
+    "invalid_slip_rules": _("Invalid duplicate slip rules: {reason}."),
+    "invalid_duplicate_settings": _("Invalid duplicate settings: {reason}."),
+    "score_wrong": _("The score written is not the play's score."),
+    "score_missing": _("No score is written."),
+    "blank_unmarked": _("A blank is not marked: write its letter in lowercase."),
+    "reference_swapped": _("The coordinates are the wrong way round for this direction."),
+    "position_off": _("The word is not where it is written."),
     # Bordpunt's own (a move that waits for an earlier one to be corrected)
     "not_scored_until": _("Not scored until move {number} is corrected."),
     # the result of a table (rules.result.places)
