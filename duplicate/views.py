@@ -610,9 +610,10 @@ def slip_next_turn(request, club: str, competition: str, number: int):
         return HttpResponseClientRefresh()
     if str(request.GET.get("added", "")) in ("", str(last.added_seconds)):
         return HttpResponse(status=204)
-    # The spelleider added time: the phone's countdown follows, the slip typed stays.
+    # The spelleider added time: the phone's countdown follows, the slip typed stays. Nothing
+    # personal, so rendered without the request's context (no user read for it).
     return render(
-        request,
+        None,
         "duplicate/_slip_clock_follow.html",
         {
             "remaining": clock.seconds_left(last.deadline, timezone.now())
