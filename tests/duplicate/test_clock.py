@@ -212,3 +212,35 @@ def test_a_late_slip_counts_0_is_no_top_and_takes_no_solo(
     # Accepted, it counts as in time: two found the top, so no solo.
     assert rows == [(anna.pk, 74, 1, 0, 1), (bert.pk, 74, 1, 0, 1), (cor.pk, 14, 0, 0, 3)]
     assert Slip.objects.get(pk=late.pk).score == 74  # nothing was scored again
+
+
+# -------------------------------------------------------------------- the migration
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_gives_each_turn_its_competition_s_thinking_time():
+    from tests.duplicate.test_model import _leaves, migrate
+
+    before = [
+        ("duplicate", "0006_paired_rows_of_duplicate_competitions_removed"),
+        *(node for node in _leaves() if node[0] != "duplicate"),
+    ]
+    old = migrate(before)
+    try:
+        club = old.get_model("clubs", "Club").objects.create(name="Gouda", slug="gouda")
+        Competition_ = old.get_model("duplicate", "DuplicateCompetition")
+        Evening = old.get_model("duplicate", "Evening")
+        Turn = old.get_model("duplicate", "Turn")
+        for slug, seconds in (("snel", 60), ("gewoon", 180)):
+            competition = Competition_.objects.create(
+                club=club, name=slug, slug=slug, think_seconds=seconds
+            )
+            evening = Evening.objects.create(competition=competition, number=1)
+            Turn.objects.create(evening=evening, number=1, drawn="KAASEIN", rack="KAASEIN")
+    finally:
+        new = migrate(_leaves())
+    turns = new.get_model("duplicate", "Turn").objects.order_by("evening__competition__slug")
+    assert [(t.evening.competition.slug, t.seconds, t.added_seconds) for t in turns] == [
+        ("gewoon", 180, 0),
+        ("snel", 60, 0),
+    ]
