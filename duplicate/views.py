@@ -602,8 +602,9 @@ def slip_preview(request, club: str, competition: str, number: int):
 def slip_next_turn(request, club: str, competition: str, number: int):
     """Asked every few seconds by the slip page: 204 while the evening's last draw is the
     one the phone shows; once the spelleider draws the next rack (or the last one again),
-    an answer that has htmx load the slip page again, with the new rack. Nothing personal
-    and one query: the draw is on the room's screen too."""
+    an answer that has htmx load the slip page again, with the new rack; once the spelleider
+    adds time (``added``: the seconds added the phone knows), its new countdown alone.
+    Nothing personal and one query: the draw and the clock are on the room's screen too."""
     shown = str(request.GET.get("shown", ""))
     last = selectors.last_draw_clock(club_slug=club, competition_slug=competition, number=number)
     if last.draw != shown:
