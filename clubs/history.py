@@ -70,6 +70,7 @@ class HistoryAction(models.TextChoices):
     DUPLICATE_DRAW = "duplicate.draw", _("duplicate turn drawn")
     DUPLICATE_TOP = "duplicate.top", _("top put on the board")
     DUPLICATE_REDO = "duplicate.redo", _("duplicate turn played again")
+    DUPLICATE_ADD_TIME = "duplicate.add_time", _("time added to a duplicate turn")
     DUPLICATE_CREATE = "duplicate.create", _("duplicate competition created")
     DUPLICATE_SETTINGS = "duplicate.settings", _("duplicate settings changed")
     DUPLICATE_ARCHIVE = "duplicate.archive", _("duplicate competition archived")
@@ -78,6 +79,7 @@ class HistoryAction(models.TextChoices):
     PARTICIPANT_REINSTATE = "participant.reinstate", _("player reinstated in duplicate")
     SLIP_SUBMIT = "slip.submit", _("slip handed in")
     SLIP_CORRECT = "slip.correct", _("slip corrected")
+    SLIP_ACCEPT_LATE = "slip.accept_late", _("late slip accepted")
 
 
 class HistoryReason(models.TextChoices):

@@ -25,7 +25,16 @@ class TurnAdmin(ViewOnlyAdmin):
 
 @admin.register(Slip)
 class SlipAdmin(ViewOnlyAdmin):
-    list_display = ["__str__", "player", "text", "claimed", "score", "reason_code", "late"]
+    list_display = [
+        "__str__",
+        "player",
+        "text",
+        "claimed",
+        "score",
+        "reason_code",
+        "late",
+        "late_accepted",
+    ]
     list_filter = ["late", "corrected", "turn__evening__competition"]
     search_fields = ["player__name", "text"]
     list_select_related = ["player", "turn__evening__competition"]

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.inputs import StrictIntegerField, bounded
 from duplicate.models import DuplicateCompetition
 from duplicate.rule_fields import CHOICES, DRAW_FIELDS, PRESET_LABELS, SLIP_FIELDS
+from duplicate.services import ADD_TIME_MAX
 from rules.errors import RulesError
 from rules.referee import DuplicateSettings
 
@@ -46,6 +47,20 @@ class TopForm(forms.Form):
 
 
 class RedoForm(DrawForm):
+    reason = forms.CharField(label=_("Reason"), max_length=200)
+
+
+class AddTimeForm(forms.Form):
+    """Time the spelleider adds to the open turn, and why."""
+
+    seconds = bounded(StrictIntegerField(label=_("Seconds")), minimum=1, maximum=ADD_TIME_MAX)
+    reason = forms.CharField(label=_("Reason"), max_length=200)
+
+
+class AcceptLateForm(forms.Form):
+    """A late slip the spelleider accepts, and why."""
+
+    slip = bounded(StrictIntegerField(widget=forms.HiddenInput), minimum=1, maximum=2**31 - 1)
     reason = forms.CharField(label=_("Reason"), max_length=200)
 
 

@@ -6,11 +6,27 @@ Registered with `clubs.history_display` by `DuplicateConfig.ready`.
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Any
+
 from django.db import models
+from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
-from clubs.history_display import date_text, register
+from clubs.history_display import Reading, date_text, register
 from games.rule_messages import describe_stored
+
+
+def clock_time(value: Any, reading: Reading | None = None) -> str:
+    """A turn's deadline (stored as an ISO moment) as the room's clock shows it, to the
+    second ("20:03:30"): the evening's date is the entry's own."""
+    try:
+        moment = datetime.fromisoformat(str(value))
+    except ValueError:
+        return str(value)
+    if timezone.is_aware(moment):
+        moment = timezone.localtime(moment)
+    return formats.time_format(moment, "H:i:s")
 
 
 def register_history_texts() -> None:
@@ -31,6 +47,7 @@ def register_history_texts() -> None:
             "draw_rules": lambda value, reading: str(_("own draw rules")),
             "slip_rules": lambda value, reading: str(_("own slip rules")),
             "start_date": date_text,
+            "deadline": clock_time,
         },
         choices={
             "preset": PRESET_LABELS.items(),
@@ -48,6 +65,9 @@ def register_history_texts() -> None:
             "why": _("why 0"),
             "rack": _("rack"),
             "late": _("late"),
+            "late_accepted": _("late slip accepted"),
+            "deadline": _("time up at"),
+            "added_seconds": _("seconds added"),
             "number": _("evening"),
             "draw_rules": _("draw rules"),
             "slip_rules": _("slip rules"),

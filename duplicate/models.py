@@ -8,6 +8,7 @@ engine made of it: the score, and the reason as a code when it scores 0.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -18,6 +19,8 @@ from django.utils.translation import gettext_lazy as _
 from clubs.inputs import validate_plain_text
 from clubs.models import Club, Player
 from clubs.slugs import validate_competition_slug
+from duplicate import clock
+from duplicate.ranking import slip_counts
 
 
 class DuplicateCompetition(models.Model):
@@ -179,8 +182,13 @@ class Turn(models.Model):
     top_score = models.PositiveIntegerField(_("top score"), null=True, blank=True)
     #: The sum of the tops up to and including this turn.
     total = models.PositiveIntegerField(_("sum of the tops"), null=True, blank=True)
-    #: When the rack was announced: the room screen's countdown runs from here.
+    #: When the rack was announced: the turn's clock runs from here (`deadline`).
     drawn_at = models.DateTimeField(_("drawn at"), null=True, blank=True)
+    #: The thinking time of this turn, copied from the evening's slip rules at the draw
+    #: (`SlipRules.turn_seconds`): a later change of the rules moves no turn already drawn.
+    seconds = models.PositiveSmallIntegerField(_("thinking time (seconds)"), default=180)
+    #: Time the spelleider added, with a reason (`turn_add_time`).
+    added_seconds = models.PositiveIntegerField(_("time added (seconds)"), default=0)
 
     class Meta:
         ordering = ("evening", "number")
@@ -200,6 +208,16 @@ class Turn(models.Model):
     @property
     def is_open(self) -> bool:
         return not self.top
+
+    @property
+    def deadline(self) -> datetime | None:
+        """When this turn's time is up (None: drawn before the app kept the time)."""
+        return clock.deadline(self.drawn_at, self.seconds + self.added_seconds)
+
+    def in_time(self, at: datetime, grace_seconds: int) -> bool:
+        """Whether a slip arriving at ``at`` is in time: the top not on the board, and the
+        clock not run out (`duplicate.clock.in_time`, with the evening's grace)."""
+        return self.is_open and clock.in_time(self.deadline, at, grace_seconds)
 
 
 class Slip(models.Model):
@@ -228,8 +246,12 @@ class Slip(models.Model):
     warning = models.CharField(_("warning"), max_length=40, blank=True)
     #: Points taken off this slip's play for a fault (already off `score`).
     penalty = models.PositiveSmallIntegerField(_("penalty"), default=0)
-    #: Handed in after the top was put on the board.
+    #: Handed in from a phone after the turn's time or after the top was put on the board
+    #: (`Turn.in_time`): kept, scores 0 in every ranking unless `late_accepted`. The
+    #: engine's own score and top mark stay on the row, so accepting needs no rescoring.
     late = models.BooleanField(_("late"), default=False)
+    #: The spelleider accepted the late slip, with a reason (`slip_accept_late`): it counts.
+    late_accepted = models.BooleanField(_("late slip accepted"), default=False)
     submitted_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -242,6 +264,20 @@ class Slip(models.Model):
 
     def __str__(self) -> str:
         return f"{self.turn}: {self.text}"
+
+    @property
+    def counts(self) -> bool:
+        """Whether the slip counts (`duplicate.ranking.slip_counts`, the one rule)."""
+        return slip_counts(late=self.late, accepted=self.late_accepted)
+
+    @property
+    def counted_score(self) -> int:
+        """What the slip scores in the rankings: its score, or 0 when it does not count."""
+        return self.score if self.counts else 0
+
+    @property
+    def counted_top(self) -> bool:
+        return self.is_top and self.counts
 
     @property
     def reason_text(self) -> str:

@@ -2,8 +2,9 @@
 
 An evening: each player's total, as a percentage of the sum of the tops, and their
 solos (a turn's top that this player alone found). Whether a slip finds the top is
-`rules.duplicate.scores_top`, the definition the slip's own mark uses. A season: each
-player's average percentage over the evenings they played, or over their best N.
+`rules.duplicate.scores_top`, the definition the slip's own mark uses; a late slip counts
+0 (`counted_score`), so it is never a top and never a solo. A season: each player's average
+percentage over the evenings they played, or over their best N.
 """
 
 from __future__ import annotations
@@ -12,6 +13,26 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from rules.duplicate import scores_top
+
+
+def slip_counts(*, late: bool, accepted: bool) -> bool:
+    """Whether a slip counts: the one rule every ranking, page and export asks. A late slip
+    (after the turn's time or after the top was shown) is void: FISF-2023 §5.7, « Remise
+    d'un bulletin de jeu écrit après la fin du coup » -> nullité; NL-regl. §3.III.7,
+    "Overschrijding van de gestelde tijd ... heeft een nulscore tot gevolg". It counts once
+    the spelleider has accepted it, with a reason (a phone that lost its connection).
+
+    >>> slip_counts(late=False, accepted=False), slip_counts(late=True, accepted=False)
+    (True, False)
+    >>> slip_counts(late=True, accepted=True)
+    True
+    """
+    return not late or accepted
+
+
+def counted_score(score: int, *, late: bool, accepted: bool) -> int:
+    """What a slip of ``score`` counts for in the rankings (0 when it does not count)."""
+    return score if slip_counts(late=late, accepted=accepted) else 0
 
 
 @dataclass(frozen=True)
@@ -37,8 +58,9 @@ def evening_ranking(
     top_scores: Mapping[int, int], slips: Iterable[tuple[int, int, int]]
 ) -> list[EveningRow]:
     """``top_scores``: turn number -> top score, of the turns on the board; ``slips``:
-    (player, turn, score) of each slip. A turn a player handed in no slip for scores 0.
-    Ranked by total (then percentage is the same), equal totals share a rank.
+    (player, turn, score) of each slip, the score as it counts (`counted_score`). A turn
+    a player handed in no slip for scores 0. Ranked by total (then percentage is the
+    same), equal totals share a rank.
 
     Two turns, tops 74 and 79 (sum 153); player 1 found both, alone the second (a solo);
     player 2 the first; player 3 neither (74 / 153 = 48.4%, 34 / 153 = 22.2%):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, cast
 
 from django.db.models import Exists, OuterRef, QuerySet
@@ -12,7 +13,13 @@ from django.shortcuts import get_object_or_404
 from django.utils.safestring import SafeString
 
 from duplicate.models import DuplicateCompetition, Evening, Participant, Slip, Turn
-from duplicate.ranking import EveningRow, SeasonRow, evening_ranking, season_ranking
+from duplicate.ranking import (
+    EveningRow,
+    SeasonRow,
+    counted_score,
+    evening_ranking,
+    season_ranking,
+)
 from duplicate.services import evening_slip_rules, master_game
 from games.board import grid_html, squares
 from rules.duplicate import DuplicateGame
@@ -20,7 +27,8 @@ from rules.referee import SlipRules
 
 
 def counted_slips(slips: QuerySet[Slip]) -> QuerySet[Slip]:
-    """The slips that rank: a participant withdrawn from an evening is out of the ranking
+    """The slips that rank (each as it counts: `duplicate.ranking.counted_score`, a late
+    slip 0 until accepted): a participant withdrawn from an evening is out of the ranking
     of that evening and every later one (as an entrant withdrawn from a round is out of
     its pairings); the evenings before count as played."""
     withdrawn = Participant.objects.filter(
@@ -42,9 +50,15 @@ def evening_results(evening: Evening) -> list[EveningRow]:
         ),
     )
     slips = counted_slips(Slip.objects.filter(turn__evening=evening)).values_list(
-        "player_id", "turn__number", "score"
+        "player_id", "turn__number", "score", "late", "late_accepted"
     )
-    return evening_ranking(tops, slips)
+    return evening_ranking(
+        tops,
+        (
+            (player, number, counted_score(score, late=late, accepted=accepted))
+            for player, number, score, late, accepted in slips
+        ),
+    )
 
 
 def season_results(competition_id: int, best: int | None = None) -> list[SeasonRow]:
@@ -57,10 +71,13 @@ def season_results(competition_id: int, best: int | None = None) -> list[SeasonR
     ):
         tops.setdefault(evening_id, {})[number] = cast(int, score)  # a top has its score
     slips: dict[int, list[tuple[int, int, int]]] = {}
-    for evening_id, player, number, score in counted_slips(
-        Slip.objects.filter(turn__evening__competition_id=competition_id)
-    ).values_list("turn__evening_id", "player_id", "turn__number", "score"):
-        slips.setdefault(evening_id, []).append((player, number, score))
+    rows = counted_slips(Slip.objects.filter(turn__evening__competition_id=competition_id))
+    for evening_id, player, number, score, late, accepted in rows.values_list(
+        "turn__evening_id", "player_id", "turn__number", "score", "late", "late_accepted"
+    ):
+        slips.setdefault(evening_id, []).append(
+            (player, number, counted_score(score, late=late, accepted=accepted))
+        )
     evenings = [
         {row.player_id: row.percentage for row in evening_ranking(tops[e], slips.get(e, []))}
         for e in sorted(tops)
@@ -236,10 +253,21 @@ def evening_state(evening: Evening, turns: list[Turn] | None = None) -> EveningS
     return EveningState(evening, turns, _replayed_game(evening, turns))
 
 
-def last_draw(*, club_slug: str, competition_slug: str, number: int) -> str:
-    """The evening's last turn drawn as "number:rack" ("" before the first; one query):
-    what a phone that has handed in asks every few seconds, to know when the next rack is
-    out (or the last one drawn again)."""
+@dataclass(frozen=True)
+class LastDraw:
+    """The evening's last turn as a phone follows it: its draw ("number:rack", "" before
+    the first) and its clock."""
+
+    draw: str
+    is_open: bool = False
+    added_seconds: int = 0
+    deadline: datetime | None = None
+
+
+def last_draw_clock(*, club_slug: str, competition_slug: str, number: int) -> LastDraw:
+    """The evening's last turn drawn and its clock (one query): what a phone asks every
+    few seconds, to know when the next rack is out (or the last one drawn again), and
+    whether the spelleider added time."""
     last = (
         Turn.objects.filter(
             evening__competition__club__slug=club_slug,
@@ -247,10 +275,21 @@ def last_draw(*, club_slug: str, competition_slug: str, number: int) -> str:
             evening__number=number,
         )
         .order_by("-number")
-        .values_list("number", "rack")
+        .only("number", "rack", "top", "drawn_at", "seconds", "added_seconds")
         .first()
     )
-    return "" if last is None else draw_key(*last)
+    if last is None:
+        return LastDraw("")
+    return LastDraw(
+        draw_key(last.number, last.rack), last.is_open, last.added_seconds, last.deadline
+    )
+
+
+def late_slips(turn: Turn | None) -> list[Slip]:
+    """The turn's late slips, with their players, for the spelleider to accept or not."""
+    if turn is None:
+        return []
+    return list(turn.slips.filter(late=True).select_related("player").order_by("player__name"))
 
 
 def draw_key(number: int, rack: str) -> str:

@@ -7,11 +7,17 @@ tops) hold the club's lock, so two clicks make one turn. A slip is scored and wr
 holding its turn's row (`_turn_held`), which a redo of the turn holds too: the slip is
 scored on the rack that is current in its own transaction. The database keeps one slip
 per player and turn, and a second one is refused.
+
+The turn's clock is the server's: a turn drawn takes the competition's thinking time, the
+spelleider may add time with a reason, and a slip from a phone is judged in time or late
+when it arrives, on the turn held (`Turn.in_time`). A late slip is kept, marked, and counts
+0 until the spelleider accepts it with a reason (`duplicate.ranking.slip_counts`).
 """
 
 from __future__ import annotations
 
 import random
+from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -38,6 +44,8 @@ TURN_DRAW = HistoryAction.DUPLICATE_DRAW
 TURN_TOP = HistoryAction.DUPLICATE_TOP
 SLIP_SUBMIT = HistoryAction.SLIP_SUBMIT
 SLIP_CORRECT = HistoryAction.SLIP_CORRECT
+SLIP_ACCEPT_LATE = HistoryAction.SLIP_ACCEPT_LATE
+TURN_ADD_TIME = HistoryAction.DUPLICATE_ADD_TIME
 TURN_REDO = HistoryAction.DUPLICATE_REDO
 DUPLICATE_CREATE = HistoryAction.DUPLICATE_CREATE
 DUPLICATE_SETTINGS = HistoryAction.DUPLICATE_SETTINGS
@@ -534,6 +542,7 @@ def turn_draw(
             rack=rack,
             top_score=tops[0].score if tops else 0,
             drawn_at=timezone.now(),
+            seconds=evening_slip_rules(evening).turn_seconds,
         )
         _turn_history(
             turn,
@@ -623,8 +632,15 @@ def turn_redo(*, turn: Turn, by: Any, reason: str, tiles: str | None = None) -> 
         before = {"drawn": turn.drawn, "top": turn.top, "score": turn.top_score}
         turn.drawn, turn.rack = game.drawn, rack
         turn.top, turn.top_score, turn.total = "", tops[0].score if tops else 0, None
+        # A new draw: the clock starts again, with the thinking time the competition has now.
         turn.drawn_at = timezone.now()
-        turn.save(update_fields=["drawn", "rack", "top", "top_score", "total", "drawn_at"])
+        turn.seconds, turn.added_seconds = evening_slip_rules(evening).turn_seconds, 0
+        turn.save(
+            update_fields=[
+                *("drawn", "rack", "top", "top_score", "total"),
+                *("drawn_at", "seconds", "added_seconds"),
+            ]
+        )
         _turn_history(
             turn,
             by=by,
@@ -650,6 +666,52 @@ def turn_redo(*, turn: Turn, by: Any, reason: str, tiles: str | None = None) -> 
             )
         duplicate_touched(competition_id=evening.competition_id)
     return turn
+
+
+#: What the spelleider may add to a turn's time at once (seconds).
+ADD_TIME_MAX = 600
+
+
+def turn_add_time(*, turn: Turn, seconds: int, reason: str, by: Any) -> Turn:
+    """The spelleider adds ``seconds`` (1–600) to the open turn's time, with a reason (a
+    disturbance in the room); the deadline before and after and the reason are kept in the
+    history. Refused once the top is on the board: the turn is over."""
+    if not reason.strip():
+        raise DuplicateEveningError(_("Give a reason for the extra time."), code="no_reason")
+    if not 1 <= seconds <= ADD_TIME_MAX:
+        raise DuplicateEveningError(
+            _("Add between 1 and %(max)s seconds.") % {"max": ADD_TIME_MAX}, code="bad_seconds"
+        )
+    evening = turn.evening
+    with transaction.atomic():
+        duplicate_check_open(evening.competition_id)
+        held = _turn_held(turn)
+        if not held.is_open:
+            raise DuplicateEveningError(
+                _("The top is on the board: this turn's time is over."), code="turn_closed"
+            )
+        before = held.deadline
+        held.added_seconds += seconds
+        held.save(update_fields=["added_seconds"])
+        _turn_history(
+            held,
+            by=by,
+            action=TURN_ADD_TIME,
+            obj=held,
+            before={"turn": held.number, "deadline": _moment(before)},
+            after={
+                "turn": held.number,
+                "deadline": _moment(held.deadline),
+                "added_seconds": seconds,
+            },
+            reason=reason,
+        )
+        duplicate_touched(competition_id=evening.competition_id)
+    return held
+
+
+def _moment(at: datetime | None) -> str | None:
+    return None if at is None else at.isoformat()
 
 
 # -------------------------------------------------------------------- slips
@@ -734,13 +796,20 @@ def slip_submit(
     claimed: int | None = None,
     position: DuplicateGame | None = None,
     participation: Participant | None = None,
+    on_paper: bool = False,
+    now: datetime | None = None,
 ) -> Slip:
     """Hand in a player's slip: scored at once; a second slip for the turn is refused
-    (a correction goes through `slip_correct`). A slip after the top is marked late.
+    (a correction goes through `slip_correct`). A slip from the player's phone that
+    arrives (``now``) after the turn's time or after the top is marked late
+    (`Turn.in_time`): kept with the engine's score, counting 0 until accepted. A paper
+    slip typed by the secretary (``on_paper``) is never late: it was handed in on paper
+    when the time was called, and is typed afterwards by nature.
     `position`: the master game with the turn's rack drawn, as the caller read it; used
     when the rack is still that one. `participation`: the player's entry in the
     competition, as the caller read it (read here otherwise). Whether the competition is
     archived is refused by `duplicate_touched`, at the end of the same transaction."""
+    arrived = now or timezone.now()
     text = _clean(text)
     if claimed is not None and not 0 <= claimed <= 9999:
         raise DuplicateEveningError(_("A score is a whole number 0–9999."), code="bad_claim")
@@ -752,13 +821,14 @@ def slip_submit(
     try:
         with transaction.atomic():
             turn = _turn_held(turn)
+            rules = evening_slip_rules(turn.evening)
             scored = _scored(turn, text, claimed, position)
             slip = Slip.objects.create(
                 turn=turn,
                 player_id=player_id,
                 text=text,
                 claimed=claimed,
-                late=not turn.is_open,
+                late=not on_paper and not turn.in_time(arrived, rules.grace_seconds),
                 **scored,
             )
             _turn_history(
@@ -784,6 +854,40 @@ def slip_submit(
             code="slip_twice",
         ) from None
     return slip
+
+
+def slip_accept_late(*, slip: Slip, reason: str, by: Any) -> Slip:
+    """The spelleider accepts a late slip (a phone that lost its connection): from now on
+    it counts as one in time, with the score the engine gave it when it came in. The
+    reason is required and kept in the history; a second acceptance changes nothing."""
+    if not reason.strip():
+        raise DuplicateEveningError(
+            _("Give a reason for accepting the late slip."), code="no_reason"
+        )
+    turn = slip.turn
+    with transaction.atomic():
+        duplicate_check_open(turn.evening.competition_id)
+        current = row_lock(Slip.objects).filter(pk=slip.pk).first()
+        if current is None:
+            raise DuplicateEveningError(_("This slip no longer exists."), code="no_slip")
+        if not current.late:
+            raise DuplicateEveningError(_("This slip was handed in on time."), code="not_late")
+        if current.late_accepted:
+            return current
+        current.late_accepted = True
+        current.save(update_fields=["late_accepted"])
+        _turn_history(
+            turn,
+            by=by,
+            action=SLIP_ACCEPT_LATE,
+            obj=current,
+            # The score as it counts: 0 while late, the engine's once accepted.
+            before={"slip": current.text, "score": 0, "late_accepted": False},
+            after={"slip": current.text, "score": current.score, "late_accepted": True},
+            reason=reason,
+        )
+        duplicate_touched(competition_id=turn.evening.competition_id)
+    return current
 
 
 def slip_correct(
@@ -823,8 +927,10 @@ __all__ = [
     "participant_add",
     "participant_reinstate",
     "participant_withdraw",
+    "slip_accept_late",
     "slip_correct",
     "slip_submit",
+    "turn_add_time",
     "turn_choose_top",
     "turn_draw",
     "turn_redo",

@@ -31,8 +31,10 @@ from competition.exports import spreadsheet_csv
 from competition.forms import ArchiveForm
 from competition.qr import qr_svg
 from competition.services import CompetitionError
-from duplicate import hand_in_sql, selectors, services
+from duplicate import clock, hand_in_sql, selectors, services
 from duplicate.forms import (
+    AcceptLateForm,
+    AddTimeForm,
     CorrectSlipForm,
     DrawForm,
     DuplicateCompetitionForm,
@@ -379,13 +381,17 @@ def history_page(request, club: str, competition: str):
 # -------------------------------------------------------------------- the room screen
 
 
+def seconds_left(turn) -> int | None:
+    """What the countdowns show of an open turn: the seconds left by the server's clock
+    (`Turn.deadline`), never the device's; None for a closed turn or one without a clock."""
+    if turn is None or not turn.is_open:
+        return None
+    return clock.seconds_left(turn.deadline, timezone.now())
+
+
 def _screen_context(evening: Evening) -> dict:
     state = selectors.evening_state(evening)
-    open_turn = state.open_turn
-    remaining = None
-    if open_turn is not None and open_turn.drawn_at is not None:
-        elapsed = (timezone.now() - open_turn.drawn_at).total_seconds()
-        remaining = max(0, int(evening.competition.think_seconds - elapsed))
+    remaining = seconds_left(state.open_turn)
     return {
         "evening": evening,
         "competition": evening.competition,
@@ -434,14 +440,45 @@ LEADER_ACTIONS = {
             turn=turn, reason=data["reason"], tiles=data["tiles"] or None, by=by
         ),
     ),
+    "time": (
+        AddTimeForm,
+        lambda evening, turn, data, by: services.turn_add_time(
+            turn=turn, seconds=data["seconds"], reason=data["reason"], by=by
+        ),
+    ),
+    "accept": (
+        AcceptLateForm,
+        lambda evening, turn, data, by: services.slip_accept_late(
+            slip=_late_slip(evening, data["slip"]), reason=data["reason"], by=by
+        ),
+    ),
 }
+
+
+def _late_slip(evening: Evening, slip_id: int) -> Slip:
+    """A slip of the evening, for the spelleider to accept (refused when there is none)."""
+    found = (
+        Slip.objects.filter(pk=slip_id, turn__evening=evening)
+        .select_related("turn__evening__competition")
+        .first()
+    )
+    if found is None:
+        raise services.DuplicateEveningError(_("This slip no longer exists."), code="no_slip")
+    return found
 
 
 @leader_required
 def leader(request, evening: Evening):
     """The spelleider's page: draw (by the app or typed from the bag), choose the top,
-    play the last turn again after an error."""
-    forms = {"draw": DrawForm(), "top": TopForm(), "redo": RedoForm()}
+    play the last turn again after an error, add time to the open turn, accept a late slip
+    of the last turn."""
+    forms = {
+        "draw": DrawForm(),
+        "top": TopForm(),
+        "redo": RedoForm(),
+        "time": AddTimeForm(),
+        "accept": AcceptLateForm(),
+    }
     if request.method == "POST":
         action = request.POST.get("action", "")
         if action not in LEADER_ACTIONS:
@@ -474,6 +511,8 @@ def leader(request, evening: Evening):
             "board": state.board(),
             "tops": tops,
             **_slips_in(evening, state.open_turn),
+            "remaining": seconds_left(state.open_turn),
+            "late_slips": selectors.late_slips(state.last_turn),
             "forms": forms,
             "can_manage": True,
             "tab": "duplicate",
@@ -541,6 +580,9 @@ def _slip_page(request, evening, player, *, form=None, state=None, fragment=Fals
         "added": added,
         "form": form or SlipForm(),
         "fragment": fragment,
+        "remaining": seconds_left(turn),
+        "time_added": turn.added_seconds if turn is not None and turn.is_open else None,
+        "next_turn_url": _evening_url("duplicate_slip_next_turn", evening),
         "tab": "duplicate",
         # The page follows the draws. A reload comes only with a new draw, when a slip
         # typed for the turn before could no longer be handed in anyway.
@@ -585,7 +627,7 @@ def _evening_for_player(request, club, competition, number):
 
 def slip(request, club: str, competition: str, number: int):
     """The player's slip on their own phone: coordinates and word, the score shown before
-    sending, sent once per turn (after the top it is marked late)."""
+    sending, sent once per turn (after the turn's time or the top it is marked late)."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     evening, participation = _evening_for_player(request, club, competition, number)
@@ -643,13 +685,30 @@ def slip_preview(request, club: str, competition: str, number: int):
 def slip_next_turn(request, club: str, competition: str, number: int):
     """Asked every few seconds by the slip page: 204 while the evening's last draw is the
     one the phone shows; once the spelleider draws the next rack (or the last one again),
-    an answer that has htmx load the slip page again, with the new rack. Nothing personal
-    and one query: the draw is on the room's screen too."""
+    an answer that has htmx load the slip page again, with the new rack; once the spelleider
+    adds time (``added``: the seconds added the phone knows), its new countdown alone.
+    Nothing personal and one query: the draw and the clock are on the room's screen too."""
     shown = str(request.GET.get("shown", ""))
-    drawn = selectors.last_draw(club_slug=club, competition_slug=competition, number=number)
-    if drawn == shown:
+    last = selectors.last_draw_clock(club_slug=club, competition_slug=competition, number=number)
+    if last.draw != shown:
+        return HttpResponseClientRefresh()
+    if str(request.GET.get("added", "")) in ("", str(last.added_seconds)):
         return HttpResponse(status=204)
-    return HttpResponseClientRefresh()
+    # The spelleider added time: the phone's countdown follows, the slip typed stays. Nothing
+    # personal, so rendered without the request's context (no user read for it).
+    return render(
+        None,
+        "duplicate/_slip_clock_follow.html",
+        {
+            "remaining": clock.seconds_left(last.deadline, timezone.now())
+            if last.is_open
+            else None,
+            "follow": last.draw,
+            "time_added": last.added_seconds,
+            "poll_seconds": SLIP_POLL_SECONDS,
+            "next_turn_url": request.path,
+        },
+    )
 
 
 @leader_required
@@ -718,6 +777,8 @@ def paper_slips(request, evening: Evening):
                         text=form.cleaned_data["text"],
                         claimed=form.cleaned_data["claimed"],
                         by=request.user,
+                        # Handed in on paper when the time was called: never late.
+                        on_paper=True,
                     )
                 except CompetitionError as error:
                     form.add_error(None, _refusal(error))
@@ -788,7 +849,7 @@ def evening_print(request, club: str, competition: str, number: int):
         running, lines = 0, []
         for turn in turns:
             own = by_player.get(player_id, {}).get(turn.number)
-            running += own.score if own else 0
+            running += own.counted_score if own else 0
             lines.append((turn, own, running))
         sheets.append((name, lines))
     slip_url = request.build_absolute_uri(_evening_url("duplicate_slip", evening))

@@ -133,14 +133,6 @@ class SlipRules:
             raise DuplicateError("invalid_slip_rules", reason=f"no fault {fault!r}")
         return str(getattr(self, fault))
 
-    def in_time(self, seconds: float) -> bool:
-        """Whether a slip ``seconds`` after the turn's start is in time (grace included).
-
-        >>> SlipRules().in_time(182), SlipRules().in_time(182.5)
-        (True, False)
-        """
-        return seconds <= self.turn_seconds + self.grace_seconds
-
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dictionary of every field."""
         return dataclasses.asdict(self)

@@ -366,6 +366,20 @@ SAMPLES = {
         "",
         "bevat geen Z",
     ),
+    "duplicate.add_time": (
+        TURN,
+        {"turn": 3, "deadline": "2026-03-05T19:03:00+00:00"},
+        {"turn": 3, "deadline": "2026-03-05T19:04:00+00:00", "added_seconds": 60},
+        "",
+        "20:04:00",  # the deadline in the club's time (Europe/Amsterdam, UTC+1 in March)
+    ),
+    "slip.accept_late": (
+        SLIP,
+        {"slip": "8H KAAS", "score": 0, "late_accepted": False},
+        {"slip": "8H KAAS", "score": 14, "late_accepted": True},
+        "",
+        "0 → 14",
+    ),
     "slip.correct": (
         SLIP,
         {"slip": "8H KAAZ", "claimed": 30, "score": 0},

@@ -65,8 +65,12 @@ def test_an_evening_of_two_turns_with_slips_scored_and_ranked(
     turn = turn_choose_top(turn=turn, by=secretary)
     assert (turn.top, turn.top_score, turn.total) == ("8D KAArSEN", 74, 74)
     assert turn_choose_top(turn=turn, by=secretary, play="8H SNAAKsE") == turn  # a second click
+    # After the top a slip is late: kept with the engine's evaluation (74, a top play),
+    # but it counts 0, so no top and no solo: FISF-2023 §5.7, « Remise d'un bulletin de jeu
+    # écrit après la fin du coup » -> nullité (research/duplicate_sources.md, b).
     late = slip_submit(turn=turn, player_id=dirk.pk, text="H4 KAAtSEN", claimed=74, by=dirk)
     assert (late.score, late.is_top, late.late) == (74, True, True)
+    assert (late.counts, late.counted_score, late.counted_top) == (False, 0, False)
 
     # The blank went back: the bag's R replaced it, so the next draw is T W O O R D A.
     second = turn_draw(evening=evening, tiles="TWOORDA", by=secretary)
@@ -111,16 +115,17 @@ def test_an_evening_of_two_turns_with_slips_scored_and_ranked(
     assert len(queries) == 2
     table = [(r.player_id, r.total, round(r.percentage, 2), r.tops, r.solos, r.rank) for r in rows]
     assert table == [
-        (anna.pk, 153, 100.0, 2, 1, 1),  # turn 2's top was hers alone
-        (dirk.pk, 74, 48.37, 1, 0, 2),  # 74 / 153
-        (bert.pk, 14, 9.15, 0, 0, 3),
-        (cor.pk, 14, 9.15, 0, 0, 3),
+        # Both tops hers alone: turn 1's too, as Dirk's 74 came after the top (counts 0).
+        (anna.pk, 153, 100.0, 2, 2, 1),
+        (bert.pk, 14, 9.15, 0, 0, 2),  # 14 / 153
+        (cor.pk, 14, 9.15, 0, 0, 2),
+        (dirk.pk, 0, 0.0, 0, 0, 4),  # his late slip: 0
     ]
     assert [r.player_id for r in season_results(competition.pk)] == [
         anna.pk,
-        dirk.pk,
         bert.pk,
         cor.pk,
+        dirk.pk,
     ]
 
 

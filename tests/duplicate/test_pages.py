@@ -435,7 +435,7 @@ def _followed_draw(html: str) -> str | None:
     if marker not in html:
         return None
     follower = html.split(marker, 1)[1].split(">", 1)[0]
-    return unquote(follower.split("?shown=", 1)[1].split('"', 1)[0])
+    return unquote(follower.split("?shown=", 1)[1].split("&amp;", 1)[0])
 
 
 def test_the_phone_follows_the_draws(client, evening, secretary, anna):

@@ -33,3 +33,16 @@ def test_a_top_of_0_is_no_top_in_the_ranking_as_on_the_slip():
     # is found by player 7 alone (`rules.duplicate.scores_top`, the slip's own mark).
     rows = evening_ranking({1: 0, 2: 22}, [(7, 1, 0), (7, 2, 22), (8, 1, 0), (8, 2, 21)])
     assert [(r.player_id, r.total, r.tops, r.solos) for r in rows] == [(7, 22, 1, 1), (8, 21, 0, 0)]
+
+
+def test_a_late_slip_counts_0_in_the_tally_until_accepted():
+    # FISF-2023 §5.7: a slip written after the end of the turn is void (« nullité »).
+    from duplicate.ranking import counted_score
+
+    assert counted_score(74, late=True, accepted=False) == 0
+    assert counted_score(74, late=True, accepted=True) == 74
+    assert counted_score(74, late=False, accepted=False) == 74
+    # Turn 1's top 40: player 1 in time, player 2 late with 40 too (counts 0): 1's solo.
+    slips = [(1, 1, 40), (2, 1, counted_score(40, late=True, accepted=False))]
+    rows = evening_ranking({1: 40}, slips)
+    assert [(r.player_id, r.total, r.tops, r.solos) for r in rows] == [(1, 40, 1, 1), (2, 0, 0, 0)]

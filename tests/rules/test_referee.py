@@ -385,7 +385,7 @@ def test_wrong_settings_are_refused_naming_the_field(data, code, field):
 def test_the_turns_time_and_its_grace():
     # FISF §1.3 and NTSV: 3 minutes; the grace of 2 s is an interpretation.
     assert FISF.turn_seconds == NTSV_SLIPS.turn_seconds == 180
-    assert FISF.in_time(182) and not FISF.in_time(182.01)
+    assert FISF.grace_seconds == NTSV_SLIPS.grace_seconds == 2
 
 
 # ------------------------------------------------------------------ the FISF draw
