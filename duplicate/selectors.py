@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -14,7 +15,8 @@ from django.utils.safestring import SafeString
 from duplicate.models import DuplicateCompetition, Evening, Participant, Slip, Turn
 from duplicate.ranking import EveningRow, SeasonRow, evening_ranking, season_ranking
 from duplicate.services import master_game
-from games.board import grid_html, squares
+from games.board import column_labels, grid_html, squares
+from rules.board import Notation
 from rules.duplicate import DuplicateGame
 
 
@@ -172,11 +174,17 @@ class EveningState:
     def ending(self) -> str | None:
         return self.game.ending
 
+    @property
+    def notation(self) -> Notation:
+        """The club's slip notation: the board's labels, the slips and tops are shown in it."""
+        return self.evening.competition.club.notation
+
     def board(self) -> BoardGrid:
-        """The board now; the last top marked."""
+        """The board now, labelled in the club's notation; the last top marked."""
         placed = self.game.turns[-1].chosen.placed if self.game.turns else ()
-        rows = squares(self.game.game.board, self.game.tiles, highlight=placed)
-        return BoardGrid(grid_html(rows))
+        notation = self.notation
+        rows = squares(self.game.game.board, self.game.tiles, highlight=placed, notation=notation)
+        return BoardGrid(grid_html(rows, notation), column_labels(notation))
 
 
 @dataclass(frozen=True)
@@ -184,7 +192,7 @@ class BoardGrid:
     """What `games/_board.html` reads."""
 
     grid: SafeString
-    columns: str = "ABCDEFGHIJKLMNO"
+    columns: Sequence[str]
 
 
 #: The master games this process has replayed lately, by what they were replayed from.
@@ -253,8 +261,11 @@ def open_turn(evening: Evening) -> Turn | None:
 
 
 def slips_of(evening: Evening) -> list[Slip]:
-    return list(
+    slips = list(
         Slip.objects.filter(turn__evening=evening)
         .select_related("turn", "player")
         .order_by("turn__number", "player__name", "pk")
     )
+    for slip in slips:  # the caller's evening, with its club (the notation) as read
+        slip.turn.evening = evening
+    return slips

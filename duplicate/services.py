@@ -27,6 +27,7 @@ from competition.services import CompetitionArchived, CompetitionError
 from duplicate.models import DuplicateCompetition, Evening, Participant, Slip, Turn
 from games.rule_messages import coded, describe
 from rules import rule_set
+from rules.board import Notation
 from rules.duplicate import DrawRules, DuplicateGame, score_slip
 from rules.errors import RulesError
 from rules.move import parse_move
@@ -312,7 +313,8 @@ def evening_rescore(evening: Evening) -> None:
                 # Scored before the play: the slips of a turn meet the board before its top.
                 turn.top_score = game.game.preview(parse_move(turn.top), rack=turn.rack).score
             for slip in slips.get(turn.pk, []):
-                for name, value in _score_on(game, turn, slip.text, slip.claimed).items():
+                scored = _score_on(game, turn, slip.text, slip.claimed, Notation(slip.written_in))
+                for name, value in scored.items():
                     setattr(slip, name, value)
             if not turn.is_open:
                 turn.total = game.play_known(turn.top).total
@@ -494,7 +496,7 @@ def turn_redo(*, turn: Turn, by: Any, reason: str, tiles: str | None = None) -> 
             reason=reason,
         )
         for slip in turn.slips.order_by("pk"):
-            scored = _score_on(game, turn, slip.text, slip.claimed)
+            scored = _score_on(game, turn, slip.text, slip.claimed, Notation(slip.written_in))
             Slip.objects.filter(pk=slip.pk).update(**scored)
             if scored["score"] == slip.score and scored["reason_code"] == slip.reason_code:
                 continue
@@ -517,19 +519,26 @@ def turn_redo(*, turn: Turn, by: Any, reason: str, tiles: str | None = None) -> 
 def _scored(
     turn: Turn, text: str, claimed: int | None, position: DuplicateGame | None = None
 ) -> dict[str, Any]:
-    """What the engine makes of a slip, on the board and rack of its turn (`position`:
-    the master game with this turn's rack drawn, when the caller has it)."""
+    """What the engine makes of a slip, read in the club's notation, on the board and rack
+    of its turn (`position`: the master game with this turn's rack drawn, when the caller
+    has it)."""
     if position is None or (position.turn_number, position.rack) != (turn.number, turn.rack):
         turns = list(turn.evening.turns.filter(number__lt=turn.number).order_by("number"))
         position = master_game(turn.evening, turns)
         position.draw(turn.drawn)
-    return _score_on(position, turn, text, claimed)
+    return _score_on(position, turn, text, claimed, turn.evening.competition.club.notation)
 
 
-def _score_on(game: DuplicateGame, turn: Turn, text: str, claimed: int | None) -> dict[str, Any]:
-    """A slip scored on ``game`` (the master game with the turn's rack drawn)."""
-    result = score_slip(game.game, game.rack or "", text, claimed=claimed, top=turn.top_score)
+def _score_on(
+    game: DuplicateGame, turn: Turn, text: str, claimed: int | None, notation: Notation
+) -> dict[str, Any]:
+    """A slip written in ``notation`` scored on ``game`` (the master game with the turn's
+    rack drawn)."""
+    result = score_slip(
+        game.game, game.rack or "", text, claimed=claimed, top=turn.top_score, notation=notation
+    )
     return {
+        "written_in": notation.value,
         "score": result.score,
         "reason_code": result.reason or "",
         "reason_params": {k: v for k, v in result.params},

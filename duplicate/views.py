@@ -44,7 +44,7 @@ from duplicate.forms import (
     WithdrawForm,
 )
 from duplicate.models import DuplicateCompetition, Evening, Participant, Slip
-from games.rule_messages import describe
+from duplicate.notation import play_read, reason_shown
 from rules import gcg
 from rules.board import square_name
 from rules.duplicate import score_slip
@@ -435,10 +435,15 @@ def _preview_of(state: selectors.EveningState, turn, text: str) -> dict:
         board, rack = state.game.game, turn.rack
     else:
         board, rack = state.game.position(turn.number), turn.rack
-    scored = score_slip(board, rack, services._clean(text))
+    notation = state.notation
+    scored = score_slip(board, rack, services._clean(text), notation=notation)
     if scored.reason:
-        return {"error": describe(scored.reason, dict(scored.params))}
-    return {"score": scored.score, "words": scored.words}
+        return {"error": reason_shown(scored.reason, dict(scored.params), notation)}
+    return {
+        "score": scored.score,
+        "words": scored.words,
+        **play_read(scored.notation or "", notation),
+    }
 
 
 def _slip_page(request, evening, player, *, form=None, state=None, fragment=False, added=None):
@@ -466,7 +471,7 @@ def _slip_page(request, evening, player, *, form=None, state=None, fragment=Fals
         "handed_in": handed_in,
         "mine": mine,
         "added": added,
-        "form": form or SlipForm(),
+        "form": form or SlipForm(notation=evening.competition.club.slip_notation),
         "fragment": fragment,
         "tab": "duplicate",
         # The page follows the draws. A reload comes only with a new draw, when a slip
@@ -509,7 +514,7 @@ def slip(request, club: str, competition: str, number: int):
     player = participation.player
     if request.method != "POST":
         return _slip_page(request, evening, player)
-    form = SlipForm(request.POST)
+    form = SlipForm(request.POST, notation=evening.competition.club.slip_notation)
     state = selectors.evening_state(evening)
     turn = _slip_turn(state)
     wanted = request.POST.get("turn", "")
@@ -605,7 +610,8 @@ def paper_slips(request, evening: Evening):
     turns = list(evening.turns.order_by("number"))
     slips = selectors.slips_of(evening)
     numbers = [turn.number for turn in turns]
-    form = PaperSlipForm(players=players, turns=numbers)
+    notation = evening.competition.club.slip_notation
+    form = PaperSlipForm(players=players, turns=numbers, notation=notation)
     correct = None
     if request.method == "POST":
         if request.POST.get("action") == "correct":
@@ -625,7 +631,7 @@ def paper_slips(request, evening: Evening):
                 else:
                     return redirect(_evening_url("duplicate_paper", evening))
         else:
-            form = PaperSlipForm(request.POST, players=players, turns=numbers)
+            form = PaperSlipForm(request.POST, players=players, turns=numbers, notation=notation)
             if form.is_valid():
                 turn = next(t for t in turns if t.number == form.cleaned_data["turn"])
                 try:
