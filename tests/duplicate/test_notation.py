@@ -115,13 +115,20 @@ def test_a_lettered_club_reads_and_shows_every_slip_in_its_notation(
         14,
         "",
     )
-    turn_choose_top(turn=turn, by=secretary, play="8D KAArSEN")
+    # The spelleider sees each top in the club's notation; the choice sent is the engine's.
+    client.force_login(secretary)
+    leader = get(client, url("duplicate_leader", evening))
+    assert 'value="8D KAArSEN"' in leader and ">H4 KAArSEN</label>" in leader
+    assert client.post(url("duplicate_leader", evening), {"action": "top", "play": "8D KAArSEN"})
+    turn.refresh_from_db()
+    assert (turn.top, turn.top_score) == ("8D KAArSEN", 74)
     # The top, stored in the engine's notation, is shown rows lettered: row H, column 4.
     panel = get(client, url("duplicate_screen_panel", evening))
     assert "H4 KAArSEN <strong>74</strong>" in panel and "8D KAArSEN" not in panel
     assert "H4 KAArSEN" in get(client, url("duplicate_evening", evening))
 
     turn_draw(evening=evening, tiles="AASTTEO", by=secretary)
+    client.force_login(anna.user)
     sent = client.post(slip_page, {"turn": "2", "text": "4H KAAS", "claimed": "7"})
     assert sent.status_code == 302
     second = Slip.objects.get(player=anna, turn__number=2)
