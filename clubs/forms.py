@@ -1,5 +1,5 @@
-"""Forms of the invitation pages and of a member's details. They validate input;
-clubs/accounts.py and clubs/services.py do the writing."""
+"""Forms of the invitation pages, of a member's details and of the club's settings. They
+validate input; clubs/accounts.py and clubs/services.py do the writing."""
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
@@ -8,7 +8,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from clubs.inputs import BIGINT_MAX, StrictIntegerField, bounded
-from clubs.models import Player
+from clubs.models import Club, Player
 
 
 class InviteCodeForm(forms.Form):
@@ -59,3 +59,13 @@ class PlayerForm(forms.ModelForm):
             assert isinstance(field, models.Field)  # a column of Player, not a relation
             self.fields[name].label = capfirst(field.verbose_name)
             self.fields[name].help_text = field.help_text
+
+
+class ClubSettingsForm(forms.ModelForm):
+    """What the club's secretary sets for the whole club: the notation of the duplicate
+    slips (the name, short name and rating system stay the site admin's)."""
+
+    class Meta:
+        model = Club
+        fields = ("slip_notation",)
+        widgets = {"slip_notation": forms.RadioSelect}

@@ -133,6 +133,7 @@ FIELD_LABELS: dict[str, Any] = {
     "valid_until": _("valid until"),
     "slug": _("short name"),
     "city": _("city"),
+    "slip_notation": _("slip notation"),
     "federation_number": _("federation number"),
     "rating": _("rating"),
     "role": _("role"),

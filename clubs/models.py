@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.history import HistoryAction, HistoryReason
 from clubs.inputs import validate_plain_text
 from clubs.slugs import validate_club_slug
+from rules.board import Notation
 
 
 class RatingSystem(models.TextChoices):
@@ -21,6 +22,14 @@ class RatingSystem(models.TextChoices):
 
     GLICKO2 = "glicko2", _("Glicko-2")
     ELO = "elo", _("Elo (NASPA style)")
+
+
+class SlipNotation(models.TextChoices):
+    """How the club's players write a position on a duplicate slip (`rules.board.Notation`):
+    read in it, and every slip and top shown back in it."""
+
+    ROWS_NUMBERED = Notation.ROWS_NUMBERED.value, _("Rows numbered (8H across, H8 down)")
+    ROWS_LETTERED = Notation.ROWS_LETTERED.value, _("Rows lettered (H8 across, 8H down)")
 
 
 class Club(models.Model):
@@ -32,6 +41,18 @@ class Club(models.Model):
     )
     rating_system = models.CharField(
         _("rating system"), max_length=10, choices=RatingSystem, default=RatingSystem.GLICKO2
+    )
+    slip_notation = models.CharField(
+        _("slip notation"),
+        max_length=16,
+        choices=SlipNotation,
+        default=SlipNotation.ROWS_NUMBERED,
+        help_text=_(
+            "How players write the position on a duplicate slip. The row always comes first "
+            "for a word across. Rows numbered (English, GCG): rows 1–15, columns A–O; a word "
+            "across from row 8, column D is 8D, down from there D8. Rows lettered (French, "
+            "FISF): rows A–O, columns 1–15; the same word across is H4, down 4H."
+        ),
     )
     _stored_slug: str | None  # the short name as loaded (from_db), for clean()
 
@@ -45,6 +66,11 @@ class Club(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("club", kwargs={"club": self.slug})
+
+    @property
+    def notation(self) -> Notation:
+        """The slip notation as the engine takes it."""
+        return Notation(self.slip_notation)
 
     @classmethod
     def from_db(

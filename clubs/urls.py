@@ -1,4 +1,4 @@
-"""Invitations and the secretary's list of members with their accounts."""
+"""Invitations, the secretary's list of members with their accounts, the club's settings."""
 
 from django.urls import path
 
@@ -13,6 +13,7 @@ urlpatterns = [
         views.invite_link_without_player,
         name="invite_link_without_player",
     ),
+    path("<slug:club>/beheer/instellingen/", views.club_settings, name="club_settings"),
     path("<slug:club>/beheer/spelers/", views.club_players, name="club_players"),
     path("<slug:club>/beheer/spelers/<id:player_id>/", views.club_player, name="club_player"),
 ]

@@ -1,5 +1,6 @@
 """Invitations: the secretary's list of members with their accounts and each member's
-details, and the pages where an invited member turns a code or link into an account.
+details, the club's settings, and the pages where an invited member turns a code or link
+into an account.
 
 Only a POST tries a code. Wrong codes are throttled with growing waits (clubs/throttle.py)
 per invitation link and address, and per address; a right code for another member, or
@@ -26,13 +27,14 @@ from clubs.accounts import (
 from clubs.forms import (
     FEDERATION_NUMBER_TAKEN,
     AccountForm,
+    ClubSettingsForm,
     InviteCodeForm,
     InviteForm,
     PlayerForm,
 )
 from clubs.models import Club, Membership, Player
 from clubs.permissions import can_manage_club
-from clubs.services import player_save
+from clubs.services import club_save, player_save
 from clubs.throttle import (
     client_ip,
     invite_keys,
@@ -103,6 +105,22 @@ def club_player(request, club: str, player_id: int):
             messages.success(request, _("%(name)s saved.") % {"name": form.instance.name})
             return redirect("club_players", club=club_obj.slug)
     return render(request, "clubs/player_form.html", {"club": club_obj, "form": form})
+
+
+def club_settings(request, club: str):
+    """The club's settings for its secretary: how the players write a duplicate slip.
+    Saved through `club_save`, which keeps the change in the club's history."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    club_obj = get_object_or_404(Club, slug=club)
+    if not can_manage_club(request.user, club_obj):
+        raise PermissionDenied
+    form = ClubSettingsForm(request.POST or None, instance=club_obj)
+    if request.method == "POST" and form.is_valid():
+        club_save(form.instance, by=request.user)
+        messages.success(request, _("The club's settings are saved."))
+        return redirect(club_obj.get_absolute_url())
+    return render(request, "clubs/settings.html", {"club": club_obj, "form": form})
 
 
 def _invite_page(request, *, player_id: int | None, prefill: str = ""):

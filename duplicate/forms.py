@@ -13,6 +13,7 @@ from clubs.inputs import StrictIntegerField, bounded
 from duplicate.models import DuplicateCompetition
 from duplicate.rule_fields import CHOICES, DRAW_FIELDS, PRESET_LABELS, SLIP_FIELDS
 from duplicate.services import ADD_TIME_MAX
+from rules.board import Notation
 from rules.errors import RulesError
 from rules.referee import DuplicateSettings
 
@@ -64,17 +65,28 @@ class AcceptLateForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), max_length=200)
 
 
+#: How a slip is written, in each notation of a club (`Club.slip_notation`).
+SLIP_HELP = {
+    Notation.ROWS_NUMBERED: _(
+        "Coordinates and word: 8H WOORD across, H8 WOORD down (a blank in lowercase)."
+    ),
+    Notation.ROWS_LETTERED: _(
+        "Coordinates and word, the row a letter: H8 WOORD across, 8H WOORD down "
+        "(a blank in lowercase)."
+    ),
+}
+
+
 class SlipForm(forms.Form):
-    text = forms.CharField(
-        label=_("Play"),
-        max_length=SLIP_MAX,
-        help_text=_("Coordinates and word, e.g. 8H WOORD (a blank in lowercase)."),
-    )
+    """A slip; ``notation``: the club's, which its help shows."""
+
+    text = forms.CharField(label=_("Play"), max_length=SLIP_MAX)
     claimed = _claimed()
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, notation: Notation | str = Notation.ROWS_NUMBERED, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["claimed"] = _claimed()
+        self.fields["text"].help_text = SLIP_HELP[Notation(notation)]
 
 
 class PaperSlipForm(SlipForm):

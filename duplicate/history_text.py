@@ -56,6 +56,8 @@ def register_history_texts() -> None:
         labels={
             **{field.name: field.verbose_name for field in fields},
             "archived": _("archived"),
+            # Kept by entries made before the time per turn became a rule (duplicate/0008).
+            "think_seconds": _("thinking time per turn (seconds)"),
             "turn": _("turn"),
             "drawn": _("drawn"),
             "top": _("top"),

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from clubs.inputs import validate_plain_text
-from clubs.models import Club, Player
+from clubs.models import Club, Player, SlipNotation
 from clubs.slugs import validate_competition_slug
 from duplicate import clock
 from duplicate.ranking import slip_counts
@@ -231,6 +231,12 @@ class Slip(models.Model):
     )
     #: What the player wrote, e.g. "8H WOORD".
     text = models.CharField(_("play"), max_length=60)
+    #: The notation `text` is written in: the club's when it was handed in or corrected.
+    #: It is read in it again whenever it is scored again, so a later change of the
+    #: club's notation changes how the slip is shown, never its score.
+    written_in = models.CharField(
+        _("notation"), max_length=16, choices=SlipNotation, default=SlipNotation.ROWS_NUMBERED
+    )
     claimed = models.PositiveIntegerField(_("claimed score"), null=True, blank=True)
     score = models.PositiveIntegerField(_("score"))
     #: Why it scores 0 (a `rules.MESSAGES` code), or empty.
@@ -278,6 +284,13 @@ class Slip(models.Model):
     @property
     def counted_top(self) -> bool:
         return self.is_top and self.counts
+
+    @property
+    def warning_text(self) -> str:
+        """The fault the slip was warned for, in the reader's language."""
+        from duplicate.rule_fields import FAULT_LABELS
+
+        return str(FAULT_LABELS.get(self.warning, self.warning))
 
     @property
     def reason_text(self) -> str:

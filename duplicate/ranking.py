@@ -1,9 +1,9 @@
 """The rankings of duplicate: pure functions on small records (no Django).
 
-An evening: each player's total, as a percentage of the sum of the tops, and their
-solos (a turn's top that this player alone found). Whether a slip finds the top is
-`rules.duplicate.scores_top`, the definition the slip's own mark uses; a late slip counts
-0 (`counted_score`), so it is never a top and never a solo. A season: each player's average
+An evening: each player's total, as a percentage of the sum of the tops, counted by the
+referee (`rules.referee.tally`: tops and solos, the solo bonus, warnings and penalties,
+under the evening's slip rules); a late slip counts 0 (`slip_counts`), so it is never a
+top and never a solo. A season: each player's average
 percentage over the evenings they played, or over their best N.
 """
 
@@ -12,7 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from rules.duplicate import scores_top
+from rules.referee import SlipLine, SlipRules, tally
+
+#: The rules an evening is counted by when none are given: the NTSV preset's.
+NTSV_SLIPS = SlipRules()
 
 
 def slip_counts(*, late: bool, accepted: bool) -> bool:
@@ -38,11 +41,18 @@ def counted_score(score: int, *, late: bool, accepted: bool) -> int:
 @dataclass(frozen=True)
 class EveningRow:
     player_id: int
+    #: What counts: the slips' points, the solo bonus added, the penalties taken off
+    #: (`rules.referee.Tally.result`).
     total: int
     percentage: float
     tops: int
     solos: int
     rank: int
+    #: The slips' points alone, and what the referee added and took off.
+    points: int = 0
+    solo_bonus: int = 0
+    warnings: int = 0
+    penalty: int = 0
 
 
 @dataclass(frozen=True)
@@ -55,44 +65,46 @@ class SeasonRow:
 
 
 def evening_ranking(
-    top_scores: Mapping[int, int], slips: Iterable[tuple[int, int, int]]
+    top_scores: Mapping[int, int],
+    slips: Iterable[SlipLine[int]],
+    rules: SlipRules = NTSV_SLIPS,
 ) -> list[EveningRow]:
-    """``top_scores``: turn number -> top score, of the turns on the board; ``slips``:
-    (player, turn, score) of each slip, the score as it counts (`counted_score`). A turn
-    a player handed in no slip for scores 0. Ranked by total (then percentage is the
-    same), equal totals share a rank.
+    """``top_scores``: turn number -> top score, of the turns on the board; ``slips``: a
+    line per slip (`rules.referee.SlipLine`: its score before any penalty, its warning and
+    penalty, and whether it is late and not accepted: then it counts 0). Each player's
+    evening is the referee's tally under ``rules`` (solos, the solo bonus, warnings beyond
+    the free ones, penalties); a slip of a turn not on the board yet does not count. A
+    turn a player handed in no slip for scores 0. Ranked by total, equal totals share a
+    rank; the percentage is the total against the sum of the tops.
 
     Two turns, tops 74 and 79 (sum 153); player 1 found both, alone the second (a solo);
     player 2 the first; player 3 neither (74 / 153 = 48.4%, 34 / 153 = 22.2%):
 
-    >>> slips = [(1, 1, 74), (2, 1, 74), (3, 1, 14), (1, 2, 79), (2, 2, 0), (3, 2, 20)]
-    >>> rows = evening_ranking({1: 74, 2: 79}, slips)
+    >>> lines = [(1, 1, 74), (2, 1, 74), (3, 1, 14), (1, 2, 79), (2, 2, 0), (3, 2, 20)]
+    >>> rows = evening_ranking({1: 74, 2: 79}, [SlipLine(*line) for line in lines])
     >>> [(r.rank, r.player_id, r.total, round(r.percentage, 1), r.tops, r.solos) for r in rows]
     [(1, 1, 153, 100.0, 2, 1), (2, 2, 74, 48.4, 1, 0), (3, 3, 34, 22.2, 0, 0)]
     """
     sum_tops = sum(top_scores.values())
-    totals: dict[int, int] = {}
-    tops: dict[int, int] = {}
-    finders: dict[int, list[int]] = {}
-    for player, turn, score in slips:
-        if turn not in top_scores:
-            continue
-        totals[player] = totals.get(player, 0) + score
-        tops.setdefault(player, 0)
-        if scores_top(score, top_scores[turn]):
-            tops[player] += 1
-            finders.setdefault(turn, []).append(player)
-    solos: dict[int, int] = {}
-    for found in finders.values():
-        if len(found) == 1:
-            solos[found[0]] = solos.get(found[0], 0) + 1
-    ordered = sorted(totals, key=lambda p: (-totals[p], p))
+    tallies = tally(top_scores, [line for line in slips if line.turn in top_scores], rules)
+    ordered = sorted(tallies, key=lambda p: (-tallies[p].result, p))
     rows: list[EveningRow] = []
     for index, player in enumerate(ordered):
-        rank = rows[-1].rank if rows and rows[-1].total == totals[player] else index + 1
-        percentage = 100 * totals[player] / sum_tops if sum_tops else 0.0
+        counted = tallies[player]
+        rank = rows[-1].rank if rows and rows[-1].total == counted.result else index + 1
         rows.append(
-            EveningRow(player, totals[player], percentage, tops[player], solos.get(player, 0), rank)
+            EveningRow(
+                player_id=player,
+                total=counted.result,
+                percentage=100 * counted.result / sum_tops if sum_tops else 0.0,
+                tops=counted.tops,
+                solos=counted.solos,
+                rank=rank,
+                points=counted.total,
+                solo_bonus=counted.solo_bonus,
+                warnings=counted.warnings,
+                penalty=counted.penalty + counted.warning_penalty,
+            )
         )
     return rows
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
@@ -16,14 +17,15 @@ from duplicate.models import DuplicateCompetition, Evening, Participant, Slip, T
 from duplicate.ranking import (
     EveningRow,
     SeasonRow,
-    counted_score,
     evening_ranking,
     season_ranking,
+    slip_counts,
 )
 from duplicate.services import evening_slip_rules, master_game
-from games.board import grid_html, squares
+from games.board import column_labels, grid_html, squares
+from rules.board import Notation
 from rules.duplicate import DuplicateGame
-from rules.referee import SlipRules
+from rules.referee import SlipLine, SlipRules, tally
 
 
 def counted_slips(slips: QuerySet[Slip]) -> QuerySet[Slip]:
@@ -39,9 +41,26 @@ def counted_slips(slips: QuerySet[Slip]) -> QuerySet[Slip]:
     return slips.exclude(Exists(withdrawn))
 
 
+#: A slip row as the ranking reads it (`_line`).
+_LINE_FIELDS = ("player_id", "turn__number", "score", "penalty", "warning", "late", "late_accepted")
+
+
+def _line(player, number, score, penalty, warning, late, accepted) -> SlipLine[int]:
+    """A slip row as the referee's tally reads it: its score before the penalty, and late
+    when it does not count (`duplicate.ranking.slip_counts`)."""
+    return SlipLine(
+        player,
+        number,
+        score + penalty,
+        warning=bool(warning),
+        penalty=penalty,
+        late=not slip_counts(late=late, accepted=accepted),
+    )
+
+
 def evening_results(evening: Evening) -> list[EveningRow]:
-    """The evening's ranking over the turns whose top is on the board, without the
-    players withdrawn from it (two queries)."""
+    """The evening's ranking over the turns whose top is on the board, under its slip
+    rules, without the players withdrawn from it (two queries)."""
     # A turn with its top has the top's score (the constraint duplicate_top_has_score).
     tops = cast(
         dict[int, int],
@@ -49,20 +68,13 @@ def evening_results(evening: Evening) -> list[EveningRow]:
             Turn.objects.filter(evening=evening).exclude(top="").values_list("number", "top_score")
         ),
     )
-    slips = counted_slips(Slip.objects.filter(turn__evening=evening)).values_list(
-        "player_id", "turn__number", "score", "late", "late_accepted"
-    )
-    return evening_ranking(
-        tops,
-        (
-            (player, number, counted_score(score, late=late, accepted=accepted))
-            for player, number, score, late, accepted in slips
-        ),
-    )
+    slips = counted_slips(Slip.objects.filter(turn__evening=evening)).values_list(*_LINE_FIELDS)
+    return evening_ranking(tops, [_line(*row) for row in slips], evening_slip_rules(evening))
 
 
 def season_results(competition_id: int, best: int | None = None) -> list[SeasonRow]:
-    """The competition's duplicate ranking by average percentage (two queries)."""
+    """The competition's duplicate ranking by average percentage, each evening counted
+    under its own slip rules (three queries)."""
     tops: dict[int, dict[int, int]] = {}
     for evening_id, number, score in (
         Turn.objects.filter(evening__competition_id=competition_id)
@@ -70,19 +82,35 @@ def season_results(competition_id: int, best: int | None = None) -> list[SeasonR
         .values_list("evening_id", "number", "top_score")
     ):
         tops.setdefault(evening_id, {})[number] = cast(int, score)  # a top has its score
-    slips: dict[int, list[tuple[int, int, int]]] = {}
+    rules = {
+        evening.pk: evening_slip_rules(evening)
+        for evening in Evening.objects.filter(competition_id=competition_id).only("slip_rules")
+    }
+    slips: dict[int, list[SlipLine[int]]] = {}
     rows = counted_slips(Slip.objects.filter(turn__evening__competition_id=competition_id))
-    for evening_id, player, number, score, late, accepted in rows.values_list(
-        "turn__evening_id", "player_id", "turn__number", "score", "late", "late_accepted"
-    ):
-        slips.setdefault(evening_id, []).append(
-            (player, number, counted_score(score, late=late, accepted=accepted))
-        )
+    for evening_id, *row in rows.values_list("turn__evening_id", *_LINE_FIELDS):
+        slips.setdefault(evening_id, []).append(_line(*row))
     evenings = [
-        {row.player_id: row.percentage for row in evening_ranking(tops[e], slips.get(e, []))}
+        {
+            row.player_id: row.percentage
+            for row in evening_ranking(tops[e], slips.get(e, []), rules[e])
+        }
         for e in sorted(tops)
     ]
     return season_ranking(evenings, best)
+
+
+def solo_names(turn: Turn) -> list[str]:
+    """The players with a solo on `turn` (its top on the board), by name, under the
+    evening's slip rules; a withdrawn player's slip does not count (one query)."""
+    rows = counted_slips(Slip.objects.filter(turn=turn)).values_list(*_LINE_FIELDS, "player__name")
+    names = {row[0]: row[-1] for row in rows}
+    tallies = tally(
+        {turn.number: cast(int, turn.top_score)},
+        [_line(*row[:-1]) for row in rows],
+        evening_slip_rules(turn.evening),
+    )
+    return sorted(names[player] for player, counted in tallies.items() if counted.solos)
 
 
 # -------------------------------------------------------------------- the pages
@@ -198,11 +226,17 @@ class EveningState:
     def ending(self) -> str | None:
         return self.game.ending
 
+    @property
+    def notation(self) -> Notation:
+        """The club's slip notation: the board's labels, the slips and tops are shown in it."""
+        return self.evening.competition.club.notation
+
     def board(self) -> BoardGrid:
-        """The board now; the last top marked."""
+        """The board now, labelled in the club's notation; the last top marked."""
         placed = self.game.turns[-1].chosen.placed if self.game.turns else ()
-        rows = squares(self.game.game.board, self.game.tiles, highlight=placed)
-        return BoardGrid(grid_html(rows))
+        notation = self.notation
+        rows = squares(self.game.game.board, self.game.tiles, highlight=placed, notation=notation)
+        return BoardGrid(grid_html(rows, notation), column_labels(notation))
 
 
 @dataclass(frozen=True)
@@ -210,7 +244,7 @@ class BoardGrid:
     """What `games/_board.html` reads."""
 
     grid: SafeString
-    columns: str = "ABCDEFGHIJKLMNO"
+    columns: Sequence[str]
 
 
 #: The master games this process has replayed lately, by what they were replayed from.
@@ -302,8 +336,11 @@ def open_turn(evening: Evening) -> Turn | None:
 
 
 def slips_of(evening: Evening) -> list[Slip]:
-    return list(
+    slips = list(
         Slip.objects.filter(turn__evening=evening)
         .select_related("turn", "player")
         .order_by("turn__number", "player__name", "pk")
     )
+    for slip in slips:  # the caller's evening, with its club (the notation) as read
+        slip.turn.evening = evening
+    return slips

@@ -33,6 +33,7 @@ from competition.services import CompetitionArchived, CompetitionError
 from duplicate.models import DuplicateCompetition, Evening, Participant, Slip, Turn
 from games.rule_messages import coded, describe
 from rules import rule_set
+from rules.board import Notation
 from rules.duplicate import DrawRules, DuplicateGame
 from rules.errors import RulesError
 from rules.move import parse_move
@@ -271,7 +272,7 @@ def _slips_judged_again(evening: Evening, *, by: Any, reason: str) -> None:
             turn.evening = evening
             game.draw(turn.drawn)  # the turn's board and rack, as its slips met them
             for slip in turn.slips.order_by("pk"):
-                judged = _score_on(game, turn, slip.text, slip.claimed)
+                judged = _score_on(game, turn, slip.text, slip.claimed, Notation(slip.written_in))
                 Slip.objects.filter(pk=slip.pk).update(**judged)
                 if (judged["score"], judged["warning"]) == (slip.score, slip.warning):
                     continue
@@ -448,7 +449,8 @@ def evening_rescore(evening: Evening) -> None:
                 # Scored before the play: the slips of a turn meet the board before its top.
                 turn.top_score = game.game.preview(parse_move(turn.top), rack=turn.rack).score
             for slip in slips.get(turn.pk, []):
-                for name, value in _score_on(game, turn, slip.text, slip.claimed).items():
+                scored = _score_on(game, turn, slip.text, slip.claimed, Notation(slip.written_in))
+                for name, value in scored.items():
                     setattr(slip, name, value)
             if not turn.is_open:
                 turn.total = game.play_known(turn.top).total
@@ -472,21 +474,22 @@ def evening_create(
     """A new evening (its number once per competition): idempotent for a second click.
     It plays the competition's rules as they are now; a later change of the competition's
     rules leaves the evenings played (like a game's rules, kept from its pairing)."""
-    rules = competition.rules
-    settings = duplicate_settings(competition)
-    try:
-        checked = (
-            DrawRules.from_dict(draw_rules).to_dict() if draw_rules else settings.draw.to_dict()
-        )
-    except RulesError as exc:
-        raise _engine_error(exc) from None
-    slip_rules = settings.slips.to_dict()
     with transaction.atomic():
         duplicate_check_open(competition.pk)
         club_lock(competition.club_id)
         existing = Evening.objects.filter(competition=competition, number=number).first()
         if existing is not None:
             return existing
+        # The competition's rules as they are now, not as the caller read them.
+        current = DuplicateCompetition.objects.only("rules", "settings").get(pk=competition.pk)
+        rules, settings = current.rules, duplicate_settings(current)
+        try:
+            checked = (
+                DrawRules.from_dict(draw_rules).to_dict() if draw_rules else settings.draw.to_dict()
+            )
+        except RulesError as exc:
+            raise _engine_error(exc) from None
+        slip_rules = settings.slips.to_dict()
         evening = Evening.objects.create(
             competition=competition,
             number=number,
@@ -651,7 +654,7 @@ def turn_redo(*, turn: Turn, by: Any, reason: str, tiles: str | None = None) -> 
             reason=reason,
         )
         for slip in turn.slips.order_by("pk"):
-            scored = _score_on(game, turn, slip.text, slip.claimed)
+            scored = _score_on(game, turn, slip.text, slip.claimed, Notation(slip.written_in))
             Slip.objects.filter(pk=slip.pk).update(**scored)
             if scored["score"] == slip.score and scored["reason_code"] == slip.reason_code:
                 continue
@@ -720,19 +723,22 @@ def _moment(at: datetime | None) -> str | None:
 def _scored(
     turn: Turn, text: str, claimed: int | None, position: DuplicateGame | None = None
 ) -> dict[str, Any]:
-    """What the engine makes of a slip, on the board and rack of its turn (`position`:
-    the master game with this turn's rack drawn, when the caller has it)."""
+    """What the engine makes of a slip, read in the club's notation, on the board and rack
+    of its turn (`position`: the master game with this turn's rack drawn, when the caller
+    has it)."""
     if position is None or (position.turn_number, position.rack) != (turn.number, turn.rack):
         turns = list(turn.evening.turns.filter(number__lt=turn.number).order_by("number"))
         position = master_game(turn.evening, turns)
         position.draw(turn.drawn)
-    return _score_on(position, turn, text, claimed)
+    return _score_on(position, turn, text, claimed, turn.evening.competition.club.notation)
 
 
-def _score_on(game: DuplicateGame, turn: Turn, text: str, claimed: int | None) -> dict[str, Any]:
-    """A slip judged on ``game`` (the master game with the turn's rack drawn) under the
-    evening's slip rules (`rules.referee.judge_slip`): what it pays, and its faults, its
-    warning and its penalty, if any."""
+def _score_on(
+    game: DuplicateGame, turn: Turn, text: str, claimed: int | None, notation: Notation
+) -> dict[str, Any]:
+    """A slip written in ``notation`` judged on ``game`` (the master game with the turn's
+    rack drawn) under the evening's slip rules (`rules.referee.judge_slip`): what it pays,
+    and its faults, its warning and its penalty, if any."""
     result = judge_slip(
         game.game,
         game.rack or "",
@@ -740,8 +746,10 @@ def _score_on(game: DuplicateGame, turn: Turn, text: str, claimed: int | None) -
         claimed=claimed,
         top=turn.top_score,
         rules=evening_slip_rules(turn.evening),
+        notation=notation,
     )
     return {
+        "written_in": notation.value,
         "score": result.score,
         "reason_code": result.reason or "",
         "reason_params": {k: v for k, v in result.params},

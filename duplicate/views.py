@@ -48,11 +48,12 @@ from duplicate.forms import (
     WithdrawForm,
 )
 from duplicate.models import DuplicateCompetition, Evening, Participant, Slip
+from duplicate.notation import play_read, reason_shown
 from duplicate.rule_fields import PRESET_LABELS
 from games.rule_messages import describe
 from rules import gcg
 from rules.board import square_name
-from rules.referee import PRESETS, judge_slip
+from rules.referee import FAULTS, PRESETS, judge_slip
 
 #: The faults of the score written, which a preview (no score written yet) leaves out.
 SCORE_FAULTS = ("score_missing", "score_wrong")
@@ -150,11 +151,17 @@ def evening_page(request, club: str, competition: str, number: int):
     ranking = selectors.evening_results(evening)
     turns = list(evening.turns.order_by("number"))
     closed = [turn for turn in turns if not turn.is_open]
+    rules = services.evening_slip_rules(evening)
     return render(
         request,
         "duplicate/evening.html",
         {
             "evening": evening,
+            "rules": rules,
+            # Columns for warnings and penalties where a fault can lead to one.
+            "counts_faults": any(
+                rules.consequence(fault) in ("warning", "penalty") for fault in FAULTS
+            ),
             "competition": evening.competition,
             "ranking": [(row, names.get(row.player_id, "?")) for row in ranking],
             "turns": turns,
@@ -392,13 +399,16 @@ def seconds_left(turn) -> int | None:
 def _screen_context(evening: Evening) -> dict:
     state = selectors.evening_state(evening)
     remaining = seconds_left(state.open_turn)
+    last = state.last_closed
     return {
         "evening": evening,
         "competition": evening.competition,
         "state": state,
         "board": state.board(),
         "remaining": remaining,
-        "last": state.last_closed,
+        "last": last,
+        # Who found the last top alone (or scored highest alone: the evening's rules say).
+        "solo_names": selectors.solo_names(last) if last and not state.open_turn else [],
     }
 
 
@@ -539,6 +549,7 @@ def _preview_of(state: selectors.EveningState, turn, text: str) -> dict:
         board, rack = state.game.position(turn.number), turn.rack
     # Judged as the hand-in will judge it, but without a score written: the phone asks
     # what the play scores, so only the faults of the play itself are told.
+    notation = state.notation
     scored = judge_slip(
         board,
         rack,
@@ -546,11 +557,16 @@ def _preview_of(state: selectors.EveningState, turn, text: str) -> dict:
         claimed=None,
         top=None,
         rules=services.evening_slip_rules(state.evening),
+        notation=notation,
     )
     if scored.reason:
-        return {"error": describe(scored.reason, dict(scored.params))}
-    faults = [describe(f, {}) for f in scored.faults if f not in SCORE_FAULTS]
-    return {"score": scored.score, "words": scored.words, "faults": faults}
+        return {"error": reason_shown(scored.reason, dict(scored.params), notation)}
+    return {
+        "score": scored.score,
+        "words": scored.words,
+        "faults": [describe(f, {}) for f in scored.faults if f not in SCORE_FAULTS],
+        **play_read(scored.notation or "", notation),
+    }
 
 
 def _slip_page(request, evening, player, *, form=None, state=None, fragment=False, added=None):
@@ -578,7 +594,7 @@ def _slip_page(request, evening, player, *, form=None, state=None, fragment=Fals
         "handed_in": handed_in,
         "mine": mine,
         "added": added,
-        "form": form or SlipForm(),
+        "form": form or SlipForm(notation=evening.competition.club.slip_notation),
         "fragment": fragment,
         "remaining": seconds_left(turn),
         "time_added": turn.added_seconds if turn is not None and turn.is_open else None,
@@ -634,7 +650,7 @@ def slip(request, club: str, competition: str, number: int):
     player = participation.player
     if request.method != "POST":
         return _slip_page(request, evening, player, state=_slip_state(evening))
-    form = SlipForm(request.POST)
+    form = SlipForm(request.POST, notation=evening.competition.club.slip_notation)
     state = _slip_state(evening)
     turn = _slip_turn(state)
     wanted = request.POST.get("turn", "")
@@ -747,7 +763,8 @@ def paper_slips(request, evening: Evening):
     turns = list(evening.turns.order_by("number"))
     slips = selectors.slips_of(evening)
     numbers = [turn.number for turn in turns]
-    form = PaperSlipForm(players=players, turns=numbers)
+    notation = evening.competition.club.slip_notation
+    form = PaperSlipForm(players=players, turns=numbers, notation=notation)
     correct = None
     if request.method == "POST":
         if request.POST.get("action") == "correct":
@@ -767,7 +784,7 @@ def paper_slips(request, evening: Evening):
                 else:
                     return redirect(_evening_url("duplicate_paper", evening))
         else:
-            form = PaperSlipForm(request.POST, players=players, turns=numbers)
+            form = PaperSlipForm(request.POST, players=players, turns=numbers, notation=notation)
             if form.is_valid():
                 turn = next(t for t in turns if t.number == form.cleaned_data["turn"])
                 try:
@@ -803,7 +820,19 @@ def paper_slips(request, evening: Evening):
 # -------------------------------------------------------------------- print and export
 
 #: The evening's results as CSV: English column names, as the standings CSV has them.
-RESULTS_COLUMNS = ["rank", "player", "player_id", "total", "percentage", "tops", "solos"]
+RESULTS_COLUMNS = [
+    "rank",
+    "player",
+    "player_id",
+    "total",
+    "percentage",
+    "tops",
+    "solos",
+    "points",
+    "solo_bonus",
+    "warnings",
+    "penalty",
+]
 
 
 def evening_csv(request, club: str, competition: str, number: int):
@@ -819,6 +848,10 @@ def evening_csv(request, club: str, competition: str, number: int):
             "percentage": numbers.decimal(row.percentage, 2),
             "tops": row.tops,
             "solos": row.solos,
+            "points": row.points,
+            "solo_bonus": row.solo_bonus,
+            "warnings": row.warnings,
+            "penalty": row.penalty,
         }
         for row in selectors.evening_results(evening)
     ]

@@ -20,7 +20,7 @@ from games.engine import Replay, names_at_table, ruleset_of
 from games.history_text import result_text
 from games.models import Game, Move
 from games.services import result_of
-from rules.board import SIZE, premium, square_name
+from rules.board import COLUMNS, SIZE, Notation, premium, square_name
 from rules.result import places as result_places
 
 #: Premium squares: the short label on the square (the same in Dutch and English: 3W is
@@ -136,18 +136,35 @@ def _cell(square: SquareView, language: str | None) -> SafeString:
     )
 
 
-def grid_html(rows: Sequence[Sequence[SquareView]]) -> SafeString:
-    """The board's rows as HTML. Joined here, not in the template: the template language
-    costs ten times as much per cell, and the board page is the one reloaded after every move."""
+def row_labels(notation: Notation = Notation.ROWS_NUMBERED) -> tuple[str, ...]:
+    """The labels of the board's rows, top to bottom: 1-15, or A-O rows lettered."""
+    if notation is Notation.ROWS_LETTERED:
+        return tuple(COLUMNS)
+    return tuple(str(number) for number in range(1, SIZE + 1))
+
+
+def column_labels(notation: Notation = Notation.ROWS_NUMBERED) -> tuple[str, ...]:
+    """The labels of the board's columns, left to right: A-O, or 1-15 rows lettered."""
+    if notation is Notation.ROWS_LETTERED:
+        return tuple(str(number) for number in range(1, SIZE + 1))
+    return tuple(COLUMNS)
+
+
+def grid_html(
+    rows: Sequence[Sequence[SquareView]], notation: Notation = Notation.ROWS_NUMBERED
+) -> SafeString:
+    """The board's rows as HTML, each labelled in ``notation``. Joined here, not in the
+    template: the template language costs ten times as much per cell, and the board page
+    is the one reloaded after every move."""
     language = get_language()
     row_label = (
         '<div class="board-row" role="row"><div class="board-label" role="rowheader">{}</div>'
     )
-    # Every cell is built by format_html, the row labels are numbers.
+    # Every cell is built by format_html, the row labels are numbers or letters A-O.
     return mark_safe(
         "".join(
-            row_label.format(number) + "".join(_cell(square, language) for square in row) + "</div>"
-            for number, row in enumerate(rows, 1)
+            row_label.format(label) + "".join(_cell(square, language) for square in row) + "</div>"
+            for label, row in zip(row_labels(notation), rows, strict=True)
         )
     )
 
@@ -290,6 +307,7 @@ def squares(
     *,
     highlight: Iterable[tuple[int, int, str]] = (),
     state: str = "last",
+    notation: Notation = Notation.ROWS_NUMBERED,
 ) -> list[list[SquareView]]:
     marked = {(row, col): letter for row, col, letter in highlight}
     rows = []
@@ -299,7 +317,7 @@ def squares(
             letter = board.letter(row, col) or marked.get((row, col), "")
             line.append(
                 SquareView(
-                    name=square_name(row, col),
+                    name=square_name(row, col, notation),
                     letter=letter.upper(),
                     value=None if not letter or letter.islower() else tiles.value(letter),
                     is_blank=bool(letter) and letter.islower(),

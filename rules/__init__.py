@@ -14,7 +14,16 @@ python-chess: small value types (:class:`Play`, :class:`Exchange`, ...), a
 14
 """
 
-from rules.board import Board, Direction, Square, parse_position, parse_square, square_name
+from rules.board import (
+    Board,
+    Direction,
+    Notation,
+    Square,
+    format_position,
+    parse_position,
+    parse_square,
+    square_name,
+)
 from rules.errors import (
     MESSAGES,
     GCGError,
@@ -37,6 +46,7 @@ from rules.move import (
     Play,
     TimePenalty,
     parse_move,
+    rewrite_position,
 )
 from rules.ruleset import GOUDS_8, NASPA, RULE_SETS, SBNL_WEDSTRIJD, STANDARD, RuleSet, rule_set
 from rules.tiles import DUTCH, ENGLISH, TILE_SETS, TileSet, tile_set
@@ -69,6 +79,7 @@ __all__ = [
     "Move",
     "MoveResult",
     "MoveWarning",
+    "Notation",
     "Pass",
     "Play",
     "RuleSet",
@@ -78,9 +89,11 @@ __all__ = [
     "TileSet",
     "TimePenalty",
     "WordList",
+    "format_position",
     "parse_move",
     "parse_position",
     "parse_square",
+    "rewrite_position",
     "rule_set",
     "square_name",
     "tile_set",

@@ -1,14 +1,23 @@
 """The 15x15 board: premium squares, coordinates, and a read-only view for templates.
 
 Pure Python: this module imports nothing from Django. Squares are addressed by
-0-based ``(row, col)``; on screen and in notation, rows are 1-15 and columns A-O,
-so the centre is ``H8`` = ``(7, 7)``. GCG move coordinates put the row first for an
-across word (``8H``) and the column first for a down word (``H8``).
+0-based ``(row, col)``. A position is written in one of two notations
+(:class:`Notation`); both put the row first for an across word and the column first
+for a down word, but they differ in which of the two is the letter:
+
+- *rows numbered* (GCG, English, the engine's own): rows 1-15, columns A-O. The
+  centre is ``H8``; ``8H`` is across from it, ``H8`` down.
+- *rows lettered* (FISF, Eliot, the French tradition): rows A-O, columns 1-15. The
+  centre is ``H8`` too; ``H8`` is across from it, ``8H`` down.
+
+So ``H4`` names row 4, column H (down) in the one and row H, column 4 (across) in the
+other. The engine writes and stores rows numbered; the other is for reading and
+showing a club's slips.
 
 >>> parse_square("H8")
 (7, 7)
->>> square_name(0, 14)
-'O1'
+>>> square_name(0, 14), square_name(0, 14, Notation.ROWS_LETTERED)
+('O1', 'A15')
 >>> premium(0, 0), premium(7, 7), premium(1, 5)
 ('TW', 'DW', 'TL')
 """
@@ -68,13 +77,25 @@ class Direction(Enum):
         return 1 if self is Direction.ACROSS else SIZE
 
 
+class Notation(Enum):
+    """Which coordinate of a position is the letter (see the module docstring)."""
+
+    #: Rows 1-15, columns A-O: ``8H`` across, ``H8`` down (GCG; today's default).
+    ROWS_NUMBERED = "rows_numbered"
+    #: Rows A-O, columns 1-15: ``H8`` across, ``8H`` down (FISF-2023 §1.1, §4.3.1).
+    ROWS_LETTERED = "rows_lettered"
+
+
 def premium(row: int, col: int) -> str | None:
     """``"DL"``, ``"TL"``, ``"DW"``, ``"TW"`` or None for the square at ``(row, col)``."""
     return PREMIUMS[row * SIZE + col]
 
 
-def square_name(row: int, col: int) -> str:
-    """Column letter then row number, e.g. ``(7, 7)`` -> ``"H8"``."""
+def square_name(row: int, col: int, notation: Notation = Notation.ROWS_NUMBERED) -> str:
+    """The letter then the number: ``(7, 3)`` -> ``"D8"`` rows numbered, ``"H4"`` rows
+    lettered."""
+    if notation is Notation.ROWS_LETTERED:
+        return f"{COLUMNS[row]}{col + 1}"
     return f"{COLUMNS[col]}{row + 1}"
 
 
@@ -83,45 +104,74 @@ def index_name(index: int) -> str:
     return square_name(*divmod(index, SIZE))
 
 
-_SQUARE_COL_FIRST = re.compile(r"^([A-Oa-o])(1[0-5]|[1-9])$")
-_SQUARE_ROW_FIRST = re.compile(r"^(1[0-5]|[1-9])([A-Oa-o])$")
+_LETTER_FIRST = re.compile(r"^([A-Oa-o])(1[0-5]|[1-9])$")
+_NUMBER_FIRST = re.compile(r"^(1[0-5]|[1-9])([A-Oa-o])$")
 
 
-def parse_square(text: str) -> tuple[int, int]:
-    """Parse ``"H8"`` (or ``"8H"``) to 0-based ``(row, col)``."""
-    text = text.strip()
-    match = _SQUARE_COL_FIRST.match(text)
-    if match:
-        return int(match.group(2)) - 1, COLUMNS.index(match.group(1).upper())
-    match = _SQUARE_ROW_FIRST.match(text)
-    if match:
-        return int(match.group(1)) - 1, COLUMNS.index(match.group(2).upper())
-    raise InvalidMoveError("bad_square", square=text)
+def _coordinates(text: str, notation: Notation) -> tuple[int, int, bool]:
+    """``(row, col, row_first)`` of a letter and a number in either order; refuses
+    anything else with ``bad_square``."""
+    letter_first = _LETTER_FIRST.match(text)
+    number_first = _NUMBER_FIRST.match(text)
+    if letter_first:
+        letter, number = letter_first.groups()
+    elif number_first:
+        number, letter = number_first.groups()
+    else:
+        raise InvalidMoveError("bad_square", square=text)
+    letter_index, number_index = COLUMNS.index(letter.upper()), int(number) - 1
+    if notation is Notation.ROWS_LETTERED:
+        return letter_index, number_index, bool(letter_first)
+    return number_index, letter_index, bool(number_first)
 
 
-def parse_position(text: str) -> tuple[int, int, Direction]:
-    """Parse a GCG position: ``"8H"`` is across from row 8 column H, ``"H8"`` is down.
+def parse_square(text: str, notation: Notation = Notation.ROWS_NUMBERED) -> tuple[int, int]:
+    """Parse ``"H8"`` (or ``"8H"``) to 0-based ``(row, col)``.
+
+    >>> parse_square("D8"), parse_square("H4", Notation.ROWS_LETTERED)
+    ((7, 3), (7, 3))
+    """
+    row, col, _ = _coordinates(text.strip(), notation)
+    return row, col
+
+
+def parse_position(
+    text: str, notation: Notation = Notation.ROWS_NUMBERED
+) -> tuple[int, int, Direction]:
+    """Parse a position: the row first is across, the column first down. Rows numbered
+    (GCG), ``"8H"`` is across from row 8 column H and ``"H8"`` down; rows lettered,
+    ``"H4"`` is across from row H column 4 and ``"4H"`` down.
 
     >>> parse_position("8H")
     (7, 7, <Direction.ACROSS: 'across'>)
     >>> parse_position("h8")
     (7, 7, <Direction.DOWN: 'down'>)
+    >>> parse_position("H4", Notation.ROWS_LETTERED)
+    (7, 3, <Direction.ACROSS: 'across'>)
+    >>> parse_position("4h", Notation.ROWS_LETTERED)
+    (7, 3, <Direction.DOWN: 'down'>)
     """
-    text = text.strip()
-    if _SQUARE_ROW_FIRST.match(text):
-        row, col = parse_square(text)
-        return row, col, Direction.ACROSS
-    if _SQUARE_COL_FIRST.match(text):
-        row, col = parse_square(text)
-        return row, col, Direction.DOWN
-    raise InvalidMoveError("bad_square", square=text)
+    row, col, row_first = _coordinates(text.strip(), notation)
+    return row, col, Direction.ACROSS if row_first else Direction.DOWN
 
 
-def format_position(row: int, col: int, direction: Direction) -> str:
-    """Inverse of :func:`parse_position`."""
+def format_position(
+    row: int, col: int, direction: Direction, notation: Notation = Notation.ROWS_NUMBERED
+) -> str:
+    """Inverse of :func:`parse_position`.
+
+    >>> format_position(7, 3, Direction.ACROSS), format_position(7, 3, Direction.DOWN)
+    ('8D', 'D8')
+    >>> [format_position(7, 3, way, Notation.ROWS_LETTERED) for way in Direction]
+    ['H4', '4H']
+    """
+    if notation is Notation.ROWS_LETTERED:
+        row_label, col_label = COLUMNS[row], str(col + 1)
+    else:
+        row_label, col_label = str(row + 1), COLUMNS[col]
     if direction is Direction.ACROSS:
-        return f"{row + 1}{COLUMNS[col]}"
-    return f"{COLUMNS[col]}{row + 1}"
+        return row_label + col_label
+    return col_label + row_label
 
 
 @dataclass(frozen=True, slots=True)

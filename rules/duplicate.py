@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from rules.board import SIZE, Direction, parse_position
+from rules.board import SIZE, Direction, Notation, parse_position
 from rules.dawg import Dawg
 from rules.errors import RulesError
 from rules.game import Game
@@ -623,12 +623,20 @@ def scores_top(score: int, top: int | None) -> bool:
 
 
 def score_slip(
-    board: Game, rack: str, text: str, *, claimed: int | None = None, top: int | None = None
+    board: Game,
+    rack: str,
+    text: str,
+    *,
+    claimed: int | None = None,
+    top: int | None = None,
+    notation: Notation = Notation.ROWS_NUMBERED,
 ) -> Slip:
     """Score the play written on a slip, e.g. ``8H WOORD`` or ``H8 woord``, on ``board``
     with ``rack``. The word may be written whole, letters already on the board included
     (as players write it), or in the engine's notation with ``.``; a lowercase letter is a
     blank. Never raises for what a player can write: a slip that cannot score says why.
+    ``notation``: how the club writes a position (rows numbered unless told); the slip's
+    ``notation`` is the engine's, rows numbered, whatever it was written in.
 
     >>> game = DuplicateGame()
     >>> _ = game.draw("KAASEIN")
@@ -639,7 +647,7 @@ def score_slip(
     'not_in_rack'
     """
     try:
-        move = parse_move(_through_dots(board, text))
+        move = parse_move(_through_dots(board, text, notation), notation=notation)
         if not isinstance(move, Play):
             raise DuplicateError("duplicate_not_a_play", notation=text)
         result = board.preview(move, rack=rack)
@@ -657,7 +665,7 @@ def score_slip(
     )
 
 
-def _through_dots(board: Game, text: str) -> str:
+def _through_dots(board: Game, text: str, notation: Notation = Notation.ROWS_NUMBERED) -> str:
     """``text`` with each letter written on a square that holds that tile already
     turned into ``.``, so a slip may spell the whole word; anything else is left for
     the notation parser to judge."""
@@ -665,7 +673,7 @@ def _through_dots(board: Game, text: str) -> str:
     if len(parts) != 2 or not parts[1].isalpha():
         return text
     try:
-        row, col, direction = parse_position(parts[0])
+        row, col, direction = parse_position(parts[0], notation)
     except RulesError:
         return text
     cells = board.board

@@ -33,7 +33,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rules.board import Direction, format_position, parse_position, parse_square, square_name
+from rules.board import (
+    Direction,
+    Notation,
+    format_position,
+    parse_position,
+    parse_square,
+    square_name,
+)
 from rules.errors import InvalidMoveError
 
 _WORD_TOKEN = re.compile(r"\(([A-Za-z]+)\)|([A-Za-z])|(\.)")
@@ -104,9 +111,9 @@ class Play:
         object.__setattr__(self, "length", offset)
 
     @classmethod
-    def parse(cls, position: str, word: str) -> Play:
+    def parse(cls, position: str, word: str, notation: Notation = Notation.ROWS_NUMBERED) -> Play:
         """``Play.parse("8H", "WORD")``."""
-        row, col, direction = parse_position(position)
+        row, col, direction = parse_position(position, notation)
         return cls(row, col, direction, _canonical_word(word))
 
     @property
@@ -261,16 +268,19 @@ _TIME = re.compile(r"^\(time\s*(\d+)\)$", re.IGNORECASE | re.ASCII)
 _END_RACK = re.compile(r"^\(([A-Za-z?]*)\)$")
 
 
-def parse_move(text: str, *, player: int = 0) -> Move:
+def parse_move(text: str, *, player: int = 0, notation: Notation = Notation.ROWS_NUMBERED) -> Move:
     """Parse move notation (see the module docstring).
 
     ``player`` is used for the forms that name no player but need one
-    (``(time N)`` and ``(ABC)``). Raises :class:`InvalidMoveError`.
+    (``(time N)`` and ``(ABC)``); ``notation``: how the squares are written (rows
+    numbered, as GCG, unless told). Raises :class:`InvalidMoveError`.
 
     >>> parse_move("H8 zOEN").notation()
     'H8 zOEN'
     >>> parse_move("swap H8 K5")
     BlankSwap(squares=((7, 7), (4, 10)))
+    >>> parse_move("H4 ZOeN", notation=Notation.ROWS_LETTERED).notation()
+    '8D ZOeN'
     """
     text = " ".join(text.split())
     lower = text.lower()
@@ -289,7 +299,7 @@ def parse_move(text: str, *, player: int = 0) -> Move:
             detail="challenge_form",
         )
     if text.startswith("*"):
-        return _blank_swap(text, text[1:])
+        return _blank_swap(text, text[1:], notation)
     if lower == "(annulled)":
         return Annul()
     match = _TIME.match(text)
@@ -311,7 +321,7 @@ def parse_move(text: str, *, player: int = 0) -> Move:
         )
     parts = text.split(" ")
     if parts[0].lower() == "swap":
-        return _blank_swap(text, text[4:])
+        return _blank_swap(text, text[4:], notation)
     if len(parts) != 2:
         raise InvalidMoveError(
             notation=text,
@@ -319,7 +329,7 @@ def parse_move(text: str, *, player: int = 0) -> Move:
             detail="play_form",
         )
     try:
-        row, col, direction = parse_position(parts[0])
+        row, col, direction = parse_position(parts[0], notation)
     except InvalidMoveError:
         raise InvalidMoveError(
             notation=text,
@@ -330,7 +340,7 @@ def parse_move(text: str, *, player: int = 0) -> Move:
     return Play(row, col, direction, _canonical_word(parts[1]))
 
 
-def _blank_swap(text: str, squares: str) -> BlankSwap:
+def _blank_swap(text: str, squares: str, notation: Notation) -> BlankSwap:
     """``swap H8 K5`` or ``*H8 K5``: the squares after the keyword, by spaces or commas."""
     names = squares.replace(",", " ").split()
     if not names:
@@ -345,4 +355,28 @@ def _blank_swap(text: str, squares: str) -> BlankSwap:
             reason="a blank swap names one or two squares",
             detail="swap_squares",
         )
-    return BlankSwap(tuple(parse_square(name) for name in names))
+    return BlankSwap(tuple(parse_square(name, notation) for name in names))
+
+
+def rewrite_position(text: str, *, source: Notation, target: Notation) -> str:
+    """``text``, a play as written (``POSITION WORD``), with its position read in
+    ``source`` and written in ``target``: the same square and direction, for showing a
+    play in a club's notation. Anything that is not a play with a readable position
+    (an exchange, a pass, a refused slip's text) comes back as it is.
+
+    >>> numbered, lettered = Notation.ROWS_NUMBERED, Notation.ROWS_LETTERED
+    >>> rewrite_position("8D KAAS", source=numbered, target=lettered)
+    'H4 KAAS'
+    >>> rewrite_position("4h kaas", source=lettered, target=numbered)
+    'D8 kaas'
+    >>> rewrite_position("-ABC", source=numbered, target=lettered)
+    '-ABC'
+    """
+    position, space, rest = text.partition(" ")
+    if source is target:
+        return text
+    try:
+        row, col, direction = parse_position(position, source)
+    except InvalidMoveError:
+        return text
+    return format_position(row, col, direction, target) + space + rest

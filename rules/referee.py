@@ -33,11 +33,11 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Generic, Literal, TypeVar
 
-from rules.board import SIZE, Direction, format_position, parse_position
+from rules.board import SIZE, Direction, Notation, format_position, parse_position
 from rules.duplicate import NTSV, DrawRules, DuplicateError, Slip, _through_dots, scores_top
 from rules.errors import RulesError
 from rules.game import Game, MoveResult
-from rules.move import Play, parse_move
+from rules.move import Play, parse_move, rewrite_position
 from rules.tiles import BLANK
 
 __all__ = [
@@ -280,6 +280,7 @@ def judge_slip(
     claimed: int | None,
     top: int | None,
     rules: SlipRules,
+    notation: Notation = Notation.ROWS_NUMBERED,
 ) -> Slip:
     """Score and judge the play written on a slip (as :func:`rules.duplicate.score_slip`
     reads it) under ``rules``. When the slip as written does not play, the engine looks
@@ -295,13 +296,22 @@ def judge_slip(
     Under the NTSV preset (every fault but the score's leads to 0) a slip scores what
     :func:`~rules.duplicate.score_slip` gives it.
     """
+    # Read in the engine's notation from here: a position swapped means the same in both
+    # (the row comes first for a word across), and what the slip gives back is the
+    # engine's anyway (`Slip.notation`).
+    text = rewrite_position(text, source=notation, target=Notation.ROWS_NUMBERED)
     written, refusal = _read(board, rack, text)
     reading: _Reading | None = None
+    # The play meant is looked for only where finding it could change what the slip pays:
+    # under rules that make those faults a zero (the NTSV preset) the slip as written
+    # stands, and the search (some milliseconds on a full board) is not made.
+    mendable = {"blank_unmarked", "reference_swapped"}
     if written is not None:
         reading = _Reading(written, ())
     else:
-        reading = _at_written_square(board, rack, text)
-        if reading is None and claimed is not None:
+        if any(rules.consequence(fault) != "zero" for fault in mendable):
+            reading = _at_written_square(board, rack, text)
+        if reading is None and claimed is not None and rules.position_off != "zero":
             reading = _elsewhere(board, rack, text, claimed)
     if reading is None:
         assert refusal is not None

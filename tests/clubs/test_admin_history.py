@@ -27,6 +27,7 @@ def club_form(club: Club, memberships: list[dict], **changes) -> dict:
         "slug": club.slug,
         "city": club.city,
         "rating_system": club.rating_system,
+        "slip_notation": club.slip_notation,
         "memberships-TOTAL_FORMS": len(memberships),
         "memberships-INITIAL_FORMS": len(existing),
         "memberships-MIN_NUM_FORMS": 0,

@@ -42,7 +42,6 @@ DUPLICATE_SETTINGS = {
     "slug": "duplicate-2026",
     "rules": "sbnl",
     "start_date": "2026-09-05",
-    "think_seconds": 180,
     "best_evenings": None,
 }
 
@@ -309,8 +308,9 @@ SAMPLES = {
     "duplicate.create": (DUPLICATE, None, DUPLICATE_SETTINGS, "", "SBNL-wedstrijdregels"),
     "duplicate.settings": (
         DUPLICATE,
-        {"think_seconds": 180, "best_evenings": None, "start_date": None},
-        {"think_seconds": 150, "best_evenings": 8, "start_date": "2026-09-05"},
+        # The rules as `duplicate_rules_set` keeps a change: one key per rule.
+        {"slips.turn_seconds": 180, "slips.position_off": "zero", "preset": "ntsv"},
+        {"slips.turn_seconds": 150, "slips.position_off": "penalty", "preset": "fisf"},
         "",
         "180 → 150",
     ),

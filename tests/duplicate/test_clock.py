@@ -10,16 +10,18 @@ nulscore tot gevolg". A late slip is kept, scores 0, is never a top nor a solo.
 from __future__ import annotations
 
 import datetime
+from dataclasses import replace
 
 import pytest
 
 from clubs.models import HistoryEntry
-from rules.referee import SlipRules
 from duplicate.models import DuplicateCompetition, Slip, Turn
 from duplicate.selectors import evening_results, season_results
 from duplicate.services import (
     DuplicateEveningError,
+    duplicate_rules_set,
     evening_create,
+    evening_rules_apply,
     slip_accept_late,
     slip_correct,
     slip_submit,
@@ -28,6 +30,7 @@ from duplicate.services import (
     turn_draw,
     turn_redo,
 )
+from rules.referee import PRESETS, SlipRules
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +45,7 @@ def at(seconds: float) -> datetime.datetime:
 
 @pytest.fixture
 def evening(competition, secretary):
-    DuplicateCompetition.objects.filter(pk=competition.pk).update(think_seconds=180)
+    # The NTSV preset's rules: 180 s a turn, a grace of 2 s.
     return evening_create(competition=competition, number=1, by=secretary)
 
 
@@ -71,14 +74,23 @@ def hand_in(turn, player, text, seconds, **kwargs):
 # -------------------------------------------------------------------- the clock
 
 
+def thinking_time(competition, evening, seconds, by):
+    """The competition's time per turn set to `seconds`, and applied to `evening`."""
+    rules = PRESETS["ntsv"]
+    changed = replace(rules, slips=replace(rules.slips, turn_seconds=seconds))
+    duplicate_rules_set(competition=competition, settings=changed, by=by)
+    evening_rules_apply(evening=evening, reason="sneller spelen", by=by)
+    evening.refresh_from_db()  # as the next request reads it
+
+
 def test_a_turn_keeps_the_thinking_time_it_was_drawn_with(competition, evening, secretary):
-    DuplicateCompetition.objects.filter(pk=competition.pk).update(think_seconds=150)
+    thinking_time(competition, evening, 150, secretary)
     turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
     # 150 s from the draw: 2'30, FISF-2023 §1.3's "deux minutes et trente secondes".
     assert (turn.seconds, turn.added_seconds) == (150, 0)
     assert turn.deadline == turn.drawn_at + datetime.timedelta(seconds=150)
-    # A later change of the setting moves no turn already drawn.
-    DuplicateCompetition.objects.filter(pk=competition.pk).update(think_seconds=60)
+    # A later change of the rules moves no turn already drawn.
+    thinking_time(competition, evening, 60, secretary)
     turn.refresh_from_db()
     assert turn.seconds == 150
 
@@ -157,7 +169,7 @@ def test_no_time_is_added_once_the_top_is_on_the_board(turn, secretary):
 
 def test_a_turn_drawn_again_starts_its_clock_again(turn, secretary, competition):
     turn_add_time(turn=turn, seconds=60, reason="onderbreking", by=secretary)
-    DuplicateCompetition.objects.filter(pk=competition.pk).update(think_seconds=120)
+    thinking_time(competition, turn.evening, 120, secretary)
     again = turn_redo(turn=turn, by=secretary, reason="verkeerd getypt", tiles="TWOORDA")
     assert (again.seconds, again.added_seconds) == (120, 0)
     assert again.drawn_at > DRAWN
@@ -244,3 +256,12 @@ def test_the_migration_gives_each_turn_its_competition_s_thinking_time():
         ("gewoon", 180, 0),
         ("snel", 60, 0),
     ]
+    # The thinking time is the rules' now (duplicate/0008): 180 s is the NTSV preset's, so
+    # "gewoon" keeps empty rules; "snel" and its evening keep their 60 s.
+    competitions = new.get_model("duplicate", "DuplicateCompetition").objects.order_by("slug")
+    assert [(c.slug, c.settings) for c in competitions] == [
+        ("gewoon", {}),
+        ("snel", {"preset": "ntsv", "slips": {"turn_seconds": 60}}),
+    ]
+    evenings = new.get_model("duplicate", "Evening").objects.order_by("competition__slug")
+    assert [e.slip_rules for e in evenings] == [{}, {"turn_seconds": 60}]

@@ -66,7 +66,7 @@ def test_the_short_name_is_shared_with_the_clubs_paired_competitions(club, secre
     with pytest.raises(CompetitionError):
         duplicate_create(club=club, settings={"name": "D", "slug": "liga"}, by=secretary)
     made = duplicate_create(club=club, settings={"name": "D", "slug": "dup"}, by=secretary)
-    assert made.rules == "standard" and made.think_seconds == 180
+    assert made.rules == "standard" and made.settings == {}  # the NTSV preset
     with pytest.raises(CompetitionError):
         competition_create(club=club, settings={"name": "Nieuw", "slug": "dup"})
     paired = Competition.objects.get(slug="liga")
@@ -85,13 +85,13 @@ def test_the_paired_competition_form_has_no_duplicate_kind(secretary_client, clu
 @pytest.mark.django_db
 def test_the_duplicate_form_takes_only_a_master_games_rules(secretary_client, club):
     url = reverse("duplicate_create", kwargs={"club": club.slug})
-    data = {"name": "Duplicaat", "slug": "duplicaat", "think_seconds": "120"}
+    data = {"name": "Duplicaat", "slug": "duplicaat"}
     assert secretary_client.post(url, {**data, "rules": "gouds8"}).status_code == 200
     assert not DuplicateCompetition.objects.exists()
     response = secretary_client.post(url, {**data, "rules": "sbnl"})
     assert response.status_code == 302
     made = DuplicateCompetition.objects.get(club=club)
-    assert (made.rules, made.think_seconds) == ("sbnl", 120)
+    assert made.rules == "sbnl"
     assert HistoryEntry.objects.get(action="duplicate.create").duplicate_id == made.pk
     club_page = secretary_client.get(reverse("club", args=[club.slug])).content.decode()
     assert "Duplicaat" in club_page
@@ -123,11 +123,11 @@ def test_the_participants_and_settings_pages(secretary_client, competition, four
     assert participant.withdrawn_from_evening is None
     response = secretary_client.post(
         reverse("duplicate_settings", args=args),
-        {"name": "Duplicaat", "slug": competition.slug, "rules": "standard", "think_seconds": "90"},
+        {"name": "Duplicaat", "slug": competition.slug, "rules": "standard"},
     )
     assert response.status_code == 302
     competition.refresh_from_db()
-    assert (competition.name, competition.think_seconds) == ("Duplicaat", 90)
+    assert competition.name == "Duplicaat"
     history = secretary_client.get(reverse("duplicate_history", args=args)).content.decode()
     assert "Duplicaat" in history
 
@@ -215,11 +215,11 @@ def test_the_migration_carries_duplicate_competitions_over_with_nothing_lost():
 
     made = new.get_model("duplicate", "DuplicateCompetition").objects.get()
     assert made.pk == dup.pk
-    assert (made.name, made.slug, made.rules, made.think_seconds, made.best_evenings) == (
+    assert (made.name, made.slug, made.rules, made.settings, made.best_evenings) == (
         "Duplicaat",
         "dup",
         "sbnl",
-        150,
+        {"preset": "ntsv", "slips": {"turn_seconds": 150}},  # duplicate/0008
         3,
     )
     assert (made.start_date, made.created_at, made.changed_at) == (

@@ -148,7 +148,8 @@ def test_a_draw_breaking_the_minimum_is_refused_in_dutch(client, competition, se
 def test_the_room_screen_shows_the_rack_and_countdown_then_the_top(
     client, evening, secretary, competition
 ):
-    DuplicateCompetition.objects.filter(pk=competition.pk).update(think_seconds=120)
+    Evening.objects.filter(pk=evening.pk).update(slip_rules={"turn_seconds": 120})
+    evening.refresh_from_db()
     html = page(client, url("duplicate_screen", evening))
     assert "Het spel begint zo." in html or "begint" in html
     turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
@@ -298,13 +299,15 @@ def test_the_evenings_results_as_csv_and_its_papers_with_qr_codes(
     assert response["Content-Type"].startswith("text/csv")
     lines = response.content.decode().splitlines()
     # A Dutch reader's spreadsheet: semicolons, a decimal comma.
-    assert lines[0] == "rank;player;player_id;total;percentage;tops;solos"
-    assert lines[1] == f"1;Anna;{anna.pk};74;100,00;1;1"
+    header = "rank;player;player_id;total;percentage;tops;solos;points;solo_bonus;warnings;penalty"
+    assert lines[0] == header
+    # The NTSV preset: no solo bonus, no warnings or penalties (the total is the points).
+    assert lines[1] == f"1;Anna;{anna.pk};74;100,00;1;1;74;0;0;0"
     # 14 / 74 = 18.92%; the formula is written as text.
-    assert lines[2] == f"2;'=HYPERLINK(1);{bert.pk};14;18,92;0;0"
+    assert lines[2] == f"2;'=HYPERLINK(1);{bert.pk};14;18,92;0;0;14;0;0;0"
     client.cookies["django_language"] = "en"  # commas and a decimal point
     lines = client.get(url("duplicate_evening_csv", evening)).content.decode().splitlines()
-    assert lines[2] == f"2,'=HYPERLINK(1),{bert.pk},14,18.92,0,0"
+    assert lines[2] == f"2,'=HYPERLINK(1),{bert.pk},14,18.92,0,0,14,0,0,0"
     client.cookies["django_language"] = "nl"
 
     html = page(client, url("duplicate_print", evening))

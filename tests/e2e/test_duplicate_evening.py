@@ -87,7 +87,7 @@ def test_an_evening_with_the_spelleider_the_room_screen_and_three_phones(
     leader.locator("#duplicate-settings button").click()
     leader.wait_for_url(re.compile(r"/gouda/duplicate/duplicate/$"))
     competition = DuplicateCompetition.objects.get(club=duplicate_club, slug="duplicate")
-    assert (competition.rules, competition.think_seconds) == ("standard", 180)
+    assert (competition.rules, competition.settings) == ("standard", {})
     leader.goto(base + reverse("duplicate_participants", args=args))
     for name in ("Anke", "Bram", "Cees"):
         leader.select_option("#id_player", label=name)

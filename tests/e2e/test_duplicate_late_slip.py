@@ -12,9 +12,9 @@ from playwright.sync_api import Browser, expect
 
 from clubs.history import HistoryAction
 from clubs.models import HistoryEntry
-from rules.referee import SlipRules
 from duplicate.models import DuplicateCompetition, Participant, Slip
 from duplicate.services import evening_create
+from rules.referee import SlipRules
 from tests.e2e.test_duplicate_evening import _hand_in, _logged_in, _reload, duplicate_club
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -32,7 +32,10 @@ def test_a_phone_hands_in_after_the_time_and_the_spelleider_accepts_it(
     base = live_server.url
     args = ["gouda", "duplicate"]
     competition = DuplicateCompetition.objects.create(
-        club=duplicate_club, name="Duplicate", slug="duplicate", think_seconds=THINK_SECONDS
+        club=duplicate_club,
+        name="Duplicate",
+        slug="duplicate",
+        settings={"slips": {"turn_seconds": THINK_SECONDS}},
     )
     for player in duplicate_club.members.filter(name__in=["Anke", "Bram"]):
         Participant.objects.create(competition=competition, player=player)
