@@ -9,7 +9,6 @@ Keys are "<part>.<field>", as the history keeps a change ("slips.turn_seconds").
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 #: The presets a club starts from (`rules.referee.PRESETS`).
 PRESET_LABELS = {
@@ -96,8 +95,8 @@ CHOICES: dict[str, dict[str, object]] = {
         "keep": _("stay on the rack, completed to seven"),
     },
     "draw.blank_counts": {
-        "neither": pgettext_lazy("a blank counts toward", "neither"),
-        "either": pgettext_lazy("a blank counts toward", "whichever is short"),
+        "neither": _("neither vowel nor consonant"),
+        "either": _("vowel or consonant, whichever is short"),
     },
     "draw.rejection": {
         "new": _("only the tiles just drawn"),
