@@ -52,11 +52,12 @@ from rules import result as result_rules
 
 FORMAT = "bordpunt-club"
 #: 2: a game's players and result are its seats (docs/tables.md); 3: a duplicate
-#: competition is its own model (docs/duplicate.md).
-VERSION = 3
+#: competition is its own model (docs/duplicate.md); 4: its thinking time is one of its
+#: rules (`settings`), an evening keeps its slip rules, a turn its clock.
+VERSION = 4
 #: The versions a restore reads: 1 through `schema.seats_from_sides`, 1 and 2 through
-#: `schema.duplicate_apart`.
-READS = (1, 2, VERSION)
+#: `schema.duplicate_apart`, 1 to 3 through `schema.thinking_time_into_the_rules`.
+READS = (1, 2, 3, VERSION)
 
 #: Every model of a club, parents before children (the order rows are restored in).
 CLUB_MODELS: tuple[type[models.Model], ...] = (
@@ -489,6 +490,8 @@ def read_archive(data: bytes) -> Archive:
     if version in (1, 2):
         document = {**document, "data": schema.duplicate_apart(document["data"])}
         history = schema.duplicate_history_apart(data_part, history)
+    if version in (1, 2, 3):
+        document = {**document, "data": schema.thinking_time_into_the_rules(document["data"])}
     gcg_games = {int(match[1]) for name in members if (match := _GCG_NAME.fullmatch(name))}
     return Archive(document=document, history=history, gcg_games=gcg_games, winners=winners)
 

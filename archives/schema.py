@@ -458,3 +458,48 @@ def duplicate_history_apart(data: dict[str, Any], history: list[Any]) -> list[An
             entry = {**entry, "row": row}
         moved.append(entry)
     return moved
+
+
+# --- versions 1 to 3: the thinking time was a duplicate competition's own field ---------------
+
+#: The NTSV preset's time per turn: a competition with it needs no rules of its own.
+_NTSV_TURN_SECONDS = 180
+
+
+def thinking_time_into_the_rules(data: dict[str, Any]) -> dict[str, Any]:
+    """An archive of version 1 to 3 as version 4 keeps it, as migrations duplicate/0007 and
+    0008 map a database: a duplicate competition's `think_seconds` becomes its rules'
+    `turn_seconds` (none of its own when it is the NTSV preset's 180), and its evenings'
+    slip rules and its turns' thinking time take it too. Rows not as those versions wrote
+    them are passed on, for the restore's checks to name."""
+    seconds: dict[Any, int] = {}
+    competitions = []
+    for row in data.get("duplicate.duplicatecompetition") or []:
+        if isinstance(row, dict) and "think_seconds" in row:
+            row = dict(row)
+            value = row.pop("think_seconds")
+            if type(value) is int and value != _NTSV_TURN_SECONDS:
+                row["settings"] = {"preset": "ntsv", "slips": {"turn_seconds": value}}
+            if type(value) is int:
+                seconds[row.get("id")] = value
+        competitions.append(row)
+    evenings, evening_seconds = [], {}
+    for row in data.get("duplicate.evening") or []:
+        if isinstance(row, dict) and row.get("competition") in seconds:
+            value = seconds[row["competition"]]
+            evening_seconds[row.get("id")] = value
+            if value != _NTSV_TURN_SECONDS and "slip_rules" not in row:
+                row = {**row, "slip_rules": {"turn_seconds": value}}
+        evenings.append(row)
+    turns = [
+        {**row, "seconds": evening_seconds[row["evening"]]}
+        if isinstance(row, dict) and "seconds" not in row and row.get("evening") in evening_seconds
+        else row
+        for row in data.get("duplicate.turn") or []
+    ]
+    return {
+        **data,
+        "duplicate.duplicatecompetition": competitions,
+        "duplicate.evening": evenings,
+        "duplicate.turn": turns,
+    }

@@ -399,7 +399,7 @@ def test_the_archive_holds_the_club_its_history_and_a_gcg_file_per_game_with_mov
     document = json.loads(files["club.json"])
     history = json.loads(files["history.json"])
 
-    assert document["format"] == "bordpunt-club" and document["version"] == 3
+    assert document["format"] == "bordpunt-club" and document["version"] == 4
     assert "secretaris" in document["users"]
     assert len(document["data"]["clubs.club"]) == 1
     assert len(history) == HistoryEntry.objects.filter(club=full_club).count()
@@ -653,7 +653,7 @@ def _turn_top_not_on_the_rack(document):
         (_turn_not_in_the_bag, "duplicate-avond 1"),
         (_turn_top_not_on_the_rack, "duplicate-avond 1"),
         (_evening_rules_unknown, "duplicate.evening"),
-        (_wrong_version, "versie 99; deze Bordpunt leest versie 1–3"),
+        (_wrong_version, "versie 99; deze Bordpunt leest versie 1–4"),
         (_unknown_field, "nickname"),
         (_dangling_reference, "round"),
         (_huge_number, "score"),
@@ -980,3 +980,54 @@ def test_an_odd_version_1_archive_is_refused_not_a_server_error(pairs_club, odd)
         restore_club(data=_edited(files, lambda document, *_: odd(document)), slug="kopie")
 
     assert _counts() == counts
+
+
+# --- an archive of version 3: the thinking time a duplicate competition's own field ------------
+
+
+def _as_version_3(files: dict[str, bytes], seconds: int) -> bytes:
+    """The archive as Bordpunt wrote it before the duplicate rules (version 3), by hand:
+    a duplicate competition with `think_seconds` and no rules; an evening without slip
+    rules; a turn without its clock; a slip without its faults, notation and acceptance;
+    a club without its slip notation."""
+    document = json.loads(files["club.json"])
+    data = document["data"]
+    for row in data["duplicate.duplicatecompetition"]:
+        del row["settings"]
+        row["think_seconds"] = seconds
+    for row in data["duplicate.evening"]:
+        del row["slip_rules"]
+    for row in data["duplicate.turn"]:
+        del row["seconds"], row["added_seconds"]
+    for row in data["duplicate.slip"]:
+        for name in ("late_accepted", "faults", "warning", "penalty", "written_in"):
+            del row[name]
+    for row in data["clubs.club"]:
+        del row["slip_notation"]
+    document["version"] = 3
+    return _zip({**files, "club.json": json.dumps(document).encode()})
+
+
+@pytest.mark.parametrize(
+    ("seconds", "settings", "slip_rules"),
+    [
+        # The NTSV preset's 3 minutes: no rules of its own.
+        (180, {}, {}),
+        (120, {"preset": "ntsv", "slips": {"turn_seconds": 120}}, {"turn_seconds": 120}),
+    ],
+)
+def test_a_version_3_archive_keeps_its_thinking_time_as_a_rule(
+    pairs_club, seconds, settings, slip_rules
+):
+    from duplicate.models import DuplicateCompetition, Evening
+    from duplicate.selectors import evening_results
+
+    before = [(r.total, r.tops, r.solos) for r in evening_results(Evening.objects.get())]
+    old = _as_version_3(_archive(pairs_club), seconds)
+    report = restore_club(data=old, slug="voor-de-regels")
+    restored = DuplicateCompetition.objects.get(club=report.club)
+    assert restored.settings == settings
+    evening = Evening.objects.get(competition=restored)
+    assert evening.slip_rules == slip_rules
+    assert {turn.seconds for turn in Turn.objects.filter(evening=evening)} == {seconds}
+    assert [(r.total, r.tops, r.solos) for r in evening_results(evening)] == before
