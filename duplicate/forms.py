@@ -30,13 +30,24 @@ def _claimed() -> StrictIntegerField:
 
 
 class DrawForm(forms.Form):
-    """Empty: the app draws; otherwise the tiles drawn from the real bag (? = blank)."""
+    """Empty: the app draws; otherwise the tiles drawn from the real bag (? = blank), and
+    the draws thrown back before them for the minimum (their tiles back in the bag)."""
 
     tiles = forms.CharField(
         label=_("Tiles drawn from the bag"),
         max_length=TILES_MAX,
         required=False,
         help_text=_("Leave empty to let the app draw. A blank is ?."),
+    )
+
+    rejected = forms.CharField(
+        label=_("Draws thrown back first"),
+        max_length=TILES_MAX * 5,
+        required=False,
+        help_text=_(
+            "Only when a draw had too few vowels or consonants: the tiles of each draw "
+            "thrown back, separated by commas."
+        ),
     )
 
     def clean_tiles(self) -> str:

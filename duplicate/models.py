@@ -176,6 +176,10 @@ class Turn(models.Model):
     number = models.PositiveSmallIntegerField(_("turn"))
     #: The tiles drawn this turn ("?" = blank); the rest of the rack was kept.
     drawn = models.CharField(_("drawn"), max_length=15)
+    #: The draws thrown back for the minimum before `drawn`, space-separated, when the
+    #: rules send a rejected rack back whole (`DrawRules.rejection`): the game replays them
+    #: (`services.turn_drawn`).
+    rejected = models.CharField(_("thrown back"), max_length=200, blank=True)
     rack = models.CharField(_("rack"), max_length=15)
     #: The top put on the board, in the engine's notation; empty while the turn is open.
     top = models.CharField(_("top"), max_length=40, blank=True)

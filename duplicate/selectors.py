@@ -263,7 +263,7 @@ def _replayed_game(evening: Evening, turns: list[Turn]) -> DuplicateGame:
         evening.pk,
         evening.rules,
         repr(sorted((evening.draw_rules or {}).items())),
-        tuple((turn.number, turn.drawn, turn.top) for turn in turns),
+        tuple((turn.number, turn.rejected, turn.drawn, turn.top) for turn in turns),
     )
     with _replayed_guard:
         game = _replayed.get(key)

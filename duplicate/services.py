@@ -270,7 +270,7 @@ def _slips_judged_again(evening: Evening, *, by: Any, reason: str) -> None:
     try:
         for turn in evening.turns.order_by("number"):
             turn.evening = evening
-            game.draw(turn.drawn)  # the turn's board and rack, as its slips met them
+            turn_drawn(game, turn)  # the turn's board and rack, as its slips met them
             for slip in turn.slips.order_by("pk"):
                 judged = _score_on(game, turn, slip.text, slip.claimed, Notation(slip.written_in))
                 Slip.objects.filter(pk=slip.pk).update(**judged)
@@ -419,11 +419,19 @@ def master_game(evening: Evening, turns: list[Turn] | None = None) -> DuplicateG
     open one drawn), without searching the tops of the closed turns again."""
     game = DuplicateGame(rule_set(evening.rules), draw_rules=evening_rules(evening))
     for turn in turns if turns is not None else list(evening.turns.order_by("number")):
+        turn_drawn(game, turn)
         if turn.top:
-            game.replay(turn.drawn, turn.top)
-        else:
-            game.draw(turn.drawn)
+            game.play_known(turn.top)
     return game
+
+
+def turn_drawn(game: DuplicateGame, turn: Turn) -> str:
+    """``turn``'s draw on ``game``, after the draws thrown back before it
+    (`Turn.rejected`: under the rule that a rejected rack goes back whole, its kept tiles
+    went back into the bag with them); the rack."""
+    for thrown in turn.rejected.split():
+        game.reject(thrown)
+    return game.draw(turn.drawn)
 
 
 def evening_rescore(evening: Evening) -> None:
@@ -441,7 +449,7 @@ def evening_rescore(evening: Evening) -> None:
                 raise DuplicateEveningError(
                     _("The turns do not follow each other."), code="turns_out_of_order"
                 )
-            turn.rack = game.draw(turn.drawn)
+            turn.rack = turn_drawn(game, turn)
             if turn.is_open:
                 tops = game.tops()
                 turn.top_score, turn.total = (tops[0].score if tops else 0), None
@@ -517,11 +525,20 @@ def evening_create(
 
 
 def turn_draw(
-    *, evening: Evening, by: Any, tiles: str | None = None, rng: random.Random | None = None
+    *,
+    evening: Evening,
+    by: Any,
+    tiles: str | None = None,
+    rejected: str = "",
+    rng: random.Random | None = None,
 ) -> Turn:
-    """The next turn's draw: ``tiles`` typed in from the real bag, or (None) drawn by the
-    app from what the bag holds, thrown back and drawn again until it meets the minimum.
-    The top score is found now, so every slip is scored the moment it comes in."""
+    """The next turn's draw: ``tiles`` typed in from the real bag, after the draws thrown
+    back for the minimum (``rejected``, typed as they were drawn, one after the other), or
+    (None) drawn by the app from what the bag holds, thrown back and drawn again until it
+    meets the minimum. Under the rule that a rejected rack goes back whole, the kept tiles
+    go back into the bag with each draw thrown back (`DuplicateGame.reject`); the turn
+    keeps the draws thrown back, so the game replays. The top score is found now, so every
+    slip is scored the moment it comes in."""
     with transaction.atomic():
         duplicate_check_open(evening.competition_id)
         club_lock(evening.competition.club_id)
@@ -534,7 +551,7 @@ def turn_draw(
             )
         game = master_game(evening, turns)
         try:
-            rack = game.draw(tiles if tiles is not None else _app_draw(game, rng))
+            thrown, rack = _drawn(game, tiles, rejected, rng)
             tops = game.tops()
         except RulesError as exc:
             raise _engine_error(exc) from None
@@ -542,6 +559,7 @@ def turn_draw(
             evening=evening,
             number=game.turn_number,
             drawn=game.drawn,
+            rejected=thrown,
             rack=rack,
             top_score=tops[0].score if tops else 0,
             drawn_at=timezone.now(),
@@ -552,22 +570,46 @@ def turn_draw(
             by=by,
             action=TURN_DRAW,
             obj=turn,
-            after={"turn": turn.number, "drawn": turn.drawn, "rack": rack},
+            after={
+                "turn": turn.number,
+                "drawn": turn.drawn,
+                "rack": rack,
+                **({"rejected": thrown} if thrown else {}),
+            },
         )
         duplicate_touched(competition_id=evening.competition_id)
     return turn
 
 
-def _app_draw(game: DuplicateGame, rng: random.Random | None) -> str:
-    """A random draw from the bag that meets the minimum (the bag is shaken each time)."""
+def _drawn(
+    game: DuplicateGame, tiles: str | None, rejected: str, rng: random.Random | None
+) -> tuple[str, str]:
+    """The turn's draw on ``game``: the draws thrown back (space-separated, as `Turn.rejected`
+    keeps them) and the rack. Typed: ``rejected`` thrown back, then ``tiles`` drawn."""
+    if tiles is not None:
+        thrown = " ".join("".join(r.split()).upper() for r in rejected.split(",") if r.strip())
+        for draw in thrown.split():
+            game.reject(draw)
+        return thrown, game.draw(tiles)
+    return _app_draw(game, rng)
+
+
+def _app_draw(game: DuplicateGame, rng: random.Random | None) -> tuple[str, str]:
+    """A random draw from the bag that meets the minimum, the bag shaken each time: the
+    draws thrown back and the rack. Only under the rule that a rejected rack goes back
+    whole is a throw-back kept (its kept tiles went back into the bag); otherwise the
+    tiles drawn never left the bag, and the game is as if they were not drawn."""
     rng = rng or random.SystemRandom()
-    tiles = list(game.bag.elements())
-    needed = game.needed()
+    thrown: list[str] = []
     for _attempt in range(1000):
-        drawn = "".join(rng.sample(tiles, needed))
-        if game.draw_rules.meets_minimum(game.kept + drawn, game.turn_number):
-            return drawn
-    return drawn  # the engine refuses it and says why
+        tiles = list(game.bag.elements())
+        drawn = "".join(rng.sample(tiles, min(game.needed(), len(tiles))))
+        if game.meets_minimum(game.kept + drawn):
+            break
+        if game.draw_rules.rejection == "whole" and game.kept:
+            game.reject(drawn)
+            thrown.append(drawn)
+    return " ".join(thrown), game.draw(drawn)  # the engine refuses a draw it cannot take
 
 
 def turn_choose_top(*, turn: Turn, by: Any, play: str | None = None) -> Turn:
@@ -628,19 +670,19 @@ def turn_redo(*, turn: Turn, by: Any, reason: str, tiles: str | None = None) -> 
             )
         game = master_game(evening, list(evening.turns.filter(number__lt=turn.number)))
         try:
-            rack = game.draw(tiles if tiles is not None else _app_draw(game, None))
+            thrown, rack = _drawn(game, tiles, "", None)
             tops = game.tops()
         except RulesError as exc:
             raise _engine_error(exc) from None
         before = {"drawn": turn.drawn, "top": turn.top, "score": turn.top_score}
-        turn.drawn, turn.rack = game.drawn, rack
+        turn.drawn, turn.rack, turn.rejected = game.drawn, rack, thrown
         turn.top, turn.top_score, turn.total = "", tops[0].score if tops else 0, None
         # A new draw: the clock starts again, with the thinking time the competition has now.
         turn.drawn_at = timezone.now()
         turn.seconds, turn.added_seconds = evening_slip_rules(evening).turn_seconds, 0
         turn.save(
             update_fields=[
-                *("drawn", "rack", "top", "top_score", "total"),
+                *("drawn", "rejected", "rack", "top", "top_score", "total"),
                 *("drawn_at", "seconds", "added_seconds"),
             ]
         )
@@ -729,7 +771,7 @@ def _scored(
     if position is None or (position.turn_number, position.rack) != (turn.number, turn.rack):
         turns = list(turn.evening.turns.filter(number__lt=turn.number).order_by("number"))
         position = master_game(turn.evening, turns)
-        position.draw(turn.drawn)
+        turn_drawn(position, turn)
     return _score_on(position, turn, text, claimed, turn.evening.competition.club.notation)
 
 

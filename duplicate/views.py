@@ -435,7 +435,10 @@ LEADER_ACTIONS = {
     "draw": (
         DrawForm,
         lambda evening, turn, data, by: services.turn_draw(
-            evening=evening, tiles=data["tiles"] or None, by=by
+            evening=evening,
+            tiles=data["tiles"] or None,
+            rejected=data["rejected"] if data["tiles"] else "",
+            by=by,
         ),
     ),
     "top": (
@@ -478,6 +481,14 @@ def _late_slip(evening: Evening, slip_id: int) -> Slip:
 
 
 @leader_required
+def _thrown_back(form: DrawForm) -> DrawForm:
+    """The draw form again, the refused tiles moved to the draws thrown back."""
+    thrown = [form.cleaned_data["rejected"], form.cleaned_data["tiles"]]
+    again = DrawForm({"tiles": "", "rejected": ", ".join(t for t in thrown if t)})
+    again.is_valid()
+    return again
+
+
 def leader(request, evening: Evening):
     """The spelleider's page: draw (by the app or typed from the bag), choose the top,
     play the last turn again after an error, add time to the open turn, accept a late slip
@@ -504,6 +515,11 @@ def leader(request, evening: Evening):
             try:
                 service(evening, last, form.cleaned_data, request.user)
             except CompetitionError as error:
+                if action == "draw" and getattr(error, "code", "") == "duplicate_draw_minimum":
+                    # The draw goes back into the bag: the form keeps it as thrown back,
+                    # ready for the next draw typed (kept tiles and all, where the rules
+                    # send the whole rack back).
+                    form = forms[action] = _thrown_back(form)
                 form.add_error(None, _refusal(error))
             else:
                 return redirect(_evening_url("duplicate_leader", evening))

@@ -6,6 +6,7 @@ rules they come from (docs/duplicate.md, "Presets and their sources")."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 import pytest
@@ -13,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from clubs.models import HistoryEntry
-from duplicate.models import DuplicateCompetition, Evening, Slip
+from duplicate.models import DuplicateCompetition, Evening, Slip, Turn
 from duplicate.selectors import evening_results
 from duplicate.services import (
     DuplicateEveningError,
@@ -264,3 +265,45 @@ def test_odd_rules_are_refused_with_a_message_and_change_nothing(
     assert response.context["form"].errors
     assert DuplicateCompetition.objects.get().settings == {}
     assert not HistoryEntry.objects.filter(action="duplicate.settings").exists()
+
+
+def test_under_the_fisf_rules_a_rejected_draw_goes_back_whole(
+    competition, secretary, four_entrants
+):
+    """FISF-2023 §3.2: a draw without 2 vowels and 2 consonants (turns 1-15) is rejected:
+    « le juge-arbitre remet toutes les lettres dans le sac (reliquat compris) »."""
+    from duplicate.selectors import evening_state
+    from duplicate.services import evening_rescore, master_game
+
+    duplicate_rules_set(competition=competition, settings=FISF, by=secretary)
+    evening = evening_create(competition=competition, number=1, by=secretary)
+    turn_choose_top(turn=turn_draw(evening=evening, tiles="KAASEIN", by=secretary), by=secretary)
+    game = master_game(evening)
+    kept, needed = game.kept, game.needed()
+    assert kept and needed < 7  # the top left tiles on the rack: FISF keeps them (§3.1)
+    vowels = "".join(sorted(t for t in game.bag.elements() if t in "AEIOU"))[:needed]
+    with pytest.raises(DuplicateEveningError) as refused:
+        turn_draw(evening=evening, tiles=vowels, by=secretary)
+    assert refused.value.code == "duplicate_draw_minimum"
+    # Thrown back with the kept tiles: the next draw is a whole new rack of seven.
+    fresh = "".join(sorted(game.bag.elements()))  # what the bag held before the rejection
+    seven = next(
+        candidate
+        for candidate in ("TRDNOEL", "TRDNOEM", "GRDNOEL", "TLDNOEA")
+        if not (Counter(candidate) - Counter(fresh) - Counter(kept))
+    )
+    turn = turn_draw(evening=evening, tiles=seven, rejected=vowels, by=secretary)
+    assert (turn.rejected, sorted(turn.drawn), len(turn.rack)) == (vowels, sorted(seven), 7)
+    assert sorted(turn.rack) == sorted(seven)
+    # The game replays the rejection: the page's state and the engine's rescoring agree.
+    assert evening_state(evening).game.rack == turn.rack
+    evening_rescore(evening)
+    assert Turn.objects.get(pk=turn.pk).rack == turn.rack
+
+
+def test_under_the_ntsv_preset_a_rejected_draw_is_not_kept(competition, secretary):
+    """The NTSV's leftovers go back every turn, so a draw is always a whole rack and a
+    throw-back never leaves a trace (`rejection="new"`)."""
+    evening = evening_create(competition=competition, number=1, by=secretary)
+    turn = turn_draw(evening=evening, tiles="KAASEIN", by=secretary, rng=None)
+    assert turn.rejected == ""
