@@ -8,6 +8,8 @@ Keys are "<part>.<field>", as the history keeps a change ("slips.turn_seconds").
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django.utils.translation import gettext_lazy as _
 
 #: The presets a club starts from (`rules.referee.PRESETS`).
@@ -84,7 +86,7 @@ DRAW_FIELDS: tuple[tuple[str, object, object], ...] = (
 )
 
 #: The values of the settings that are a choice.
-CHOICES: dict[str, dict[str, object]] = {
+CHOICES: dict[str, Mapping[str, object]] = {
     **{f"slips.{code}": CONSEQUENCE_LABELS for code in FAULT_LABELS},
     "slips.solo_rule": {
         "top": _("the top, found by one player alone"),

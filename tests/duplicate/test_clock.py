@@ -15,7 +15,7 @@ from dataclasses import replace
 import pytest
 
 from clubs.models import HistoryEntry
-from duplicate.models import DuplicateCompetition, Slip, Turn
+from duplicate.models import Slip, Turn
 from duplicate.selectors import evening_results, season_results
 from duplicate.services import (
     DuplicateEveningError,

@@ -83,8 +83,9 @@ def test_under_the_fisf_rules_faults_warn_and_cost_a_penalty(competition, secret
     turn_choose_top(turn=turn, by=secretary)
 
     # (total, points before penalties, warnings, penalties, solos): each warning costs 5
-    # (none free); the position off costs its 5 on the slip. Nobody is alone with the highest score: anna,
-    # bert and cor all wrote 74 (solos compare before penalties, FISF §3.5).
+    # (none free); the position off costs its 5 on the slip. Nobody is alone with the
+    # highest score: anna, bert and cor all wrote 74 (solos compare before penalties,
+    # FISF §3.5).
     assert rows_of(evening, four_entrants) == {
         "Anna": (74, 74, 0, 0, 0),
         "Bert": (69, 74, 1, 5, 0),  # 74 - 5
