@@ -480,7 +480,6 @@ def _late_slip(evening: Evening, slip_id: int) -> Slip:
     return found
 
 
-@leader_required
 def _thrown_back(form: DrawForm) -> DrawForm:
     """The draw form again, the refused tiles moved to the draws thrown back."""
     thrown = [form.cleaned_data["rejected"], form.cleaned_data["tiles"]]
@@ -489,6 +488,7 @@ def _thrown_back(form: DrawForm) -> DrawForm:
     return again
 
 
+@leader_required
 def leader(request, evening: Evening):
     """The spelleider's page: draw (by the app or typed from the bag), choose the top,
     play the last turn again after an error, add time to the open turn, accept a late slip

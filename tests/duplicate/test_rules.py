@@ -308,3 +308,33 @@ def test_under_the_ntsv_preset_a_rejected_draw_is_not_kept(competition, secretar
     evening = evening_create(competition=competition, number=1, by=secretary)
     turn = turn_draw(evening=evening, tiles="KAASEIN", by=secretary, rng=None)
     assert turn.rejected == ""
+
+
+def test_the_spelleiders_page_keeps_a_refused_draw_as_thrown_back(
+    secretary_client, competition, secretary
+):
+    duplicate_rules_set(competition=competition, settings=FISF, by=secretary)
+    evening = evening_create(competition=competition, number=1, by=secretary)
+    leader = reverse("duplicate_leader", args=[*_keys(evening)])
+    page = secretary_client.get(leader).content.decode()
+    assert 'id="draw-rejected"' in page  # the FISF's rejected rack goes back whole
+    # Four vowels and three consonants would do; seven vowels break the 2 + 2 (§3.2).
+    refused = secretary_client.post(leader, {"action": "draw", "tiles": "AAEEIIO"})
+    assert refused.status_code == 200
+    html = refused.content.decode()
+    assert 'id="draw-refusal"' in html and 'value="AAEEIIO"' in html  # now thrown back
+    assert not Turn.objects.exists()
+    drawn = secretary_client.post(
+        leader, {"action": "draw", "tiles": "KAAS?EN", "rejected": "AAEEIIO"}
+    )
+    assert drawn.status_code == 302
+    turn = Turn.objects.get()
+    assert (turn.rejected, turn.rack) == ("AAEEIIO", "AAEKNS?")
+    # Odd thrown-back draws are refused with a message, never a server error.
+    turn_choose_top(turn=turn, by=secretary)
+    for odd in ("ZZZZZZZ", "٣٣", "\x00", "A" * 90, "KAAS?EN"):
+        answer = secretary_client.post(
+            leader, {"action": "draw", "tiles": "TWOORDA", "rejected": odd}
+        )
+        assert answer.status_code == 200, odd
+        assert Turn.objects.count() == 1

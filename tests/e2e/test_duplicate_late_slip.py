@@ -1,5 +1,6 @@
-"""A duplicate turn against the server's clock in a real browser: one phone hands in in
-time, the other after the time; the spelleider sees the late slip, the ranking counts it 0
+"""A duplicate turn against the server's clock in a real browser, under the FISF's rules
+that the secretary chose on the rules page: one phone hands in in time, the other after
+the time; the spelleider sees the late slip, the ranking counts it 0
 (FISF-2023 §5.7: a slip written after the end of the turn is void), and once the
 spelleider accepts it with a reason (the phone lost its connection) the ranking counts it.
 
@@ -32,16 +33,26 @@ def test_a_phone_hands_in_after_the_time_and_the_spelleider_accepts_it(
     base = live_server.url
     args = ["gouda", "duplicate"]
     competition = DuplicateCompetition.objects.create(
-        club=duplicate_club,
-        name="Duplicate",
-        slug="duplicate",
-        settings={"slips": {"turn_seconds": THINK_SECONDS}},
+        club=duplicate_club, name="Duplicate", slug="duplicate"
     )
     for player in duplicate_club.members.filter(name__in=["Anke", "Bram"]):
         Participant.objects.create(competition=competition, player=player)
+
+    # The club plays the FISF's rules with a short turn: the secretary loads the preset on
+    # the rules page, changes the time and saves.
+    leader = _logged_in(browser, live_server, "secretaris", {"width": 1280, "height": 900})
+    leader.goto(base + reverse("duplicate_rules", args=args))
+    leader.select_option("#preset-choice", "fisf")
+    leader.locator("#preset-form button").click()
+    expect(leader.locator("#id_slips__solo_bonus")).to_have_value("10")
+    leader.fill("#id_slips__turn_seconds", str(THINK_SECONDS))
+    leader.locator("#rules-form button[value=save]").click()
+    expect(leader.locator(".alert-success")).to_contain_text("Regels opgeslagen")
+    competition.refresh_from_db()
+    assert competition.settings["preset"] == "fisf"
+    assert competition.settings["slips"]["turn_seconds"] == THINK_SECONDS
     evening_create(competition=competition, number=1, by=None)
 
-    leader = _logged_in(browser, live_server, "secretaris", {"width": 1280, "height": 900})
     leader_url = base + reverse("duplicate_leader", args=[*args, 1])
     leader.goto(leader_url)
     phones = {name: _logged_in(browser, live_server, name) for name in ("anke", "bram")}
