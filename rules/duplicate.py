@@ -277,18 +277,7 @@ class DuplicateGame:
         out of the bag as this turn's draw; returns the whole rack. Refuses, changing
         nothing, a draw after the end, one of the wrong size, tiles the bag does not
         hold, or a draw that breaks the minimum (throw it back and draw again)."""
-        if self.ending is not None:
-            raise DuplicateError("duplicate_over", ending=self.ending)
-        if self.rack is not None:
-            raise DuplicateError("duplicate_rack_drawn", rack=self.rack)
-        drawn = parse_rack(tiles, self.tiles)
-        needed = self.needed()
-        if len(drawn) != needed:
-            raise DuplicateError("duplicate_draw_size", needed=needed, count=len(drawn))
-        missing = Counter(drawn) - self.bag
-        if missing:
-            raise DuplicateError("duplicate_not_in_bag", tiles="".join(sorted(missing.elements())))
-        rack = parse_rack(self.kept + drawn, self.tiles)
+        drawn, rack = self._taken(tiles)
         if not self.meets_minimum(rack):
             vowels, consonants = self.minimum()
             raise DuplicateError(
@@ -300,13 +289,10 @@ class DuplicateGame:
         self._tops = None
         return rack
 
-    def reject(self, tiles: str) -> str:
-        """Throw back ``tiles``, a draw that breaks the minimum (as :meth:`draw` refused
-        it): under ``rejection="whole"`` the kept tiles go back into the bag with it, so
-        the next draw takes a full rack; under ``"new"`` only the tiles drawn, which
-        never left the bag here. Returns the rack thrown back. Refuses, changing
-        nothing, what :meth:`draw` would refuse for any other reason, and a draw that
-        meets the minimum (``duplicate_draw_meets_minimum``)."""
+    def _taken(self, tiles: str) -> tuple[str, str]:
+        """``tiles`` as this turn's draw would take them, and the rack they make with the
+        kept tiles: refused when the game is over, a rack is drawn already, the draw has
+        the wrong size or the bag does not hold it (the checks of a draw and a throw-back)."""
         if self.ending is not None:
             raise DuplicateError("duplicate_over", ending=self.ending)
         if self.rack is not None:
@@ -318,7 +304,16 @@ class DuplicateGame:
         missing = Counter(drawn) - self.bag
         if missing:
             raise DuplicateError("duplicate_not_in_bag", tiles="".join(sorted(missing.elements())))
-        rack = parse_rack(self.kept + drawn, self.tiles)
+        return drawn, parse_rack(self.kept + drawn, self.tiles)
+
+    def reject(self, tiles: str) -> str:
+        """Throw back ``tiles``, a draw that breaks the minimum (as :meth:`draw` refused
+        it): under ``rejection="whole"`` the kept tiles go back into the bag with it, so
+        the next draw takes a full rack; under ``"new"`` only the tiles drawn, which
+        never left the bag here. Returns the rack thrown back. Refuses, changing
+        nothing, what :meth:`draw` would refuse for any other reason, and a draw that
+        meets the minimum (``duplicate_draw_meets_minimum``)."""
+        drawn, rack = self._taken(tiles)
         if self.meets_minimum(rack):
             raise DuplicateError("duplicate_draw_meets_minimum", rack=rack)
         self.thrown_back.append(rack if self.draw_rules.rejection == "whole" else drawn)
