@@ -7,6 +7,7 @@ the bag or a slip fits the board is the engine's to say, through the services.
 from typing import cast
 
 from django import forms
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from clubs.inputs import StrictIntegerField, bounded
@@ -245,6 +246,7 @@ def settings_initial(settings: DuplicateSettings) -> dict[str, object]:
 
 def _rule_field(key: str, value: object, label, help_text) -> forms.Field:
     """The form field of one rule, by what its value is."""
+    label = capfirst(label)
     if key in CHOICES:
         return forms.ChoiceField(
             label=label, help_text=help_text, choices=list(CHOICES[key].items())

@@ -601,8 +601,13 @@ class Slip:
 
     @property
     def corrected(self) -> bool:
-        """A play that counts, whose claimed score was not its real one."""
-        return self.reason is None and self.claimed is not None and self.claimed != self.score
+        """A play that counts, whose claimed score was not its real one (before a
+        penalty: a slip paid its claimed score less a penalty was not corrected)."""
+        return (
+            self.reason is None
+            and self.claimed is not None
+            and self.claimed != self.score + self.penalty
+        )
 
 
 def scores_top(score: int, top: int | None) -> bool:

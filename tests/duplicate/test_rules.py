@@ -77,6 +77,7 @@ def test_under_the_fisf_rules_faults_warn_and_cost_a_penalty(competition, secret
     # (FISF §5.3.3, §5.6): 74 - 5 = 69.
     cor_slip = hand_in(turn, cor, "9D KAArSEN", 74)
     assert (cor_slip.score, cor_slip.penalty, cor_slip.faults) == (69, 5, ["position_off"])
+    assert not cor_slip.corrected  # paid the 74 written, less the penalty: not corrected
     # KAAS on the star, 14, written as 20: a warning, paid its real 14 (FISF §5.3.2).
     dirk_slip = hand_in(turn, dirk, "8H KAAS", 20)
     assert (dirk_slip.score, dirk_slip.warning) == (14, "score_wrong")
