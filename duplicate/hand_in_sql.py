@@ -2,19 +2,21 @@
 ask the ORM, because a benchmark shows the ORM missing the target.
 
 `benchmarks/duplicate_http.py` (160 phones hand in a turn's slips at once; gunicorn, 2
-workers, SQLite, the 2-core machine, quiet; the target is p95 < 500 ms): with these reads
-written by the ORM a slip's post cost the server 6.1-7.9 ms of CPU and p95 was 608 ms;
-with the SQL here, see docs/duplicate.md ("Figures of the hand-in"), which gives the runs.
-Building a query's SQL is most of the ORM's cost here: the evening with its competition
-and club took 472 µs against 19 µs for the same SELECT written out (`Evening.objects`
-with `select_related`, 2,000 calls, 2026-12-06), and a slip's post asks four such reads.
+workers, SQLite, the 2-core machine, quiet; the target is p95 < 500 ms): with these
+reads written by the ORM a slip's post cost the server 6.1-7.9 ms of CPU and p95 was 608
+ms; with the SQL here, see docs/duplicate.md ("Figures of the hand-in"), which gives the
+runs. Building a query's SQL is most of the ORM's cost here: the evening with its
+competition and club took 472 µs against 19 µs for the same SELECT written out
+(`Evening.objects` with `select_related`, 2,000 calls, 2026-12-06), and a slip's post
+asks four such reads.
 
-Only reads are here, and only the phone's slip page uses them. What the hand-in writes
-(the slip, its history entry, the competition's last change) stays the ORM's, in the
-transaction that holds the turn's row and reads its rack again (`services.slip_submit`),
-so nothing read here decides a score: a redo of the turn between this read and the write
-is seen by the write. The rows become model instances through Django's own `from_db`,
-with every concrete field of each model, so a field added later is read here too.
+Only reads are here: the phone's slip page reads the evening and its turns before any
+transaction; a hand-in reads its turn again, held, inside its transaction (`turn_held`,
+as `clubs.locks.row_lock` would hold it), and scores the slip on that: a redo of the
+turn between the page's read and the hand-in is seen by the hand-in. What it writes (the
+slip, its history entry, the competition's last change) stays the ORM's. The rows become
+model instances through Django's own `from_db`, with every concrete field of each model,
+so a field added later is read here too.
 """
 
 from __future__ import annotations
@@ -137,3 +139,30 @@ def turns_of(evening: Evening) -> list[Turn]:
     for turn in turns:
         turn.evening = evening
     return turns
+
+
+@cache
+def _turn_held_sql() -> str:
+    features = connection.features
+    # As `clubs.locks.row_lock` holds a row: FOR NO KEY UPDATE of the row alone, where
+    # the database has it (PostgreSQL); SQLite's transaction holds the whole file.
+    held = features.has_select_for_update_of and features.has_select_for_no_key_update
+    return f"SELECT {', '.join(_columns(Turn, 't'))} FROM {_table(Turn, 't')} WHERE t.id = %s" + (
+        " FOR NO KEY UPDATE OF t" if held else ""
+    )
+
+
+def turn_held(turn: Turn) -> Turn:
+    """``turn`` as it is now, its row held until the transaction ends (a redo of the turn
+    holds it too): the one read a hand-in makes in its transaction, so the slip is scored
+    on the rack current in it. Inside `transaction.atomic` only."""
+    if not connection.in_atomic_block:
+        raise RuntimeError("turn_held holds a row: call it inside transaction.atomic")
+    with connection.cursor() as cursor:
+        cursor.execute(_turn_held_sql(), [turn.pk])
+        row = cursor.fetchone()
+    if row is None:
+        raise Turn.DoesNotExist
+    current = _instance(Turn, row, 0)[0]
+    current.evening = turn.evening
+    return current

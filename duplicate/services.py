@@ -30,6 +30,7 @@ from clubs.locks import club_lock, row_lock
 from clubs.models import Membership
 from clubs.slugs import competition_slug_taken
 from competition.services import CompetitionArchived, CompetitionError
+from duplicate import hand_in_sql
 from duplicate.models import DuplicateCompetition, Evening, Participant, Slip, Turn
 from games.rule_messages import coded, describe
 from rules import rule_set
@@ -812,10 +813,9 @@ def _clean(text: str) -> str:
 def _turn_held(turn: Turn) -> Turn:
     """The slip's turn as it is now, held until the transaction ends: a redo of the turn
     holds it too, so a slip is scored on the rack before the redo (which scores it again)
-    or after it, never on one the redo is replacing."""
-    current = row_lock(Turn.objects.filter(pk=turn.pk)).get()
-    current.evening = turn.evening
-    return current
+    or after it, never on one the redo is replacing. Read in SQL of our own, inside the
+    hand-in's write lock (`duplicate.hand_in_sql` says why)."""
+    return hand_in_sql.turn_held(turn)
 
 
 def _plays_this_evening(

@@ -117,3 +117,35 @@ def test_the_turns_as_the_orm_reads_them(evening, secretary):
     assert [fields(turn) for turn in read] == [fields(turn) for turn in expected]
     assert [turn.number for turn in read] == [1, 2] and read[0].drawn_at is not None
     assert all(turn.evening is evening for turn in read)
+
+
+def test_the_turn_held_as_the_orm_holds_it(evening, secretary):
+    from django.db import transaction
+
+    from clubs.locks import row_lock
+    from duplicate.models import Turn
+
+    turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
+    with transaction.atomic():
+        with CaptureQueriesContext(connection) as queries:
+            held = hand_in_sql.turn_held(turn)
+        expected = row_lock(Turn.objects.filter(pk=turn.pk)).get()
+    assert fields(held) == fields(expected) and held.evening is turn.evening
+    # One query, holding the row where the database can (PostgreSQL), as row_lock does.
+    assert len(queries) == 1
+    locks = connection.features.has_select_for_no_key_update
+    assert ("FOR NO KEY UPDATE OF" in queries[0]["sql"]) == locks
+    with transaction.atomic(), pytest.raises(Turn.DoesNotExist):
+        hand_in_sql.turn_held(Turn(pk=turn.pk + 1000, evening=evening))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_turn_is_held_only_inside_a_transaction(club, secretary):
+    from duplicate.models import Turn
+
+    competition = DuplicateCompetition.objects.create(club=club, name="D", slug="d")
+    evening = evening_create(competition=competition, number=1, by=secretary)
+    turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
+    with pytest.raises(RuntimeError):
+        hand_in_sql.turn_held(turn)  # outside a transaction it would hold nothing
+    assert Turn.objects.get().rack == "AAEKNS?"
