@@ -515,7 +515,8 @@ def leader(request, evening: Evening):
             try:
                 service(evening, last, form.cleaned_data, request.user)
             except CompetitionError as error:
-                if action == "draw" and getattr(error, "code", "") == "duplicate_draw_minimum":
+                refused_draw = getattr(error, "code", "") == "duplicate_draw_minimum"
+                if action == "draw" and isinstance(form, DrawForm) and refused_draw:
                     # The draw goes back into the bag: the form keeps it as thrown back,
                     # ready for the next draw typed (kept tiles and all, where the rules
                     # send the whole rack back).
