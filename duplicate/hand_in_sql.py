@@ -4,11 +4,12 @@ ask the ORM, because a benchmark shows the ORM missing the target.
 `benchmarks/duplicate_http.py` (160 phones hand in a turn's slips at once; gunicorn, 2
 workers, SQLite, the 2-core machine, quiet; the target is p95 < 500 ms): with these
 reads written by the ORM a slip's post cost the server 6.1-7.9 ms of CPU and p95 was 608
-ms; with the SQL here, see docs/duplicate.md ("Figures of the hand-in"), which gives the
-runs. Building a query's SQL is most of the ORM's cost here: the evening with its
-competition and club took 472 µs against 19 µs for the same SELECT written out
-(`Evening.objects` with `select_related`, 2,000 calls, 2026-12-06), and a slip's post
-asks four such reads.
+ms (5.2-5.6 ms a post in one process); with the SQL here, 3.7-4.0 ms a post in one
+process and p95 409 and 485 ms in runs alone on the machine (docs/duplicate.md,
+*Benchmark over HTTP*, gives every run, 2026-12-06). Building a query's SQL is most of
+the ORM's cost here: the evening with its competition and club took 472 µs against 19
+µs for the same SELECT written out (`Evening.objects` with `select_related`, 2,000
+calls), and a slip's post asks three such reads.
 
 Only reads are here: the phone's slip page reads the evening and its turns before any
 transaction; a hand-in reads its turn again, held, inside its transaction (`turn_held`,
