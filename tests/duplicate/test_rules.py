@@ -339,3 +339,23 @@ def test_the_spelleiders_page_keeps_a_refused_draw_as_thrown_back(
         )
         assert answer.status_code == 200, odd
         assert Turn.objects.count() == 1
+
+
+def test_the_phone_shows_its_own_warning_and_the_secretary_sees_everyones(
+    client, secretary_client, competition, secretary, four_entrants
+):
+    anna, bert, *_ = four_entrants
+    bert.user = UserFactory(username="bert")
+    bert.save()
+    duplicate_rules_set(competition=competition, settings=FISF, by=secretary)
+    evening = evening_create(competition=competition, number=1, by=secretary)
+    turn = first_turn(evening, secretary)
+    hand_in(turn, anna, "8H KAAS", 20)  # a wrong score: a warning (FISF §5.3.2)
+    hand_in(turn, bert, "9D KAArSEN", 74)  # one row off: a penalty of 5 (FISF §5.6)
+    phone = Client()
+    phone.force_login(bert.user)
+    mine = phone.get(reverse("duplicate_slip", args=[*_keys(evening)])).content.decode()
+    assert "straf −5" in mine and "verkeerde score" not in mine  # his own only
+    paper = secretary_client.get(reverse("duplicate_paper", args=[*_keys(evening)]))
+    html = paper.content.decode()
+    assert "straf −5" in html and "waarschuwing: verkeerde score opgeschreven" in html
