@@ -7,13 +7,18 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run serve test install lint format migrate demo messages lexicon benchmarks clean
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
-
-install: $(STAMP)
+# Installed again when pyproject.toml's content differs from what was installed (its
+# checksum, kept in the stamp; not its time: every file of a fresh clone is new, and a clone
+# whose .venv is already installed from the same pyproject.toml need not wait for pip). The
+# venv is made only when there is none (`venv` refuses a .venv that links to another's).
+install:
+	@if [ "$$(cat $(STAMP) 2>/dev/null)" != "$$(cksum < pyproject.toml)" ]; then \
+		echo "Installing the packages into $(VENV)"; \
+		{ test -x $(PY) || $(PYTHON) -m venv $(VENV); } && \
+		$(BIN)/pip install --quiet --upgrade pip && \
+		$(BIN)/pip install --quiet -e '.[dev]' && \
+		cksum < pyproject.toml > $(STAMP); \
+	fi
 
 run: install
 	$(PY) manage.py migrate --noinput

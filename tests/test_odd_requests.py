@@ -12,13 +12,23 @@ import re
 from urllib.parse import quote, quote_from_bytes
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.urls import URLResolver, get_resolver, reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from competition.models import Competition
 from competition.services.rounds import round_create, round_record_results, round_set_pairings
 from games.moves import move_add
 from games.services import ResultEntry, ResultInput
+from tests.factories import (
+    ClubFactory,
+    CompetitionFactory,
+    EntrantFactory,
+    PlayerFactory,
+    secretary_of,
+)
 from tests.seats import pair_spec
 
 pytestmark = pytest.mark.django_db
@@ -77,34 +87,69 @@ odd_numbers = st.one_of(
 odd_values = st.one_of(odd_numbers, st.sampled_from(ODD_TEXTS), encoded_text, encoded_bytes)
 
 
-@pytest.fixture
-def world(competition, four_entrants):
-    """Round 1 finished, Anna–Bert entered move by move; round 2 a draft pairing."""
-    anna, bert, cor, dirk = four_entrants
-    first = round_create(competition=competition)
-    games = round_set_pairings(
-        round=first,
-        pairings=[pair_spec(anna.pk, bert.pk, 1, starter="a"), pair_spec(cor.pk, dirk.pk, 2)],
-    )
-    for notation in ("8H WOORD", "-", "-"):
-        games[0].refresh_from_db()
-        move_add(game=games[0], notation=notation, by=None)
-    round_record_results(
-        round=first,
-        entries=[ResultEntry(games[1].pk, ResultInput.of_pair("normal", 310, 290))],
-        by=None,
-    )
-    draft = round_create(competition=competition)
-    draft_games = round_set_pairings(
-        round=draft, pairings=[pair_spec(anna.pk, dirk.pk, 1), pair_spec(bert.pk, cor.pk, 2)]
-    )
-    ids = [str(game.pk) for game in (*games, *draft_games)] + [str(anna.pk)]
-    return {
-        "club": [competition.club.slug],
-        "competition": [competition.slug],
-        "number": ["1", "2"],
-        "id": ids,
+@pytest.fixture(scope="module")
+def shared(django_db_setup, django_db_blocker):
+    """The module's rows, made once and committed: each test reads them in a transaction of
+    its own, rolled back after it, and they are flushed after the module's last test. (Made
+    for each of the ~180 tests, they took as long as the tests' own requests.)
+
+    A competition of Anna, Bert, Cor and Dirk and the club's secretary, as the fixtures of
+    tests/conftest.py make them. Round 1 finished, Anna–Bert entered move by move; round 2 a
+    draft pairing."""
+    with django_db_blocker.unblock():
+        club = ClubFactory(name="De Goudse Letters", slug="gouda")
+        secretary = secretary_of(club, username="secretaris")
+        competition = CompetitionFactory(club=club, name="Clubcompetitie", slug="clubcompetitie")
+        anna, bert, cor, dirk = [
+            PlayerFactory(name=name) for name in ("Anna", "Bert", "Cor", "Dirk")
+        ]
+        for player in (anna, bert, cor, dirk):
+            EntrantFactory(competition=competition, player=player)
+        first = round_create(competition=competition)
+        games = round_set_pairings(
+            round=first,
+            pairings=[pair_spec(anna.pk, bert.pk, 1, starter="a"), pair_spec(cor.pk, dirk.pk, 2)],
+        )
+        for notation in ("8H WOORD", "-", "-"):
+            games[0].refresh_from_db()
+            move_add(game=games[0], notation=notation, by=None)
+        round_record_results(
+            round=first,
+            entries=[ResultEntry(games[1].pk, ResultInput.of_pair("normal", 310, 290))],
+            by=None,
+        )
+        draft = round_create(competition=competition)
+        draft_games = round_set_pairings(
+            round=draft, pairings=[pair_spec(anna.pk, dirk.pk, 1), pair_spec(bert.pk, cor.pk, 2)]
+        )
+    yield {
+        "secretary": secretary.pk,
+        "competition": competition.pk,
+        "world": {
+            "club": [club.slug],
+            "competition": [competition.slug],
+            "number": ["1", "2"],
+            "id": [str(game.pk) for game in (*games, *draft_games)] + [str(anna.pk)],
+        },
     }
+    with django_db_blocker.unblock():
+        call_command("flush", interactive=False, verbosity=0)
+
+
+@pytest.fixture
+def world(db, shared):
+    """The path values that reach the shared rows."""
+    return shared["world"]
+
+
+@pytest.fixture
+def secretary(db, shared):
+    return get_user_model().objects.get(pk=shared["secretary"])
+
+
+@pytest.fixture
+def competition(db, shared):
+    return Competition.objects.get(pk=shared["competition"])
 
 
 @st.composite

@@ -46,13 +46,18 @@ def _logged_in(browser: Browser, live_server, username: str, viewport=None):
     return page
 
 
+#: How a reload of ours fails when the page reloads itself at that moment: aborted by the
+#: page's own, or sent to the page that the page's own reload is replacing.
+RELOAD_RACE = ("ERR_ABORTED", "Not attached to an active page")
+
+
 def _reload(phone) -> None:
     """Reload the slip page. A phone whose slip was in reloads itself when its poll sees
-    the next draw; a reload of ours at that moment is aborted by it: then once more."""
+    the next draw; a reload of ours at that moment fails (`RELOAD_RACE`): then once more."""
     try:
         phone.reload()
     except PlaywrightError as error:
-        if "ERR_ABORTED" not in error.message:
+        if not any(race in error.message for race in RELOAD_RACE):
             raise
         phone.reload()
 

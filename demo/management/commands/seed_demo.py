@@ -222,6 +222,7 @@ class Command(BaseCommand):
                     text=f"{play.notation.split(' ')[0]} {play.word}",
                     claimed=max(claimed, 0),
                     by=None,
+                    position=game,
                 )
             if not last:
                 turn_choose_top(turn=turn, by=None)
