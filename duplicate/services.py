@@ -268,12 +268,14 @@ def _slips_judged_again(evening: Evening, *, by: Any, reason: str) -> None:
     """Every slip of the evening judged again on its turn's board (after its rules
     changed); each one whose score changed goes into the history with the reason."""
     game = master_game(evening, [])
+    rules = evening_slip_rules(evening)
     try:
         for turn in evening.turns.order_by("number"):
             turn.evening = evening
             turn_drawn(game, turn)  # the turn's board and rack, as its slips met them
             for slip in turn.slips.order_by("pk"):
-                judged = _score_on(game, turn, slip.text, slip.claimed, Notation(slip.written_in))
+                notation = Notation(slip.written_in)
+                judged = _score_on(game, turn, slip.text, slip.claimed, notation, rules)
                 Slip.objects.filter(pk=slip.pk).update(**judged)
                 if (judged["score"], judged["warning"]) == (slip.score, slip.warning):
                     continue
@@ -444,6 +446,7 @@ def evening_rescore(evening: Evening) -> None:
     for slip in Slip.objects.filter(turn__evening=evening).order_by("pk"):
         slips.setdefault(slip.turn_id, []).append(slip)
     game = DuplicateGame(rule_set(evening.rules), draw_rules=evening_rules(evening))
+    rules = evening_slip_rules(evening)
     try:
         for index, turn in enumerate(turns, 1):
             if turn.number != index or (turn.is_open and index != len(turns)):
@@ -458,7 +461,8 @@ def evening_rescore(evening: Evening) -> None:
                 # Scored before the play: the slips of a turn meet the board before its top.
                 turn.top_score = game.game.preview(parse_move(turn.top), rack=turn.rack).score
             for slip in slips.get(turn.pk, []):
-                scored = _score_on(game, turn, slip.text, slip.claimed, Notation(slip.written_in))
+                notation = Notation(slip.written_in)
+                scored = _score_on(game, turn, slip.text, slip.claimed, notation, rules)
                 for name, value in scored.items():
                     setattr(slip, name, value)
             if not turn.is_open:
@@ -764,31 +768,41 @@ def _moment(at: datetime | None) -> str | None:
 
 
 def _scored(
-    turn: Turn, text: str, claimed: int | None, position: DuplicateGame | None = None
+    turn: Turn,
+    text: str,
+    claimed: int | None,
+    position: DuplicateGame | None = None,
+    rules: SlipRules | None = None,
 ) -> dict[str, Any]:
     """What the engine makes of a slip, read in the club's notation, on the board and rack
     of its turn (`position`: the master game with this turn's rack drawn, when the caller
-    has it)."""
+    has it; `rules`: the evening's slip rules, when the caller has read them)."""
     if position is None or (position.turn_number, position.rack) != (turn.number, turn.rack):
         turns = list(turn.evening.turns.filter(number__lt=turn.number).order_by("number"))
         position = master_game(turn.evening, turns)
         turn_drawn(position, turn)
-    return _score_on(position, turn, text, claimed, turn.evening.competition.club.notation)
+    notation = turn.evening.competition.club.notation
+    return _score_on(position, turn, text, claimed, notation, rules)
 
 
 def _score_on(
-    game: DuplicateGame, turn: Turn, text: str, claimed: int | None, notation: Notation
+    game: DuplicateGame,
+    turn: Turn,
+    text: str,
+    claimed: int | None,
+    notation: Notation,
+    rules: SlipRules | None = None,
 ) -> dict[str, Any]:
     """A slip written in ``notation`` judged on ``game`` (the master game with the turn's
-    rack drawn) under the evening's slip rules (`rules.referee.judge_slip`): what it pays,
-    and its faults, its warning and its penalty, if any."""
+    rack drawn) under the evening's slip rules (`rules.referee.judge_slip`; read here when
+    the caller has not): what it pays, and its faults, its warning and its penalty."""
     result = judge_slip(
         game.game,
         game.rack or "",
         text,
         claimed=claimed,
         top=turn.top_score,
-        rules=evening_slip_rules(turn.evening),
+        rules=rules or evening_slip_rules(turn.evening),
         notation=notation,
     )
     return {
@@ -872,7 +886,7 @@ def slip_submit(
         with transaction.atomic():
             turn = _turn_held(turn)
             rules = evening_slip_rules(turn.evening)
-            scored = _scored(turn, text, claimed, position)
+            scored = _scored(turn, text, claimed, position, rules)
             slip = Slip.objects.create(
                 turn=turn,
                 player_id=player_id,

@@ -558,18 +558,20 @@ def tally(
     """
     lines = list(slips)
     room = players if players is not None else len({line.player for line in lines})
+    # What counts, by turn and by player: a late slip counts nothing.
     by_turn: dict[int, list[SlipLine[P]]] = {}
+    counted_of: dict[P, list[SlipLine[P]]] = {line.player: [] for line in lines}
     for line in lines:
         if not line.late:
             by_turn.setdefault(line.turn, []).append(line)
+            counted_of[line.player].append(line)
     solos: dict[P, list[int]] = {}
     for turn, counted in sorted(by_turn.items()):
-        for line in counted:
-            if _is_solo(line, counted, tops.get(turn), rules):
-                solos.setdefault(line.player, []).append(turn)
+        soloist = _soloist(counted, tops.get(turn), rules)
+        if soloist is not None:
+            solos.setdefault(soloist, []).append(turn)
     out: dict[P, Tally] = {}
-    for player in dict.fromkeys(line.player for line in lines):
-        own = [line for line in lines if line.player == player and not line.late]
+    for player, own in counted_of.items():
         total = sum(line.score for line in own)
         found = sum(1 for line in own if scores_top(line.score, tops.get(line.turn)))
         warnings = sum(1 for line in own if line.warning)
@@ -591,8 +593,12 @@ def tally(
     return out
 
 
-def _is_solo(line: SlipLine[P], turn: list[SlipLine[P]], top: int | None, rules: SlipRules) -> bool:
-    others = [other.score for other in turn if other.player != line.player]
+def _soloist(turn: list[SlipLine[P]], top: int | None, rules: SlipRules) -> P | None:
+    """The player with the turn's solo, if any: the one line alone with the top ("top"),
+    or alone with the highest score above 0 ("highest"); one line per player."""
     if rules.solo_rule == "top":
-        return scores_top(line.score, top) and not any(scores_top(s, top) for s in others)
-    return line.score > 0 and all(line.score > s for s in others)
+        best = [line for line in turn if scores_top(line.score, top)]
+    else:
+        high = max((line.score for line in turn), default=0)
+        best = [line for line in turn if line.score == high] if high > 0 else []
+    return best[0].player if len(best) == 1 else None
