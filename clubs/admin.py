@@ -100,8 +100,10 @@ def _save_memberships(request, formset) -> None:
 
 @admin.register(Club)
 class ClubAdmin(ThroughServicesAdmin):
-    list_display = ["name", "slug", "city"]
+    list_display = ["name", "slug", "city", "status"]
     search_fields = ["name", "slug", "city"]
+    # Approval and suspension are the operator's, on the operator's pages (hosting/).
+    readonly_fields = ["status"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [MembershipInline]
     save_service = staticmethod(services.club_save)

@@ -9,6 +9,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction, HistoryReason
@@ -30,6 +31,15 @@ class SlipNotation(models.TextChoices):
 
     ROWS_NUMBERED = Notation.ROWS_NUMBERED.value, _("Rows numbered (8H across, H8 down)")
     ROWS_LETTERED = Notation.ROWS_LETTERED.value, _("Rows lettered (H8 across, 8H down)")
+
+
+class ClubStatus(models.TextChoices):
+    """Where a club stands with the hosted service (hosting/): only an active club's
+    secretaries and players write; a suspended club is read-only, its public pages say so."""
+
+    ACTIVE = "active", _("active")
+    PENDING = "pending", _("waiting for approval")
+    SUSPENDED = "suspended", _("suspended")
 
 
 class Club(models.Model):
@@ -54,12 +64,18 @@ class Club(models.Model):
             "FISF): rows A–O, columns 1–15; the same word across is H4, down 4H."
         ),
     )
+    status = models.CharField(
+        _("status"), max_length=12, choices=ClubStatus, default=ClubStatus.ACTIVE
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now, editable=False)
     _stored_slug: str | None  # the short name as loaded (from_db), for clean()
 
     class Meta:
         ordering = ["name"]
         verbose_name = _("club")
         verbose_name_plural = _("clubs")
+        # The operator of a hosted Bordpunt (hosting/): above the clubs, not in any of them.
+        permissions = [("operate_service", _("Can operate the hosted service"))]
 
     def __str__(self) -> str:
         return self.name

@@ -6,6 +6,12 @@ from django.db.models import QuerySet
 from clubs.models import Club, Membership
 
 
+def is_operator(user: AbstractBaseUser | AnonymousUser) -> bool:
+    """The operator of a hosted Bordpunt: approves, suspends and removes clubs (hosting/).
+    A permission, so it is given as Django gives any: to a user or a group."""
+    return isinstance(user, User) and user.has_perm("clubs.operate_service")
+
+
 def can_manage_club(user: AbstractBaseUser | AnonymousUser, club: Club) -> bool:
     """Kept on the user object, as Django keeps its permissions (`_perm_cache`): a request
     that asks twice (the view, then the service) asks the database once."""

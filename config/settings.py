@@ -71,6 +71,8 @@ INSTALLED_APPS = [
     "interchange",
     "archives",
     "demo",
+    "hosting",
+    "privacy",
 ]
 
 MIDDLEWARE = [

@@ -68,6 +68,8 @@ urlpatterns = [
     path("favicon.ico", favicon),
     path("admin/", admin.site.urls),
     path("accounts/", include(accounts)),
+    path("", include("hosting.urls")),
+    path("", include("privacy.urls")),
     path("", include("clubs.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("games.urls")),
