@@ -60,6 +60,9 @@ class HistoryAction(models.TextChoices):
     PLAYER_INVITE = "player.invite", _("player invited to make an account")
     ACCOUNT_CREATE = "account.create", _("account made from an invitation")
     CLUB_CHANGE = "club.change", _("club details changed")
+    CLUB_SIGNUP = "club.signup", _("club signed up")
+    PLAYER_INVITE_MAIL = "player.invite_mail", _("invitation mailed to a player")
+    ACCOUNT_EMAIL = "account.email", _("e-mail address of an account changed")
     PLAYER_CHANGE = "player.change", _("player details changed")
     PLAYER_DELETE = "player.delete", _("player deleted")
     MEMBERSHIP_ADD = "membership.add", _("member added to the club")
@@ -137,6 +140,7 @@ FIELD_LABELS: dict[str, Any] = {
     "federation_number": _("federation number"),
     "rating": _("rating"),
     "role": _("role"),
+    "email": _("e-mail address"),
 }
 
 

@@ -286,6 +286,10 @@ class ThrottleScope(models.TextChoices):
     LOGIN_ADDRESS = "login.address", _("wrong passwords for any username from one address")
     INVITE_PLAYER = "invite.player", _("wrong codes on one player's link from one address")
     INVITE_ADDRESS = "invite.address", _("wrong invitation codes from one address")
+    SIGNUP_EMAIL = "signup.email", _("sign-ups for one e-mail address")
+    SIGNUP_ADDRESS = "signup.address", _("sign-ups from one address")
+    MAIL_SENDER = "mail.sender", _("mails one account had sent")
+    MAIL_RECIPIENT = "mail.recipient", _("mails to one e-mail address")
 
 
 class Throttle(models.Model):

@@ -19,7 +19,6 @@ from competition.views.conditional import conditional_page
 competition = "<slug:club>/<slug:competition>/"
 
 urlpatterns = [
-    path("", public.home, name="home"),
     path("<slug:club>/", public.club_detail, name="club"),
     path(
         "<slug:club>/beheer/nieuwe-competitie/",

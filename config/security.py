@@ -73,6 +73,16 @@ class LoginForm(AuthenticationForm):
             settings.SHARED_DEVICE_HOURS,
         ) % {"hours": settings.SHARED_DEVICE_HOURS}
 
+    def clean_username(self) -> str:
+        """An account made by sign-up has the lower-cased e-mail address as its username
+        (hosting/): the address logs in however it is written. A username as an admin
+        typed it, capitals and all, still logs in as it is."""
+        username = self.cleaned_data.get("username") or ""
+        if "@" in username and username != username.lower():
+            if not get_user_model().objects.filter(username=username).exists():
+                return username.lower()
+        return username
+
     def clean(self):
         try:
             return super().clean()

@@ -12,6 +12,7 @@ from pathlib import Path
 import dj_database_url
 import dj_email_url
 from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -301,8 +302,23 @@ THROTTLE_LIMITS = {
     "login.address": int(os.environ.get("BORDPUNT_LOGIN_ADDRESS_ATTEMPTS", "30")),
     "invite.player": 3,
     "invite.address": 10,
+    # Sign-ups and mails that go to an address a visitor types (hosting/, clubs/accounts.py):
+    # each one counts, so a mailbox is not flooded and one visitor cannot send many.
+    "signup.email": 3,
+    "signup.address": 10,
+    "mail.sender": 20,
+    "mail.recipient": 3,
 }
 THROTTLE_LONGEST_WAIT_MINUTES = int(os.environ.get("BORDPUNT_LOCKOUT_MINUTES", "60"))
+# Who may sign a club up (hosting/, docs/deployment.md): "open" (the club is active once the
+# address is confirmed), "approve" (it waits for the operator's approval) or "invite" (only an
+# address the operator invited).
+SIGNUP_MODE = os.environ.get("BORDPUNT_SIGNUP", "approve").strip().lower()
+if SIGNUP_MODE not in {"open", "approve", "invite"}:
+    raise ImproperlyConfigured("BORDPUNT_SIGNUP is one of open, approve, invite.")
+#: How long a mailed confirmation link works; an operator's invitation to sign up works longer.
+SIGNUP_LINK_HOURS = 48
+SIGNUP_INVITATION_DAYS = 14
 # "Shared device" at login: the session ends with the browser and after these hours anyway.
 SHARED_DEVICE_HOURS = 4
 # Behind a reverse proxy the visitor's address is the last one it adds to X-Forwarded-For.

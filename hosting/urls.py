@@ -1,6 +1,17 @@
-"""Sign-up and the operator's pages.
+"""The home page, sign-up, a new club's first steps and the operator's invitation to sign up.
 
 Django: the URL configuration.
 """
 
-urlpatterns: list = []
+from django.urls import path
+
+from hosting import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("aanmelden/", views.signup, name="signup"),
+    path("aanmelden/verstuurd/", views.signup_sent, name="signup_sent"),
+    path("aanmelden/bevestigen/<str:token>/", views.signup_confirm_view, name="signup_confirm"),
+    path("dienst/uitnodigen/", views.invite, name="signup_invite"),
+    path("<slug:club>/beheer/eerste-stappen/", views.first_steps, name="first_steps"),
+]

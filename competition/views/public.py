@@ -23,11 +23,6 @@ def after_round_param(request) -> int | None:
     return query_int(request, "na", minimum=1)
 
 
-def home(request):
-    clubs = Club.objects.annotate(competition_count=Count("competitions"))
-    return render(request, "competition/home.html", {"clubs": clubs})
-
-
 def club_detail(request, club: str):
     club_obj = get_object_or_404(Club, slug=club)
     can_manage = can_manage_club(request.user, club_obj)

@@ -1,0 +1,86 @@
+"""The sign-up form, the home page's search and the operator's invitation form. They
+validate; hosting/services.py writes."""
+
+from django import forms
+from django.contrib.auth import password_validation
+from django.contrib.auth.models import User
+from django.utils.translation import gettext_lazy as _
+
+from clubs.inputs import validate_plain_text
+from hosting.services import NAME_TAKEN, club_name_taken
+
+
+class SignUpForm(forms.Form):
+    club_name = forms.CharField(
+        label=_("Club name"), max_length=120, validators=[validate_plain_text]
+    )
+    city = forms.CharField(
+        label=_("Town"),
+        max_length=80,
+        required=False,
+        validators=[validate_plain_text],
+        help_text=_("Where the club meets; visitors find the club by it."),
+    )
+    secretary_name = forms.CharField(
+        label=_("Your name"),
+        max_length=120,
+        validators=[validate_plain_text],
+        help_text=_("You become the club's secretary."),
+    )
+    email = forms.EmailField(
+        label=_("E-mail address"),
+        max_length=254,
+        help_text=_("We mail a link to confirm it; you log in with it."),
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    password1 = forms.CharField(
+        label=_("Password"),
+        strip=False,
+        max_length=4096,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=password_validation.password_validators_help_text_html(),
+    )
+    password2 = forms.CharField(
+        label=_("Password again"),
+        strip=False,
+        max_length=4096,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def __init__(self, *args, invited_email: str | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.invited_email = invited_email
+        if invited_email is not None:  # the operator's invitation names the address
+            self.fields["email"].disabled = True
+            self.fields["email"].initial = invited_email
+
+    def clean_club_name(self) -> str:
+        name = self.cleaned_data["club_name"].strip()
+        if club_name_taken(name):
+            raise forms.ValidationError(NAME_TAKEN, code="taken")
+        return name
+
+    def clean(self):
+        cleaned = super().clean()
+        first, second = cleaned.get("password1"), cleaned.get("password2")
+        if first and second and first != second:
+            self.add_error("password2", _("The two passwords differ."))
+        elif first:
+            email = cleaned.get("email") or ""
+            # The validators compare the password with what the account will hold.
+            user = User(
+                username=email.lower(), email=email, first_name=cleaned.get("secretary_name", "")
+            )
+            try:
+                password_validation.validate_password(first, user)
+            except forms.ValidationError as error:
+                self.add_error("password1", error)
+        return cleaned
+
+
+class ClubSearchForm(forms.Form):
+    q = forms.CharField(label=_("Club or town"), max_length=100, required=False)
+
+
+class InviteSignUpForm(forms.Form):
+    email = forms.EmailField(label=_("E-mail address"), max_length=254)

@@ -1,0 +1,256 @@
+"""A club signs itself up: the sign-up waits for its mailed link, and following the link makes
+the account, the player, the club and the secretary's membership together, or nothing.
+
+The links are signed with Django's signing (`TimestampSigner`), so they expire by
+themselves and carry nothing to store; a confirmation link names its sign-up row and that
+row's key, so it works once (the row goes when it is used) and only for the newest sign-up
+of the address. BORDPUNT_SIGNUP chooses who may sign up (config/settings.py).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
+from django.contrib.auth.models import AbstractBaseUser
+from django.core import signing
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+
+from clubs.history import HistoryAction, history_record
+from clubs.locks import row_lock
+from clubs.models import Club, ClubStatus, Membership, Player
+from clubs.slugs import validate_club_slug
+from hosting.models import SignUp, SignUpInvitation
+
+CONFIRM_SALT = "bordpunt.hosting.signup"
+INVITATION_SALT = "bordpunt.hosting.invitation"
+#: Room for "-99" behind the name's part of a short name (a SlugField holds 50).
+SLUG_BASE_LENGTH = 40
+
+NAME_TAKEN = _("A club with this name is already on Bordpunt. Choose another name.")
+
+
+class SignUpError(Exception):
+    """A sign-up that cannot go on; the message is for the person."""
+
+    def __init__(self, message: Any) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def email_key(email: str) -> str:
+    """One address however it is written: the username of its account."""
+    return email.strip().lower()
+
+
+def club_name_taken(name: str) -> bool:
+    return Club.objects.filter(name__iexact=name.strip()).exists()
+
+
+def account_exists(email: str) -> bool:
+    """Whether the address has an account: as its username or as its e-mail address."""
+    key = email_key(email)
+    return get_user_model().objects.filter(Q(username=key) | Q(email__iexact=key)).exists()
+
+
+@dataclass(frozen=True)
+class Requested:
+    """What a sign-up led to. The visitor sees the same page whatever it is."""
+
+    signup: SignUp | None  # None: the address has an account, or another tab just signed up
+    token: str = ""
+    has_account: bool = False
+
+
+def signup_request(
+    *,
+    email: str,
+    club_name: str,
+    city: str,
+    secretary_name: str,
+    password: str,
+    language: str = "",
+    now: datetime | None = None,
+) -> Requested:
+    """Keep a sign-up until its link is followed; a newer one for the address replaces it
+    (the older link then stops working). `password` has passed the password validators.
+    Sign-ups older than the link's life are removed on the way."""
+    now = now or timezone.now()
+    if account_exists(email):
+        return Requested(signup=None, has_account=True)
+    try:
+        with transaction.atomic():
+            SignUp.objects.filter(
+                created_at__lt=now - timedelta(hours=settings.SIGNUP_LINK_HOURS)
+            ).delete()
+            SignUp.objects.filter(email__iexact=email_key(email)).delete()
+            signup = SignUp.objects.create(
+                email=email.strip(),
+                club_name=club_name.strip(),
+                city=city.strip(),
+                secretary_name=secretary_name.strip(),
+                password=make_password(password),
+                key=secrets.token_hex(16),
+                language=language[:8],
+                created_at=now,
+            )
+    except IntegrityError:  # the same address signed up at this very moment: that one mails
+        return Requested(signup=None)
+    return Requested(signup=signup, token=confirm_token(signup))
+
+
+def confirm_token(signup: SignUp) -> str:
+    return signing.TimestampSigner(salt=CONFIRM_SALT).sign_object(
+        {"id": signup.pk, "key": signup.key}
+    )
+
+
+def _confirm_payload(token: str) -> dict[str, Any]:
+    """The link's content, or a SignUpError that says why it does not work."""
+    try:
+        payload = signing.TimestampSigner(salt=CONFIRM_SALT).unsign_object(
+            token, max_age=timedelta(hours=settings.SIGNUP_LINK_HOURS)
+        )
+    except signing.SignatureExpired:
+        raise SignUpError(_("This link has expired. Sign up again for a new one.")) from None
+    except (signing.BadSignature, ValueError):
+        raise SignUpError(_("This link is not valid. Copy the whole link from the mail.")) from None
+    if not isinstance(payload, dict) or not isinstance(payload.get("id"), int):
+        raise SignUpError(_("This link is not valid. Copy the whole link from the mail."))
+    return payload
+
+
+USED = _(
+    "This link has been used already, or a newer sign-up replaced it. Log in, or sign up again."
+)
+
+
+def signup_waiting(token: str) -> SignUp:
+    """The sign-up a link confirms, to show before it is confirmed."""
+    payload = _confirm_payload(token)
+    signup = SignUp.objects.filter(pk=payload["id"], key=str(payload.get("key"))).first()
+    if signup is None:
+        raise SignUpError(USED)
+    return signup
+
+
+def club_slug_for(name: str) -> str:
+    """A free short name from the club's name: "De Goudse Letters" -> "de-goudse-letters",
+    then "-2", "-3"... A name without Latin letters becomes "club"; a short name that a page
+    of the site has is passed over."""
+    base = slugify(name)[:SLUG_BASE_LENGTH].strip("-_") or "club"
+    taken = set(Club.objects.filter(slug__startswith=base).values_list("slug", flat=True))
+    number = 1
+    while True:
+        slug = base if number == 1 else f"{base}-{number}"
+        number += 1
+        if slug in taken:
+            continue
+        try:
+            validate_club_slug(slug)
+        except ValidationError:
+            continue
+        return slug
+
+
+@dataclass(frozen=True)
+class Confirmed:
+    user: AbstractBaseUser
+    club: Club
+
+
+def signup_confirm(token: str, *, now: datetime | None = None) -> Confirmed:
+    """Make the account, the player, the club and the membership, in one transaction, and
+    use the sign-up up. Two clicks at once: the row is locked, the second finds it gone. A
+    club made by another sign-up at the same moment with the same short name: everything is
+    rolled back and tried once more, when the name check sees that club."""
+    payload = _confirm_payload(token)
+    for attempt in range(2):
+        try:
+            return _confirm(payload, now=now or timezone.now())
+        except IntegrityError:
+            if attempt:
+                raise SignUpError(
+                    _("The club could not be made just now. Follow the link once more.")
+                ) from None
+    raise AssertionError("unreachable")
+
+
+@transaction.atomic
+def _confirm(payload: dict[str, Any], *, now: datetime) -> Confirmed:
+    signup = row_lock(SignUp.objects).filter(pk=payload["id"], key=str(payload.get("key"))).first()
+    if signup is None:
+        raise SignUpError(USED)
+    if account_exists(signup.email):
+        raise SignUpError(
+            _("This address already has an account. Log in, or ask for a new password.")
+        )
+    if club_name_taken(signup.club_name):
+        raise SignUpError(
+            _(
+                "Another club with this name signed up in the meantime. Sign up again "
+                "with another name."
+            )
+        )
+    user_model = get_user_model()
+    user = user_model(username=email_key(signup.email), email=signup.email)
+    user.password = signup.password  # hashed at sign-up
+    user.save()
+    player = Player.objects.create(name=signup.secretary_name, user=user)
+    status = ClubStatus.PENDING if settings.SIGNUP_MODE == "approve" else ClubStatus.ACTIVE
+    club = Club(name=signup.club_name, slug=club_slug_for(signup.club_name), city=signup.city)
+    club.status = status
+    club.created_at = now
+    club.save()
+    Membership.objects.create(club=club, player=player, role=Membership.Role.SECRETARY)
+    history_record(
+        club_id=club.pk,
+        by=user,
+        action=HistoryAction.CLUB_SIGNUP,
+        object_type="club",
+        object_id=club.pk,
+        label=club.name,
+        after={
+            "name": club.name,
+            "slug": club.slug,
+            "city": club.city,
+            "username": user.get_username(),
+        },
+        at=now,
+    )
+    signup.delete()
+    return Confirmed(user=user, club=club)
+
+
+def invitation_token(email: str) -> str:
+    return signing.TimestampSigner(salt=INVITATION_SALT).sign_object({"email": email_key(email)})
+
+
+def invited_email(token: str) -> str | None:
+    """The address an operator's invitation names, while it is valid; None otherwise."""
+    try:
+        payload = signing.TimestampSigner(salt=INVITATION_SALT).unsign_object(
+            token, max_age=timedelta(days=settings.SIGNUP_INVITATION_DAYS)
+        )
+    except (signing.BadSignature, ValueError):
+        return None
+    email = payload.get("email") if isinstance(payload, dict) else None
+    return email if isinstance(email, str) else None
+
+
+@transaction.atomic
+def signup_invite(*, email: str, by: AbstractBaseUser) -> str:
+    """The operator invites an address to sign a club up: kept as a `SignUpInvitation`;
+    the signed token for the mailed link is returned."""
+    SignUpInvitation.objects.create(email=email.strip(), by=by, by_name=by.get_username())
+    return invitation_token(email)
