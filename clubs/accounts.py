@@ -16,7 +16,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, User
+from django.core import signing
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy as _
@@ -166,4 +168,120 @@ def account_create_from_invite(
             after={"username": user.get_username()},
             at=now,
         )
+    return user
+
+
+@transaction.atomic
+def invite_mail_record(
+    *, club: Club, player: Player, code: str, email: str, by: AbstractBaseUser | None
+) -> None:
+    """The secretary mails an open invitation (its code, as the invitation page showed it)
+    to an address: kept in the history; the view sends the mail after this commits."""
+    if by is None or not can_manage_club(by, club):
+        raise AccountError(_("Only the club's secretaries can invite players."), forbidden=True)
+    found = invited_player(code)
+    if found is None or found.pk != player.pk:
+        raise AccountError(
+            _("This invitation is no longer open. Make a new one on the players page.")
+        )
+    history_record(
+        club_id=club.pk,
+        by=by,
+        action=HistoryAction.PLAYER_INVITE_MAIL,
+        object_type="player",
+        object_id=player.pk,
+        label=player.name,
+        after={"email": email.strip()},
+    )
+
+
+#: A changed address is confirmed from the new address within this time.
+EMAIL_CHANGE_VALID_FOR = timedelta(hours=48)
+EMAIL_CHANGE_SALT = "bordpunt.clubs.email_change"
+
+
+def email_in_use(email: str, *, other_than: AbstractBaseUser | None = None) -> bool:
+    """Whether another account has the address, as its address or as its username."""
+    key = email.strip().lower()
+    users = get_user_model().objects.filter(Q(username=key) | Q(email__iexact=key))
+    if other_than is not None:
+        users = users.exclude(pk=other_than.pk)
+    return users.exists()
+
+
+def email_change_token(user: AbstractBaseUser, new_email: str) -> str:
+    """Signed, with the account's current address: once the address has changed, the link
+    no longer matches, so it works once."""
+    return signing.TimestampSigner(salt=EMAIL_CHANGE_SALT).sign_object(
+        {"user": user.pk, "old": getattr(user, "email", "").lower(), "new": new_email.strip()}
+    )
+
+
+INVALID_CHANGE = _(
+    "This link no longer works: it has been used, it expired, or the address changed "
+    "since. Ask for a new one on your account page."
+)
+
+
+def _email_change_payload(token: str) -> dict[str, Any]:
+    try:
+        payload = signing.TimestampSigner(salt=EMAIL_CHANGE_SALT).unsign_object(
+            token, max_age=EMAIL_CHANGE_VALID_FOR
+        )
+    except (signing.BadSignature, ValueError):
+        raise AccountError(INVALID_CHANGE) from None
+    if not (
+        isinstance(payload, dict)
+        and isinstance(payload.get("user"), int)
+        and isinstance(payload.get("old"), str)
+        and isinstance(payload.get("new"), str)
+    ):
+        raise AccountError(INVALID_CHANGE)
+    return payload
+
+
+def email_change_waiting(token: str) -> tuple[User, str]:
+    """The account and the new address a link would set, to show before it is followed."""
+    payload = _email_change_payload(token)
+    user = User.objects.filter(pk=payload["user"]).first()
+    if user is None or user.email.lower() != payload["old"]:
+        raise AccountError(INVALID_CHANGE)
+    return user, payload["new"]
+
+
+@transaction.atomic
+def email_change_confirm(token: str, *, now: datetime | None = None) -> User:
+    """Set the address the link names. An account whose username was its address (a club's
+    sign-up) gets the new one as its username too, so it logs in with it. Kept in the
+    history of each club of the account's player."""
+    payload = _email_change_payload(token)
+    user = row_lock(User.objects).filter(pk=payload["user"]).first()
+    if user is None or user.email.lower() != payload["old"]:
+        raise AccountError(INVALID_CHANGE)
+    new = payload["new"]
+    if email_in_use(new, other_than=user):
+        raise AccountError(_("Another account has this address already."))
+    before = {"email": user.email}
+    if user.username == payload["old"] and payload["old"]:
+        user.username = new.lower()
+    user.email = new
+    try:
+        with transaction.atomic():
+            user.save(update_fields=["email", "username"])
+    except IntegrityError:  # the username taken at this very moment
+        raise AccountError(_("Another account has this address already.")) from None
+    player = Player.objects.filter(user=user).first()
+    if player is not None:
+        for club_id in Membership.objects.filter(player=player).values_list("club_id", flat=True):
+            history_record(
+                club_id=club_id,
+                by=user,
+                action=HistoryAction.ACCOUNT_EMAIL,
+                object_type="player",
+                object_id=player.pk,
+                label=player.name,
+                before=before,
+                after={"email": new},
+                at=now,
+            )
     return user

@@ -69,3 +69,46 @@ class ClubSettingsForm(forms.ModelForm):
         model = Club
         fields = ("slip_notation",)
         widgets = {"slip_notation": forms.RadioSelect}
+
+
+class InviteMailForm(forms.Form):
+    """Mail the invitation just made (its code, from the invitation page) to an address."""
+
+    code = forms.CharField(max_length=40, widget=forms.HiddenInput)
+    email = forms.EmailField(
+        label=_("E-mail address"),
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autocomplete": "off"}),
+    )
+
+
+class EmailChangeForm(forms.Form):
+    """A new address for the account, with the password as proof that it is its owner."""
+
+    email = forms.EmailField(
+        label=_("New e-mail address"),
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        max_length=4096,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, *args, user, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(_("This is not your password."), code="wrong")
+        return password
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"].strip()
+        if email.lower() == (self.user.email or "").lower():
+            raise forms.ValidationError(_("This is your address already."), code="same")
+        return email

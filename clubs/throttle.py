@@ -129,6 +129,15 @@ def wait_message(wait_minutes: int) -> str:
     ) % {"minutes": wait_minutes}
 
 
+def mail_wait_message(wait_minutes: int) -> str:
+    """For mails that a visitor's typing sends (clubs/views.py, hosting/, config/security.py)."""
+    return ngettext(
+        "Too many mails. Try again in %(minutes)d minute.",
+        "Too many mails. Try again in %(minutes)d minutes.",
+        wait_minutes,
+    ) % {"minutes": wait_minutes}
+
+
 def throttle_wait(keys: list[Key], *, now: datetime | None = None) -> int:
     """Minutes until these keys may try again; 0 when they may now. One query."""
     now = now or timezone.now()

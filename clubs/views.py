@@ -7,6 +7,7 @@ per invitation link and address, and per address; a right code for another membe
 from another address, is never held up by them.
 """
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.views import redirect_to_login
@@ -21,6 +22,11 @@ from clubs.accounts import (
     AccountError,
     account_create_from_invite,
     code_normalized,
+    email_change_confirm,
+    email_change_token,
+    email_change_waiting,
+    email_in_use,
+    invite_mail_record,
     invited_player,
     player_invite,
 )
@@ -28,16 +34,21 @@ from clubs.forms import (
     FEDERATION_NUMBER_TAKEN,
     AccountForm,
     ClubSettingsForm,
+    EmailChangeForm,
     InviteCodeForm,
     InviteForm,
+    InviteMailForm,
     PlayerForm,
 )
-from clubs.models import Club, Membership, Player
+from clubs.mail import mail_send
+from clubs.models import Club, Membership, Player, ThrottleScope
 from clubs.permissions import can_manage_club
 from clubs.services import club_save, player_save
 from clubs.throttle import (
+    Key,
     client_ip,
     invite_keys,
+    mail_wait_message,
     throttle_clear,
     throttle_fail,
     throttle_wait,
@@ -73,7 +84,12 @@ def club_players(request, club: str):
                 return render(
                     request,
                     "clubs/invitation.html",
-                    {"club": club_obj, "invitation": invitation, "link": link},
+                    {
+                        "club": club_obj,
+                        "invitation": invitation,
+                        "link": link,
+                        "mail_configured": settings.MAIL_CONFIGURED,
+                    },
                 )
         else:
             messages.error(request, _("Choose a member to invite."))
@@ -189,3 +205,135 @@ def invite_account(request):
             )
             return redirect("my_games")
     return render(request, "clubs/invite_account.html", {"form": form, "player": player})
+
+
+def _mail_keys(request, email: str) -> list[Key]:
+    """Mails to an address someone types: counted per account (or visitor's address when
+    signed out) and per address typed, so neither one person nor one mailbox gets many."""
+    sender = str(request.user.pk) if request.user.is_authenticated else ""
+    return [
+        Key(ThrottleScope.MAIL_SENDER, sender, "" if sender else client_ip(request)[:64]),
+        Key(ThrottleScope.MAIL_RECIPIENT, email.strip().lower()[:150], ""),
+    ]
+
+
+def invite_mail(request, club: str, player_id: int):
+    """Mail the invitation the page has just shown (its code comes back with the form) to
+    the address the secretary types. A POST only."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("club_players", kwargs={"club": club}))
+    club_obj = get_object_or_404(Club, slug=club)
+    if not can_manage_club(request.user, club_obj):
+        raise PermissionDenied
+    player = get_object_or_404(Player, pk=player_id, memberships__club=club_obj)
+    if request.method != "POST":
+        return redirect("club_players", club=club_obj.slug)
+    form = InviteMailForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return redirect("club_players", club=club_obj.slug)
+    email = form.cleaned_data["email"]
+    code = code_normalized(form.cleaned_data["code"]) or ""
+    keys = _mail_keys(request, email)
+    if waiting := throttle_wait(keys):
+        messages.error(request, mail_wait_message(waiting))
+        return redirect("club_players", club=club_obj.slug)
+    try:
+        invite_mail_record(club=club_obj, player=player, code=code, email=email, by=request.user)
+    except AccountError as error:
+        if error.forbidden:
+            raise PermissionDenied from None
+        messages.error(request, error.message)
+        return redirect("club_players", club=club_obj.slug)
+    throttle_fail(keys)
+    mail_send(
+        to=email,
+        template="clubs/mail/invitation",
+        context={
+            "club": club_obj,
+            "player": player,
+            "code": f"{code[:4]}-{code[4:]}",
+            "link": request.build_absolute_uri(
+                reverse("invite_link", kwargs={"player": player.pk, "code": code})
+            ),
+            "address": request.build_absolute_uri(reverse("invite_code")),
+        },
+    )
+    messages.success(
+        request,
+        _("The invitation for %(name)s is mailed to %(email)s.")
+        % {"name": player.name, "email": email},
+    )
+    return redirect("club_players", club=club_obj.slug)
+
+
+def account(request):
+    """The signed-in person's account: its username and address, a new address (confirmed
+    from that address before it counts) and the way to a new password."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    form = EmailChangeForm(request.POST or None, user=request.user)
+    status = 200
+    if request.method == "POST" and settings.MAIL_CONFIGURED:
+        keys = _mail_keys(request, request.POST.get("email", "")[:254])
+        waiting = throttle_wait(keys)
+        if not waiting:
+            throttle_fail(keys)  # every try counts, a wrong password too
+            if form.is_valid():
+                _mail_email_change(request, form.cleaned_data["email"])
+                return redirect("account")
+        else:
+            form.add_error(None, ValidationError(mail_wait_message(waiting), code="throttled"))
+            status = 429
+    return render(
+        request,
+        "clubs/account.html",
+        {"form": form, "mail_configured": settings.MAIL_CONFIGURED},
+        status=status,
+    )
+
+
+def _mail_email_change(request, email: str) -> None:
+    """The link to the new address; an address another account has gets a mail saying so
+    instead, and the page says the same either way: it never tells who has an account."""
+    if email_in_use(email, other_than=request.user):
+        mail_send(
+            to=email,
+            template="clubs/mail/email_taken",
+            context={"login_url": request.build_absolute_uri(reverse("login"))},
+        )
+    else:
+        token = email_change_token(request.user, email)
+        mail_send(
+            to=email,
+            template="clubs/mail/email_change",
+            context={
+                "username": request.user.get_username(),
+                "link": request.build_absolute_uri(
+                    reverse("email_change_confirm", kwargs={"token": token})
+                ),
+            },
+        )
+    messages.success(
+        request,
+        _("A link is mailed to %(email)s. Your address changes when you follow it.")
+        % {"email": email},
+    )
+
+
+def email_change_confirm_view(request, token: str):
+    """The link mailed to the new address: shows the change and a button; only the POST
+    changes the address (a mail program that opens the link changes nothing)."""
+    try:
+        if request.method == "POST":
+            email_change_confirm(token)
+        else:
+            user, new = email_change_waiting(token)
+    except AccountError as error:
+        return render(request, "clubs/email_change_failed.html", {"message": error.message})
+    if request.method != "POST":
+        return render(request, "clubs/email_change_confirm.html", {"account": user, "new": new})
+    messages.success(request, _("Your e-mail address is changed."))
+    return redirect("account" if request.user.is_authenticated else "login")

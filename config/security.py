@@ -8,14 +8,17 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.backends import ModelBackend
-from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from clubs.models import ThrottleScope
 from clubs.throttle import (
+    Key,
     client_ip,
     login_keys,
+    mail_wait_message,
     throttle_clear,
     throttle_fail,
     throttle_wait,
@@ -78,9 +81,12 @@ class LoginForm(AuthenticationForm):
         (hosting/): the address logs in however it is written. A username as an admin
         typed it, capitals and all, still logs in as it is."""
         username = self.cleaned_data.get("username") or ""
-        if "@" in username and username != username.lower():
-            if not get_user_model().objects.filter(username=username).exists():
-                return username.lower()
+        if (
+            "@" in username
+            and username != username.lower()
+            and not get_user_model().objects.filter(username=username).exists()
+        ):
+            return username.lower()
         return username
 
     def clean(self):
@@ -131,3 +137,48 @@ def shared_login_expired(since: object, *, now: float) -> bool:
     if not isinstance(since, int) or isinstance(since, bool):
         return True
     return now - since >= settings.SHARED_DEVICE_HOURS * 3600
+
+
+class EmailPasswordResetForm(PasswordResetForm):
+    """Django's reset form, which finds accounts by their e-mail address; also an account
+    whose username is the address and that has no address of its own (one an admin made
+    that way): the mail goes to its username."""
+
+    def get_users(self, email):
+        yield from super().get_users(email)
+        by_username = get_user_model()._default_manager.filter(
+            username__iexact=email, email="", is_active=True
+        )
+        yield from (user for user in by_username if user.has_usable_password())
+
+    def send_mail(
+        self, subject_template_name, email_template_name, context, from_email, to_email, **kwargs
+    ):
+        # The account without an address of its own: its username is the address.
+        to_email = to_email or context["user"].get_username()
+        context["email"] = to_email
+        super().send_mail(
+            subject_template_name, email_template_name, context, from_email, to_email, **kwargs
+        )
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's page; the mails it sends are throttled per visitor's address and per
+    address typed, so nobody floods a mailbox. The answer is the same whether or not an
+    account has the address."""
+
+    form_class = EmailPasswordResetForm
+
+    def form_valid(self, form):
+        keys = [
+            Key(ThrottleScope.MAIL_SENDER, "", client_ip(self.request)[:64]),
+            Key(ThrottleScope.MAIL_RECIPIENT, form.cleaned_data["email"].lower()[:150], ""),
+        ]
+        waiting = throttle_wait(keys)
+        if waiting:
+            form.add_error(None, ValidationError(mail_wait_message(waiting), code="throttled"))
+            response = self.form_invalid(form)
+            response.status_code = 429
+            return response
+        throttle_fail(keys)
+        return super().form_valid(form)

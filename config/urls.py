@@ -11,7 +11,7 @@ from django.templatetags.static import static
 from django.urls import include, path
 
 from config.health import health
-from config.security import LoginView
+from config.security import LoginView, PasswordResetView
 
 
 def mail_required(view):
@@ -43,7 +43,7 @@ accounts = [
     ),
     path(
         "password_reset/",
-        mail_required(auth_views.PasswordResetView.as_view()),
+        mail_required(PasswordResetView.as_view()),
         name="password_reset",
     ),
     path(

@@ -83,7 +83,12 @@ def test_a_club_signs_up_confirms_and_lands_on_its_first_steps(client, smtp, set
 
     # The login page takes the address however it is written.
     client.logout()
-    assert client.post(reverse("login"), {"username": "ANKE@example.nl", "password": PASSWORD}).status_code == 302
+    assert (
+        client.post(
+            reverse("login"), {"username": "ANKE@example.nl", "password": PASSWORD}
+        ).status_code
+        == 302
+    )
 
 
 def test_a_link_works_once(client, smtp, settings):
@@ -238,7 +243,9 @@ def test_invite_mode_needs_the_operators_invitation(client, smtp, settings, djan
     closed = client.post(reverse("signup"), FORM)
     assert 'id="signup-closed"' in closed.content.decode()
     assert not SignUp.objects.exists()
-    assert 'id="signup-closed"' in client.get(reverse("signup") + "?uitnodiging=vals").content.decode()
+    assert (
+        'id="signup-closed"' in client.get(reverse("signup") + "?uitnodiging=vals").content.decode()
+    )
 
     operator = django_user_model.objects.create_user("beheerder", password="x")
     assert client.get(reverse("signup_invite")).status_code == 302  # log in first
