@@ -66,14 +66,14 @@ def _wait_text(wait_minutes: int) -> str:
 def signup(request):
     """The sign-up form (in "invite" mode only with an operator's invitation)."""
     mode = settings.SIGNUP_MODE
+    if not settings.MAIL_CONFIGURED:  # the link could not be sent
+        return render(request, "hosting/signup_closed.html", {"no_mail": True})
     token = (request.POST if request.method == "POST" else request.GET).get(
         INVITATION_PARAMETER, ""
     )[:500]
     email_of_invitation = invited_email(token) if token else None
     if mode == "invite" and email_of_invitation is None:
-        return render(
-            request, "hosting/signup_closed.html", {"bad_invitation": bool(token)}, status=200
-        )
+        return render(request, "hosting/signup_closed.html", {"bad_invitation": bool(token)})
     form = SignUpForm(request.POST or None, invited_email=email_of_invitation)
     status = 200
     if request.method == "POST" and form.is_valid():

@@ -421,6 +421,27 @@ SAMPLES = {
         "20 juni 2026",
     ),
     "account.create": (PLAYER, None, {"username": "cor"}, "", "cor"),
+    "player.invite_mail": (PLAYER, None, {"email": "cor@example.nl"}, "", "cor@example.nl"),
+    "account.email": (
+        PLAYER,
+        {"email": "cor@example.nl"},
+        {"email": "cor@nieuw.nl"},
+        "",
+        "cor@nieuw.nl",
+    ),
+    # hosting/services.py
+    "club.signup": (
+        {"object_type": "club", "object_label": "De Woordzoekers"},
+        None,
+        {
+            "name": "De Woordzoekers",
+            "slug": "de-woordzoekers",
+            "city": "Leiden",
+            "username": "anke@example.nl",
+        },
+        "",
+        "Leiden",
+    ),
     # clubs/services.py
     "club.change": (
         {"object_type": "club", "object_label": "De Goudse Letters"},
