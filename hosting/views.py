@@ -47,7 +47,8 @@ def home(request):
     query = form.cleaned_data["q"].strip() if form.is_valid() else ""
     if query:
         clubs = clubs.filter(Q(name__icontains=query) | Q(city__icontains=query))
-    clubs = clubs.annotate(competition_count=Count("competitions"))
+    # A GROUP BY query ignores Meta.ordering: the order is said here.
+    clubs = clubs.annotate(competition_count=Count("competitions")).order_by("name")
     return render(
         request,
         "hosting/home.html",
@@ -165,6 +166,8 @@ def first_steps(request, club: str):
     if not can_manage_club(request.user, club_obj):
         raise PermissionDenied
     competition = Competition.objects.filter(club=club_obj).order_by("pk").first()
+    if competition is not None:
+        competition.club = club_obj  # its links name the club: no query for it
     has_duplicate = DuplicateCompetition.objects.filter(club=club_obj).exists()
     members = Membership.objects.filter(club=club_obj).count()
     has_round = Round.objects.filter(competition__club=club_obj).exists()
