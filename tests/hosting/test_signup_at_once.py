@@ -1,0 +1,84 @@
+"""Two clicks at once on PostgreSQL, in two threads with connections of their own: two
+sign-ups for one address leave one sign-up, two confirmations of one link make one club.
+Whatever the order the database lets them run in, the outcome is the same."""
+
+import threading
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+
+from clubs.models import Club, Membership, Player
+from hosting.models import SignUp
+from hosting.services import SignUpError, signup_confirm, signup_request
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql",
+        reason="on SQLite every write runs alone (config/settings.py): nothing runs at once",
+    ),
+]
+
+FORM = {
+    "club_name": "De Woordzoekers",
+    "city": "Leiden",
+    "secretary_name": "Anke",
+    "password": "lange-letters-zijn-fijn",
+}
+
+
+def at_once(*calls):
+    """Run the calls in threads that start together; their results (or errors) in order."""
+    start = threading.Barrier(len(calls))
+    results: list = [None] * len(calls)
+
+    def run(index, call):
+        try:
+            start.wait(10)
+            results[index] = call()
+        except BaseException as error:  # kept for the test, not lost in the thread
+            results[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=item) for item in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return results
+
+
+def test_two_sign_ups_for_one_address_at_once_leave_one():
+    results = at_once(
+        lambda: signup_request(email="anke@example.nl", **FORM),
+        lambda: signup_request(email="ANKE@example.nl", **FORM),
+    )
+    assert not any(isinstance(result, BaseException) for result in results), results
+    assert SignUp.objects.count() == 1
+    waiting = SignUp.objects.get()
+    tokens = [
+        result.token for result in results if result.signup and result.signup.pk == waiting.pk
+    ]
+    assert len(tokens) == 1, "the sign-up that stayed has its link"
+
+
+def test_one_link_confirmed_twice_at_once_makes_one_club():
+    token = signup_request(email="anke@example.nl", **FORM).token
+    results = at_once(lambda: signup_confirm(token), lambda: signup_confirm(token))
+    errors = [result for result in results if isinstance(result, BaseException)]
+    assert len(errors) == 1 and isinstance(errors[0], SignUpError), results
+    assert Club.objects.count() == Player.objects.count() == Membership.objects.count() == 1
+    assert get_user_model().objects.count() == 1
+    assert not SignUp.objects.exists()
+
+
+def test_two_clubs_of_one_name_confirmed_at_once_make_one():
+    first = signup_request(email="anke@example.nl", **FORM).token
+    second = signup_request(email="bert@example.nl", **FORM).token
+    results = at_once(lambda: signup_confirm(first), lambda: signup_confirm(second))
+    errors = [result for result in results if isinstance(result, BaseException)]
+    assert len(errors) == 1 and isinstance(errors[0], SignUpError), results
+    assert Club.objects.count() == 1 and get_user_model().objects.count() == 1
+    assert Player.objects.count() == 1
