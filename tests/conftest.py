@@ -19,6 +19,7 @@ from tests.factories import (
     secretary_of,
     user_in_club,
 )
+from tests.mail import smtp  # noqa: F401  (the SMTP server fixture, for every test)
 from tests.seats import pair_spec
 
 # No property test fails for being slow: Hypothesis's default deadline (200 ms an example)

@@ -4,8 +4,8 @@ The `smtp` fixture starts it, points Django's mail settings at it (the SMTP back
 hosted Bordpunt sends through EMAIL_URL) and gives the messages it received, parsed.
 Tests read the link from a received message and follow it.
 
-Use it in a test module with `from tests.mail import smtp  # noqa: F401`, or take
-`received_link` to find the link in the last message to an address.
+tests/conftest.py makes the fixture every test's: ask for `smtp`, and read a link with
+`smtp.link(address)`.
 """
 
 from __future__ import annotations

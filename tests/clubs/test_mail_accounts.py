@@ -13,7 +13,6 @@ from django.urls import reverse
 from clubs.history import HistoryAction
 from clubs.models import HistoryEntry, Throttle
 from tests.factories import PASSWORD, ClubFactory, MembershipFactory, PlayerFactory, secretary_of
-from tests.mail import smtp  # noqa: F401
 
 # Mails go out after the transaction commits: these tests commit.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -141,7 +140,7 @@ def test_invitation_mails_are_throttled(client, smtp):
     client.force_login(secretary_of(club))
     cor = PlayerFactory()
     MembershipFactory(club=club, player=cor)
-    for number in range(4):
+    for _ in range(4):
         page = client.post(reverse("club_players", args=[club.slug]), {"player": cor.pk})
         code = page.context["invitation"].code
         response = client.post(

@@ -6,7 +6,6 @@ from django.urls import reverse
 from playwright.sync_api import Browser, expect
 
 from clubs.models import Club, ClubStatus
-from tests.mail import smtp  # noqa: F401
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

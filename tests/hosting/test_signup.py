@@ -14,7 +14,6 @@ from django.urls import reverse
 from clubs.history import HistoryAction
 from clubs.models import Club, ClubStatus, HistoryEntry, Membership, Player, Throttle
 from hosting.models import SignUp
-from tests.mail import smtp  # noqa: F401
 
 # The mail goes out after the transaction commits: these tests commit.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -279,7 +278,7 @@ def test_the_english_pages(client, smtp):
     client.cookies["django_language"] = "en"
     client.post(reverse("signup"), FORM)
     (message,) = smtp.to("anke@example.nl")
-    assert "Confirm the sign-up of De Woordzoekers" == message["Subject"]
+    assert message["Subject"] == "Confirm the sign-up of De Woordzoekers"
     link = path_of(smtp.link("anke@example.nl"))
     client.post(link)
     client.logout()  # which forgets every cookie, the language's too
