@@ -66,7 +66,7 @@ class Inbox:
         return links[0]
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
@@ -76,7 +76,7 @@ def _free_port() -> int:
 def smtp(settings):
     """A running SMTP server and Django pointed at it; yields its `Inbox`."""
     inbox = Inbox()
-    controller = Controller(inbox, hostname="127.0.0.1", port=_free_port())
+    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
     controller.start()
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST = controller.hostname

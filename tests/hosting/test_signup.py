@@ -284,3 +284,17 @@ def test_the_english_pages(client, smtp):
     client.logout()  # which forgets every cookie, the language's too
     client.cookies["django_language"] = "en"
     assert "has been used already" in client.post(link).content.decode()
+
+
+def test_a_mail_server_that_refuses_changes_no_answer(client, settings, caplog):
+    """Nothing listens on the port: the sign-up is kept and the page says the same; the
+    failure is logged for the operator."""
+    from tests.mail import free_port
+
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", free_port()
+    settings.MAIL_CONFIGURED = True
+    response = client.post(reverse("signup"), FORM)
+    assert response.status_code == 302 and response.url == reverse("signup_sent")
+    assert SignUp.objects.count() == 1
+    assert "could not be sent" in caplog.text
