@@ -298,3 +298,13 @@ def test_a_mail_server_that_refuses_changes_no_answer(client, settings, caplog):
     assert response.status_code == 302 and response.url == reverse("signup_sent")
     assert SignUp.objects.count() == 1
     assert "could not be sent" in caplog.text
+
+
+def test_a_short_name_is_free_and_no_page_of_the_site():
+    from hosting.services import club_slug_for
+
+    Club.objects.create(name="De Woordzoekers", slug="de-woordzoekers")
+    assert club_slug_for("De Woordzoekers!") == "de-woordzoekers-2"
+    assert club_slug_for("Aanmelden") == "aanmelden-2", "/aanmelden/ is the sign-up page"
+    assert club_slug_for("東京") == "club"
+    assert len(club_slug_for("Lang " * 100)) <= 50
