@@ -232,7 +232,7 @@ def invite_mail(request, club: str, player_id: int):
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
-                messages.error(request, error)
+                messages.error(request, str(error))
         return redirect("club_players", club=club_obj.slug)
     email = form.cleaned_data["email"]
     code = code_normalized(form.cleaned_data["code"]) or ""

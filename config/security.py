@@ -2,6 +2,7 @@
 device" choice, and the login page that says where a forgotten password is solved."""
 
 import time
+from typing import Any
 
 from django import forms
 from django.conf import settings
@@ -152,13 +153,24 @@ class EmailPasswordResetForm(PasswordResetForm):
         yield from (user for user in by_username if user.has_usable_password())
 
     def send_mail(
-        self, subject_template_name, email_template_name, context, from_email, to_email, **kwargs
-    ):
+        self,
+        subject_template_name: str,
+        email_template_name: str,
+        context: dict[str, Any],
+        from_email: str | None,
+        to_email: str,
+        html_email_template_name: str | None = None,
+    ) -> None:
         # The account without an address of its own: its username is the address.
         to_email = to_email or context["user"].get_username()
         context["email"] = to_email
         super().send_mail(
-            subject_template_name, email_template_name, context, from_email, to_email, **kwargs
+            subject_template_name,
+            email_template_name,
+            context,
+            from_email,
+            to_email,
+            html_email_template_name=html_email_template_name,
         )
 
 

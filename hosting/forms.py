@@ -61,7 +61,8 @@ class SignUpForm(forms.Form):
         return name
 
     def clean(self):
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         first, second = cleaned.get("password1"), cleaned.get("password2")
         if first and second and first != second:
             self.add_error("password2", _("The two passwords differ."))

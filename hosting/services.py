@@ -17,7 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -165,7 +165,7 @@ def club_slug_for(name: str) -> str:
 
 @dataclass(frozen=True)
 class Confirmed:
-    user: AbstractBaseUser
+    user: User
     club: Club
 
 
@@ -202,8 +202,7 @@ def _confirm(payload: dict[str, Any], *, now: datetime) -> Confirmed:
                 "with another name."
             )
         )
-    user_model = get_user_model()
-    user = user_model(username=email_key(signup.email), email=signup.email)
+    user = User(username=email_key(signup.email), email=signup.email)  # AUTH_USER_MODEL
     user.password = signup.password  # hashed at sign-up
     user.save()
     player = Player.objects.create(name=signup.secretary_name, user=user)
@@ -249,7 +248,7 @@ def invited_email(token: str) -> str | None:
 
 
 @transaction.atomic
-def signup_invite(*, email: str, by: AbstractBaseUser) -> str:
+def signup_invite(*, email: str, by: User) -> str:
     """The operator invites an address to sign a club up: kept as a `SignUpInvitation`;
     the signed token for the mailed link is returned."""
     SignUpInvitation.objects.create(email=email.strip(), by=by, by_name=by.get_username())
