@@ -71,7 +71,7 @@ def signup(request):
         return render(request, "hosting/signup_closed.html", {"no_mail": True})
     token = (request.POST if request.method == "POST" else request.GET).get(
         INVITATION_PARAMETER, ""
-    )[:500]
+    )[:1000]  # an invitation token is about 400 characters
     email_of_invitation = invited_email(token) if token else None
     if mode == "invite" and email_of_invitation is None:
         return render(request, "hosting/signup_closed.html", {"bad_invitation": bool(token)})
