@@ -5,6 +5,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
 from clubs.inputs import query_int
@@ -28,6 +29,7 @@ def home(request):
     return render(request, "competition/home.html", {"clubs": clubs})
 
 
+@require_safe
 def club_detail(request, club: str):
     club_obj = get_object_or_404(Club, slug=club)
     can_manage = can_manage_club(request.user, club_obj)
