@@ -36,6 +36,7 @@ from django.urls.resolvers import RoutePattern
 from tests.rendered_forms import rendered_forms
 
 PARAMETER = re.compile(r"<(?:(\w+):)?(\w+)>")
+LINK = re.compile(r"""(?:href|action|hx-get|hx-post)=["']([^"']+)["']""")
 HX_POST = re.compile(r"""hx-post=["']([^"']+)["']""")
 
 #: Path parts that name no object of a club: a secret in the address opens the page
@@ -170,8 +171,11 @@ class ClubA:
 
 def _features(game) -> set[str]:
     """What a page of the game or its round shows differently for its visitors."""
-    features = {f"status:{game.round.status}", f"outcome:{game.outcome or 'pending'}"}
-    features.add("table" if game.seat_count > 2 else "pair")
+    from games.models import Outcome
+
+    features = {f"status:{game.round.status}", "table" if game.seat_count > 2 else "pair"}
+    if game.outcome == Outcome.PENDING:
+        features.add("pending")  # its board and result page still take writes
     if game.move_count:
         features.add("moves")
     return features
@@ -347,6 +351,7 @@ class Probe:
                         "read",
                         f"GET {page.address} ({page.kind}) as {role}: {response.status_code}",
                     )
+        self._public_pages_alike([page for page in pages if page.kind == "public"])
         before = dump()
         if before != untouched:
             report.fail("read", "the GETs changed: " + "; ".join(changes(untouched, before)))
@@ -367,6 +372,34 @@ class Probe:
         if after != before:
             report.fail("write", "the posts changed: " + "; ".join(changes(before, after)))
         return report
+
+    def _public_pages_alike(self, pages: list[Page]) -> None:
+        """A public page leads B's secretary and A's member nowhere the public is not led:
+        no link or form into the club that the public's copy lacks (a draft round, a
+        secretary's page)."""
+        for page in pages:
+            seen = self._club_links(self.get("anonymous", page.address))
+            if seen is None:
+                continue
+            for role in ("b_secretary", MEMBER):
+                self.report.checks += 1
+                more = (self._club_links(self.get(role, page.address)) or set()) - seen
+                if more:
+                    self.report.fail(
+                        "read", f"GET {page.address} as {role} leads to {sorted(more)[:3]}"
+                    )
+
+    def _club_links(self, response) -> set[str] | None:
+        """The addresses of club A and its games that an HTML page links or posts to."""
+        if response.status_code != 200 or "html" not in response.get("Content-Type", ""):
+            return None
+        html = response.content.decode(errors="replace")
+        club = f"/{self.club_a.club}/"
+        return {
+            urlsplit(unescape(target)).path
+            for target in LINK.findall(html)
+            if target.startswith((club, "/partij/"))
+        }
 
     def pages(self) -> list[Page]:
         """Club A's pages by what its secretary and the public get; each route of a club
