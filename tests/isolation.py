@@ -46,10 +46,17 @@ SECRETS = frozenset({"code", "token", "uidb64", "key"})
 
 #: The people who are not club A's secretary, each tried on every page of club A.
 STRANGERS = ("anonymous", "b_player", "b_secretary")
-#: A's player, named by nothing in the address (not seated at the game, not in the
+#: A member of A named by nothing in the address (not seated at the game, not in the
 #: competition): sees what the public sees and writes nothing.
-MEMBER = "a_player"
+MEMBER = "a_member"
 ROLES = (*STRANGERS, MEMBER)
+#: A player of A who plays in its competitions (the demo's), tried besides on the pages
+#: under /beheer/: the secretary's, by the convention of the URLs.
+PLAYER = "a_player"
+
+
+def roles_for(page: Page) -> tuple[str, ...]:
+    return (*ROLES, PLAYER) if "/beheer/" in "/" + page.route else ROLES
 
 
 def site_routes(urlconf: str | None = None) -> Iterator[str]:
@@ -343,7 +350,7 @@ class Probe:
         for page in pages:
             if page.kind == "public":
                 continue
-            for role in ROLES:
+            for role in roles_for(page):
                 report.checks += 1
                 response = self.get(role, page.address)
                 if not refused(response):
@@ -356,7 +363,7 @@ class Probe:
         if before != untouched:
             report.fail("read", "the GETs changed: " + "; ".join(changes(untouched, before)))
         for page in pages:
-            for role in ROLES:
+            for role in roles_for(page):
                 counts = row_counts()
                 for body in page.bodies:
                     report.checks += 1

@@ -11,10 +11,11 @@ secretary and player, and a competition of its own. Per address:
 - A's secretary must get it (a 404 means the values do not fit the route, such as a round
   number in a duplicate competition; a route that no value fits fails);
 - if the public gets it too, it is public; otherwise the public, B's player, B's
-  secretary and A's player (a member named by nothing in the address: not at the game, not
-  in the competition) must each be refused: sent to log in, 403 or 404. So a member sees
-  what the public sees, and the pages under /beheer/ are the secretary's, as the URLs say;
-- every post to it, as each of those four, must be refused (405 too) and change nothing:
+  secretary and A's member (named by nothing in the address: not at the game, not in the
+  competition) must each be refused: sent to log in, 403 or 404. So a member sees what
+  the public sees. On the pages under /beheer/, the secretary's as the URLs say, A's
+  player too (the demo's, who plays in every competition of the club);
+- every post to it, as each of those, must be refused (405 too) and change nothing:
   every table's rows are counted after each post and compared row by row after all of
   them. Each address is posted empty and with each form A's secretary's pages send to it.
   Django's test client skips the CSRF check, so the refusal is the page's own.
@@ -47,14 +48,15 @@ from tests.factories import (
     secretary_of,
     user_in_club,
 )
-from tests.isolation import ROLES, ClubA, Probe, Report, site_routes
+from tests.isolation import ClubA, Probe, Report, roles_for, site_routes
 
 pytestmark = pytest.mark.django_db
 
 
 def people() -> dict:
-    """A's secretary (the demo's), a member of A who plays nothing, club B with its
-    secretary and a player who plays a game there, and the operator of the service."""
+    """A's secretary and player (the demo's), a member of A who plays nothing, club B
+    with its secretary and a player who plays a game there, and the operator of the
+    service."""
     club_a = Club.objects.get(slug="gouda")
     club_b = ClubFactory(name="Scrabbleclub Delft", slug="delft", city="Delft")
     b_player = user_in_club(club_b, username="speler-b")
@@ -68,7 +70,8 @@ def people() -> dict:
     return {
         "anonymous": None,
         "a_secretary": get_user_model().objects.get(username="secretaris"),
-        "a_player": user_in_club(club_a, username="lid-a"),
+        "a_member": user_in_club(club_a, username="lid-a"),
+        "a_player": get_user_model().objects.get(username="speler"),
         "b_player": b_player,
         "b_secretary": secretary_of(club_b, username="secretaris-b"),
         "operator": operator,
@@ -123,7 +126,7 @@ def test_what_the_public_may_not_see_no_stranger_and_no_member_sees(probed):
 
 def test_every_write_is_refused_and_changes_nothing(probed):
     assert not probed.failures.get("write"), listed(probed, "write")
-    posts = sum(len(page.bodies) for page in probed.pages) * len(ROLES)
+    posts = sum(len(page.bodies) * len(roles_for(page)) for page in probed.pages)
     assert posts > 700
 
 
@@ -133,7 +136,7 @@ def test_what_the_secretary_may_not_open_on_the_site_no_one_opens(probed):
 
 def test_the_pages_under_beheer_are_the_secretarys(probed):
     """The URL convention that makes /beheer/ the secretary's holds: none of its pages is
-    public (and the read test above refuses them to A's own members too)."""
+    public (and the tests above have them refused to A's member and A's player)."""
     under = [page for page in probed.pages if "/beheer/" in "/" + page.route]
     assert len(under) > 50
     public = [page.address for page in under if page.kind == "public"]
@@ -165,12 +168,12 @@ def test_a_page_added_later_is_tried_without_being_named(world, django_db_blocke
     ]
     assert report.failures["read"] == [
         f"GET /gouda/beheer/ledenlijst/ (private) as {role}: 200"
-        for role in ("b_player", "b_secretary", "a_player")
+        for role in ("b_player", "b_secretary", "a_member", "a_player")
     ] + [
         f"GET /gouda/mededelingen/ as {role} leads to ['/gouda/beheer/spelers/']"
-        for role in ("b_secretary", "a_player")
+        for role in ("b_secretary", "a_member")
     ]
     assert [failure.split(" [")[0] for failure in report.failures["write"]] == [
         f"POST /gouda/beheer/ledenlijst/ as {role}"
-        for role in ("b_player", "b_secretary", "a_player")
+        for role in ("b_player", "b_secretary", "a_member", "a_player")
     ]
