@@ -303,6 +303,20 @@ def changes(before: dict, after: dict) -> list[str]:
 
 # ---------------------------------------------------------------------------- the probe
 
+#: A value for an empty field, by its kind: the posts look like a person's, so that a page
+#: that asked who is posting only once the form is valid would be found out too.
+PLAUSIBLE = {
+    "text": "Anke de Vries",
+    "textarea": "8H WOORD",
+    "number": "1",
+    "date": "2026-09-01",
+    "time": "20:00",
+    "email": "anke@example.org",
+    "password": "een-lang-wachtwoord",
+    "search": "Anke",
+    "url": "https://example.org/",
+}
+
 
 @dataclass
 class Page:
@@ -479,6 +493,9 @@ class Probe:
             for submitter in form.submitters or [None]:
                 body = form.body(submitter)
                 body.pop("csrfmiddlewaretoken", None)
+                for name, values in body.items():  # what a person would type, roughly
+                    typed = PLAUSIBLE.get(form.kinds.get(name, ""), "")
+                    body[name] = [value or typed for value in values]
                 # One body per kind of form: a form per row (a slip to correct, a player
                 # to invite) differs from the next only in its values.
                 kind = (sorted(body), submitter, body.get("action"))
