@@ -130,7 +130,6 @@ class ClubA:
             if mine:
                 numbers[competition.slug] = sorted({game.round.number for game in mine})
                 by_competition[competition.slug] = [game.pk for game in mine]
-        assert "status:draft" in set().union(*map(_features, chosen)), "a draft round is needed"
         for duplicate in DuplicateCompetition.objects.filter(club=club).order_by("pk"):
             numbers[duplicate.slug] = list(
                 duplicate.evenings.order_by("number").values_list("number", flat=True)
@@ -214,17 +213,31 @@ def names_club_object(route: str) -> bool:
     return bool(names) and not (set(names) & SECRETS)
 
 
-def fill(route: str, club_a: ClubA) -> list[str]:
-    """Every address of the route with club A's values, in the order of its parts."""
+def fill(route: str, club_a: ClubA, crossed: str = "", club_b: ClubA | None = None) -> list[str]:
+    """Every address of the route with club A's values, in the order of its parts; the
+    part `crossed` with club B's values instead (any of B's rows)."""
     names = parameters(route)
     addresses: list[tuple[str, dict[str, str]]] = [("/" + route, {})]
     for name in names:
         addresses = [
             (re.sub(rf"<(?:\w+:)?{name}>", value, address, count=1), chosen | {name: value})
             for address, chosen in addresses
-            for value in club_a.values(name, chosen)
+            for value in (
+                club_b.values(name, {})
+                if name == crossed and club_b
+                else club_a.values(name, chosen)
+            )
         ]
     return [address for address, _chosen in addresses]
+
+
+def crossings(route: str) -> list[str]:
+    """The path parts of a route that are a row's own id (`<id:game_id>`) beside another
+    object of the club: filled with club B's row under club A's address, the page must not
+    find it (a game of B corrected on A's correction page, B's player as A's member)."""
+    found = [match.group(2) for match in PARAMETER.finditer(route) if match.group(1) == "id"]
+    others = set(parameters(route)) - set(found)
+    return found if others & CLUB_OBJECTS else []
 
 
 # ------------------------------------------------------------------------- the answers
@@ -335,6 +348,8 @@ class Report:
     #: (address, role, method) tried
     checks: int = 0
     seconds: float = 0.0
+    #: the addresses of club A with a row of club B in them
+    crossed: list[str] = field(default_factory=list)
     failures: dict[str, list[str]] = field(default_factory=dict)
 
     def fail(self, kind: str, message: str) -> None:
@@ -347,9 +362,10 @@ class Probe:
     `clients` holds a logged-in test client per role of `ROLES`, plus "a_secretary" and
     "operator"; `only` limits the routes probed (a test of the probe itself)."""
 
-    def __init__(self, clients: dict[str, Client], club_a: ClubA, only=None):
+    def __init__(self, clients: dict[str, Client], club_a: ClubA, club_b: ClubA, only=None):
         self.clients = clients
         self.club_a = club_a
+        self.club_b = club_b
         self.only = only or (lambda route: True)
         self.report = Report()
         self._bodies: dict[str, dict[str, dict]] = {}
@@ -389,10 +405,41 @@ class Probe:
                         )
                 if row_counts() != counts:
                     report.fail("write", f"POST {page.address} as {role} changed the database")
+        self._crossed(pages)
         after = dump()
         if after != before:
             report.fail("write", "the posts changed: " + "; ".join(changes(before, after)))
         return report
+
+    def _crossed(self, pages: list[Page]) -> None:
+        """Club B's rows under club A's addresses, as A's secretary: not found, and every
+        post to them (with the forms of the route's own pages) refused, nothing changed."""
+        bodies: dict[str, list[dict]] = {}
+        for page in pages:
+            bodies.setdefault(page.route, [])
+            bodies[page.route] += [body for body in page.bodies if body not in bodies[page.route]]
+        for route, sent in bodies.items():
+            for name in crossings(route):
+                for address in fill(route, self.club_a, name, self.club_b):
+                    self.report.crossed.append(address)
+                    self.report.checks += 1
+                    response = self.get("a_secretary", address)
+                    if not refused(response):
+                        self.report.fail(
+                            "crossed", f"GET {address} as a_secretary: {response.status_code}"
+                        )
+                    counts = row_counts()
+                    for body in sent:
+                        self.report.checks += 1
+                        response = self.clients["a_secretary"].post(address, body)
+                        if not refused(response):
+                            self.report.fail(
+                                "crossed",
+                                f"POST {address} as a_secretary {sorted(body)}: "
+                                f"{response.status_code}",
+                            )
+                    if row_counts() != counts:
+                        self.report.fail("crossed", f"POST {address} changed the database")
 
     def _public_pages_alike(self, pages: list[Page]) -> None:
         """A public page leads B's secretary and A's member nowhere the public is not led:

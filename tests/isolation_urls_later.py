@@ -2,9 +2,15 @@
 for tests/test_isolation.py: the probe must find each without being told of it."""
 
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
 from django.urls import include, path
 from django.views.decorators.http import require_safe
+
+from clubs.models import Club
+from clubs.permissions import can_manage_club
+from games.models import Game
 
 
 @login_required
@@ -19,6 +25,15 @@ def notices(request, club):
     return HttpResponse(f"<html><body>notices {link}</body></html>")
 
 
+def game_note(request, club, game_id):
+    """Asks whose club it is, then finds the game by its id alone, whoever's club has it."""
+    club_obj = get_object_or_404(Club, slug=club)
+    if not can_manage_club(request.user, club_obj):
+        raise PermissionDenied
+    game = get_object_or_404(Game, pk=game_id)
+    return HttpResponse(f"a note on game {game.pk}")
+
+
 def turn(request, club, turn_id):
     return HttpResponse("a turn")
 
@@ -27,5 +42,6 @@ urlpatterns = [
     path("<slug:club>/beheer/ledenlijst/", members),
     path("<slug:club>/beurt/<int:turn_id>/", turn),
     path("<slug:club>/mededelingen/", require_safe(notices)),
+    path("<slug:club>/beheer/partij/<id:game_id>/notitie/", require_safe(game_note)),
     path("", include("config.urls")),
 ]

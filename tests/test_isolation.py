@@ -28,6 +28,7 @@ one kind and lists every failure at once.
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -41,7 +42,9 @@ from tests.crawl import seed
 from tests.factories import (
     ClubFactory,
     CompetitionFactory,
+    EntrantFactory,
     GameFactory,
+    MembershipFactory,
     PlayerFactory,
     RoundFactory,
     UserFactory,
@@ -60,11 +63,17 @@ def people() -> dict:
     club_a = Club.objects.get(slug="gouda")
     club_b = ClubFactory(name="Scrabbleclub Delft", slug="delft", city="Delft")
     b_player = user_in_club(club_b, username="speler-b")
-    GameFactory(
-        round=RoundFactory(competition=CompetitionFactory(club=club_b, slug="delft-2026")),
-        player_a=b_player.player,
-        player_b=PlayerFactory(name="Tegenstander B"),
-    )
+    opponent = PlayerFactory(name="Tegenstander B")
+    MembershipFactory(club=club_b, player=opponent)
+    competition = CompetitionFactory(club=club_b, slug="delft-2026")
+    for status in ("published", "draft"):
+        GameFactory(
+            round=RoundFactory(competition=competition, status=status),
+            player_a=b_player.player,
+            player_b=opponent,
+        )
+    EntrantFactory(competition=competition, player=b_player.player)
+    EntrantFactory(competition=competition, player=opponent)
     operator = UserFactory(username="dienst")
     operator.user_permissions.add(Permission.objects.get(codename="operate_service"))
     return {
@@ -89,7 +98,7 @@ def world(django_db_setup, django_db_blocker):
                 clients[role] = Client()
                 if user is not None:
                     clients[role].force_login(user)
-            yield clients, ClubA.read("gouda")
+            yield clients, ClubA.read("gouda"), ClubA.read("delft")
         finally:
             call_command("flush", interactive=False, verbosity=0)
 
@@ -130,6 +139,18 @@ def test_every_write_is_refused_and_changes_nothing(probed):
     assert posts > 700
 
 
+def test_club_bs_rows_are_not_found_under_club_as_addresses(probed):
+    """A's secretary may do everything at A's addresses, but a game or player of B named
+    there (its id in the address) is not found, and no post to it changes anything."""
+    assert not probed.failures.get("crossed"), listed(probed, "crossed")
+    routes = {re.sub(r"\d+", "N", address) for address in probed.crossed}
+    assert {
+        "/gouda/competitie-N/beheer/partij/N/corrigeren/",
+        "/gouda/beheer/spelers/N/",
+        "/gouda/speler/N/",
+    } <= routes, routes
+
+
 def test_what_the_secretary_may_not_open_on_the_site_no_one_opens(probed):
     assert not probed.failures.get("site"), listed(probed, "site")
 
@@ -153,13 +174,15 @@ def test_the_count_of_checks(probed):
 def test_a_page_added_later_is_tried_without_being_named(world, django_db_blocker):
     """Routes added to the URL configuration are found: a page that asks for a login but
     not whose club it is lets B's people and A's member in and takes their posts; a public
-    page that shows a signed-in stranger the way to the secretary's pages; a route with a
-    path part no one has said the meaning of fails, named."""
+    page that shows a signed-in stranger the way to the secretary's pages; a secretary's
+    page that finds a game by its id whatever its club; a route with a path part no one
+    has said the meaning of fails, named."""
     added = set(site_routes()) - set(site_routes("config.urls"))
     assert added == {
         "<slug:club>/beheer/ledenlijst/",
         "<slug:club>/beurt/<int:turn_id>/",
         "<slug:club>/mededelingen/",
+        "<slug:club>/beheer/partij/<id:game_id>/notitie/",
     }
     report = Probe(*world, only=added.__contains__).run()
     assert report.failures["unknown"] == [
@@ -172,6 +195,10 @@ def test_a_page_added_later_is_tried_without_being_named(world, django_db_blocke
     ] + [
         f"GET /gouda/mededelingen/ as {role} leads to ['/gouda/beheer/spelers/']"
         for role in ("b_secretary", "a_member")
+    ]
+    b_games = world[2].games["delft-2026"]
+    assert report.failures["crossed"] == [
+        f"GET /gouda/beheer/partij/{pk}/notitie/ as a_secretary: 200" for pk in b_games
     ]
     assert [failure.split(" [")[0] for failure in report.failures["write"]] == [
         f"POST /gouda/beheer/ledenlijst/ as {role}"
