@@ -558,6 +558,8 @@ class Probe:
         if shown(response) or response.status_code == 405:
             return
         for role in ROLES:
-            self.report.checks += 1
+            self.report.checks += 2
             if not refused(self.get(role, address)):
                 self.report.fail("site", f"{address}: A's secretary is refused, {role} is not")
+            if not refused(self.clients[role].post(address, {})):
+                self.report.fail("site", f"POST {address}: A's secretary is refused, {role} is not")
