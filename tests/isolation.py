@@ -345,12 +345,19 @@ class Page:
 @dataclass
 class Report:
     pages: list[Page] = field(default_factory=list)
-    #: (address, role, method) tried
+    #: (address, role, method, body) tried
     checks: int = 0
     seconds: float = 0.0
     #: the addresses of club A with a row of club B in them
     crossed: list[str] = field(default_factory=list)
     failures: dict[str, list[str]] = field(default_factory=dict)
+
+    #: the distinct (route, role, method) of those checks
+    kinds: set[tuple[str, str, str]] = field(default_factory=set)
+
+    def tried(self, route: str, role: str, method: str) -> None:
+        self.checks += 1
+        self.kinds.add((route, role, method))
 
     def fail(self, kind: str, message: str) -> None:
         self.failures.setdefault(kind, []).append(message)
@@ -381,7 +388,7 @@ class Probe:
             if page.kind == "public":
                 continue
             for role in roles_for(page):
-                report.checks += 1
+                report.tried(page.route, role, "GET")
                 response = self.get(role, page.address)
                 if not refused(response):
                     report.fail(
@@ -396,7 +403,7 @@ class Probe:
             for role in roles_for(page):
                 counts = row_counts()
                 for body in page.bodies:
-                    report.checks += 1
+                    report.tried(page.route, role, "POST")
                     response = self.clients[role].post(page.address, body)
                     if not refused(response):
                         report.fail(
@@ -422,7 +429,7 @@ class Probe:
             for name in crossings(route):
                 for address in fill(route, self.club_a, name, self.club_b):
                     self.report.crossed.append(address)
-                    self.report.checks += 1
+                    self.report.tried(route, "a_secretary", "GET crossed")
                     response = self.get("a_secretary", address)
                     if not refused(response):
                         self.report.fail(
@@ -430,7 +437,7 @@ class Probe:
                         )
                     counts = row_counts()
                     for body in sent:
-                        self.report.checks += 1
+                        self.report.tried(route, "a_secretary", "POST crossed")
                         response = self.clients["a_secretary"].post(address, body)
                         if not refused(response):
                             self.report.fail(
@@ -450,7 +457,7 @@ class Probe:
             if seen is None:
                 continue
             for role in ("b_secretary", MEMBER):
-                self.report.checks += 1
+                self.report.tried(page.route, role, "GET links")
                 more = (self._club_links(self.get(role, page.address)) or set()) - seen
                 if more:
                     self.report.fail(
@@ -558,7 +565,8 @@ class Probe:
         if shown(response) or response.status_code == 405:
             return
         for role in ROLES:
-            self.report.checks += 2
+            self.report.tried(route, role, "GET")
+            self.report.tried(route, role, "POST")
             if not refused(self.get(role, address)):
                 self.report.fail("site", f"{address}: A's secretary is refused, {role} is not")
             if not refused(self.clients[role].post(address, {})):

@@ -166,8 +166,12 @@ def test_the_pages_under_beheer_are_the_secretarys(probed):
 
 def test_the_count_of_checks(probed):
     """Printed for the record (`pytest -s`): how many (address, role, method) were tried."""
-    print(f"\n{probed.checks} checks of {len(probed.pages)} addresses in {probed.seconds:.1f} s")
-    assert probed.checks > 1000
+    print(
+        f"\n{probed.checks} checks, {len(probed.kinds)} of them distinct (route, role, "
+        f"method), {len(probed.pages)} addresses of {len({p.route for p in probed.pages})} "
+        f"routes, in {probed.seconds:.1f} s"
+    )
+    assert probed.checks > 1000 and len(probed.kinds) > 500
 
 
 @override_settings(ROOT_URLCONF="tests.isolation_urls_later")
