@@ -1,17 +1,20 @@
 """Every page and every write of a club, found in the URL configuration and tried as
 people who have no business there (tests/test_isolation.py).
 
-`club_routes()` walks the URL resolver and keeps the routes that name an object of a club
-(`CLUB_OBJECTS`: the club, a competition, a round or evening, a game, a player). A route
-with a path part this module does not know fails loudly, naming the route: a page with a
-new kind of object is noticed, not skipped. Routes that name no club object (the home page,
-login, a person's own games, the operator's list of clubs) are the site's, not a club's:
-they are only held to "what the club's secretary may not open, no one of ours may".
+`site_routes()` walks the URL resolver (Django's admin aside); `names_club_object` keeps
+the routes that name an object of a club (`CLUB_OBJECTS`: the club, a competition, a round
+or evening, a game, a player). A route with a path part this module does not know fails
+loudly, naming the route: a page with a new kind of object is noticed, not skipped; a part
+that is a secret (`SECRETS`) leaves the page to the secret's own tests. Routes that name no
+club object (the home page, login, a person's own games, the operator's list of clubs) are
+the site's, not a club's: they are only held to "what the club's secretary may not open,
+no one of ours may".
 
 `Probe` builds the addresses from club A's objects (`ClubA`), asks A's secretary for each
-(the address must work for them: a 404 means the values do not fit that route, e.g. a
-round number in a duplicate competition, and the combination is dropped), then the public,
-and then the people who must be refused.
+(a 404 means the values do not fit that route, e.g. a round number in a duplicate
+competition, and the combination is dropped; a page A's secretary may not open but the
+operator may is the operator's), then the public, then the people who must be refused;
+then it posts, and last puts club B's rows under club A's addresses (`crossings`).
 
 Django: the URL resolver, the test client.
 """
@@ -42,7 +45,7 @@ HX_POST = re.compile(r"""hx-post=["']([^"']+)["']""")
 #: Path parts that name no object of a club: a secret in the address opens the page
 #: (an invitation code, a password reset link), whoever holds it. Such routes are the
 #: secret's, tested with their throttles (tests/clubs/test_invitations.py).
-SECRETS = frozenset({"code", "token", "uidb64", "key"})
+SECRETS = frozenset({"code", "token", "uidb64", "uidb36", "key"})
 
 #: The people who are not club A's secretary, each tried on every page of club A.
 STRANGERS = ("anonymous", "b_player", "b_secretary")
@@ -100,6 +103,7 @@ class ClubA:
     with moves, one without a result yet, a table of 4, a duplicate evening under way."""
 
     club: str
+    club_id: int
     #: competition slug -> its round numbers (a paired one) or evening numbers (duplicate)
     numbers: dict[str, list[int]]
     #: competition slug -> game ids in it
@@ -144,6 +148,7 @@ class ClubA:
         ]
         return cls(
             club=club.slug,
+            club_id=club.pk,
             numbers=numbers,
             games=by_competition,
             players=[player.pk for player in players if player is not None],
@@ -161,6 +166,8 @@ class ClubA:
         competition = chosen.get("competition")
         if name == "club":
             return [self.club]
+        if name == "club_id":
+            return [str(self.club_id)]
         if name == "competition":
             return list(self.numbers)
         if name == "number":
@@ -200,7 +207,9 @@ def _cover(items: Iterable[tuple[object, set[str]]]) -> list:
 
 
 #: Path parts that name an object of a club, filled from `ClubA.values`.
-CLUB_OBJECTS = frozenset({"club", "competition", "number", "game_id", "player_id", "player"})
+CLUB_OBJECTS = frozenset(
+    {"club", "club_id", "competition", "number", "game_id", "player_id", "player"}
+)
 
 
 def names_club_object(route: str) -> bool:
