@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh, reselect, retarget
 
 from clubs import numbers
@@ -107,6 +107,7 @@ def _refusal(error: CompetitionError) -> str:
 # -------------------------------------------------------------------- public
 
 
+@require_safe
 def evenings_page(request, club: str, competition: str):
     """The competition's evenings and the season ranking (average percentage)."""
     found = _duplicate_competition(club, competition)
@@ -144,6 +145,7 @@ def evening_create_view(request, club: str, competition: str):
     return redirect(_evening_url("duplicate_leader", evening))
 
 
+@require_safe
 def evening_page(request, club: str, competition: str, number: int):
     """The evening's ranking (total, percentage of the tops, tops, solos) and its turns."""
     evening = selectors.evening_get(club_slug=club, competition_slug=competition, number=number)
@@ -412,6 +414,7 @@ def _screen_context(evening: Evening) -> dict:
     }
 
 
+@require_safe
 def screen(request, club: str, competition: str, number: int):
     """The big screen for the room: the rack and its countdown, then the top on the board
     and the sum of the tops. Polls its panel; the last state stays up without a server."""
@@ -423,6 +426,7 @@ def screen(request, club: str, competition: str, number: int):
     )
 
 
+@require_safe
 def screen_panel(request, club: str, competition: str, number: int):
     evening = selectors.evening_get(club_slug=club, competition_slug=competition, number=number)
     return render(request, "duplicate/_screen_panel.html", _screen_context(evening))
@@ -715,6 +719,7 @@ def slip_preview(request, club: str, competition: str, number: int):
     return render(request, "duplicate/_slip_preview.html", preview)
 
 
+@require_safe
 def slip_next_turn(request, club: str, competition: str, number: int):
     """Asked every few seconds by the slip page: 204 while the evening's last draw is the
     one the phone shows; once the spelleider draws the next rack (or the last one again),
@@ -852,6 +857,7 @@ RESULTS_COLUMNS = [
 ]
 
 
+@require_safe
 def evening_csv(request, club: str, competition: str, number: int):
     """The evening's ranking as CSV (every cell safe to open in a spreadsheet)."""
     evening = selectors.evening_get(club_slug=club, competition_slug=competition, number=number)
@@ -884,6 +890,7 @@ def evening_csv(request, club: str, competition: str, number: int):
 SLIPS_PER_PAGE = 12
 
 
+@require_safe
 def evening_print(request, club: str, competition: str, number: int):
     """The papers of the evening: each player's match sheet (wedstrijdblad) with the turns
     played so far, and a page of blank slips; each with a QR code that opens the slip page
@@ -919,6 +926,7 @@ def evening_print(request, club: str, competition: str, number: int):
     )
 
 
+@require_safe
 def evening_gcg(request, club: str, competition: str, number: int):
     """The master game as GCG: one player (the tops) with each turn's rack; a note per
     turn says what was drawn and which blank went back to the bag for its letter (GCG has

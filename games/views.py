@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 import rules
 from clubs.inputs import query_int
@@ -393,6 +393,7 @@ def gcg_upload(request, game: Game):
     )
 
 
+@require_safe
 def gcg_download(request, game_id: int):
     game = _game(game_id, user=request.user)
     if reason := table_unplayable(game):
@@ -410,6 +411,7 @@ def _replay_game(request, game_id: int) -> Game:
     return _game(game_id, user=request.user)
 
 
+@require_safe
 def replay(request, game_id: int):
     """Public: the game's result, and its moves to step through on the board.
 
@@ -446,6 +448,7 @@ def replay(request, game_id: int):
     )
 
 
+@require_safe
 def analysis(request, game_id: int):
     """Public, on request: per turn with a known rack the best play and the points left
     on the table. htmx gets the table for the replay page; otherwise (or with ``?zet=N``)

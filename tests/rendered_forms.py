@@ -19,6 +19,9 @@ class RenderedForm:
     submitters: list[tuple[str, str]] = field(default_factory=list)
     #: Whether the form has a field a user could change (not only hidden ones).
     editable: bool = False
+    #: Each field's kind: an input's type ("text", "number", "date", ...), "select" or
+    #: "textarea".
+    kinds: dict[str, str] = field(default_factory=dict)
 
     def body(self, submitter: tuple[str, str] | None = None) -> dict[str, list[str]]:
         data: dict[str, list[str]] = {}
@@ -55,6 +58,7 @@ class _Reader(HTMLParser):
                 return
             if kind != "hidden":
                 form.editable = True
+            form.kinds.setdefault(name, kind)
             if kind in {"checkbox", "radio"}:
                 if "checked" in a:
                     form.fields.append((name, a.get("value", "on")))
@@ -65,12 +69,14 @@ class _Reader(HTMLParser):
                 form.submitters.append((name, a.get("value", "")))
         elif tag == "select" and name and "disabled" not in a:
             form.editable = True
+            form.kinds.setdefault(name, "select")
             self._select = {"name": name, "multiple": "multiple" in a, "options": []}
         elif tag == "option" and self._select is not None:
             self._option = {"value": a.get("value"), "selected": "selected" in a, "text": ""}
             self._select["options"].append(self._option)
         elif tag == "textarea" and name and "disabled" not in a:
             form.editable = True
+            form.kinds.setdefault(name, "textarea")
             self._textarea = {"name": name, "text": ""}
 
     def handle_data(self, data: str) -> None:

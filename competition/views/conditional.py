@@ -27,7 +27,7 @@ from django.http.response import HttpResponseBase
 from django.urls import Resolver404, resolve
 from django.utils.cache import patch_cache_control
 from django.utils.http import parse_etags, quote_etag
-from django.views.decorators.http import condition
+from django.views.decorators.http import condition, require_safe
 
 from clubs.language import chosen_language
 from clubs.models import Club
@@ -107,14 +107,15 @@ def _revalidated(response: HttpResponseBase, *, personal: bool) -> HttpResponseB
 def conditional_page(view=None, *, personal: bool = True):
     """Answer If-None-Match with 304 while the competition is unchanged.
 
-    `personal=False` for the JSON and CSV exports: the same for every reader.
+    `personal=False` for the JSON and CSV exports: the same for every reader. A page
+    with an ETag is a read: GET and HEAD only, any other method is a 405.
     """
 
     def decorate(view):
         def etag(request, club: str, competition: str, **kwargs) -> str | None:
             return _etag(request, club=club, competition=competition, personal=personal)
 
-        conditional = condition(etag_func=etag)(view)
+        conditional = require_safe(condition(etag_func=etag)(view))
 
         @wraps(view)
         def wrapper(request, *args, **kwargs):

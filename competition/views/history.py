@@ -3,6 +3,7 @@
 from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 
 from clubs import numbers
 from clubs.models import Club
@@ -10,6 +11,7 @@ from competition.core.charts import chart_svg
 from competition.player_history import club_player_get, player_history
 
 
+@require_safe
 def player_history_page(request, club: str, player_id: int):
     """Public, like the standings: only published rounds, for every reader."""
     club_obj = get_object_or_404(Club, slug=club)

@@ -5,6 +5,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
 from clubs.inputs import query_int
@@ -23,6 +24,7 @@ def after_round_param(request) -> int | None:
     return query_int(request, "na", minimum=1)
 
 
+@require_safe
 def club_detail(request, club: str):
     club_obj = get_object_or_404(Club, slug=club)
     can_manage = can_manage_club(request.user, club_obj)

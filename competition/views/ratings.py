@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import formats
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 
 from clubs import numbers
 from clubs.models import Club
@@ -21,6 +22,7 @@ from competition.ratings import club_ratings, rating_history
 RECENT_EVENINGS = 20
 
 
+@require_safe
 def rating_list(request, club: str):
     club_obj = get_object_or_404(Club, slug=club)
     data = club_ratings(club_obj)
@@ -37,6 +39,7 @@ def rating_list(request, club: str):
     )
 
 
+@require_safe
 def rating_history_page(request, club: str, player_id: int):
     club_obj = get_object_or_404(Club, slug=club)
     player = club_player_get(club_obj, player_id)  # a member or entrant, else 404
