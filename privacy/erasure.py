@@ -35,6 +35,7 @@ from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction, history_record
 from clubs.models import HistoryEntry, Membership, Player, Throttle, erased_name
@@ -48,7 +49,30 @@ PERSONAL_KEYS = ("name", "federation_number", "username", "rating", "rating_devi
 
 
 class ErasureError(Exception):
-    """The erasure cannot be done (the player was erased already)."""
+    """The erasure cannot be done; `message` says why, in the reader's language."""
+
+    def __init__(self, message: Any) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+ALREADY_ERASED = _("This player's data has been erased already.")
+ONLY_SECRETARY = _(
+    "You are the only secretary of %(club)s: make another member secretary first, so that "
+    "the club is not left without one."
+)
+
+
+def _check_erasable(player: Player) -> None:
+    if player.erased_at is not None:
+        raise ErasureError(ALREADY_ERASED)
+    secretary = Membership.Role.SECRETARY
+    for membership in Membership.objects.filter(player=player, role=secretary).select_related(
+        "club"
+    ):
+        others = Membership.objects.filter(club=membership.club_id, role=secretary)
+        if not others.exclude(player=player).exists():
+            raise ErasureError(ONLY_SECRETARY % {"club": membership.club.name})
 
 
 def player_club_ids(player: Player) -> set[int]:
@@ -203,8 +227,7 @@ def player_erase(*, player: Player, by: Any, reason_code: str, now: datetime | N
     their account goes); `reason_code` a `HistoryReason` of erasure."""
     now = now or timezone.now()
     player = Player.objects.select_related("user").get(pk=player.pk)
-    if player.erased_at is not None:
-        raise ErasureError("already erased")
+    _check_erasable(player)
     placeholder = erased_name(player.pk)
     club_ids = player_club_ids(player)
     texts = _personal_texts(player, club_ids)
