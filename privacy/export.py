@@ -136,7 +136,7 @@ def _history(entry: HistoryEntry) -> dict[str, Any]:
 
 
 def personal_data(user: Any, *, now: datetime | None = None) -> dict[str, Any]:
-    """Everything kept about the person of `user`'s account (14 queries, whatever their
+    """Everything kept about the person of `user`'s account (12 queries, whatever their
     number of games, moves and slips)."""
     player = Player.objects.filter(user=user).first()
     data: dict[str, Any] = {

@@ -11,10 +11,9 @@ from clubs.models import HistoryEntry, Membership, Player
 from tests.factories import PASSWORD, secretary_of, user_in_club
 
 
-def test_the_privacy_page_in_dutch_and_english(client, english, db, django_assert_num_queries):
+def test_the_privacy_page_reads_nothing_from_the_database(client, db, django_assert_num_queries):
     with django_assert_num_queries(0):
-        response = client.get("/privacy/")
-    assert "Hoe lang" in response.content.decode() or "How long" in response.content.decode()
+        assert client.get("/privacy/").status_code == 200
 
 
 @pytest.mark.parametrize("language, words", [("nl", "Hoe lang"), ("en", "How long")])
@@ -40,7 +39,7 @@ def test_my_data_needs_a_login(client, db):
 def test_the_download_is_the_persons_json(client, club, django_assert_num_queries):
     user = user_in_club(club, username="anke", email="anke@example.nl")
     client.force_login(user)
-    with django_assert_num_queries(16):
+    with django_assert_num_queries(12):
         response = client.get(reverse("my_data_download"))
     assert response["Content-Type"].startswith("application/json")
     assert response["Content-Disposition"].startswith('attachment; filename="bordpunt-')
