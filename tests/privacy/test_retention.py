@@ -108,3 +108,30 @@ def test_quiet_throttle_counts_are_deleted(db):
         )
     retention_apply(now=now)
     assert list(Throttle.objects.values_list("subject", flat=True)) == ["nieuw"]
+
+
+def test_the_secretary_sets_the_period_on_the_club_settings(client, gouda):
+    from django.urls import reverse
+
+    from tests.factories import secretary_of
+
+    client.force_login(secretary_of(gouda, username="sietske"))
+    address = reverse("club_settings", kwargs={"club": gouda.slug})
+    assert 'name="former_member_retention_months"' in client.get(address).content.decode()
+    for wrong in ("-1", "twaalf", "1201", "12.5"):
+        response = client.post(
+            address, {"slip_notation": gouda.slip_notation, "former_member_retention_months": wrong}
+        )
+        assert response.status_code == 200  # the form again, with the error
+        assert Club.objects.get(pk=gouda.pk).former_member_retention_months == 12
+    posted = {"slip_notation": gouda.slip_notation, "former_member_retention_months": "24"}
+    assert client.post(address, posted).status_code == 302
+    assert Club.objects.get(pk=gouda.pk).former_member_retention_months == 24
+    entry = HistoryEntry.objects.get(action=HistoryAction.CLUB_CHANGE)
+    assert (entry.before, entry.after) == (
+        {"former_member_retention_months": 12},
+        {"former_member_retention_months": 24},
+    )
+    posted["former_member_retention_months"] = ""  # empty: keep
+    assert client.post(address, posted).status_code == 302
+    assert Club.objects.get(pk=gouda.pk).former_member_retention_months is None
