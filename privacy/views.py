@@ -13,7 +13,6 @@ from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -29,7 +28,7 @@ from privacy.forms import ErasureForm
 def privacy_page(request):
     """What Bordpunt keeps, why, for how long, who sees it, and how to get a copy or have
     it erased."""
-    return render(request, "privacy/privacy.html", {"my_data_url": reverse("my_data")})
+    return render(request, "privacy/privacy.html")
 
 
 def _player_of(user) -> Player | None:
@@ -42,7 +41,6 @@ def _my_data_page(request, form: ErasureForm, status: int = 200):
         "form": form,
         "player": player,
         "placeholder": erased_name(player.pk) if player else "",
-        "privacy_url": reverse("privacy"),
     }
     return render(request, "privacy/my_data.html", context, status=status)
 
