@@ -68,13 +68,15 @@ def players_past_retention(*, now: datetime) -> list[Player]:
             "pk", "former_member_retention_months"
         )
     )
+
+    def passed(club_id: int, left_at: datetime) -> bool:
+        kept = months.get(club_id)
+        return kept is not None and months_after(left_at, kept) <= now
+
     due = [
         player_id
         for player_id, clubs in left.items()
-        if all(
-            months.get(club_id) is not None and months_after(left_at, months[club_id]) <= now
-            for club_id, left_at in clubs.items()
-        )
+        if all(passed(club_id, left_at) for club_id, left_at in clubs.items())
     ]
     return list(Player.objects.filter(pk__in=due, memberships__isnull=True).order_by("pk"))
 
