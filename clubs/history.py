@@ -92,6 +92,7 @@ class HistoryReason(models.TextChoices):
     FROM_RESULTS = "from_results", _("follows from the results")
     TURN_REDO = "turn_redo", _("its duplicate turn was played again")
     ERASE_OWN_REQUEST = "erase_own", _("at the person's own request")
+    ERASE_CLUB_REQUEST = "erase_club", _("at the person's request, through the club's secretary")
     ERASE_RETENTION = "erase_retention", _("the club's retention period for former members ended")
 
 

@@ -1,8 +1,9 @@
 """Erasure (AVG art. 17): a person's account and personal data go, their results stay.
 
-`player_erase` is the one way a person is erased: at their own request (the account page),
-or when every club they were in has kept them past its retention period
-(`privacy.retention`). In one transaction it
+`player_erase` is the one way a person is erased: at their own request (*My data*), at the
+request of a member without an account through their club's secretary
+(`player_erase_for_club`), or when every club they were in has kept them past its
+retention period (`privacy.retention`). In one transaction it
 
 - deletes the user account and its sessions (and the login throttles under its name);
 - blanks the player: the name becomes the neutral placeholder `erased_name(pk)` ("#12",
@@ -37,8 +38,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from clubs.history import HistoryAction, history_record
-from clubs.models import HistoryEntry, Membership, Player, Throttle, erased_name
+from clubs.history import HistoryAction, HistoryReason, history_record
+from clubs.models import Club, HistoryEntry, Membership, Player, Throttle, erased_name
+from clubs.permissions import can_manage_club
 from clubs.signals import player_changed
 from competition.models import Entrant
 from duplicate.models import Participant
@@ -61,6 +63,12 @@ ONLY_SECRETARY = _(
     "You are the only secretary of %(club)s: make another member secretary first, so that "
     "the club is not left without one."
 )
+
+
+HAS_ACCOUNT = _(
+    "%(name)s has an account: they download and erase their data themselves, on My data."
+)
+OTHER_CLUB = _("%(name)s is a member of another club too: that club keeps their data.")
 
 
 def _check_erasable(player: Player) -> None:
@@ -202,6 +210,25 @@ def _history_redactions(
         if changed:
             changes[pk] = changed
     return changes
+
+
+@transaction.atomic
+def player_erase_for_club(*, club: Club, player: Player, by: Any) -> None:
+    """A member without an account asks their club's secretary to be erased (they cannot
+    do it themselves). Refused for a member with an account (theirs to do, and a secretary
+    must not end someone's account) and for a member of another club too (that club's data
+    is not this secretary's to erase)."""
+    if not can_manage_club(by, club):
+        raise ErasureError(_("Only the club's secretaries can do this."))
+    player = Player.objects.get(pk=player.pk)
+    if player.user_id is not None:
+        raise ErasureError(HAS_ACCOUNT % {"name": player.name})
+    clubs = set(Membership.objects.filter(player=player).values_list("club_id", flat=True))
+    if club.pk not in clubs:
+        raise ErasureError(_("This player is not a member of the club."))
+    if clubs != {club.pk}:
+        raise ErasureError(OTHER_CLUB % {"name": player.name})
+    player_erase(player=player, by=by, reason_code=HistoryReason.ERASE_CLUB_REQUEST)
 
 
 def _delete_sessions(user_id: int) -> None:

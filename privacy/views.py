@@ -9,20 +9,22 @@ import json
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.history import HistoryReason
-from clubs.models import Player, erased_name
+from clubs.models import Club, Player, erased_name
+from clubs.permissions import can_manage_club
 from clubs.throttle import client_ip, login_keys, throttle_fail, throttle_wait, wait_message
-from privacy.erasure import ErasureError, player_erase
+from privacy.erasure import ErasureError, player_erase, player_erase_for_club
 from privacy.export import personal_data
-from privacy.forms import ErasureForm
+from privacy.forms import ErasureForm, MemberErasureForm
 
 
 def privacy_page(request):
@@ -95,3 +97,33 @@ def my_data_erase(request):
         request, _("Your account and personal data are erased; your results stay, anonymous.")
     )
     return redirect("privacy")
+
+
+def member_erase(request, club: str, player_id: int):
+    """The club's secretary erases a member without an account, at the member's request,
+    after typing the member's name."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    club_obj = get_object_or_404(Club, slug=club)
+    if not can_manage_club(request.user, club_obj):
+        raise PermissionDenied
+    player = get_object_or_404(Player, pk=player_id, memberships__club=club_obj)
+    form = MemberErasureForm(request.POST or None, expected=player.name)
+    if request.method == "POST" and form.is_valid():
+        name = player.name
+        try:
+            player_erase_for_club(club=club_obj, player=player, by=request.user)
+        except ErasureError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(
+                request, _("The personal data of %(name)s are erased.") % {"name": name}
+            )
+            return redirect("club_players", club=club_obj.slug)
+    context = {
+        "club": club_obj,
+        "player": player,
+        "form": form,
+        "placeholder": erased_name(player.pk),
+    }
+    return render(request, "privacy/member_erase.html", context)
