@@ -39,6 +39,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction, HistoryReason, history_record
+from clubs.locks import row_lock
 from clubs.models import Club, HistoryEntry, Membership, Player, Throttle, erased_name
 from clubs.permissions import can_manage_club
 from clubs.signals import player_changed
@@ -63,8 +64,6 @@ ONLY_SECRETARY = _(
     "You are the only secretary of %(club)s: make another member secretary first, so that "
     "the club is not left without one."
 )
-
-
 HAS_ACCOUNT = _(
     "%(name)s has an account: they download and erase their data themselves, on My data."
 )
@@ -253,7 +252,8 @@ def player_erase(*, player: Player, by: Any, reason_code: str, now: datetime | N
     is someone else; a person erasing themself is recorded by the reason alone, since
     their account goes); `reason_code` a `HistoryReason` of erasure."""
     now = now or timezone.now()
-    player = Player.objects.select_related("user").get(pk=player.pk)
+    # Locked, so that two erasures of one person at once end as one (the second refused).
+    player = row_lock(Player.objects.select_related("user")).get(pk=player.pk)
     _check_erasable(player)
     placeholder = erased_name(player.pk)
     club_ids = player_club_ids(player)
