@@ -5,6 +5,7 @@ import json
 from dataclasses import asdict
 
 import pytest
+from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.utils import timezone
@@ -83,8 +84,18 @@ def test_the_account_and_personal_fields_go(speler, client):
         last_failure_at=timezone.now(),
     )
 
+    logged = LogEntry.objects.log_actions(
+        user_id=get_user_model().objects.get(username="admin").pk,
+        queryset=[speler],
+        action_flag=CHANGE,
+        change_message="Changed name.",
+        single_object=True,
+    )
+
     player_erase(player=speler, by=speler.user, reason_code=HistoryReason.ERASE_OWN_REQUEST)
 
+    logged.refresh_from_db()  # the admin's own log names the player no more
+    assert (logged.object_repr, logged.change_message) == (f"#{speler.pk}", "")
     player = Player.objects.get(pk=speler.pk)
     assert (player.name, player.user, player.federation_number) == (f"#{player.pk}", None, None)
     assert (player.rating, player.rating_deviation, player.invite_code_hash) == (None, None, "")

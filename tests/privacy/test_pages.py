@@ -10,6 +10,8 @@ from clubs.history import HistoryAction
 from clubs.models import HistoryEntry, Membership, Player
 from tests.factories import PASSWORD, secretary_of, user_in_club
 
+QUERIES_MY_DATA = 3  # session, user, player
+
 
 def test_the_privacy_page_reads_nothing_from_the_database(client, db, django_assert_num_queries):
     with django_assert_num_queries(0):
@@ -46,6 +48,14 @@ def test_the_download_is_the_persons_json(client, club, django_assert_num_querie
     data = json.loads(response.content)
     assert data["account"]["email"] == "anke@example.nl"
     assert data["memberships"] == [{"club": "gouda", "club_name": club.name, "role": "member"}]
+
+
+def test_my_data_page_has_a_fixed_query_count(client, club, django_assert_num_queries):
+    client.force_login(user_in_club(club, username="anke"))
+    with django_assert_num_queries(QUERIES_MY_DATA):
+        response = client.get(reverse("my_data"))
+    assert 'id="my-data-erase"' in response.content.decode()
+    assert 'href="/privacy/mijn-gegevens/download/"' in response.content.decode()
 
 
 def _erase(client, password):
