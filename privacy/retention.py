@@ -24,13 +24,15 @@ from __future__ import annotations
 import calendar
 from datetime import datetime
 
+from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
 from clubs.history import HistoryAction, HistoryReason
-from clubs.models import Club, HistoryEntry, Player, Throttle
+from clubs.locks import row_lock
+from clubs.models import Club, HistoryEntry, Membership, Player, Throttle
 from clubs.throttle import FORGET_AFTER
-from privacy.erasure import player_erase
+from privacy.erasure import ErasureError, player_erase
 
 
 def months_after(moment: datetime, months: int) -> datetime:
@@ -86,11 +88,25 @@ def retention_apply(*, now: datetime | None = None, dry_run: bool = False) -> li
     `dry_run`). Each erasure is its own transaction: one refused leaves the others done."""
     now = now or timezone.now()
     due = players_past_retention(now=now)
-    if not dry_run:
-        for player in due:
-            player_erase(player=player, by=None, reason_code=HistoryReason.ERASE_RETENTION, now=now)
-        Throttle.objects.filter(
-            Q(locked_until__isnull=True) | Q(locked_until__lt=now),
-            last_failure_at__lt=now - FORGET_AFTER,
-        ).delete()
-    return [player.pk for player in due]
+    if dry_run:
+        return [player.pk for player in due]
+    erased = []
+    for player in due:
+        try:
+            with transaction.atomic():
+                # Looked at again under the player's lock: rejoined a club meanwhile, or
+                # erased by another server's run, is no erasure now.
+                row_lock(Player.objects.filter(pk=player.pk)).get()
+                if Membership.objects.filter(player=player).exists():
+                    continue
+                player_erase(
+                    player=player, by=None, reason_code=HistoryReason.ERASE_RETENTION, now=now
+                )
+        except ErasureError:
+            continue
+        erased.append(player.pk)
+    Throttle.objects.filter(
+        Q(locked_until__isnull=True) | Q(locked_until__lt=now),
+        last_failure_at__lt=now - FORGET_AFTER,
+    ).delete()
+    return erased
