@@ -63,12 +63,24 @@ class PlayerForm(forms.ModelForm):
 
 class ClubSettingsForm(forms.ModelForm):
     """What the club's secretary sets for the whole club: the notation of the duplicate
-    slips (the name, short name and rating system stay the site admin's)."""
+    slips, how long former members' data is kept (privacy/retention.py); the name, short
+    name and rating system stay the site admin's."""
+
+    former_member_retention_months = bounded(
+        StrictIntegerField(required=False), minimum=0, maximum=1200
+    )
 
     class Meta:
         model = Club
-        fields = ("slip_notation",)
+        fields = ("slip_notation", "former_member_retention_months")
         widgets = {"slip_notation": forms.RadioSelect}
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        field = Club._meta.get_field("former_member_retention_months")
+        assert isinstance(field, models.Field)  # a column of Club, not a relation
+        self.fields["former_member_retention_months"].label = capfirst(field.verbose_name)
+        self.fields["former_member_retention_months"].help_text = field.help_text
 
 
 class InviteMailForm(forms.Form):

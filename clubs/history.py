@@ -65,6 +65,7 @@ class HistoryAction(models.TextChoices):
     ACCOUNT_EMAIL = "account.email", _("e-mail address of an account changed")
     PLAYER_CHANGE = "player.change", _("player details changed")
     PLAYER_DELETE = "player.delete", _("player deleted")
+    PLAYER_ERASE = "player.erase", _("personal data erased")
     MEMBERSHIP_ADD = "membership.add", _("member added to the club")
     MEMBERSHIP_ROLE = "membership.role", _("role in the club changed")
     MEMBERSHIP_REMOVE = "membership.remove", _("member removed from the club")
@@ -93,6 +94,9 @@ class HistoryReason(models.TextChoices):
     TSH_IMPORT = "tsh_import", _("imported from TSH")
     FROM_RESULTS = "from_results", _("follows from the results")
     TURN_REDO = "turn_redo", _("its duplicate turn was played again")
+    ERASE_OWN_REQUEST = "erase_own", _("at the person's own request")
+    ERASE_CLUB_REQUEST = "erase_club", _("at the person's request, through the club's secretary")
+    ERASE_RETENTION = "erase_retention", _("the club's retention period for former members ended")
 
 
 #: The labels of the keys that `before` and `after` use, for the history pages.
@@ -137,6 +141,7 @@ FIELD_LABELS: dict[str, Any] = {
     "slug": _("short name"),
     "city": _("city"),
     "slip_notation": _("slip notation"),
+    "former_member_retention_months": _("keep former members' data (months)"),
     "federation_number": _("federation number"),
     "rating": _("rating"),
     "role": _("role"),

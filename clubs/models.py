@@ -68,6 +68,18 @@ class Club(models.Model):
         _("status"), max_length=12, choices=ClubStatus, default=ClubStatus.ACTIVE
     )
     created_at = models.DateTimeField(_("created"), default=timezone.now, editable=False)
+    # How long the club keeps a former member's data (privacy/retention.py): empty keeps it.
+    former_member_retention_months = models.PositiveSmallIntegerField(
+        _("keep former members' data (months)"),
+        null=True,
+        blank=True,
+        validators=[MaxValueValidator(1200)],
+        help_text=_(
+            "Months after a member leaves the club before their account and personal data "
+            "are erased (their results stay, under an anonymous name), unless they are a "
+            "member of another club. Empty: kept until they ask for erasure."
+        ),
+    )
     _stored_slug: str | None  # the short name as loaded (from_db), for clean()
 
     class Meta:
@@ -145,6 +157,9 @@ class Player(models.Model):
     invite_expires_at = models.DateTimeField(
         _("invitation valid until"), null=True, blank=True, editable=False
     )
+    # Set when the person's data was erased (privacy/erasure.py): the name is then the
+    # neutral placeholder `erased_name(pk)`, the results stay.
+    erased_at = models.DateTimeField(_("erased"), null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["name"]
@@ -153,6 +168,11 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+def erased_name(player_id: int) -> str:
+    """The name an erased player is shown under everywhere: no language, no data ("#12")."""
+    return f"#{player_id}"
 
 
 class Membership(models.Model):
@@ -188,6 +208,16 @@ class HistoryQuerySet(models.QuerySet["HistoryEntry"]):
 
     def delete(self):
         raise PermissionError("History entries are never deleted.")
+
+    def erase_personal_data(self, changes: dict[int, dict[str, Any]]) -> None:
+        """The one sanctioned change of the history: a person's data erased (AVG), by
+        `privacy.erasure.player_erase` alone. `changes` maps an entry's id to its fields
+        with the person's name, account and numbers taken out; what was done stays."""
+        allowed = {"by", "by_name", "object_label", "before", "after", "reason"}
+        for pk, fields in changes.items():
+            if not fields.keys() <= allowed:
+                raise PermissionError(f"Erasure changes only personal fields, not {fields}.")
+            models.QuerySet.update(self.filter(pk=pk), **fields)
 
 
 class HistoryEntry(models.Model):

@@ -17,7 +17,14 @@ from clubs.history import HistoryAction, history_record
 from clubs.models import Club, Membership, Player
 from clubs.signals import club_changed, player_changed
 
-CLUB_FIELDS = ("name", "slug", "city", "rating_system", "slip_notation")
+CLUB_FIELDS = (
+    "name",
+    "slug",
+    "city",
+    "rating_system",
+    "slip_notation",
+    "former_member_retention_months",
+)
 PLAYER_FIELDS = ("name", "federation_number", "rating", "rating_deviation", "user")
 
 M = TypeVar("M", bound=Model)

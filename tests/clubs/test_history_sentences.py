@@ -464,6 +464,14 @@ SAMPLES = {
         "",
         "Cor Cornelissen",
     ),
+    # privacy/erasure.py: the fact of the erasure, under the placeholder, without the data
+    "player.erase": (
+        {"object_type": "player", "object_label": "#12"},
+        None,
+        None,
+        "erase_own",
+        "#12",
+    ),
     "membership.add": (PLAYER, None, {"role": "member"}, "", "lid"),
     "membership.role": (PLAYER, {"role": "member"}, {"role": "secretary"}, "", "secretaris"),
     "membership.remove": (PLAYER, {"role": "secretary"}, None, "", "secretaris"),

@@ -1,0 +1,253 @@
+"""A person's copy of their data (AVG art. 15 and 20): everything Bordpunt keeps about
+them, as one JSON document (the format is docs/privacy.md).
+
+What is theirs: the account, the player, the memberships, the entries in competitions and
+duplicates, the absences, the games of published rounds with their seats and moves, the
+duplicate slips, the games and moves they entered for others, and the history entries by
+them or about them. A draft round is its club's secretaries' alone (DESIGN.md, rule 9), so
+its games and their history come in once the round is published.
+
+`RELATIONS` names every foreign key to a player or an account and where the copy holds
+it; `tests/privacy/test_export.py` walks every model and fails when a new one is not named,
+so data added later cannot be left out of the copy unnoticed.
+
+Django: a selector (reads only), in a fixed number of queries.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Q
+from django.utils import timezone
+
+from clubs.models import HistoryEntry, Membership, Player
+from competition.models import Absence, Entrant
+from duplicate.models import Participant, Slip
+from games.models import Game, Move
+
+FORMAT = "bordpunt-personal-data"
+VERSION = 1
+
+#: Every (model, field) that points to a player or an account, and the key of the copy
+#: that holds it; None with the reason when it is not the person's data.
+RELATIONS: dict[tuple[str, str], str | None] = {
+    ("clubs.player", "user"): "player",
+    ("clubs.club", "members"): "memberships",
+    ("clubs.membership", "player"): "memberships",
+    ("clubs.historyentry", "by"): "history",
+    ("competition.entrant", "player"): "competitions",
+    ("competition.absence", "player"): "absences",
+    ("games.seat", "player"): "games",
+    ("games.game", "entered_by"): "entered",
+    ("games.move", "entered_by"): "entered",
+    ("duplicate.participant", "player"): "duplicates",
+    ("duplicate.slip", "player"): "slips",
+    # The site admin's own log of the admin pages: what a staff member did there, kept by
+    # Django, not data about the person (an erasure blanks the player's name in it).
+    ("admin.logentry", "user"): None,
+}
+
+
+def _account(user: Any) -> dict[str, Any] | None:
+    if user is None:
+        return None
+    return {
+        "username": user.get_username(),
+        "email": user.email,
+        "first_name": user.first_name,
+        "last_name": user.last_name,
+        "date_joined": user.date_joined,
+        "last_login": user.last_login,
+    }
+
+
+def _player(player: Player) -> dict[str, Any]:
+    return {
+        "id": player.pk,
+        "name": player.name,
+        "federation_number": player.federation_number,
+        "start_rating": player.rating,
+        "start_rating_deviation": player.rating_deviation,
+        "invitation_valid_until": player.invite_expires_at,
+    }
+
+
+def _game(game: Game, moves: list[Move], you: int) -> dict[str, Any]:
+    competition = game.round.competition
+    return {
+        "id": game.pk,
+        "club": competition.club.slug,
+        "competition": competition.slug,
+        "competition_name": competition.name,
+        "round": game.round.number,
+        "date": game.round.date,
+        "table": game.table,
+        "outcome": game.outcome,
+        "confirmation": game.confirmation,
+        "starter": game.starter,
+        "seats": [
+            {
+                "position": seat.position,
+                "player": seat.player.name,
+                "is_you": seat.player_id == you,
+                "score": seat.score,
+                "place": seat.place,
+                "flag_fell": seat.flag_fell,
+                "forfeited": seat.forfeited,
+                "confirmed": seat.confirmed,
+            }
+            for seat in game.seat_list
+        ],
+        "moves": [
+            {
+                "number": move.number,
+                "seat": move.seat,
+                "notation": move.notation,
+                "rack": move.rack,
+                "score": move.score,
+                "total": move.total,
+                "entered_at": move.entered_at,
+                "thinking_ms": move.think_ms,
+            }
+            for move in moves
+        ],
+    }
+
+
+def _history(entry: HistoryEntry) -> dict[str, Any]:
+    return {
+        "club": entry.club.slug,
+        "at": entry.at,
+        "action": entry.action,
+        "by": entry.author,
+        "object_type": entry.object_type,
+        "object": entry.object_label,
+        "competition_id": entry.competition_id,
+        "duplicate_id": entry.duplicate_id,
+        "round": entry.round_number,
+        "game_id": entry.game_id,
+        "before": entry.before,
+        "after": entry.after,
+        "reason_code": entry.reason_code,
+        "reason": entry.reason,
+    }
+
+
+def personal_data(user: Any, *, now: datetime | None = None) -> dict[str, Any]:
+    """Everything kept about the person of `user`'s account (12 queries, whatever their
+    number of games, moves and slips)."""
+    player = Player.objects.filter(user=user).first()
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": now or timezone.now(),
+        "account": _account(user),
+        "player": None,
+        "memberships": [],
+        "competitions": [],
+        "absences": [],
+        "games": [],
+        "duplicates": [],
+        "slips": [],
+        "entered": {
+            "games": list(Game.objects.filter(entered_by=user).values_list("pk", flat=True)),
+            "moves": [
+                {"game": game, "number": number}
+                for game, number in Move.objects.filter(entered_by=user).values_list(
+                    "game_id", "number"
+                )
+            ],
+        },
+        "history": [],
+    }
+    about = Q(by=user)
+    if player is not None:
+        data["player"] = _player(player)
+        data["memberships"] = [
+            {"club": m.club.slug, "club_name": m.club.name, "role": m.role}
+            for m in Membership.objects.filter(player=player).select_related("club")
+        ]
+        entrants = list(
+            Entrant.objects.filter(player=player)
+            .select_related("competition__club", "group")
+            .order_by("pk")
+        )
+        data["competitions"] = [
+            {
+                "club": e.competition.club.slug,
+                "competition": e.competition.slug,
+                "competition_name": e.competition.name,
+                "group": e.group.name if e.group else None,
+                "seed": e.seed,
+                "plays_from_round": e.joined_round,
+                "withdrawn_from_round": e.withdrawn_from_round,
+            }
+            for e in entrants
+        ]
+        data["absences"] = [
+            {"competition": competition, "round": number}
+            for competition, number in Absence.objects.filter(player=player)
+            .order_by("pk")
+            .values_list("round__competition__slug", "round__number")
+        ]
+        games = list(
+            Game.objects.published()
+            .filter(seats__player=player)
+            .select_related("round__competition__club")
+            .with_seats()
+            .order_by("round__competition_id", "round__number", "table", "pk")
+        )
+        moves: dict[int, list[Move]] = {}
+        for move in Move.objects.filter(game__in=[game.pk for game in games]).order_by(
+            "game_id", "number"
+        ):
+            moves.setdefault(move.game_id, []).append(move)
+        data["games"] = [_game(game, moves.get(game.pk, []), player.pk) for game in games]
+        participants = list(
+            Participant.objects.filter(player=player)
+            .select_related("competition__club")
+            .order_by("pk")
+        )
+        data["duplicates"] = [
+            {
+                "club": p.competition.club.slug,
+                "competition": p.competition.slug,
+                "competition_name": p.competition.name,
+                "withdrawn_from_evening": p.withdrawn_from_evening,
+            }
+            for p in participants
+        ]
+        data["slips"] = [
+            {
+                "competition": slip.turn.evening.competition.slug,
+                "evening": slip.turn.evening.number,
+                "turn": slip.turn.number,
+                "play": slip.text,
+                "claimed": slip.claimed,
+                "score": slip.score,
+                "top": slip.is_top,
+                "warning": slip.warning,
+                "penalty": slip.penalty,
+                "late": slip.late,
+                "late_accepted": slip.late_accepted,
+                "handed_in_at": slip.submitted_at,
+            }
+            for slip in Slip.objects.filter(player=player)
+            .select_related("turn__evening__competition")
+            .order_by("turn__evening__competition_id", "turn__evening__number", "turn__number")
+        ]
+        about |= (
+            Q(object_type="player", object_id=player.pk)
+            | Q(object_type="entrant", object_id__in=[e.pk for e in entrants])
+            | Q(object_type="participant", object_id__in=[p.pk for p in participants])
+            | Q(game_id__in=[game.pk for game in games])
+        )
+    data["history"] = [
+        _history(entry)
+        for entry in HistoryEntry.objects.filter(about)
+        .select_related("club", "by")
+        .order_by("at", "pk")
+    ]
+    return data

@@ -1,0 +1,65 @@
+"""The person's copy: every model that points to a player or an account is in it (or says
+why not), and it is read in a fixed number of queries."""
+
+import json
+
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.core.serializers.json import DjangoJSONEncoder
+
+from clubs.models import HistoryEntry, Player
+from competition.models import Absence, Round
+from duplicate.models import Slip
+from games.models import Game, Move, Seat
+from privacy.export import RELATIONS, personal_data
+from tests.factories import UserFactory
+
+
+def _relations_to_a_person() -> set[tuple[str, str]]:
+    people = {Player, get_user_model()}
+    return {
+        (model._meta.label_lower, field.name)
+        for model in apps.get_models()
+        for field in model._meta.get_fields()
+        if field.is_relation and field.concrete and field.related_model in people
+    }
+
+
+def test_every_relation_to_a_person_is_in_the_copy():
+    """A model added with a foreign key to a player or an account fails here until
+    privacy.export.RELATIONS says where the copy holds it (and the copy does)."""
+    assert _relations_to_a_person() == set(RELATIONS)
+
+
+def test_the_copy_holds_everything_of_the_person(speler, django_assert_num_queries):
+    Absence.objects.create(
+        round=Round.objects.filter(competition__entrants__player=speler)[0], player=speler
+    )
+    with django_assert_num_queries(12):
+        data = personal_data(speler.user)
+    json.dumps(data, cls=DjangoJSONEncoder)  # a JSON document
+    assert data["format"] == "bordpunt-personal-data" and data["version"] == 1
+    assert data["account"]["username"] == "speler"
+    assert data["player"]["name"] == speler.name
+    assert {m["club"] for m in data["memberships"]} == {"gouda"}
+    published = Game.objects.published().filter(seats__player=speler)
+    assert sorted(g["id"] for g in data["games"]) == sorted(published.values_list("pk", flat=True))
+    assert Seat.objects.filter(player=speler).count() > len(data["games"])  # a draft round
+    moves = Move.objects.filter(game__in=published).count()
+    assert moves and sum(len(g["moves"]) for g in data["games"]) == moves
+    assert len(data["slips"]) == Slip.objects.filter(player=speler).count() > 0
+    assert len(data["competitions"]) == speler.entries.count() > 0
+    assert len(data["duplicates"]) == speler.duplicate_participations.count() > 0
+    about = HistoryEntry.objects.filter(object_type="player", object_id=speler.pk).count()
+    assert about and len(data["history"]) >= about
+    for key in set(RELATIONS.values()) - {None}:
+        assert data[key], key
+
+
+def test_the_query_count_does_not_grow_with_the_data(speler, django_assert_max_num_queries):
+    """At most the same 12 queries for a person without games as for one with many."""
+    user = UserFactory(username="nieuw")
+    Player.objects.create(name="Nieuw", user=user)
+    with django_assert_max_num_queries(12):
+        data = personal_data(user)
+    assert data["games"] == [] and data["account"]["username"] == "nieuw"
