@@ -47,6 +47,9 @@ RELATIONS: dict[tuple[str, str], str | None] = {
     # The site admin's own log of the admin pages: what a staff member did there, kept by
     # Django, not data about the person (an erasure blanks the player's name in it).
     ("admin.logentry", "user"): None,
+    # The operator's record of the sign-up invitations they mailed: what the operator did
+    # for the service, as the admin's log (the account's removal leaves it without a name).
+    ("hosting.signupinvitation", "by"): None,
 }
 
 
