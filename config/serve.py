@@ -97,6 +97,9 @@ def prepare() -> list[str]:
         "--error-logfile=-",
         "--timeout=60",
         "--graceful-timeout=10",
+        # Unused, and one path per user: several servers on one machine would each take
+        # over the last one's socket.
+        "--no-control-socket",
     ]
 
 

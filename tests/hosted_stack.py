@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import pwd
 import secrets
 import shutil
 import signal
@@ -213,8 +214,12 @@ class Nginx:
         )
         self.error_log = folder / "error.log"
         self.config = folder / "nginx.conf"
+        # Started as root, nginx's workers would be `nobody`, who cannot read the stack's
+        # folder: they stay the user who started it, as they are for anyone else.
+        user = f"user {pwd.getpwuid(os.geteuid()).pw_name};" if os.geteuid() == 0 else ""
         self.config.write_text(
-            f"""worker_processes {workers};
+            f"""{user}
+worker_processes {workers};
 pid {folder / "nginx.pid"};
 error_log {self.error_log} warn;
 events {{ worker_connections 4096; }}
