@@ -335,11 +335,13 @@ class Stack:
         if self.database is not None:
             self.database.drop()
 
-    def seed(self, *, clubs: int, boards: int) -> list[dict]:
-        """`clubs` clubs, each with a secretary and one published round of `boards` games;
-        written by a child process on the stack's database (see `seed_evening`)."""
+    def seed(self, *, clubs: int, boards: int, paper: int = 0) -> list[dict]:
+        """`clubs` clubs, each with a secretary and one published round of `boards` games
+        entered on the board and `paper` more whose results the secretary types; written
+        by a child process on the stack's database (see `seed_evening`)."""
+        arguments = ["--seed", str(clubs), str(boards), str(paper)]
         done = subprocess.run(
-            [sys.executable, "-m", "tests.hosted_stack", "--seed", str(clubs), str(boards)],
+            [sys.executable, "-m", "tests.hosted_stack", *arguments],
             cwd=ROOT,
             env=self.env,
             capture_output=True,
@@ -360,10 +362,11 @@ class Stack:
         return "\n".join(parts)
 
 
-def seed_evening(clubs: int, boards: int) -> list[dict]:
-    """Per club: its slug, its secretary's username, a competition with `boards` games in
-    its first round (published, the starters of the demo scoresheets), its entrants. The
-    secretaries' password is PASSWORD. Runs in the child process `Stack.seed` starts."""
+def seed_evening(clubs: int, boards: int, paper: int = 0) -> list[dict]:
+    """Per club: its slug, its secretary's username, a competition whose first round
+    (published) has `boards` games for the board (with the starters of the demo
+    scoresheets) and then `paper` games on paper. The secretaries' password is PASSWORD.
+    Runs in the child process `Stack.seed` starts."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
@@ -388,7 +391,7 @@ def seed_evening(clubs: int, boards: int) -> list[dict]:
             club=club, name="Avondcompetitie", slug="avond", rules=Competition.Rules.GOUDS_8
         )
         players = Player.objects.bulk_create(
-            Player(name=f"Speler {number:02d}-{index:02d}") for index in range(2 * boards)
+            Player(name=f"Speler {number:02d}-{index:02d}") for index in range(2 * (boards + paper))
         )
         Membership.objects.bulk_create(Membership(club=club, player=p) for p in players)
         Entrant.objects.bulk_create(
@@ -403,17 +406,19 @@ def seed_evening(clubs: int, boards: int) -> list[dict]:
                     table=index + 1,
                     starter=sheets[index % len(sheets)].starter,
                 )
-                for index in range(boards)
+                for index in range(boards + paper)
             ],
         )
         round_set_status(round=round_obj, status=Round.Status.PUBLISHED)
+        games = sorted(games, key=lambda game: game.table)
         made.append(
             {
                 "club": slug,
                 "competition": f"/{slug}/avond/",
                 "secretary": user.username,
                 "round": 1,
-                "games": [game.pk for game in games],
+                "games": [game.pk for game in games[:boards]],
+                "paper": [game.pk for game in games[boards:]],
                 "sheets": [sheets[index % len(sheets)].name for index in range(boards)],
             }
         )
@@ -422,4 +427,4 @@ def seed_evening(clubs: int, boards: int) -> list[dict]:
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--seed"]:
-        print(json.dumps(seed_evening(int(sys.argv[2]), int(sys.argv[3]))))
+        print(json.dumps(seed_evening(*map(int, sys.argv[2:5]))))
