@@ -139,8 +139,6 @@ def conditional_page(view=None, *, personal: bool = True):
 
 #: How long a whole page stays in the cache: its key changes with the competition anyway.
 PAGE_SECONDS = 600
-#: Headers a kept page is answered with again (never a cookie).
-PAGE_HEADERS = ("Content-Type", "Content-Language", "Content-Disposition", "ETag", "Vary")
 
 
 class RepeatVisitMiddleware:
@@ -206,7 +204,8 @@ class RepeatVisitMiddleware:
             and not response.cookies
             and response.get("ETag") == quote_etag(etag)
         ):
-            headers = [(name, response[name]) for name in PAGE_HEADERS if response.has_header(name)]
-            headers.append(("Cache-Control", response.get("Cache-Control", "")))
+            # Every header the stack below set (the Content-Security-Policy, framing, the
+            # ETag): a kept page is answered as it was. Cookies are not headers here.
+            headers = list(response.items())
             cache.set(key, {"content": response.content, "headers": headers}, PAGE_SECONDS)
         return response

@@ -161,8 +161,14 @@ def test_the_screens_followers_share_one_rendering_until_the_competition_changes
     assert follower.status_code == 200
     assert follower.content == first.content
     assert follower["ETag"] == first["ETag"]
-    assert follower["Content-Type"] == first["Content-Type"]
+    assert dict(follower.items()) == dict(first.items())  # its CSP and framing rule too
     assert "no-cache" in follower["Cache-Control"]
+    assert "frame-ancestors 'none'" in follower["Content-Security-Policy"]
+    # The whole screen (a page of its own) likewise.
+    screen = client.get(screen_url(competition))
+    kept_screen = Client().get(screen_url(competition))
+    assert dict(kept_screen.items()) == dict(screen.items())
+    assert kept_screen["X-Frame-Options"] == "DENY"
     game_record_result(game=anna_dirk, result=ResultInput.of_pair("normal", 320, 280), by=None)
     changed = Client().get(url)
     assert changed["ETag"] != first["ETag"] and "320 – 280" in changed.content.decode()
