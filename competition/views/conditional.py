@@ -176,7 +176,8 @@ class RepeatVisitMiddleware:
             return None  # only a 304 is answered here, and this asks for none
         request.LANGUAGE_CODE = chosen_language(request)
         etag = etag_func(request, *match.args, **match.kwargs)
-        request.repeat_visit_etag = etag  # the view's decorator asks no second time
+        if not personal:  # the same for every reader: the view's decorator need not ask again
+            request.repeat_visit_etag = etag
         if etag is None:
             return None
         if quote_etag(etag) in parse_etags(request.META.get("HTTP_IF_NONE_MATCH", "")):
