@@ -242,12 +242,13 @@ http {{
 }}
 """
         )
-        self.process = subprocess.Popen(
-            [NGINX or "nginx", "-p", str(folder), "-c", str(self.config), "-g", "daemon off;"],
-            stdout=subprocess.DEVNULL,
-            stderr=self.error_log.open("ab"),
-            start_new_session=True,
-        )
+        with self.error_log.open("ab") as errors:
+            self.process = subprocess.Popen(
+                [NGINX or "nginx", "-p", str(folder), "-c", str(self.config), "-g", "daemon off;"],
+                stdout=subprocess.DEVNULL,
+                stderr=errors,
+                start_new_session=True,
+            )
         _wait_for(lambda: _healthy(self.url), self.process, self.error_log, "nginx", 30)
 
     def stop(self) -> None:

@@ -30,7 +30,7 @@ WAIT = "Te veel mislukte pogingen"
 
 @pytest.fixture
 def stack(stack_components, tmp_path):
-    with Stack(tmp_path, servers=2, workers=2) as running:
+    with Stack(tmp_path, servers=2, workers=1) as running:
         yield running
 
 
