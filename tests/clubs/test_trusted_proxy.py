@@ -75,7 +75,7 @@ def test_the_setting(listed, behind_proxy, networks):
 
 
 def test_a_wrong_setting_stops_the_start_with_its_reason():
-    with pytest.raises(RuntimeError, match="DJANGO_TRUSTED_PROXIES: .*10.0.0.300"):
+    with pytest.raises(RuntimeError, match=r"DJANGO_TRUSTED_PROXIES: .*10\.0\.0\.300"):
         trusted_proxies("10.0.0.300", behind_proxy=False)
 
 
@@ -99,7 +99,7 @@ def test_a_spoofed_forwarded_address_does_not_dodge_the_login_throttle(behind_pr
 @pytest.mark.django_db
 def test_behind_a_trusted_proxy_each_visitor_is_counted_apart(behind_proxies):
     UserFactory(username="anke")
-    for attempt in range(5):
+    for _attempt in range(5):
         Client().post(
             reverse("login"),
             {"username": "anke", "password": "fout"},
