@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from ipaddress import ip_address
 
 from django.conf import settings
 from django.db import transaction
@@ -72,15 +73,41 @@ def policy(scope: str) -> Policy:
 
 
 def client_ip(request: HttpRequest) -> str:
-    """The visitor's address: behind a reverse proxy (`DJANGO_BEHIND_PROXY`), the last
-    address in X-Forwarded-For, the one our own proxy added; earlier entries are whatever
-    the visitor chose to send. Otherwise the connection's own address."""
-    if settings.BEHIND_PROXY:
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        last = forwarded.rsplit(",", 1)[-1].strip()
-        if last:
-            return last
-    return request.META.get("REMOTE_ADDR", "")
+    """The visitor's address: the connection's own, unless the connection comes from a
+    trusted proxy (`settings.TRUSTED_PROXIES`). Then X-Forwarded-For is read from the right,
+    past every trusted proxy, to the first address no trusted proxy has: the one that
+    connected to our outermost proxy. Entries further left are whatever the visitor chose
+    to send, and so is the whole header from anyone else: a visitor cannot dodge a
+    throttle by sending a new address with every try."""
+    remote = request.META.get("REMOTE_ADDR", "")
+    address = remote
+    if not _trusted(remote):
+        return remote
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    for entry in reversed(forwarded.split(",")):
+        entry = entry.strip()
+        if not _is_address(entry):
+            break  # not written by a proxy of ours: keep the last hop we trust
+        address = entry
+        if not _trusted(entry):
+            break
+    return address
+
+
+def _is_address(text: str) -> bool:
+    try:
+        ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _trusted(address: str) -> bool:
+    try:
+        parsed = ip_address(address)
+    except ValueError:
+        return False
+    return any(parsed in network for network in settings.TRUSTED_PROXIES)
 
 
 def _address(address: str) -> str:

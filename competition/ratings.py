@@ -10,7 +10,7 @@ date, else first), in the order of that competition's rounds. Only evenings with
 game are periods: a round that is paired but not yet played changes nothing.
 
 Nothing is stored: the cache key holds the club's rating system and the last change of
-every one of its competitions (`Competition.changed_at`, which every result, correction,
+each of its competitions (`Competition.changed_at`, which every result, correction,
 setting and name change moves, see competition/versioning.py), so a corrected old result
 gives a new key and every later rating follows.
 
@@ -25,7 +25,6 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from django.core.cache import cache
-from django.db.models import Count, Max
 
 from clubs.models import Club, Player
 from competition.core import ratings
@@ -96,9 +95,12 @@ def club_system(club: Club) -> ratings.System:
 
 
 def ratings_version(club: Club) -> str:
-    """The cache key's version: one query over the club's competitions."""
-    found = Competition.objects.filter(club=club).aggregate(last=Max("changed_at"), n=Count("id"))
-    text = f"{club.pk}|{club.rating_system}|{found['last']}|{found['n']}"
+    """The cache key's version: one query over the club's competitions, each one's last
+    change. Every one, not the latest: each app server stamps `changed_at` by its own
+    clock, and a change stamped by one whose clock is behind may be earlier than another
+    competition's last change (the cache is shared by every server)."""
+    changes = Competition.objects.filter(club=club).order_by("pk").values_list("pk", "changed_at")
+    text = f"{club.pk}|{club.rating_system}|" + ";".join(f"{pk}@{at}" for pk, at in changes)
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 

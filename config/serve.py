@@ -17,6 +17,11 @@ its parent): one server at a time migrates and collects, the others wait and the
 nothing left to do. A collection is skipped when the static sources are unchanged since the
 last one (a fingerprint of their names, sizes and times, kept beside the lock), so a server
 starting later never rewrites files, or the manifest, that a running server is serving.
+Servers on different machines share only the database (and perhaps a STATIC_ROOT on a
+network share): on PostgreSQL the preparation also holds an advisory lock of the
+database (`one_server_at_a_time`), so the migrations run once, never raced, wherever the
+servers start.
+
 Why a lock and not a collection into a temporary folder swapped in: a folder cannot be
 renamed over a non-empty one in one step, the swap would need a symlink that existing
 installations do not have, and the migrations need serialising anyway. The lock is
@@ -78,7 +83,7 @@ def prepare() -> list[str]:
     if settings.DEBUG:  # pragma: no cover - the environment check above already refused
         raise Refused("Debug is on.")
     static_root = Path(settings.STATIC_ROOT)
-    with one_at_a_time(static_root):
+    with one_at_a_time(static_root), one_server_at_a_time():
         call_command("migrate", interactive=False, verbosity=1)
         collect_static(static_root)
     return [
@@ -92,6 +97,9 @@ def prepare() -> list[str]:
         "--error-logfile=-",
         "--timeout=60",
         "--graceful-timeout=10",
+        # Unused, and one path per user: several servers on one machine would each take
+        # over the last one's socket.
+        "--no-control-socket",
     ]
 
 
@@ -105,6 +113,31 @@ def one_at_a_time(static_root: Path) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+#: The advisory lock's key: any fixed number, the same in every server of one database.
+PREPARATION_LOCK = 0x626F7264  # "bord"
+
+
+@contextmanager
+def one_server_at_a_time() -> Iterator[None]:
+    """On PostgreSQL, hold the database's preparation lock (`pg_advisory_lock`): servers on
+    other machines share the database but not the lock file. Held by this connection's
+    session, across migrate's own transactions; PostgreSQL releases it when the
+    connection ends, so a server that dies mid-way leaves no stale lock. SQLite is one
+    machine's file: the lock file is enough."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_lock(%s)", [PREPARATION_LOCK])
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s)", [PREPARATION_LOCK])
 
 
 def static_fingerprint() -> str:

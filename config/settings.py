@@ -7,6 +7,7 @@ hostname or command line: the same file serves development, tests and production
 import os
 import secrets
 from email.utils import getaddresses
+from ipaddress import IPv4Network, IPv6Network, ip_network
 from pathlib import Path
 
 import dj_database_url
@@ -321,8 +322,27 @@ SIGNUP_LINK_HOURS = 48
 SIGNUP_INVITATION_DAYS = 14
 # "Shared device" at login: the session ends with the browser and after these hours anyway.
 SHARED_DEVICE_HOURS = 4
-# Behind a reverse proxy the visitor's address is the last one it adds to X-Forwarded-For.
+# The visitor's address is the connection's, unless the connection comes from a trusted
+# proxy: then it is the address that proxy adds to X-Forwarded-For (clubs/throttle.py,
+# `client_ip`). DJANGO_TRUSTED_PROXIES lists the proxies' addresses or networks
+# ("10.0.0.5, 10.1.0.0/16"); without it, DJANGO_BEHIND_PROXY (default: as DJANGO_HTTPS)
+# trusts a proxy on this machine only, and otherwise no proxy is trusted.
 BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", HTTPS)
+
+
+def trusted_proxies(listed: str, *, behind_proxy: bool) -> list[IPv4Network | IPv6Network]:
+    """The networks whose connections may name the visitor in X-Forwarded-For."""
+    if not listed.strip():
+        listed = "127.0.0.0/8, ::1" if behind_proxy else ""
+    try:
+        return [ip_network(entry.strip()) for entry in listed.split(",") if entry.strip()]
+    except ValueError as error:
+        raise RuntimeError(f"DJANGO_TRUSTED_PROXIES: {error}") from None
+
+
+TRUSTED_PROXIES = trusted_proxies(
+    os.environ.get("DJANGO_TRUSTED_PROXIES", ""), behind_proxy=BEHIND_PROXY
+)
 
 # Only the site's own files: no inline script or style, no other origin, no framing.
 CONTENT_SECURITY_POLICY = {

@@ -70,6 +70,7 @@ class Response:
     location: str = ""
     #: htmx's `HX-Replace-Url`: the board screen's save answers with the new board there.
     replace_url: str = ""
+    headers: dict[str, str] = field(default_factory=dict)
 
     @property
     def saved(self) -> bool:
@@ -93,6 +94,8 @@ class Device:
     cookies: dict[str, str] = field(default_factory=dict)
     #: Every request's (method, path, status, seconds), for the benchmark and the asserts.
     log: list[tuple[str, str, int, float]] = field(default_factory=list)
+    #: The address this device connects from (tests/hosted_stack.py: not the proxy's).
+    source_address: str | None = None
 
     def request(
         self,
@@ -104,7 +107,10 @@ class Device:
     ) -> Response:
         parts = urllib.parse.urlsplit(self.base_url)
         headers, body = self.prepared(data, files, headers)
-        connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=self.timeout)
+        source = (self.source_address, 0) if self.source_address else None
+        connection = http.client.HTTPConnection(
+            parts.hostname, parts.port, timeout=self.timeout, source_address=source
+        )
         start = time.perf_counter()
         try:
             connection.request(method, path, body=body, headers=headers)
@@ -122,6 +128,7 @@ class Device:
             content,
             reply.headers.get("Location", ""),
             reply.headers.get("HX-Replace-Url", ""),
+            dict(reply.headers.items()),
         )
 
     def prepared(

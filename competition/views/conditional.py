@@ -9,20 +9,28 @@ browser's copy never answers for another's. A 304 costs one query: the timestamp
 The browser is told to revalidate every time (`no-cache`): a change shows at once.
 `RepeatVisitMiddleware` answers the visitor without a session before the rest of the
 middleware runs; the view's decorator answers everyone else.
+
+The pages that are the same for every reader (`personal=False`: the club-room screen, the
+exports) are also kept whole in the cache for visitors without a session, under their
+ETag: the screens of a room's twenty followers, who poll every 15 seconds while moves come
+in, are rendered once per change, by whichever app server comes first, not once per
+follower (benchmarks/hosted.py). The key holds the version, so nothing is invalidated.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
-from functools import cache, wraps
+from functools import wraps
 from pathlib import Path
 
 from django.apps import apps
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.messages.storage.cookie import CookieStorage
-from django.http import HttpResponseNotModified
+from django.core.cache import cache
+from django.http import HttpResponse, HttpResponseNotModified
 from django.http.response import HttpResponseBase
 from django.urls import Resolver404, resolve
 from django.utils.cache import patch_cache_control
@@ -35,7 +43,7 @@ from clubs.permissions import can_manage_club
 from competition.models import Competition
 
 
-@cache
+@functools.cache
 def release() -> str:
     """What changes with a new version of the code: `BORDPUNT_RELEASE`, or else a digest of
     the code, templates, translations and static files on disk (the same in every worker):
@@ -113,6 +121,8 @@ def conditional_page(view=None, *, personal: bool = True):
 
     def decorate(view):
         def etag(request, club: str, competition: str, **kwargs) -> str | None:
+            if hasattr(request, "repeat_visit_etag"):  # the middleware's, a query ago
+                return request.repeat_visit_etag
             return _etag(request, club=club, competition=competition, personal=personal)
 
         conditional = require_safe(condition(etag_func=etag)(view))
@@ -128,9 +138,14 @@ def conditional_page(view=None, *, personal: bool = True):
     return decorate(view) if view is not None else decorate
 
 
+#: How long a whole page stays in the cache: its key changes with the competition anyway.
+PAGE_SECONDS = 600
+
+
 class RepeatVisitMiddleware:
-    """The 304 for a visitor without a session, before sessions, authentication and
-    messages are even set up: the reload of the club-room screen costs one query.
+    """For a visitor without a session, before sessions, authentication and messages are
+    even set up: the 304 of a reload of an unchanged page (the club-room screen's poll
+    costs one query), and the kept copy of a page that is the same for every reader.
 
     Same ETag as the view's own (`conditional_page`); everyone else (logged in, a message
     waiting, no matching ETag) goes through the whole stack as usual.
@@ -142,15 +157,14 @@ class RepeatVisitMiddleware:
     def __call__(self, request):
         if (
             request.method in ("GET", "HEAD")
-            and "HTTP_IF_NONE_MATCH" in request.META
             and settings.SESSION_COOKIE_NAME not in request.COOKIES
         ):
-            response = self._not_modified(request)
+            response = self._answered(request)
             if response is not None:
                 return response
         return self.get_response(request)
 
-    def _not_modified(self, request) -> HttpResponseBase | None:
+    def _answered(self, request) -> HttpResponseBase | None:
         try:
             match = resolve(request.path_info)
         except Resolver404:
@@ -158,11 +172,42 @@ class RepeatVisitMiddleware:
         etag_func = getattr(match.func, "repeat_visit_etag", None)
         if etag_func is None:
             return None
+        personal = match.func.repeat_visit_personal  # type: ignore[attr-defined]  # set above
+        if personal and "HTTP_IF_NONE_MATCH" not in request.META:
+            return None  # only a 304 is answered here, and this asks for none
         request.LANGUAGE_CODE = chosen_language(request)
         etag = etag_func(request, *match.args, **match.kwargs)
-        if etag is None or quote_etag(etag) not in parse_etags(request.META["HTTP_IF_NONE_MATCH"]):
+        if not personal:  # the same for every reader: the view's decorator need not ask again
+            request.repeat_visit_etag = etag
+        if etag is None:
             return None
-        response = HttpResponseNotModified()
-        response["ETag"] = quote_etag(etag)
-        personal = match.func.repeat_visit_personal  # type: ignore[attr-defined]  # set above
-        return _revalidated(response, personal=personal)
+        if quote_etag(etag) in parse_etags(request.META.get("HTTP_IF_NONE_MATCH", "")):
+            response = HttpResponseNotModified()
+            response["ETag"] = quote_etag(etag)
+            return _revalidated(response, personal=personal)
+        if personal or request.method != "GET":
+            return None
+        return self._kept_page(request, etag)
+
+    def _kept_page(self, request, etag: str) -> HttpResponseBase:
+        """The page from the cache, or rendered and kept there."""
+        path = hashlib.sha256(request.get_full_path().encode()).hexdigest()[:32]
+        key = f"page:{etag}:{path}"
+        kept = cache.get(key)
+        if kept is not None:
+            response = HttpResponse(kept["content"], status=200)
+            for name, value in kept["headers"]:
+                response[name] = value
+            return response
+        response = self.get_response(request)
+        if (
+            response.status_code == 200
+            and not response.streaming
+            and not response.cookies
+            and response.get("ETag") == quote_etag(etag)
+        ):
+            # Every header the stack below set (the Content-Security-Policy, framing, the
+            # ETag): a kept page is answered as it was. Cookies are not headers here.
+            headers = list(response.items())
+            cache.set(key, {"content": response.content, "headers": headers}, PAGE_SECONDS)
+        return response

@@ -10,8 +10,10 @@ import json
 import pytest
 from django.core.cache import cache
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 
 from competition.core import ratings
+from competition.models import Competition
 from competition.ratings import club_periods, club_ratings
 from games.models import Confirmation, Outcome
 from games.services import ResultInput, ResultKind, game_record_result
@@ -165,6 +167,27 @@ def test_a_corrected_old_result_changes_every_later_rating_at_once():
     assert after > before
     cache.clear()
     assert club_ratings(club).row_of(c.pk).rating == after
+
+
+def test_a_change_stamped_by_a_server_whose_clock_is_behind_still_refreshes_the_ratings():
+    """Each app server stamps `changed_at` by its own clock: a corrected result stamped
+    before another competition's last change (a server whose clock is a few minutes
+    behind) must still give the ratings a new version, in the cache every server shares."""
+    club = ClubFactory()
+    a, b, c = PlayerFactory(), PlayerFactory(), PlayerFactory()
+    cup = CompetitionFactory(club=club)
+    first = played(RoundFactory(competition=cup, date=D1), a, b, 400, 300)
+    played(RoundFactory(competition=cup, date=D2), b, c, 400, 300)
+    ahead = timezone.now() + datetime.timedelta(minutes=5)
+    Competition.objects.filter(pk=CompetitionFactory(club=club).pk).update(changed_at=ahead)
+    before = club_ratings(club).row_of(c.pk).rating
+    game_record_result(
+        game=first,
+        result=ResultInput.of_pair(kind=ResultKind.NORMAL, score_a=300, score_b=400),
+        by=secretary_of(club),
+        reason="typo",
+    )
+    assert club_ratings(club).row_of(c.pk).rating > before
 
 
 def test_a_cached_list_costs_one_query_and_a_fresh_one_three(django_assert_num_queries):

@@ -3,6 +3,7 @@ in, and the standings; never a draft; a poll of an unchanged competition is a 30
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -143,3 +144,40 @@ def test_same_queries_for_8_and_200_entrants(client, django_assert_num_queries, 
 def test_an_unknown_competition_is_a_404(client, competition):
     url = reverse("screen", kwargs={"club": competition.club.slug, "competition": "bestaat-niet"})
     assert client.get(url).status_code == 404
+
+
+def test_the_screens_followers_share_one_rendering_until_the_competition_changes(
+    client, competition, tonight, django_assert_num_queries
+):
+    """Twenty followers of a room's screen each poll it: the first one's page is kept (in
+    the cache every app server shares), the others get it for the ETag's one query; the
+    next change makes a new one at once."""
+    _round, (anna_dirk, _bert_cor) = tonight
+    url = screen_url(competition, "screen_panels")
+    first = client.get(url)
+    assert first.status_code == 200 and not first.cookies
+    with django_assert_num_queries(1):
+        follower = Client().get(url)
+    assert follower.status_code == 200
+    assert follower.content == first.content
+    assert follower["ETag"] == first["ETag"]
+    assert dict(follower.items()) == dict(first.items())  # its CSP and framing rule too
+    assert "no-cache" in follower["Cache-Control"]
+    assert "frame-ancestors 'none'" in follower["Content-Security-Policy"]
+    # The whole screen (a page of its own) likewise.
+    screen = client.get(screen_url(competition))
+    kept_screen = Client().get(screen_url(competition))
+    assert dict(kept_screen.items()) == dict(screen.items())
+    assert kept_screen["X-Frame-Options"] == "DENY"
+    game_record_result(game=anna_dirk, result=ResultInput.of_pair("normal", 320, 280), by=None)
+    changed = Client().get(url)
+    assert changed["ETag"] != first["ETag"] and "320 – 280" in changed.content.decode()
+
+
+def test_a_logged_in_visitor_never_gets_the_kept_page(client, competition, tonight, secretary):
+    url = screen_url(competition, "screen_panels")
+    Client().get(url)  # kept
+    client.force_login(secretary)
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    assert len(queries) > 1  # rendered for them, with their session
