@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.db.models.functions import Now
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -64,10 +65,18 @@ class Club(models.Model):
             "FISF): rows A–O, columns 1–15; the same word across is H4, down 4H."
         ),
     )
+    # Defaults in the database too: a server of the release before inserts clubs without
+    # these columns (docs/deployment.md, "An upgrade while old servers run").
     status = models.CharField(
-        _("status"), max_length=12, choices=ClubStatus, default=ClubStatus.ACTIVE
+        _("status"),
+        max_length=12,
+        choices=ClubStatus,
+        default=ClubStatus.ACTIVE,
+        db_default=ClubStatus.ACTIVE,
     )
-    created_at = models.DateTimeField(_("created"), default=timezone.now, editable=False)
+    created_at = models.DateTimeField(
+        _("created"), default=timezone.now, db_default=Now(), editable=False
+    )
     # How long the club keeps a former member's data (privacy/retention.py): empty keeps it.
     former_member_retention_months = models.PositiveSmallIntegerField(
         _("keep former members' data (months)"),
