@@ -3,8 +3,21 @@ operator the one club it is acting for."""
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Club, Membership
+from clubs.models import Club, ClubStatus, Membership
+
+#: Why a write to a suspended club is refused, wherever it comes in.
+CLUB_SUSPENDED = _(
+    "This club is suspended by the operator of Bordpunt: everything can be read, "
+    "but nothing can be changed."
+)
+
+
+def club_is_read_only(club: Club) -> bool:
+    """A suspended club is read-only: the one rule, asked by `hosting.middleware` for every
+    write to an address of the club and by `games.policy` for every write of a game."""
+    return club.status == ClubStatus.SUSPENDED
 
 
 def is_operator(user: AbstractBaseUser | AnonymousUser) -> bool:

@@ -5,11 +5,14 @@ keeps it, `hosting.views.ACTING`) manages that club in this request: it sets
 `clubs.permissions.ACTING_FOR` on the user, which `can_manage_club` reads. A session that
 says so for an account without the permission is cleared.
 
-`ClubStatusMiddleware` holds the one rule of a club's status (`clubs.models.ClubStatus`)
-for every view whose URL names a club (`<club>`) or, for writes, a game (`<game_id>`):
-- suspended: every write (any method but GET, HEAD, OPTIONS, TRACE) is refused before the
-  view runs, with a 403 that says why (htmx: a redirect to the page, which says it); the
-  pages stay readable and say that the club is suspended;
+`ClubStatusMiddleware` holds a club's status (`clubs.models.ClubStatus`) for every view
+whose URL names a club (`<club>`):
+- suspended (`clubs.permissions.club_is_read_only`): every write (any method but GET,
+  HEAD, OPTIONS, TRACE) is refused before the view runs, with a 403 that says why (htmx:
+  a redirect to the page, which says it); the pages stay readable and say that the club
+  is suspended. A game's pages are addressed by the game (`/partij/<id>/`): their writes
+  (the board's moves, a player's own result, the clock) are refused by `games.policy`,
+  which every writer of a game asks and which has the club loaded already;
 - pending (waiting for the operator's approval): its pages are a 404 for everyone but its
   secretaries (who prepare it), staff and the operator.
 A new page under a club's address is covered without being listed anywhere. The
@@ -25,19 +28,19 @@ from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, ClubStatus
-from clubs.permissions import ACTING_FOR, can_manage_club, is_operator
-from games.models import Game
+from clubs.permissions import (
+    ACTING_FOR,
+    CLUB_SUSPENDED,
+    can_manage_club,
+    club_is_read_only,
+    is_operator,
+)
 
 #: The session's key for the club the operator acts for: {"id", "slug", "name"}.
 ACTING = "hosting.acting"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
-SUSPENDED = _(
-    "This club is suspended by the operator of Bordpunt: everything can be read, "
-    "but nothing can be changed."
-)
 
 
 def operator_page(view):
@@ -62,27 +65,6 @@ class OperatorMiddleware:
         return self.get_response(request)
 
 
-def _club_of(view_kwargs, *, writes: bool) -> Club | None:
-    slug = view_kwargs.get("club")
-    if isinstance(slug, str):
-        return Club.objects.only("pk", "name", "slug", "status").filter(slug=slug).first()
-    game_id = view_kwargs.get("game_id")
-    if writes and isinstance(game_id, int):
-        found = (
-            Game.objects.filter(pk=game_id)
-            .values_list(
-                "round__competition__club_id",
-                "round__competition__club__name",
-                "round__competition__club__slug",
-                "round__competition__club__status",
-            )
-            .first()
-        )
-        if found is not None:
-            return Club(pk=found[0], name=found[1], slug=found[2], status=found[3])
-    return None
-
-
 class ClubStatusMiddleware:
     def __init__(self, get_response) -> None:
         self.get_response = get_response
@@ -93,8 +75,10 @@ class ClubStatusMiddleware:
     def process_view(self, request, view_func, view_args, view_kwargs):
         if getattr(view_func, "operator_page", False):
             return None
-        writes = request.method not in SAFE_METHODS
-        club = _club_of(view_kwargs, writes=writes)
+        slug = view_kwargs.get("club")
+        if not isinstance(slug, str):
+            return None
+        club = Club.objects.only("pk", "name", "slug", "status").filter(slug=slug).first()
         if club is None or club.status == ClubStatus.ACTIVE:
             return None
         request.club_state = {"name": club.name, "status": club.status}
@@ -102,7 +86,7 @@ class ClubStatusMiddleware:
             can_manage_club(request.user, club) or is_operator(request.user)
         ):
             raise Http404("The club waits for the operator's approval.")
-        if club.status == ClubStatus.SUSPENDED and writes:
+        if club_is_read_only(club) and request.method not in SAFE_METHODS:
             return suspended_refusal(request, club)
         return None
 
@@ -111,8 +95,8 @@ def suspended_refusal(request, club: Club) -> HttpResponse:
     """A write to a suspended club: refused, saying why, nothing changed."""
     if getattr(request, "htmx", False):
         # htmx would swap the page into the part it posted from: the page itself says it.
-        messages.error(request, SUSPENDED)
-        response = HttpResponse(str(SUSPENDED), status=403)
+        messages.error(request, CLUB_SUSPENDED)
+        response = HttpResponse(str(CLUB_SUSPENDED), status=403)
         back = request.htmx.current_url
         if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
             response["HX-Redirect"] = back
@@ -123,6 +107,6 @@ def suspended_refusal(request, club: Club) -> HttpResponse:
     return render(
         request,
         "hosting/suspended.html",
-        {"club": club, "message": SUSPENDED, "back": back},
+        {"club": club, "message": CLUB_SUSPENDED, "back": back},
         status=403,
     )

@@ -44,6 +44,4 @@ def clubs_for_operator(status: str | None = None) -> QuerySet[Club]:
 
 def operator_history(limit: int = 50) -> QuerySet[HistoryEntry]:
     """The operator's own actions, newest first, removed clubs' entries included."""
-    return HistoryEntry.objects.filter(action__startswith="operator.").select_related("by")[
-        :limit
-    ]
+    return HistoryEntry.objects.filter(action__startswith="operator.").select_related("by")[:limit]

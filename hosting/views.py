@@ -73,9 +73,9 @@ def club_page(request, club: str):
                 for name in ("approve", "suspend", "reactivate", "act")
             },
             "remove_form": RemoveForm(auto_id="id_remove_%s"),
-            "history": club_obj.history.filter(action__startswith="operator.").select_related(
-                "by"
-            )[:20],
+            "history": club_obj.history.filter(action__startswith="operator.").select_related("by")[
+                :20
+            ],
             "acting": getattr(request, "acting_club", None),
         },
     )
@@ -109,9 +109,7 @@ def _status_action(action: HistoryAction, done):
     return view
 
 
-club_approve = _status_action(
-    HistoryAction.OPERATOR_APPROVE, gettext_lazy("%(club)s is approved.")
-)
+club_approve = _status_action(HistoryAction.OPERATOR_APPROVE, gettext_lazy("%(club)s is approved."))
 club_suspend = _status_action(
     HistoryAction.OPERATOR_SUSPEND, gettext_lazy("%(club)s is suspended.")
 )

@@ -88,7 +88,7 @@ def test_the_operator_command_gives_and_takes_the_permission(client):
 def test_the_list_shows_each_club_with_its_numbers_and_last_activity(operator_client, club):
     played = competition_with_results(entrants=5, rounds=1, club=club)
     secretary_of(club)
-    quiet = ClubFactory(name="Stille Club", slug="stil", city="Delft", status=ClubStatus.PENDING)
+    ClubFactory(name="Stille Club", slug="stil", city="Delft", status=ClubStatus.PENDING)
     moment = timezone.now() - timedelta(days=3)
     HistoryEntryFactory(club=club, at=moment - timedelta(days=1))
     HistoryEntryFactory(club=club, at=moment)
@@ -191,7 +191,9 @@ def test_approve_suspend_and_reactivate_are_kept_with_who_and_why(operator_clien
 
 def test_a_reason_of_10_kb_is_refused_with_a_message(operator_client, club):
     response = operator_client.post(
-        reverse("operator_suspend", kwargs={"club": club.slug}), {"reason": "x" * 10_000}, follow=True
+        reverse("operator_suspend", kwargs={"club": club.slug}),
+        {"reason": "x" * 10_000},
+        follow=True,
     )
     assert "De reden is te lang." in text(response)
     club.refresh_from_db()
@@ -199,7 +201,10 @@ def test_a_reason_of_10_kb_is_refused_with_a_message(operator_client, club):
 
 
 def test_an_action_is_a_post(operator_client, club):
-    assert operator_client.get(reverse("operator_suspend", kwargs={"club": club.slug})).status_code == 405
+    assert (
+        operator_client.get(reverse("operator_suspend", kwargs={"club": club.slug})).status_code
+        == 405
+    )
 
 
 # --- removal -----------------------------------------------------------------------------
