@@ -8,7 +8,7 @@ from django.utils.safestring import mark_safe
 from django_tables2 import RequestConfig
 
 from clubs.inputs import query_int
-from clubs.models import Club, Player
+from clubs.models import Club, ClubStatus, Player
 from clubs.permissions import can_manage_club
 from competition import selectors
 from competition.core import standings
@@ -24,7 +24,10 @@ def after_round_param(request) -> int | None:
 
 
 def home(request):
-    clubs = Club.objects.annotate(competition_count=Count("competitions"))
+    # A club waiting for the operator's approval is not public (hosting.middleware).
+    clubs = Club.objects.exclude(status=ClubStatus.PENDING).annotate(
+        competition_count=Count("competitions")
+    )
     return render(request, "competition/home.html", {"clubs": clubs})
 
 

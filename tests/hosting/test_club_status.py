@@ -177,3 +177,36 @@ def test_the_operator_sees_a_pending_clubs_public_page(client, club, operator):
     assert client.get(reverse("club", kwargs={"club": club.slug})).status_code == 200
     # ... but not its secretary's pages.
     assert client.get(reverse("club_settings", kwargs={"club": club.slug})).status_code == 403
+
+
+def test_a_repeat_visit_sees_the_suspension(client, club, competition):
+    """The public pages answer 304 while unchanged: the club's status is part of that."""
+    address = reverse("standings", kwargs=competition.url_kwargs)
+    client.get(address)  # a first visit sets the cookie the page's forms are made from
+    first = client.get(address)
+    assert client.get(address, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    set_status(club, ClubStatus.SUSPENDED)
+    again = client.get(address, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 200 and 'id="club-suspended"' in text(again)
+
+
+def test_an_invitation_made_before_the_suspension_waits(club, secretary):
+    from django.contrib.auth import get_user_model
+
+    from clubs.accounts import AccountError, account_create_from_invite, player_invite
+    from clubs.models import Player
+
+    cor = Player.objects.create(name="Cor")
+    Membership.objects.create(club=club, player=cor)
+    invitation = player_invite(club=club, player=cor, by=secretary)
+    set_status(club, ClubStatus.SUSPENDED)
+    with pytest.raises(AccountError) as refused:
+        account_create_from_invite(code=invitation.code, username="cor", password="x" * 20)
+    assert "opgeschort" in str(refused.value.message)
+    assert not get_user_model().objects.filter(username="cor").exists()
+
+
+def test_the_home_page_lists_no_pending_club(client, club, other_club):
+    set_status(other_club, ClubStatus.PENDING)
+    page = text(client.get(reverse("home")))
+    assert club.name in page and other_club.name not in page
