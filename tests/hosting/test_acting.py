@@ -115,3 +115,14 @@ def test_acting_the_operator_downloads_the_archive_and_may_then_remove(
     )
     assert response.status_code == 302 and response.url == reverse("operator_clubs")
     assert not type(club).objects.filter(pk=club.pk).exists()
+
+
+def test_a_logout_ends_acting_and_is_recorded(operator_client, operator, club):
+    act(operator_client, club)
+    operator_client.post(reverse("logout"))
+    end = HistoryEntry.objects.get(action=HistoryAction.OPERATOR_ACT_STOP)
+    assert (end.club, end.by) == (club, operator)
+    operator_client.force_login(operator)
+    assert (
+        operator_client.get(reverse("club_players", kwargs={"club": club.slug})).status_code == 403
+    )
