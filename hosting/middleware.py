@@ -16,8 +16,9 @@ whose URL names a club (`<club>`):
 - pending (waiting for the operator's approval): its pages are a 404 for everyone but its
   secretaries (who prepare it), staff and the operator.
 A new page under a club's address is covered without being listed anywhere. The
-operator's own pages (`operator_page`) are left alone. It costs one query on a page of a
-club, none elsewhere.
+operator's own pages (`operator_page`) are left alone. It costs one query on a write to
+an address of a club, and on a page of a club at most one per `STATUS_SECONDS` (the
+cache), none elsewhere.
 
 Django: middleware.
 """
@@ -25,6 +26,7 @@ Django: middleware.
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -65,6 +67,44 @@ class OperatorMiddleware:
         return self.get_response(request)
 
 
+#: How long a page may show a club's status as it was (a write always reads it afresh).
+STATUS_SECONDS = 10
+
+
+def _status_key(slug: str) -> str:
+    return f"hosting.club-status:{slug}"
+
+
+def club_status(slug: str, *, fresh: bool) -> Club | None:
+    """The club of `slug` with its name and status, or None when there is none.
+
+    A write reads the database: a suspension holds from the moment it is committed. A page
+    may read the cache, for `STATUS_SECONDS` at most: the phones of a duplicate evening ask
+    for the next draw every few seconds in one query, and a second one for the status on
+    each would double it. The operator's services forget the cached status when they change
+    it (`forget_club_status`), so with Redis every server sees a change at once; with a
+    cache per process (no REDIS_URL) another worker may show the old status's notice for
+    those seconds. A club that is not found is not cached: one made meanwhile counts at once.
+    """
+    key = _status_key(slug)
+    if not fresh:
+        cached = cache.get(key)
+        if cached is not None:
+            pk, name, status = cached
+            return Club(pk=pk, name=name, slug=slug, status=status)
+    row = Club.objects.filter(slug=slug).values_list("pk", "name", "status").first()
+    if row is None:
+        return None
+    cache.set(key, row, STATUS_SECONDS)
+    pk, name, status = row
+    return Club(pk=pk, name=name, slug=slug, status=status)
+
+
+def forget_club_status(slug: str) -> None:
+    """After a change of the club's status has been committed: the next page reads it."""
+    cache.delete(_status_key(slug))
+
+
 class ClubStatusMiddleware:
     def __init__(self, get_response) -> None:
         self.get_response = get_response
@@ -78,7 +118,7 @@ class ClubStatusMiddleware:
         slug = view_kwargs.get("club")
         if not isinstance(slug, str):
             return None
-        club = Club.objects.only("pk", "name", "slug", "status").filter(slug=slug).first()
+        club = club_status(slug, fresh=request.method not in SAFE_METHODS)
         if club is None or club.status == ClubStatus.ACTIVE:
             return None
         request.club_state = {"name": club.name, "status": club.status}

@@ -22,6 +22,7 @@ from archives.removal import club_rows_delete
 from clubs.history import HistoryAction, history_record
 from clubs.locks import club_lock
 from clubs.models import Club, ClubStatus, HistoryEntry
+from hosting.middleware import forget_club_status
 
 #: Entries that change nothing of the club's data: an archive taken after them still holds
 #: everything, so they do not count as the club's last change for its removal.
@@ -86,6 +87,8 @@ def club_set_status(*, club: Club, action: HistoryAction, by: Any, reason: str =
     before = club.status
     Club.objects.filter(pk=club.pk).update(status=target)
     club.status = target
+    slug = club.slug
+    transaction.on_commit(lambda: forget_club_status(slug))
     history_record(
         club_id=club.pk,
         by=by,
@@ -145,6 +148,8 @@ def club_remove(*, club: Club, by: Any, reason: str, confirm_slug: str) -> Remov
         "archive_downloaded_at": club.archive_downloaded_at,
     }
     deleted = club_rows_delete(club)
+    slug = club.slug
+    transaction.on_commit(lambda: forget_club_status(slug))
     history_record(
         club_id=None,
         by=by,

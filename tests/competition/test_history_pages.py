@@ -200,7 +200,7 @@ def test_a_fixed_number_of_queries(
         )
     url = history_url(competition, by_name="secretaris")
     secretary_client.get(url)  # warm up the session
-    with django_assert_num_queries(10):  # 9, and the club's status (hosting.middleware)
+    with django_assert_num_queries(9):
         assert secretary_client.get(url).status_code == 200
 
 

@@ -100,14 +100,14 @@ def test_query_counts_do_not_depend_on_the_club(client, django_assert_num_querie
     list_url = reverse("ratings", kwargs={"club": club.slug})
     history_url = reverse("rating_history", kwargs={"club": club.slug, "player_id": player.pk})
     cache.clear()
-    # The club's status (hosting.middleware), the club, the version; computed: the rounds,
-    # the games (with the players).
+    # The club's status (hosting.middleware; then cached for a few seconds), the club, the
+    # version; computed: the rounds, the games (with the players).
     with django_assert_num_queries(5):
         assert client.get(list_url).status_code == 200
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(2):
         client.get(list_url)
-    # The club's status, the club, the player, the version, the competitions' names.
-    with django_assert_num_queries(5):
+    # The club, the player, the version, the competitions' names.
+    with django_assert_num_queries(4):
         assert client.get(history_url).status_code == 200
 
 

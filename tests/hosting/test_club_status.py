@@ -9,6 +9,7 @@ from clubs.models import ClubStatus, HistoryEntry, Membership
 from duplicate.models import DuplicateCompetition, Participant, Slip
 from duplicate.services import evening_create, turn_draw
 from games.models import Game, Move
+from hosting.middleware import forget_club_status
 from tests.factories import GameFactory, RoundFactory, secretary_of, user_in_club
 
 pytestmark = pytest.mark.django_db
@@ -21,8 +22,10 @@ def text(response) -> str:
 
 
 def set_status(club, status) -> None:
+    """As the operator's services set it: saved, and the pages' cached status forgotten."""
     club.status = status
     club.save()
+    forget_club_status(club.slug)
 
 
 @pytest.fixture
@@ -210,3 +213,18 @@ def test_the_home_page_lists_no_pending_club(client, club, other_club):
     set_status(other_club, ClubStatus.PENDING)
     page = text(client.get(reverse("home")))
     assert club.name in page and other_club.name not in page
+
+
+def test_the_operators_suspension_shows_at_once(
+    client, operator, club, django_capture_on_commit_callbacks
+):
+    """A page read the status into the cache; the suspension's commit clears it."""
+    address = reverse("club", kwargs={"club": club.slug})
+    assert 'id="club-suspended"' not in text(client.get(address))
+    client.force_login(operator)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("operator_suspend", kwargs={"club": club.slug}), {"reason": "x"})
+    assert 'id="club-suspended"' in text(client.get(address))
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("operator_reactivate", kwargs={"club": club.slug}), {})
+    assert 'id="club-suspended"' not in text(client.get(address))
