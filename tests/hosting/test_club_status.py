@@ -98,7 +98,7 @@ def test_a_players_own_result_is_refused(client, club, game, anna):
     assert unchanged(before)
 
 
-def test_the_clock_and_a_command_are_refused_too(club, game):
+def test_a_commands_move_is_refused_too(club, game):
     """`by=None` (a command, an import from the command line) is refused as well."""
     from games.moves import MoveError, move_add
 
