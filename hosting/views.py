@@ -43,6 +43,11 @@ def operator_required(view):
     return operator_page(wrapper)
 
 
+def _reason_error(form) -> str:
+    """What is wrong with the typed reason (too long, a null character), as Django says it."""
+    return form.errors["reason"][0]
+
+
 @operator_required
 def club_list(request):
     """Every club with its status, town, creation, members, competitions, last activity."""
@@ -94,7 +99,7 @@ def _status_action(action: HistoryAction, done):
         club_obj = get_object_or_404(Club, slug=club)
         form = ReasonForm(request.POST)
         if not form.is_valid():
-            messages.error(request, _("The reason is too long."))
+            messages.error(request, _reason_error(form))
             return redirect("operator_club", club=club_obj.slug)
         try:
             services.club_set_status(
@@ -124,7 +129,12 @@ def club_remove(request, club: str):
     club_obj = get_object_or_404(Club, slug=club)
     form = RemoveForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Type the club's short name to confirm the removal."))
+        messages.error(
+            request,
+            _reason_error(form)
+            if "reason" in form.errors
+            else _("Type the club's short name to confirm the removal."),
+        )
         return redirect("operator_club", club=club_obj.slug)
     try:
         removal = services.club_remove(
@@ -148,7 +158,10 @@ def act_start(request, club: str):
     """Start acting for the club: recorded, kept in the session, shown on every page."""
     club_obj = get_object_or_404(Club, slug=club)
     form = ReasonForm(request.POST)
-    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    if not form.is_valid():
+        messages.error(request, _reason_error(form))
+        return redirect("operator_club", club=club_obj.slug)
+    reason = form.cleaned_data["reason"]
     acting = getattr(request, "acting_club", None)
     try:
         if acting is not None and acting["id"] != club_obj.pk:

@@ -195,7 +195,7 @@ def test_a_reason_of_10_kb_is_refused_with_a_message(operator_client, club):
         {"reason": "x" * 10_000},
         follow=True,
     )
-    assert "De reden is te lang." in text(response)
+    assert "niet meer dan 1000 tekens" in text(response)  # Django's own message
     club.refresh_from_db()
     assert club.status == ClubStatus.ACTIVE
 
@@ -321,3 +321,29 @@ def test_a_player_of_the_club_without_a_game_elsewhere_goes_with_it(
     assert not Player.objects.filter(pk=lone.pk).exists()
     assert user_in_club  # imported for the fixtures' sake
     assert CompetitionFactory
+
+
+@pytest.mark.parametrize("name", ["operator_act", "operator_remove", "operator_approve"])
+def test_odd_input_gets_a_message_and_changes_nothing(operator_client, club, name):
+    before = HistoryEntry.objects.count()
+    for data in (
+        {"reason": "x" * 10_000, "confirm_slug": club.slug},
+        {"reason": "\x00\u202e", "confirm_slug": "g" * 500},
+        {},
+    ):
+        response = operator_client.post(
+            reverse(name, kwargs={"club": club.slug}), data, follow=True
+        )
+        assert response.status_code == 200
+        assert 'class="alert alert-danger"' in text(response)
+    assert HistoryEntry.objects.count() == before
+    assert Club.objects.get(pk=club.pk).status == ClubStatus.ACTIVE
+    assert "hosting.acting" not in operator_client.session
+
+
+def test_an_unknown_club_is_a_404(operator_client):
+    assert (
+        operator_client.get(reverse("operator_club", kwargs={"club": "nergens"})).status_code == 404
+    )
+    response = operator_client.post(reverse("operator_suspend", kwargs={"club": "nergens"}), {})
+    assert response.status_code == 404
