@@ -56,7 +56,8 @@ class OperatorMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        # The session is read only when the request has one (no query for a visitor).
+        # The session is read only when the request has one (no query for a visitor); with
+        # one, `config.middleware.SharedDeviceMiddleware` has read it already.
         if request.session.session_key is not None and ACTING in request.session:
             acting = request.session[ACTING]
             if is_operator(request.user):
