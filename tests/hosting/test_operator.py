@@ -347,3 +347,30 @@ def test_an_unknown_club_is_a_404(operator_client):
     )
     response = operator_client.post(reverse("operator_suspend", kwargs={"club": "nergens"}), {})
     assert response.status_code == 404
+
+
+@pytest.mark.parametrize("name", ["operator_club", "operator_history"])
+def test_a_page_of_the_operator_has_a_fixed_query_budget(operator_client, club, operator, name):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from clubs.history import history_record
+
+    kwargs = {"club": club.slug} if name == "operator_club" else {}
+
+    def count() -> int:
+        with CaptureQueriesContext(connection) as context:
+            assert operator_client.get(reverse(name, kwargs=kwargs)).status_code == 200
+        return len(context.captured_queries)
+
+    def record(action) -> None:
+        history_record(
+            club_id=club.pk, by=operator, action=action, object_type="club", label=club.name
+        )
+
+    record(HistoryAction.OPERATOR_SUSPEND)
+    few = count()
+    for _ in range(15):
+        record(HistoryAction.OPERATOR_REACTIVATE)
+        HistoryEntryFactory(club=club)
+    assert count() == few <= 10
