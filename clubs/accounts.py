@@ -25,8 +25,8 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction, history_record
 from clubs.locks import row_lock
-from clubs.models import Club, Membership, Player
-from clubs.permissions import can_manage_club
+from clubs.models import Club, ClubStatus, Membership, Player
+from clubs.permissions import CLUB_SUSPENDED, can_manage_club
 
 #: No 0/O, 1/I/L: the code is read from paper and typed on a phone.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -147,6 +147,10 @@ def account_create_from_invite(
         raise AccountError(
             _("This invitation is no longer valid. Ask your secretary for a new one.")
         )
+    # A suspended club is read-only (clubs.permissions.club_is_read_only): its invitations
+    # wait until it is active again.
+    if Club.objects.filter(memberships__player=player, status=ClubStatus.SUSPENDED).exists():
+        raise AccountError(CLUB_SUSPENDED)
     user_model = get_user_model()
     try:
         with transaction.atomic():

@@ -16,7 +16,10 @@ class ClubsConfig(AppConfig):
             # The stubs want `regex` an attribute; ours is a property, which Django only reads.
             register_converter(converter, name)  # type: ignore[arg-type]
 
-        from clubs.history_display import register
-        from clubs.models import Membership
+        from clubs.history_display import moment_text, register
+        from clubs.models import ClubStatus, Membership
 
-        register(choices={"role": Membership.Role.choices})
+        register(
+            choices={"role": Membership.Role.choices, "club_status": ClubStatus.choices},
+            texts={"archive_downloaded_at": moment_text},
+        )

@@ -84,6 +84,14 @@ class HistoryAction(models.TextChoices):
     SLIP_SUBMIT = "slip.submit", _("slip handed in")
     SLIP_CORRECT = "slip.correct", _("slip corrected")
     SLIP_ACCEPT_LATE = "slip.accept_late", _("late slip accepted")
+    ARCHIVE_DOWNLOAD = "archive.download", _("club archive downloaded")
+    # The operator of a hosted Bordpunt (hosting/): actions above the club.
+    OPERATOR_APPROVE = "operator.approve", _("club approved by the operator")
+    OPERATOR_SUSPEND = "operator.suspend", _("club suspended by the operator")
+    OPERATOR_REACTIVATE = "operator.reactivate", _("club reactivated by the operator")
+    OPERATOR_REMOVE = "operator.remove", _("club removed by the operator")
+    OPERATOR_ACT_START = "operator.act_start", _("operator started acting for the club")
+    OPERATOR_ACT_STOP = "operator.act_stop", _("operator stopped acting for the club")
 
 
 class HistoryReason(models.TextChoices):
@@ -146,6 +154,8 @@ FIELD_LABELS: dict[str, Any] = {
     "rating": _("rating"),
     "role": _("role"),
     "email": _("e-mail address"),
+    "club_status": _("club status"),
+    "archive_downloaded_at": _("archive downloaded"),
 }
 
 
@@ -157,7 +167,7 @@ def _who(by: Any) -> tuple[Any, str]:
 
 def history_record(
     *,
-    club_id: int,
+    club_id: int | None,
     by: Any,
     action: str,
     object_type: str,
@@ -178,6 +188,8 @@ def history_record(
     `before` and `after` are JSON values (usually dicts of what changed); `label` names the
     object as it is now ("Ronde 3, tafel 2: An – Bert"), so the entry reads well after the
     object is gone. `reason` is what a person typed; `reason_code` a `HistoryReason`.
+    `club_id` is None only for the operator's removal of a club: the club is gone, the
+    entry names it in its label and keeps its old id as `object_id`.
     """
     from clubs.models import HistoryEntry
 
@@ -200,3 +212,16 @@ def history_record(
         reason=reason.strip(),
         reason_code=reason_code,
     )
+
+
+def history_forget_club(*, club_id: int) -> int:
+    """Delete a club's history, the one way history goes: the operator removes the club
+    (`hosting.services.club_remove`) only after its archive, history included, was downloaded.
+    Call it inside the removal's transaction. Returns how many entries went."""
+    from clubs.models import HistoryEntry
+
+    entries = HistoryEntry.objects.filter(club_id=club_id)
+    count = entries.count()
+    # The queryset's own delete() refuses always; this is the exception it guards.
+    models.QuerySet.delete(entries)
+    return count

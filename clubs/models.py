@@ -89,6 +89,11 @@ class Club(models.Model):
             "member of another club. Empty: kept until they ask for erasure."
         ),
     )
+    #: When the club's archive was last downloaded (`archives.services.archive_downloaded`):
+    #: the operator removes a club only after a download later than its last change.
+    archive_downloaded_at = models.DateTimeField(
+        _("archive downloaded"), null=True, blank=True, editable=False
+    )
     _stored_slug: str | None  # the short name as loaded (from_db), for clean()
 
     class Meta:
@@ -235,8 +240,14 @@ class HistoryEntry(models.Model):
     Written only by `clubs.history.history_record`; never changed, never deleted.
     """
 
+    # Empty only on the operator's entry for a removed club (`clubs.history.history_record`).
     club = models.ForeignKey(
-        Club, on_delete=models.PROTECT, related_name="history", verbose_name=_("club")
+        Club,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="history",
+        verbose_name=_("club"),
     )
     at = models.DateTimeField(_("when"), db_index=True)
     by = models.ForeignKey(

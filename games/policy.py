@@ -31,7 +31,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club
-from clubs.permissions import can_manage_club
+from clubs.permissions import CLUB_SUSPENDED, can_manage_club, club_is_read_only
 from games.models import Confirmation, Game, RoundStatus
 
 #: The role of the club's secretaries and staff in a game (and of a caller acting for no one).
@@ -138,6 +138,8 @@ def _refusal(
         return Refusal("bye", _("A bye has no result to enter."))
     if game.round.competition.archived_at is not None:
         return Refusal("archived", ARCHIVED)
+    if club_is_read_only(game.round.competition.club):
+        return Refusal("suspended", CLUB_SUSPENDED)
     if action == GameAction.MOVES and game.has_result and not has_moves():
         # Moves would silently replace the final score: it is corrected as a score first.
         if role == SECRETARY:

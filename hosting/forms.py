@@ -1,5 +1,9 @@
-"""The sign-up form, the home page's search and the operator's invitation form. They
-validate; hosting/services.py writes."""
+"""The sign-up form, the home page's search, the operator's invitation form, and the
+operator's forms (a reason for an action, the short name typed to confirm a removal). They
+validate; hosting/services.py writes.
+
+Django: forms.
+"""
 
 from django import forms
 from django.contrib.auth import password_validation
@@ -7,6 +11,7 @@ from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
 from clubs.inputs import validate_plain_text
+from clubs.models import ClubStatus
 from hosting.services import NAME_TAKEN, club_name_taken
 
 
@@ -85,3 +90,30 @@ class ClubSearchForm(forms.Form):
 
 class InviteSignUpForm(forms.Form):
     email = forms.EmailField(label=_("E-mail address"), max_length=254)
+
+
+REASON_MAX = 1000
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(
+        label=_("Reason"),
+        max_length=REASON_MAX,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("Kept in the club's history."),
+    )
+
+
+class RemoveForm(ReasonForm):
+    confirm_slug = forms.CharField(
+        label=_("The club's short name, to confirm"), max_length=60, required=True
+    )
+
+
+class StatusFilterForm(forms.Form):
+    status = forms.ChoiceField(
+        label=_("Status"),
+        required=False,
+        choices=[("", _("every status")), *ClubStatus.choices],
+    )

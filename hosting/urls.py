@@ -1,4 +1,6 @@
-"""The home page, sign-up, a new club's first steps and the operator's invitation to sign up.
+"""The home page, sign-up, a new club's first steps, and the operator's pages (under
+/dienst/: the clubs, their approval, suspension and removal, acting for a club, the
+invitation to sign up).
 
 Django: the URL configuration.
 """
@@ -14,4 +16,13 @@ urlpatterns = [
     path("aanmelden/bevestigen/<str:token>/", views.signup_confirm_view, name="signup_confirm"),
     path("dienst/uitnodigen/", views.invite, name="signup_invite"),
     path("<slug:club>/beheer/eerste-stappen/", views.first_steps, name="first_steps"),
+    path("dienst/", views.club_list, name="operator_clubs"),
+    path("dienst/geschiedenis/", views.history_page, name="operator_history"),
+    path("dienst/optreden/stoppen/", views.act_stop, name="operator_act_stop"),
+    path("dienst/clubs/<slug:club>/", views.club_page, name="operator_club"),
+    path("dienst/clubs/<slug:club>/goedkeuren/", views.club_approve, name="operator_approve"),
+    path("dienst/clubs/<slug:club>/schorsen/", views.club_suspend, name="operator_suspend"),
+    path("dienst/clubs/<slug:club>/heropenen/", views.club_reactivate, name="operator_reactivate"),
+    path("dienst/clubs/<slug:club>/verwijderen/", views.club_remove, name="operator_remove"),
+    path("dienst/clubs/<slug:club>/optreden/", views.act_start, name="operator_act"),
 ]

@@ -121,7 +121,7 @@ def _game(game: Game, moves: list[Move], you: int) -> dict[str, Any]:
 
 def _history(entry: HistoryEntry) -> dict[str, Any]:
     return {
-        "club": entry.club.slug,
+        "club": entry.club.slug if entry.club else None,  # an operator's removal: no club
         "at": entry.at,
         "action": entry.action,
         "by": entry.author,

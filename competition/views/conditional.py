@@ -1,7 +1,8 @@
 """Cheap repeat visits: the public pages answer a conditional request with 304.
 
 A page's ETag is a hash of what decides its content: the competition's last change
-(`Competition.changed_at`, see competition/versioning.py), the release of the code, the
+(`Competition.changed_at`, see competition/versioning.py), its club's status (a suspended
+club's pages say so), the release of the code, the
 reader's language, and whether the reader sees drafts (a secretary sees more). HTML pages
 also carry the user and the CSRF cookie (their forms hold a token made from it), so one
 browser's copy never answers for another's. A 304 costs one query: the timestamp.
@@ -68,7 +69,7 @@ def release() -> str:
 def _etag(request, *, club: str, competition: str, personal: bool) -> str | None:
     row = (
         Competition.objects.filter(club__slug=club, slug=competition)
-        .values_list("changed_at", "club_id")
+        .values_list("changed_at", "club_id", "club__status")
         .first()
     )
     if row is None:
@@ -78,13 +79,14 @@ def _etag(request, *, club: str, competition: str, personal: bool) -> str | None
             return None  # a first visit: the page sets the cookie its forms are made from
         if _message_waiting(request):
             return None  # a message waits to be shown: render the page
-    changed_at, club_id = row
+    changed_at, club_id, club_status = row
     user = getattr(request, "user", None)
     sees_drafts = (
         user is not None and user.is_authenticated and can_manage_club(user, Club(pk=club_id))
     )
     parts = [
         str(changed_at),
+        club_status,  # a suspended club's pages say so (hosting.middleware)
         release(),
         request.LANGUAGE_CODE,
         "drafts" if sees_drafts else "public",

@@ -35,6 +35,7 @@ PLAYER = {"object_type": "player", "object_label": "Cor Cornelissen"}
 EVENING = {"object_type": "duplicate_evening", "object_label": "Duplicate – 1"}
 TURN = {"object_type": "duplicate_turn", "object_label": "Duplicate – 1, 3"}
 SLIP = {"object_type": "duplicate_slip", "object_label": "Duplicate – 1, 3"}
+CLUB = {"object_type": "club", "object_label": "De Goudse Letters"}
 DUPLICATE = {"object_type": "duplicate", "object_label": "Duplicate 2026"}
 PARTICIPANT = {"object_type": "participant", "object_label": "Cor Cornelissen (Duplicate 2026)"}
 DUPLICATE_SETTINGS = {
@@ -475,6 +476,50 @@ SAMPLES = {
     "membership.add": (PLAYER, None, {"role": "member"}, "", "lid"),
     "membership.role": (PLAYER, {"role": "member"}, {"role": "secretary"}, "", "secretaris"),
     "membership.remove": (PLAYER, {"role": "secretary"}, None, "", "secretaris"),
+    # archives/services.py, hosting/services.py (the operator)
+    "archive.download": (
+        CLUB,
+        None,
+        {"archive_downloaded_at": "2026-06-20T18:15:00+00:00"},
+        "",
+        "20 juni 2026",
+    ),
+    "operator.approve": (
+        CLUB,
+        {"club_status": "pending"},
+        {"club_status": "active"},
+        "",
+        "wacht op goedkeuring → actief",
+    ),
+    "operator.suspend": (
+        CLUB,
+        {"club_status": "active"},
+        {"club_status": "suspended"},
+        "",
+        "actief → opgeschort",
+    ),
+    "operator.reactivate": (
+        CLUB,
+        {"club_status": "suspended"},
+        {"club_status": "active"},
+        "",
+        "opgeschort → actief",
+    ),
+    "operator.remove": (
+        {"object_type": "club", "object_label": "De Goudse Letters", "club_id": None},
+        {
+            "name": "De Goudse Letters",
+            "slug": "gouda",
+            "city": "Gouda",
+            "club_status": "suspended",
+            "archive_downloaded_at": "2026-06-20T18:15:00+00:00",
+        },
+        None,
+        "",
+        "Status van de club: opgeschort",
+    ),
+    "operator.act_start": (CLUB, None, None, "", "Dienstbeheerder treedt op voor de club"),
+    "operator.act_stop": (CLUB, None, None, "", "De Goudse Letters"),
 }
 
 

@@ -135,8 +135,9 @@ def test_same_queries_for_8_and_200_entrants(client, django_assert_num_queries, 
         assert client.get(screen_url(small.competition, name)).status_code == 200
     # 6, and the seats (the players) of tonight's tables; the standings' records read the
     # games, their seats and the count of unconfirmed results apart (three queries where
-    # one read the two sides' columns), whatever the number of games.
-    assert len(small_queries) <= 9
+    # one read the two sides' columns), whatever the number of games; and the club's status
+    # (hosting.middleware).
+    assert len(small_queries) <= 10
     with django_assert_num_queries(len(small_queries)):
         assert client.get(screen_url(large.competition, name)).status_code == 200
 

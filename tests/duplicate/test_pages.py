@@ -388,8 +388,10 @@ def test_the_phone_gets_its_slip_in_the_same_answer_without_the_board(
     assert added.count("<tr>") == 1 and "9H ZZZ" in added and "my-slips-part" not in html
     # Session, user, the evening with its competition, club and the player's entry (one
     # query: duplicate.hand_in_sql), the turns, and the write (begin; the turn held; the
-    # slip; history; the competition's version, which refuses an archived one; commit).
-    assert len(queries) == 10, [query["sql"][:60] for query in queries.captured_queries]
+    # slip; history; the competition's version, which refuses an archived one; commit);
+    # and the club's status, read afresh for a write (hosting.middleware: a suspended
+    # club's slips are refused).
+    assert len(queries) == 11, [query["sql"][:60] for query in queries.captured_queries]
     slip = Slip.objects.get()
     assert (slip.turn.number, slip.score, slip.claimed) == (2, 0, 3)
     assert slip.reason_code
@@ -492,6 +494,9 @@ def test_the_phone_learns_of_a_turn_drawn_again(client, evening, secretary, anna
 
 def test_asking_for_the_next_draw_is_one_query_and_needs_no_login(client, evening, secretary):
     turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
+    # The first ask also reads the club's status (hosting.middleware), which the next ones
+    # find in the cache for a few seconds: a phone asks every few seconds.
+    client.get(url("duplicate_slip_next_turn", evening), {"shown": "1:AAEKNS?"})
     with CaptureQueriesContext(connection) as queries:
         asked = client.get(url("duplicate_slip_next_turn", evening), {"shown": "1:AAEKNS?"})
     assert asked.status_code == 204 and len(queries) == 1
