@@ -20,8 +20,8 @@ BUDGET = 15
 #: cold cache the rounds and the rated games (competition/ratings.py). A game's players are
 #: its seats: the round's tables (read twice) cost a query of seats each, the standings'
 #: records read games, seats and the unconfirmed count apart (+2), whatever the number of
-#: games.
-BUDGETS = {"round_pairing": BUDGET + 3 + 4}
+#: games. With every cache empty the club's status is read too (hosting.middleware, +1).
+BUDGETS = {"round_pairing": BUDGET + 3 + 4 + 1}
 PAGES = ["round_pairing", "round_results", "entrants", "attendance", "competition_edit"]
 
 
