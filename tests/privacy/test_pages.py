@@ -55,7 +55,7 @@ def test_my_data_page_has_a_fixed_query_count(client, club, django_assert_num_qu
     with django_assert_num_queries(QUERIES_MY_DATA):
         response = client.get(reverse("my_data"))
     assert 'id="my-data-erase"' in response.content.decode()
-    assert 'href="/privacy/mijn-gegevens/download/"' in response.content.decode()
+    assert 'href="/privacy/mijn-gegevens.json"' in response.content.decode()
 
 
 def _erase(client, password):
