@@ -109,3 +109,38 @@ def test_what_a_phone_sends_without_wifi_is_saved_once_when_it_is_back(
     assert Move.objects.filter(game=paired_game).count() == 3
     assert Submission.objects.filter(kind="move").count() == 3
     context.close()
+
+
+@pytest.mark.browser_errors(r"ERR_INTERNET_DISCONNECTED")
+def test_results_typed_without_wifi_are_saved_once_when_it_is_back(
+    browser: Browser, live_server, paired_game
+):
+    """The secretary types the round's results on a tablet whose Wi-Fi is gone."""
+    context = browser.new_context(locale="nl-NL")
+    page = context.new_page()
+    page.goto(f"{live_server.url}{reverse('login')}")
+    page.fill("#id_username", "secretaris")
+    page.fill("#id_password", PASSWORD)
+    page.locator("main form button").click()
+    page.wait_for_url(lambda url: "login" not in url)
+    round_obj = paired_game.round
+    kwargs = {**round_obj.competition.url_kwargs, "number": round_obj.number}
+    page.goto(f"{live_server.url}{reverse('round_results', kwargs=kwargs)}")
+
+    context.set_offline(True)
+    page.fill("#id_form-0-score_a", "412")
+    page.fill("#id_form-0-score_b", "377")
+    page.keyboard.press("Enter")
+    expect(page.locator("#offline-waiting")).to_contain_text(WAITING)
+    expect(page.locator("#offline-waiting")).to_contain_text("412 377")
+    expect(page.locator("#id_form-0-score_a")).to_have_value("412")  # still as typed
+    paired_game.refresh_from_db()
+    assert not paired_game.has_result
+
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.wait_for_url(f"**{round_obj.get_absolute_url()}")  # where a save leads
+    paired_game.refresh_from_db()
+    assert tuple(paired_game.scores) == (412, 377)
+    assert list(Submission.objects.values_list("kind", flat=True)) == ["results"]
+    context.close()
