@@ -160,6 +160,11 @@
     return match ? decodeURIComponent(match[1]) : "";
   }
 
+  function loggedOut(response) {
+    var login = texts().dataset.login;
+    return response.redirected && login && new URL(response.url).pathname === login;
+  }
+
   // The version of the board the server's answer shows: a move typed after another that
   // waited is a move on the board after that one.
   function versionIn(html) {
@@ -219,6 +224,12 @@
         function (response) {
           return response.text().then(function (html) {
             if (response.status >= 500) return stop(); // the server's fault: try again later
+            if (loggedOut(response)) {
+              // Still waiting: sent again, with the same key, once logged in again.
+              sending = false;
+              window.location.assign(response.url);
+              return;
+            }
             keep(waiting().slice(1));
             if (!response.redirected) return done(entry); // refused: shown typed again
             version = versionIn(html);

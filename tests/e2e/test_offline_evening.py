@@ -137,8 +137,17 @@ def test_results_typed_without_wifi_are_saved_once_when_it_is_back(
     paired_game.refresh_from_db()
     assert not paired_game.has_result
 
+    # Meanwhile the session ended (logged out on another device): what waits is sent
+    # once the secretary has logged in again.
+    context.clear_cookies(name="sessionid")
     context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#id_username")).to_be_visible()
+    paired_game.refresh_from_db()
+    assert not paired_game.has_result
+    page.fill("#id_username", "secretaris")
+    page.fill("#id_password", PASSWORD)
+    page.locator("main form button").click()
     page.wait_for_url(f"**{round_obj.get_absolute_url()}")  # where a save leads
     paired_game.refresh_from_db()
     assert tuple(paired_game.scores) == (412, 377)
