@@ -10,6 +10,7 @@ from clubs.models import Player, Submission
 from duplicate.models import DuplicateCompetition, Participant, Slip
 from duplicate.services import evening_create, turn_draw
 from games.models import Move
+from games.moves import move_add
 from tests.e2e.conftest import PASSWORD
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -152,4 +153,42 @@ def test_results_typed_without_wifi_are_saved_once_when_it_is_back(
     paired_game.refresh_from_db()
     assert tuple(paired_game.scores) == (412, 377)
     assert list(Submission.objects.values_list("kind", flat=True)) == ["results"]
+    context.close()
+
+
+# The move's late send is refused: another device entered a move meanwhile.
+@pytest.mark.browser_errors(r"ERR_INTERNET_DISCONNECTED", r"409 .*/partij/\d+/bord/")
+def test_moves_sent_late_onto_a_board_that_changed_stay_typed(
+    browser: Browser, live_server, paired_game
+):
+    context = browser.new_context(locale="nl-NL", **PHONE)
+    board = context.new_page()
+    board.goto(f"{live_server.url}{reverse('login')}")
+    board.fill("#id_username", "secretaris")
+    board.fill("#id_password", PASSWORD)
+    board.locator("main form button").click()
+    board.wait_for_url(lambda url: "login" not in url)
+    board.goto(f"{live_server.url}{reverse('board', args=[paired_game.pk])}")
+    board.locator('#starter-form button[value="0"]').tap()
+    expect(board.locator("#id_notation")).to_be_visible()
+
+    context.set_offline(True)
+    for notation in ("8H WOORD", "-"):
+        board.fill("#id_notation", notation)
+        board.keyboard.press("Enter")
+    expect(board.locator("#offline-waiting")).to_contain_text("8H WOORD · -")
+    paired_game.refresh_from_db()
+    move_add(game=paired_game, notation="H8 WAAS", by=None)  # the other device's
+
+    context.set_offline(False)
+    board.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(board.locator("#offline-refused")).to_contain_text(
+        "Niet opgeslagen, de pagina was intussen veranderd"
+    )
+    expect(board.locator("#offline-refused")).to_contain_text("8H WOORD · -")
+    expect(board.locator("#id_notation")).to_have_value("8H WOORD")  # to check and save
+    expect(board.locator("#offline-waiting")).to_have_count(0)
+    assert list(Move.objects.filter(game=paired_game).values_list("notation", flat=True)) == [
+        "H8 WAAS"
+    ]
     context.close()
