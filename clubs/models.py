@@ -368,3 +368,31 @@ class Throttle(models.Model):
 
     def __str__(self) -> str:
         return f"{self.scope} {self.subject} {self.address}".strip()
+
+
+class Submission(models.Model):
+    """A form's key, once what it sent was saved (clubs/submissions.py): a phone that sends
+    its form again, after a lost answer or a lost connection, gets the answer of the first
+    and nothing is saved twice. Kept a few days (pruned as new ones come)."""
+
+    key = models.UUIDField(_("key"), unique=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    made = models.DateTimeField(_("saved"), db_index=True)
+    kind = models.CharField(_("form"), max_length=20)
+    # What it led to, for whoever reads the table: "game 12", "slip 40", "round 3".
+    led_to = models.CharField(_("led to"), max_length=60, blank=True)
+
+    class Meta:
+        ordering = ["-made"]
+        verbose_name = _("submission")
+        verbose_name_plural = _("submissions")
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.key}"

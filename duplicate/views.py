@@ -27,6 +27,12 @@ from django_htmx.http import HttpResponseClientRefresh, reselect, retarget
 from clubs import numbers
 from clubs.models import Club, Player
 from clubs.permissions import can_manage_club
+from clubs.submissions import (
+    AlreadySaved,
+    submission_applied,
+    submission_key,
+    submission_once,
+)
 from competition.exports import spreadsheet_csv
 from competition.forms import ArchiveForm
 from competition.qr import qr_svg
@@ -673,6 +679,8 @@ def slip(request, club: str, competition: str, number: int):
         return _slip_page(request, evening, player, state=_slip_state(evening))
     form = SlipForm(request.POST, notation=evening.competition.club.slip_notation)
     state = _slip_state(evening)
+    if submission_applied(submission_key(request.POST)):
+        return _slip_sent_again(request, evening, player, state)
     turn = _slip_turn(state)
     wanted = request.POST.get("turn", "")
     if turn is None or wanted != str(turn.number):
@@ -683,16 +691,24 @@ def slip(request, club: str, competition: str, number: int):
     if not form.is_valid():
         return _slip_page(request, evening, player, form=form, state=state, fragment=fragment)
     try:
-        slip = services.slip_submit(
-            turn=turn,
-            player_id=player.pk,
-            text=form.cleaned_data["text"],
-            claimed=form.cleaned_data["claimed"],
+        slip = submission_once(
+            submission_key(request.POST),
             by=request.user,
-            participation=participation,
-            # The open turn's board and rack, as the page has just replayed them.
-            position=state.game if turn.is_open else None,
+            kind="slip",
+            led_to=lambda slip: f"slip {slip.pk}",
+            write=lambda: services.slip_submit(
+                turn=turn,
+                player_id=player.pk,
+                text=form.cleaned_data["text"],
+                claimed=form.cleaned_data["claimed"],
+                by=request.user,
+                participation=participation,
+                # The open turn's board and rack, as the page has just replayed them.
+                position=state.game if turn.is_open else None,
+            ),
         )
+    except AlreadySaved:
+        return _slip_sent_again(request, evening, player, state)
     except CompetitionError as error:
         form.add_error(None, _refusal(error))
         return _slip_page(request, evening, player, form=form, state=state, fragment=fragment)
@@ -700,6 +716,14 @@ def slip(request, club: str, competition: str, number: int):
         # The phone (htmx) gets "your slip is in" at once: one round trip, not a redirect
         # and a second read of the whole page, when the whole room hands in within seconds.
         return _slip_page(request, evening, player, state=state, fragment=True, added=slip)
+    return redirect(_evening_url("duplicate_slip", evening))
+
+
+def _slip_sent_again(request, evening, player, state):
+    """A slip sent again (its answer or the connection was lost): answered as the first,
+    "your slip is in"."""
+    if request.htmx:
+        return _slip_page(request, evening, player, state=state, fragment=True)
     return redirect(_evening_url("duplicate_slip", evening))
 
 

@@ -6,11 +6,15 @@ and computes the clock from them with the same rules (rules.clock), so that ever
 shows the same clock, and it believes a press only at a moment it can:
 
 - never later than its own now (plus `SKEW_MS`, for a device whose clock runs ahead);
-- sent at once, not earlier than `TOLERANCE_MS` before it arrived: a press cannot give
-  its player back time that was used;
-- sent later by a device that had lost its connection (`queued`), not earlier than the
-  last press the server knows: the time without a connection is the one window the
-  server does not see, and the presses on both sides of it bound it.
+- not earlier than `TOLERANCE_MS` before it arrived, nor before the last press it
+  knows: a press cannot give its player back time that was used, nor charge it to
+  another player;
+- sent later by a device that had lost its connection (`queued`): kept, not refused, but
+  counted no earlier than that either. The server cannot tell a lost connection from a
+  press dated back on purpose (a seated player's own phone, "queued", dated just after
+  the last press, would take back his thinking time and charge it to the opponent), so
+  the window it did not see is charged as every connected device showed it: to the
+  player whose clock was running.
 
 Each press carries how many presses the device knew of (`sequence`): a second device
 that missed one cannot press over it, and the same press sent twice (its answer lost)
@@ -180,10 +184,10 @@ def clock_press(
     last = known[-1][1]
     if at > server_now + SKEW_MS:
         raise ClockError(_("The clock of this device runs ahead: this press cannot be taken."))
-    earliest = last if queued else max(last, server_now - TOLERANCE_MS)
-    if at < earliest:
+    earliest = max(last, server_now - TOLERANCE_MS)
+    if at < earliest and not queued:
         raise ClockError(_("This press says it was made earlier than it can have been."))
-    event = rules_clock.ClockEvent(kind, min(at, server_now), player)
+    event = rules_clock.ClockEvent(kind, min(max(at, earliest), server_now), player)
     problem = rules_clock.event_problem(
         clock.budget_ms, clock_events(clock), event, flag_ends=clock.flag_ends
     )

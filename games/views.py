@@ -23,6 +23,7 @@ from django.views.decorators.http import require_POST, require_safe
 import rules
 from clubs.inputs import query_int
 from clubs.permissions import can_manage_club
+from clubs.submissions import AlreadySaved, submission_key, submission_once
 from games import engine
 from games.analysis import game_review
 from games.board import board_view, move_in_words, result_summary, squares, table_unplayable
@@ -183,18 +184,27 @@ def board(request, game: Game):
         rack = form.cleaned_data.get("rack") or ""
         prepared = _prepared(game, form.cleaned_data["version"], notation, rack)
         try:
-            saved = game_moves_write(
-                game=game,
+            saved = submission_once(
+                submission_key(request.POST),
                 by=request.user,
-                write=lambda locked: move_add(
-                    game=locked,
-                    notation=notation,
-                    rack=rack,
+                kind="move",
+                led_to=lambda saved: f"game {game.pk} move {saved.pk}",
+                write=lambda: game_moves_write(
+                    game=game,
                     by=request.user,
-                    expected_version=form.cleaned_data["version"],
-                    prepared=prepared,
+                    write=lambda locked: move_add(
+                        game=locked,
+                        notation=notation,
+                        rack=rack,
+                        by=request.user,
+                        expected_version=form.cleaned_data["version"],
+                        prepared=prepared,
+                    ),
                 ),
             )
+        except AlreadySaved:
+            # Sent again (its answer or the connection was lost): the board as it is now.
+            return _board_saved(request, _game(game.pk, user=request.user))
         except MoveError as error:
             game.refresh_from_db()
             form = MoveForm(
@@ -215,15 +225,20 @@ def board(request, game: Game):
         # A flag that fell while the board lagged behind the clock is entered now.
         if clock_of(shown) is not None and clock_flag(game=shown, by=request.user):
             shown = _game(game.pk, user=request.user)
-        if request.htmx:
-            # The board screen (htmx) gets the new board in the same answer: one round trip
-            # per move, not a redirect and a second request. The address stays the board's,
-            # so a reload reads it again (GET) and nothing is posted twice.
-            response = _board_page(request, shown, after=_after(prepared, saved, shown))
-            response["HX-Replace-Url"] = reverse("board", args=[game.pk])
-            return response
-        return redirect("board", game_id=game.pk)
+        return _board_saved(request, shown, after=_after(prepared, saved, shown))
     return _board_page(request, game, form=form, refusal=_form_refusal(form), status=422)
+
+
+def _board_saved(request, game: Game, *, after=None):
+    """The answer to a saved move (or to the same move sent again)."""
+    if request.htmx:
+        # The board screen (htmx) gets the new board in the same answer: one round trip
+        # per move, not a redirect and a second request. The address stays the board's,
+        # so a reload reads it again (GET) and nothing is posted twice.
+        response = _board_page(request, game, after=after)
+        response["HX-Replace-Url"] = reverse("board", args=[game.pk])
+        return response
+    return redirect("board", game_id=game.pk)
 
 
 @require_POST

@@ -50,6 +50,9 @@ RELATIONS: dict[tuple[str, str], str | None] = {
     # The operator's record of the sign-up invitations they mailed: what the operator did
     # for the service, as the admin's log (the account's removal leaves it without a name).
     ("hosting.signupinvitation", "by"): None,
+    # A form's key, kept three days so that a form sent twice is saved once: what the
+    # form saved is in the copy (its move, slip or result), the key says nothing more.
+    ("clubs.submission", "by"): None,
 }
 
 

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 
 from clubs.models import Club
 from clubs.permissions import can_manage_club
+from clubs.submissions import AlreadySaved, submission_applied, submission_key, submission_once
 from competition import exports, selectors
 from competition.filters import HistoryFilter
 from competition.forms import (
@@ -303,6 +304,8 @@ def round_results(request, competition: Competition, number: int):
     marked and kept as typed, and the other rows are saved.
     """
     round_obj = selectors.round_get(competition, number)
+    if request.method == "POST" and submission_applied(submission_key(request.POST)):
+        return redirect(round_obj)  # sent again: saved the first time
     all_games = [game for game in selectors.round_games(round_obj) if not game.is_bye]
     # A game entered move by move gets its result from the moves, not from this page.
     by_moves = [game for game in all_games if game.move_count]
@@ -319,7 +322,18 @@ def round_results(request, competition: Competition, number: int):
         }
         entries = [_entry_from(form) for game, form in rows if not game.move_count]
         try:
-            recorded = round_record_results(round=round_obj, entries=entries, by=request.user)
+            recorded = submission_once(
+                submission_key(request.POST),
+                by=request.user,
+                kind="results",
+                led_to=lambda recorded: f"round {round_obj.pk}" if recorded.changed else None,
+                write=lambda: round_record_results(
+                    round=round_obj, entries=entries, by=request.user
+                ),
+            )
+        except AlreadySaved:
+            # Sent again (its answer or the connection was lost): the round as it is now.
+            return redirect(round_obj)
         except ResultError as error:
             for game, form in rows:
                 if game.pk in error.errors:

@@ -3,7 +3,8 @@
 // (rules/clock.py: the same rules), on the server's time line: a reload or a second device
 // shows the same clock. A press made without a connection is kept (localStorage) and sent
 // once the connection is back, with the moment it was made; the server decides what it
-// believes (games/clock.py). The page's main part is swapped after every move (htmx):
+// believes (games/clock.py: a press sent later counts no earlier than 3 s before it
+// arrived, so that it cannot move time from one player to the other). The page's main part is swapped after every move (htmx):
 // the clock starts again from the fresh state the page brings.
 (function () {
   "use strict";

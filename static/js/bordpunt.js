@@ -36,6 +36,8 @@
   });
   document.addEventListener("htmx:sendError", function (event) {
     var texts = document.getElementById("save-failed-texts");
+    // A form that waits for the connection says so itself (static/js/offline.js).
+    if (event.detail.elt.closest("form[data-offline]")) return;
     if (texts) saveFailed(event, texts.dataset.offline);
   });
 

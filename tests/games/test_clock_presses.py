@@ -88,18 +88,40 @@ def test_a_press_that_would_give_time_back_is_refused(running, secretary, t0):
     )  # fmt: skip
 
 
-def test_a_press_kept_through_a_lost_connection_counts_from_when_it_was_made(
-    running, secretary, t0
-):
-    """Offline at 2:00, Anna pressed at 4:00; the device sends it at 9:00."""
+def test_a_press_sent_later_cannot_move_time_to_the_opponent(running, secretary, t0):
+    """Bram switched to Anna at 1:00. At 6:00 Anna's own phone sends a switch marked as
+    queued, dated 1:00.001: it would take back her five minutes and charge them to Bram.
+    It is kept, but counted when it arrived (less the tolerance): Anna's five minutes
+    stay hers; at most the tolerance moves."""
+    press(running, secretary, "switch", player=0, ms=30_000, t0=t0)  # Anna, 0:30
+    press(running, secretary, "switch", player=1, ms=MINUTE, t0=t0)  # Bram, 0:30
+    press(running, secretary, "switch", player=0, ms=MINUTE + 1, now_ms=6 * MINUTE,
+          queued=True, t0=t0)  # fmt: skip
+    clock = GameClock.objects.get(game=running)
+    assert clock.events[-1][:3] == ["switch", 6 * MINUTE - TOLERANCE_MS, 0]
+    anna, bram = clock_state(clock, at(t0, 6 * MINUTE)).left
+    # Anna used 0:30 + (6:00 - 1:00) at most the tolerance less; Bram 0:30 and the tolerance.
+    assert anna == 25 * MINUTE - 30_000 - 5 * MINUTE + TOLERANCE_MS
+    assert bram == 25 * MINUTE - 30_000 - TOLERANCE_MS
+
+
+def test_a_press_kept_through_a_lost_connection_is_kept(running, secretary, t0):
+    """Offline, Anna pressed at 4:00; the device sends it at 9:00: the switch is taken
+    (Bram's clock runs), counted from 9:00 less the tolerance, the time no device could
+    show the server. Sent within the tolerance, it counts at its own moment."""
     press(running, secretary, "switch", player=0, ms=4 * MINUTE, now_ms=9 * MINUTE, queued=True,
           t0=t0)  # fmt: skip
     clock = GameClock.objects.get(game=running)
-    assert clock.events[-1][:2] == ["switch", 4 * MINUTE]
-    # But never before the last press the server knows.
-    press(running, secretary, "pause", ms=5 * MINUTE, now_ms=5 * MINUTE + 200, t0=t0)
-    with pytest.raises(ClockError):
-        press(running, secretary, "resume", ms=4 * MINUTE, now_ms=9 * MINUTE, queued=True, t0=t0)
+    assert clock.events[-1][:3] == ["switch", 9 * MINUTE - TOLERANCE_MS, 0]
+    assert clock_state(clock, at(t0, 9 * MINUTE)).running == 1
+    press(running, secretary, "switch", player=1, ms=10 * MINUTE - 1_000,
+          now_ms=10 * MINUTE, queued=True, t0=t0)  # fmt: skip
+    assert GameClock.objects.get(game=running).events[-1][:2] == ["switch", 10 * MINUTE - 1_000]
+    # Never before the last press the server knows, nor after its now.
+    press(running, secretary, "pause", ms=11 * MINUTE, now_ms=11 * MINUTE + 200, t0=t0)
+    press(running, secretary, "resume", ms=10 * MINUTE, now_ms=11 * MINUTE + 400, queued=True,
+          t0=t0)  # fmt: skip
+    assert GameClock.objects.get(game=running).events[-1][:2] == ["resume", 11 * MINUTE]
 
 
 def test_a_replayed_press_counts_once_and_a_stale_device_cannot_press_over_another(

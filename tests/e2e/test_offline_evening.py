@@ -1,0 +1,194 @@
+"""A phone loses the club's Wi-Fi in the middle of an evening: the moves typed on the board
+and the slip handed in meanwhile stay on the phone, each page says that it waits, and once
+the Wi-Fi is back every one is sent and saved exactly once (docs/offline.md)."""
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import Browser, expect
+
+from clubs.models import Player, Submission
+from duplicate.models import DuplicateCompetition, Participant, Slip
+from duplicate.services import evening_create, turn_draw
+from games.models import Move
+from games.moves import move_add
+from tests.e2e.conftest import PASSWORD
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
+WAITING = "Geen verbinding — wordt verstuurd zodra de verbinding terug is"
+
+
+# Without a connection the live preview, the slip page's poll for the next draw and the
+# sends themselves fail, as they must: what was sent is kept. htmx logs the send whose
+# answer was lost.
+@pytest.mark.browser_errors(r"ERR_INTERNET_DISCONNECTED", r"htmx:(afterRequest|sendError)")
+def test_what_a_phone_sends_without_wifi_is_saved_once_when_it_is_back(
+    browser: Browser, live_server, paired_game
+):
+    club = paired_game.round.competition.club
+    duplicate = DuplicateCompetition.objects.create(club=club, name="Duplicate", slug="dup")
+    Participant.objects.create(
+        competition=duplicate, player=Player.objects.get(user__username="secretaris")
+    )
+    evening = evening_create(competition=duplicate, number=1, by=None)
+    turn_draw(evening=evening, tiles="KAAS?EN", by=None)
+
+    context = browser.new_context(locale="nl-NL", **PHONE)
+    board = context.new_page()
+    board.goto(f"{live_server.url}{reverse('login')}")
+    board.fill("#id_username", "secretaris")
+    board.fill("#id_password", PASSWORD)
+    board.locator("main form button").click()
+    board.wait_for_url(lambda url: "login" not in url)
+    board.goto(f"{live_server.url}{reverse('board', args=[paired_game.pk])}")
+    board.locator('#starter-form button[value="0"]').tap()
+    expect(board.locator("#id_notation")).to_be_visible()
+    slip = context.new_page()
+    slip.goto(f"{live_server.url}{reverse('duplicate_slip', args=[club.slug, 'dup', 1])}")
+    expect(slip.locator("#slip-rack")).to_be_visible()
+
+    context.set_offline(True)
+    board.fill("#id_notation", "8H WOORD")
+    board.keyboard.press("Enter")
+    expect(board.locator("#offline-waiting")).to_contain_text(WAITING)
+    expect(board.locator("#id_notation")).to_have_value("")  # ready for the next move
+    board.fill("#id_notation", "-")  # Bram passes
+    board.keyboard.press("Enter")
+    expect(board.locator("#offline-waiting")).to_contain_text("8H WOORD · -")
+    slip.fill("#id_text", "8H KAAS")
+    slip.fill("#id_claimed", "14")
+    slip.locator("#slip-send").click()
+    expect(slip.locator("#offline-waiting")).to_contain_text(WAITING)
+    expect(slip.locator("#id_text")).to_have_value("8H KAAS")  # still as typed
+    # A reload without a connection is not possible; nothing has been sent.
+    assert not Move.objects.exists() and not Slip.objects.exists()
+
+    context.set_offline(False)
+    for page in (board, slip):
+        page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(board.locator('#scoresheet tr[data-move="2"]')).to_be_visible()
+    expect(board.locator('#scoresheet tr[data-move="1"]')).to_contain_text("WOORD")
+    expect(board.locator("#offline-waiting")).to_have_count(0)
+    expect(slip.locator("#slip-sent")).to_be_visible()
+    expect(slip.locator("#offline-waiting")).to_have_count(0)
+
+    moves = list(Move.objects.filter(game=paired_game).order_by("number"))
+    assert [(move.seat, move.notation) for move in moves] == [(0, "8H WOORD"), (1, "-")]
+    (handed_in,) = Slip.objects.all()
+    assert (handed_in.text, handed_in.score) == ("8H KAAS", 14)
+    assert sorted(Submission.objects.values_list("kind", flat=True)) == ["move", "move", "slip"]
+    # Nothing waits any more: a page opened again sends nothing twice.
+    for page in (board, slip):
+        assert page.evaluate("Object.keys(localStorage).filter(k => k.includes('waiting'))") == []
+    board.reload()
+    expect(board.locator('#scoresheet tr[data-move="2"]')).to_be_visible()
+    assert Move.objects.filter(game=paired_game).count() == 2 and Slip.objects.count() == 1
+
+    # The Wi-Fi drops while a move is on its way: the server saves it, its answer is lost.
+    # The phone keeps the move and sends it again with the same key: saved once.
+    lost = []
+
+    def lose_the_answer(route):
+        if route.request.method == "POST" and not lost:
+            lost.append(route.fetch())  # it reaches the server
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    board.route(f"**{reverse('board', args=[paired_game.pk])}", lose_the_answer)
+    board.fill("#id_notation", "H8 (W)AAS")
+    board.keyboard.press("Enter")
+    expect(board.locator("#offline-waiting")).to_contain_text("H8 (W)AAS")
+    assert lost and Move.objects.filter(game=paired_game).count() == 3
+    board.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(board.locator('#scoresheet tr[data-move="3"]')).to_be_visible()
+    expect(board.locator("#offline-waiting")).to_have_count(0)
+    # Answered as the first: not refused as out of date, nothing left typed to do again.
+    expect(board.locator("#offline-refused")).to_have_count(0)
+    expect(board.locator("#id_notation")).to_have_value("")
+    assert Move.objects.filter(game=paired_game).count() == 3
+    assert Submission.objects.filter(kind="move").count() == 3
+    context.close()
+
+
+@pytest.mark.browser_errors(r"ERR_INTERNET_DISCONNECTED")
+def test_results_typed_without_wifi_are_saved_once_when_it_is_back(
+    browser: Browser, live_server, paired_game
+):
+    """The secretary types the round's results on a tablet whose Wi-Fi is gone."""
+    context = browser.new_context(locale="nl-NL")
+    page = context.new_page()
+    page.goto(f"{live_server.url}{reverse('login')}")
+    page.fill("#id_username", "secretaris")
+    page.fill("#id_password", PASSWORD)
+    page.locator("main form button").click()
+    page.wait_for_url(lambda url: "login" not in url)
+    round_obj = paired_game.round
+    kwargs = {**round_obj.competition.url_kwargs, "number": round_obj.number}
+    page.goto(f"{live_server.url}{reverse('round_results', kwargs=kwargs)}")
+
+    context.set_offline(True)
+    page.fill("#id_form-0-score_a", "412")
+    page.fill("#id_form-0-score_b", "377")
+    page.keyboard.press("Enter")
+    expect(page.locator("#offline-waiting")).to_contain_text(WAITING)
+    expect(page.locator("#offline-waiting")).to_contain_text("412 377")
+    expect(page.locator("#id_form-0-score_a")).to_have_value("412")  # still as typed
+    paired_game.refresh_from_db()
+    assert not paired_game.has_result
+
+    # Meanwhile the session ended (logged out on another device): what waits is sent
+    # once the secretary has logged in again.
+    context.clear_cookies(name="sessionid")
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#id_username")).to_be_visible()
+    paired_game.refresh_from_db()
+    assert not paired_game.has_result
+    page.fill("#id_username", "secretaris")
+    page.fill("#id_password", PASSWORD)
+    page.locator("main form button").click()
+    page.wait_for_url(f"**{round_obj.get_absolute_url()}")  # where a save leads
+    paired_game.refresh_from_db()
+    assert tuple(paired_game.scores) == (412, 377)
+    assert list(Submission.objects.values_list("kind", flat=True)) == ["results"]
+    context.close()
+
+
+# The move's late send is refused: another device entered a move meanwhile.
+@pytest.mark.browser_errors(r"ERR_INTERNET_DISCONNECTED", r"409 .*/partij/\d+/bord/")
+def test_moves_sent_late_onto_a_board_that_changed_stay_typed(
+    browser: Browser, live_server, paired_game
+):
+    context = browser.new_context(locale="nl-NL", **PHONE)
+    board = context.new_page()
+    board.goto(f"{live_server.url}{reverse('login')}")
+    board.fill("#id_username", "secretaris")
+    board.fill("#id_password", PASSWORD)
+    board.locator("main form button").click()
+    board.wait_for_url(lambda url: "login" not in url)
+    board.goto(f"{live_server.url}{reverse('board', args=[paired_game.pk])}")
+    board.locator('#starter-form button[value="0"]').tap()
+    expect(board.locator("#id_notation")).to_be_visible()
+
+    context.set_offline(True)
+    for notation in ("8H WOORD", "-"):
+        board.fill("#id_notation", notation)
+        board.keyboard.press("Enter")
+    expect(board.locator("#offline-waiting")).to_contain_text("8H WOORD · -")
+    paired_game.refresh_from_db()
+    move_add(game=paired_game, notation="H8 WAAS", by=None)  # the other device's
+
+    context.set_offline(False)
+    board.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(board.locator("#offline-refused")).to_contain_text(
+        "Niet opgeslagen, de pagina was intussen veranderd"
+    )
+    expect(board.locator("#offline-refused")).to_contain_text("8H WOORD · -")
+    expect(board.locator("#id_notation")).to_have_value("8H WOORD")  # to check and save
+    expect(board.locator("#offline-waiting")).to_have_count(0)
+    assert list(Move.objects.filter(game=paired_game).values_list("notation", flat=True)) == [
+        "H8 WAAS"
+    ]
+    context.close()
