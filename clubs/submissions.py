@@ -18,7 +18,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any, TypeVar
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db import transaction
 from django.utils import timezone
 
@@ -68,7 +68,7 @@ def submission_applied(key: uuid.UUID | None) -> Submission | None:
 def submission_once(
     key: uuid.UUID | None,
     *,
-    by: AbstractBaseUser | None,
+    by: AbstractBaseUser | AnonymousUser | None,
     kind: str,
     write: Callable[[], T],
     led_to: Callable[[T], str | None] = lambda _result: "",
@@ -93,7 +93,7 @@ def submission_once(
             if what is not None:
                 Submission.objects.create(
                     key=key,
-                    by=by if by is not None and by.is_authenticated else None,
+                    by=by if isinstance(by, User) else None,  # every account is a User
                     made=now,
                     kind=kind,
                     led_to=what[:60],
