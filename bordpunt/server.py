@@ -1,0 +1,149 @@
+"""`bordpunt run` and `bordpunt demo`: the home's database brought up to date (after a
+backup), then the site served by waitress (a production server that runs on Windows and
+macOS as well) until Ctrl+C, and a backup at the end of the evening.
+
+The order keeps bad starts harmless: a home made by a newer version and a port in use are
+refused before anything in the home changes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import signal
+import sys
+import webbrowser
+
+from bordpunt import backups
+from bordpunt.cli import Refused, writable
+from bordpunt.i18n import _
+from config.home import HOME_VARIABLE, Home
+
+#: waitress's threads: a club evening's phones at once; SQLite queues the writers.
+THREADS = 8
+
+
+def setup_django(home: Home) -> None:
+    """Django set up for this home (config/settings.py reads BORDPUNT_HOME)."""
+    from bordpunt import __version__
+
+    os.environ[HOME_VARIABLE] = str(home.root)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("BORDPUNT_RELEASE", __version__)
+    # The first-run page answers only this code, which only the browser this command
+    # opens knows (hosting/first_run.py).
+    os.environ.setdefault("BORDPUNT_SETUP_CODE", secrets.token_urlsafe(16))
+    import django
+
+    django.setup()
+
+
+def known_migrations() -> set[tuple[str, str]]:
+    """Every migration this version has."""
+    from django.db.migrations.loader import MigrationLoader
+
+    if "DJANGO_SETTINGS_MODULE" not in os.environ:
+        os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+        import django
+
+        django.setup()
+    return set(MigrationLoader(None, ignore_no_migrations=True).graph.nodes)
+
+
+def pending_migrations(home: Home) -> tuple[bool, bool]:
+    """Whether the database has data (migrations applied), and whether it needs
+    migrating; refuses a database of a newer version."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    applied = set(executor.recorder.applied_migrations())
+    if applied - set(executor.loader.graph.nodes):
+        raise Refused(
+            _(
+                "The data in %(home)s was made by a newer version of Bordpunt. Install "
+                "that version again; nothing was changed."
+            )
+            % {"home": home.root}
+        )
+    return bool(applied), bool(executor.migration_plan(executor.loader.graph.leaf_nodes()))
+
+
+def migrate(home: Home, *, has_data: bool) -> None:
+    """Bring the database up to date; one with data is backed up first."""
+    from django.core.management import call_command
+
+    if has_data:
+        saved = home.backups / backups.backup_name("before-upgrade")
+        backups.copy_database(home.database, saved)
+        print(_("Backup before the upgrade: %(file)s") % {"file": saved})
+    call_command("migrate", interactive=False, verbosity=0)
+
+
+def first_page(host: str, port: int) -> str:
+    """The address to open: the first-run setup while the home has no club."""
+    from django.urls import reverse
+
+    from clubs.models import Club
+
+    address = f"http://{'127.0.0.1' if host in {'0.0.0.0', '::'} else host}:{port}"
+    if Club.objects.exists():
+        return f"{address}/"
+    return f"{address}{reverse('first_run')}?code={os.environ['BORDPUNT_SETUP_CODE']}"
+
+
+def run(home: Home, *, host: str, port: int, browser: bool, demo: bool = False) -> int:
+    writable(home)
+    setup_django(home)
+    has_data, needs_migrating = pending_migrations(home)
+    from waitress import create_server
+
+    from config.wsgi import application
+
+    try:
+        server = create_server(application, host=host, port=port, threads=THREADS)
+    except OSError as error:
+        raise Refused(
+            _(
+                "Port %(port)s on %(host)s is in use (%(reason)s): is Bordpunt running "
+                "already? Stop it, or choose another port with --port."
+            )
+            % {"port": port, "host": host, "reason": error.strerror or error}
+        ) from None
+    try:
+        backups.evening_backup(home.database, home.backups)  # an evening not seen to end
+        if needs_migrating:
+            migrate(home, has_data=has_data)
+        if demo:
+            from django.core.management import call_command
+
+            call_command("seed_demo", if_empty=True, force=True, verbosity=0)
+        url = first_page(host, port)
+        print(
+            _("Bordpunt runs at %(url)s (data: %(home)s). Stop it with Ctrl+C.")
+            % {
+                "url": url,
+                "home": home.root,
+            }
+        )
+        sys.stdout.flush()
+        if browser:
+            webbrowser.open(url)
+        # A polite stop (SIGTERM from a service manager or a test) ends like Ctrl+C.
+        signal.signal(signal.SIGTERM, _interrupt)
+        with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C: the evening ends
+            server.run()
+    finally:
+        server.close()
+        from django.db import connections
+
+        connections.close_all()
+        saved = backups.evening_backup(home.database, home.backups)
+        if saved:
+            print(_("Backup made: %(file)s") % {"file": saved})
+    return 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
