@@ -18,8 +18,9 @@ from pathlib import Path
 
 SUFFIX = ".sqlite3"
 SQLITE_HEADER = b"SQLite format 3\x00"
-#: bordpunt-2026-12-06-2215-evening.sqlite3: sortable by name, the reason last.
-NAME = re.compile(r"^bordpunt-(\d{4})-(\d{2})-(\d{2})-(\d{6})-([a-z-]+)\.sqlite3$")
+#: bordpunt-2026-12-06-221500-evening.sqlite3: sortable by name, the reason last (and a
+#: number when a second backup falls in the same second).
+NAME = re.compile(r"^bordpunt-(\d{4})-(\d{2})-(\d{2})-(\d{6})-([a-z-]+)(-\d+)?\.sqlite3$")
 #: Evening backups kept: the newest this many, and the newest of every month.
 KEEP_EVENINGS = 10
 
@@ -28,8 +29,14 @@ class BackupError(Exception):
     """Why a file cannot be restored (the message is for the secretary)."""
 
 
-def backup_name(reason: str, now: datetime | None = None) -> str:
-    return f"bordpunt-{(now or datetime.now()).strftime('%Y-%m-%d-%H%M%S')}-{reason}{SUFFIX}"
+def new_backup(folder: Path, reason: str, now: datetime | None = None) -> Path:
+    """A name in `folder` for a new backup, not yet taken."""
+    stem = f"bordpunt-{(now or datetime.now()).strftime('%Y-%m-%d-%H%M%S')}-{reason}"
+    path, number = folder / f"{stem}{SUFFIX}", 1
+    while path.exists():
+        number += 1
+        path = folder / f"{stem}-{number}{SUFFIX}"
+    return path
 
 
 def copy_database(source: Path, target: Path) -> None:
@@ -99,7 +106,7 @@ def restore(backup: Path, database: Path, backups: Path) -> Path | None:
     check(backup)
     saved = None
     if database.is_file():
-        saved = backups / backup_name("before-restore")
+        saved = new_backup(backups, "before-restore")
         copy_database(database, saved)
     database.parent.mkdir(parents=True, exist_ok=True)
     with _connect(backup, read_only=True) as src, _connect(database, create=True) as dst:
@@ -148,7 +155,7 @@ def evening_backup(database: Path, backups: Path) -> Path | None:
     backups pruned."""
     if not changed_since_last_backup(database, backups):
         return None
-    made = backups / backup_name("evening")
+    made = new_backup(backups, "evening")
     copy_database(database, made)
     for name in to_prune(path.name for path in listed(backups)):
         (backups / name).unlink(missing_ok=True)

@@ -46,7 +46,7 @@ def parser() -> argparse.ArgumentParser:
         sub = commands.add_parser(
             name, help=help, description=help, formatter_class=_Formatter, add_help=False
         )
-        _common(sub)
+        _common(sub, sub=True)
         return sub
 
     for name, help in (
@@ -68,14 +68,18 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
-def _common(parser: argparse.ArgumentParser) -> None:
+def _common(parser: argparse.ArgumentParser, *, sub: bool = False) -> None:
+    """-h, --lang and --home, before the command or after it. After it they set a value
+    only when given (SUPPRESS): else the command's default would undo the one before."""
     options = parser.add_argument_group(_("options"))
+    default = {"default": argparse.SUPPRESS} if sub else {}
     options.add_argument("-h", "--help", action="help", help=_("show this help and stop"))
     options.add_argument("--lang", choices=i18n.LANGUAGES, help=_("language: nl (default) or en"))
     options.add_argument(
         "--home",
         type=Path,
         help=_("home folder (default: BORDPUNT_HOME or the user's data folder)"),
+        **default,
     )
 
 
@@ -131,7 +135,7 @@ def backup(home: Home, file: Path | None) -> int:
     if not home.database.is_file():
         raise Refused(_("There is no database in %(home)s yet.") % {"home": home.root})
     writable(home)
-    target = file if file else home.backups / backups.backup_name("backup")
+    target = file if file else backups.new_backup(home.backups, "backup")
     try:
         backups.copy_database(home.database, target)
     except OSError as error:

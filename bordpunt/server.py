@@ -75,7 +75,7 @@ def migrate(home: Home, *, has_data: bool) -> None:
     from django.core.management import call_command
 
     if has_data:
-        saved = home.backups / backups.backup_name("before-upgrade")
+        saved = backups.new_backup(home.backups, "before-upgrade")
         backups.copy_database(home.database, saved)
         print(_("Backup before the upgrade: %(file)s") % {"file": saved})
     call_command("migrate", interactive=False, verbosity=0)

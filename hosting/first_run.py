@@ -114,7 +114,7 @@ def first_run(request):
         except FirstRunError as error:
             form.add_error(None, str(error))
         else:
-            login(request, made.user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, made.user, backend=settings.AUTHENTICATION_BACKENDS[0])
             messages.success(
                 request, _("Welcome to Bordpunt: %(club)s is ready.") % {"club": made.club}
             )
