@@ -15,6 +15,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from bordpunt import backups, i18n
 from bordpunt.i18n import _
@@ -72,7 +73,7 @@ def _common(parser: argparse.ArgumentParser, *, sub: bool = False) -> None:
     """-h, --lang and --home, before the command or after it. After it they set a value
     only when given (SUPPRESS): else the command's default would undo the one before."""
     options = parser.add_argument_group(_("options"))
-    default = {"default": argparse.SUPPRESS} if sub else {}
+    default: dict[str, Any] = {"default": argparse.SUPPRESS} if sub else {}
     options.add_argument("-h", "--help", action="help", help=_("show this help and stop"))
     options.add_argument("--lang", choices=i18n.LANGUAGES, help=_("language: nl (default) or en"))
     options.add_argument(
