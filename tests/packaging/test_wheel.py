@@ -6,22 +6,7 @@ import urllib.request
 import zipfile
 from pathlib import Path
 
-import pytest
-
-from tests.packaging.installed import ROOT, Installed, build_and_install, running
-
-
-@pytest.fixture(scope="session")
-def installed(tmp_path_factory) -> Installed:
-    return build_and_install(tmp_path_factory.mktemp("wheel"))
-
-
-@pytest.fixture
-def outside(tmp_path) -> Path:
-    """A working directory that is not the checkout."""
-    folder = tmp_path / "elsewhere"
-    folder.mkdir()
-    return folder
+from tests.packaging.installed import ROOT, running
 
 
 def tracked(*folders: str) -> set[str]:

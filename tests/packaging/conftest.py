@@ -1,0 +1,19 @@
+from pathlib import Path
+
+import pytest
+
+from tests.packaging.installed import Installed, build_and_install
+
+
+@pytest.fixture(scope="session")
+def installed(tmp_path_factory) -> Installed:
+    """The wheel built from this checkout and installed outside it, once per session."""
+    return build_and_install(tmp_path_factory.mktemp("wheel"))
+
+
+@pytest.fixture
+def outside(tmp_path) -> Path:
+    """A working directory that is not the checkout."""
+    folder = tmp_path / "elsewhere"
+    folder.mkdir()
+    return folder
