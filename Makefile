@@ -68,6 +68,7 @@ benchmarks: install
 	$(PY) benchmarks/movegen.py
 	$(PY) benchmarks/ratings.py
 	$(PY) benchmarks/duplicate.py
+	$(PY) benchmarks/installed.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles

@@ -17,3 +17,11 @@ def outside(tmp_path) -> Path:
     folder = tmp_path / "elsewhere"
     folder.mkdir()
     return folder
+
+
+# The browser as tests/e2e launches it: Debian's Chromium, skipped without it (not in CI).
+from tests.e2e.conftest import (  # noqa: E402, F401
+    browser_context_args,
+    browser_type_launch_args,
+    pytest_collection_modifyitems,
+)
