@@ -14,6 +14,7 @@ import secrets
 import signal
 import sys
 import webbrowser
+from pathlib import Path
 
 from bordpunt import backups
 from bordpunt.cli import Refused, writable
@@ -54,11 +55,20 @@ def known_migrations() -> set[tuple[str, str]]:
 def pending_migrations(home: Home) -> tuple[bool, bool]:
     """Whether the database has data (migrations applied), and whether it needs
     migrating; refuses a database of a newer version."""
-    from django.db import connection
+    from django.db import DatabaseError, connection
     from django.db.migrations.executor import MigrationExecutor
 
-    executor = MigrationExecutor(connection)
-    applied = set(executor.recorder.applied_migrations())
+    try:
+        executor = MigrationExecutor(connection)  # reads the applied migrations
+        applied = set(executor.recorder.applied_migrations())
+    except DatabaseError:
+        raise Refused(
+            _(
+                "The database in %(home)s cannot be read: it is damaged. Restore a backup "
+                "with `bordpunt restore` (without a file it lists them)."
+            )
+            % {"home": home.root}
+        ) from None
     if applied - set(executor.loader.graph.nodes):
         raise Refused(
             _(
@@ -76,9 +86,20 @@ def migrate(home: Home, *, has_data: bool) -> None:
 
     if has_data:
         saved = backups.new_backup(home.backups, "before-upgrade")
-        backups.copy_database(home.database, saved)
+        backup_or_refuse(home, saved)
         print(_("Backup before the upgrade: %(file)s") % {"file": saved})
     call_command("migrate", interactive=False, verbosity=0)
+
+
+def backup_or_refuse(home: Home, target: Path) -> None:
+    """A backup, or a refusal to go on without it (a full disk, say)."""
+    try:
+        backups.copy_database(home.database, target)
+    except OSError as error:
+        raise Refused(
+            _("No backup could be made in %(folder)s (%(reason)s); nothing was changed.")
+            % {"folder": target.parent, "reason": error.strerror or error}
+        ) from None
 
 
 def first_page(host: str, port: int) -> str:
@@ -112,7 +133,9 @@ def run(home: Home, *, host: str, port: int, browser: bool, demo: bool = False) 
             % {"port": port, "host": host, "reason": error.strerror or error}
         ) from None
     try:
-        backups.evening_backup(home.database, home.backups)  # an evening not seen to end
+        if backups.changed_since_last_backup(home.database, home.backups):
+            # An evening whose end was not seen (the laptop switched off).
+            backup_or_refuse(home, backups.new_backup(home.backups, "evening"))
         if needs_migrating:
             migrate(home, has_data=has_data)
         if demo:
@@ -139,7 +162,15 @@ def run(home: Home, *, host: str, port: int, browser: bool, demo: bool = False) 
         from django.db import connections
 
         connections.close_all()
-        saved = backups.evening_backup(home.database, home.backups)
+        try:
+            saved = backups.evening_backup(home.database, home.backups)
+        except OSError as error:
+            print(
+                _("No backup could be made in %(folder)s (%(reason)s).")
+                % {"folder": home.backups, "reason": error.strerror or error},
+                file=sys.stderr,
+            )
+            return 1
         if saved:
             print(_("Backup made: %(file)s") % {"file": saved})
     return 0

@@ -1,3 +1,4 @@
+import os
 from pathlib import Path
 
 import pytest
@@ -7,7 +8,14 @@ from tests.packaging.installed import Installed, build_and_install
 
 @pytest.fixture(scope="session")
 def installed(tmp_path_factory) -> Installed:
-    """The wheel built from this checkout and installed outside it, once per session."""
+    """The wheel built from this checkout and installed outside it, once per session; or
+    the one .ci/run installed with its dependencies from the index, as a club would
+    (BORDPUNT_TEST_WHEEL and BORDPUNT_TEST_VENV name it)."""
+    if os.environ.get("BORDPUNT_TEST_VENV"):
+        return Installed(
+            wheel=Path(os.environ["BORDPUNT_TEST_WHEEL"]),
+            venv=Path(os.environ["BORDPUNT_TEST_VENV"]),
+        )
     return build_and_install(tmp_path_factory.mktemp("wheel"))
 
 

@@ -110,3 +110,17 @@ def test_a_port_in_use_is_refused_in_the_users_language(installed, outside, tmp_
     assert f"Poort {port} op 127.0.0.1 is in gebruik" in dutch.stderr
     assert f"Port {port} on 127.0.0.1 is in use" in english.stderr
     assert "Traceback" not in dutch.stderr + english.stderr
+
+
+def test_a_damaged_database_is_refused_with_the_way_out(installed, outside, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    damaged = b"SQLite format 3\x00" + b"\xff" * 4000
+    (home / "db.sqlite3").write_bytes(damaged)
+    done = installed.run(
+        ["run", "--no-browser", "--port", str(free_port())], home=home, cwd=outside
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "is beschadigd" in done.stderr and "bordpunt restore" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert (home / "db.sqlite3").read_bytes() == damaged
