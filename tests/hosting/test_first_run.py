@@ -30,8 +30,11 @@ def installed(settings):
     settings.FIRST_RUN_CODE = CODE
 
 
-def test_the_setup_makes_the_club_the_secretary_and_the_first_competition(client, installed):
-    page = client.get(reverse("first_run"), {"code": CODE})
+def test_the_setup_makes_the_club_the_secretary_and_the_first_competition(
+    client, installed, django_assert_num_queries
+):
+    with django_assert_num_queries(1):  # is there a club?
+        page = client.get(reverse("first_run"), {"code": CODE})
     assert page.status_code == 200 and b'id="first-run-form"' in page.content
     done = client.post(reverse("first_run"), FORM)
     club = Club.objects.get()
