@@ -1,3 +1,4 @@
+import fcntl
 import os
 from pathlib import Path
 
@@ -16,7 +17,16 @@ def installed(tmp_path_factory) -> Installed:
             wheel=Path(os.environ["BORDPUNT_TEST_WHEEL"]),
             venv=Path(os.environ["BORDPUNT_TEST_VENV"]),
         )
-    return build_and_install(tmp_path_factory.mktemp("wheel"))
+    # One build for the whole run: xdist's workers share the session's base folder, and the
+    # first to take the lock builds; the others wait, then use it.
+    shared = tmp_path_factory.getbasetemp().parent / "installed-wheel"
+    shared.mkdir(exist_ok=True)
+    with open(shared / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (shared / "venv").exists():
+            return build_and_install(shared)
+    (wheel,) = (shared / "dist").glob("bordpunt-*.whl")
+    return Installed(wheel=wheel, venv=shared / "venv")
 
 
 @pytest.fixture
