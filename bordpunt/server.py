@@ -88,7 +88,18 @@ def migrate(home: Home, *, has_data: bool) -> None:
         saved = backups.new_backup(home.backups, "before-upgrade")
         backup_or_refuse(home, saved)
         print(_("Backup before the upgrade: %(file)s") % {"file": saved})
-    call_command("migrate", interactive=False, verbosity=0)
+    from django.db import DatabaseError
+
+    try:
+        call_command("migrate", interactive=False, verbosity=0)
+    except (DatabaseError, OSError) as error:
+        raise Refused(
+            _(
+                "The upgrade of the data in %(home)s failed (%(reason)s). The backups are in "
+                "%(folder)s: `bordpunt restore` puts one back."
+            )
+            % {"home": home.root, "reason": error, "folder": home.backups}
+        ) from None
 
 
 def backup_or_refuse(home: Home, target: Path) -> None:
@@ -133,28 +144,27 @@ def run(home: Home, *, host: str, port: int, browser: bool, demo: bool = False) 
             % {"port": port, "host": host, "reason": error.strerror or error}
         ) from None
     try:
-        if backups.changed_since_last_backup(home.database, home.backups):
-            # An evening whose end was not seen (the laptop switched off).
-            backup_or_refuse(home, backups.new_backup(home.backups, "evening"))
-        if needs_migrating:
-            migrate(home, has_data=has_data)
-        if demo:
-            from django.core.management import call_command
-
-            call_command("seed_demo", if_empty=True, force=True, verbosity=0)
-        url = first_page(host, port)
-        print(
-            _("Bordpunt runs at %(url)s (data: %(home)s). Stop it with Ctrl+C.")
-            % {
-                "url": url,
-                "home": home.root,
-            }
+        url = prepare(
+            home,
+            host=host,
+            port=port,
+            needs_migrating=needs_migrating,
+            has_data=has_data,
+            demo=demo,
         )
-        sys.stdout.flush()
-        if browser:
-            webbrowser.open(url)
-        # A polite stop (SIGTERM from a service manager or a test) ends like Ctrl+C.
-        signal.signal(signal.SIGTERM, _interrupt)
+    except BaseException:
+        server.close()
+        raise
+    print(
+        _("Bordpunt runs at %(url)s (data: %(home)s). Stop it with Ctrl+C.")
+        % {"url": url, "home": home.root}
+    )
+    sys.stdout.flush()
+    if browser:
+        webbrowser.open(url)
+    # A polite stop (SIGTERM from a service manager or a test) ends like Ctrl+C.
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
         with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C: the evening ends
             server.run()
     finally:
@@ -162,18 +172,35 @@ def run(home: Home, *, host: str, port: int, browser: bool, demo: bool = False) 
         from django.db import connections
 
         connections.close_all()
-        try:
-            saved = backups.evening_backup(home.database, home.backups)
-        except OSError as error:
-            print(
-                _("No backup could be made in %(folder)s (%(reason)s).")
-                % {"folder": home.backups, "reason": error.strerror or error},
-                file=sys.stderr,
-            )
-            return 1
-        if saved:
-            print(_("Backup made: %(file)s") % {"file": saved})
+    try:
+        saved = backups.evening_backup(home.database, home.backups)
+    except OSError as error:
+        print(
+            _("No backup could be made in %(folder)s (%(reason)s).")
+            % {"folder": home.backups, "reason": error.strerror or error},
+            file=sys.stderr,
+        )
+        return 1
+    if saved:
+        print(_("Backup made: %(file)s") % {"file": saved})
     return 0
+
+
+def prepare(
+    home: Home, *, host: str, port: int, needs_migrating: bool, has_data: bool, demo: bool
+) -> str:
+    """The database backed up and brought up to date (demo data in the demo's home);
+    the address of the first page."""
+    if backups.changed_since_last_backup(home.database, home.backups):
+        # An evening whose end was not seen (the laptop switched off).
+        backup_or_refuse(home, backups.new_backup(home.backups, "evening"))
+    if needs_migrating:
+        migrate(home, has_data=has_data)
+    if demo:
+        from django.core.management import call_command
+
+        call_command("seed_demo", if_empty=True, force=True, verbosity=0)
+    return first_page(host, port)
 
 
 def _interrupt(signum: int, frame: object) -> None:
