@@ -158,7 +158,7 @@ def restore(home: Home, file: Path | None) -> int:
         return 0
     backups.check(file)
     writable(home)
-    _refuse_newer(file)
+    _refuse_newer(home, file)
     saved = backups.restore(file, home.database, home.backups)
     if saved:
         print(_("The data as it was is kept in %(file)s.") % {"file": saved})
@@ -166,11 +166,11 @@ def restore(home: Home, file: Path | None) -> int:
     return 0
 
 
-def _refuse_newer(file: Path) -> None:
+def _refuse_newer(home: Home, file: Path) -> None:
     """Refuse a backup made by a newer Bordpunt: this version cannot read it."""
     from bordpunt.server import known_migrations
 
-    if backups.applied_migrations(file) - known_migrations():
+    if backups.applied_migrations(file) - known_migrations(home):
         raise Refused(
             _(
                 "%(file)s was made by a newer version of Bordpunt. Install that version "

@@ -40,15 +40,13 @@ def setup_django(home: Home) -> None:
     django.setup()
 
 
-def known_migrations() -> set[tuple[str, str]]:
-    """Every migration this version has."""
+def known_migrations(home: Home) -> set[tuple[str, str]]:
+    """Every migration this version has (Django set up for `home` if it is not yet)."""
+    from django.apps import apps
     from django.db.migrations.loader import MigrationLoader
 
-    if "DJANGO_SETTINGS_MODULE" not in os.environ:
-        os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
-        import django
-
-        django.setup()
+    if not apps.ready:
+        setup_django(home)
     return set(MigrationLoader(None, ignore_no_migrations=True).graph.nodes)
 
 

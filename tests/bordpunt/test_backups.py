@@ -20,7 +20,8 @@ def bordpunt_database(path: Path, clubs: list[str], *, extra_migration: str = ""
         db.execute("CREATE TABLE django_migrations (id INTEGER PRIMARY KEY, app, name, applied)")
         db.executemany(
             "INSERT INTO django_migrations (app, name, applied) VALUES (?, ?, '2026-12-01')",
-            sorted(known_migrations()) + ([("clubs", extra_migration)] if extra_migration else []),
+            sorted(known_migrations(Home(path.parent)))
+            + ([("clubs", extra_migration)] if extra_migration else []),
         )
         db.execute("CREATE TABLE clubs_club (id INTEGER PRIMARY KEY, name)")
         db.executemany("INSERT INTO clubs_club (name) VALUES (?)", [(name,) for name in clubs])

@@ -19,7 +19,9 @@ def installed(tmp_path_factory) -> Installed:
         )
     # One build for the whole run: xdist's workers share the session's base folder, and the
     # first to take the lock builds; the others wait, then use it.
-    shared = tmp_path_factory.getbasetemp().parent / "installed-wheel"
+    # (Without xdist the base folder's parent is shared by every run: not that one.)
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "installed-wheel"
     shared.mkdir(exist_ok=True)
     with open(shared / "lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)

@@ -6,7 +6,7 @@ import urllib.request
 import zipfile
 from pathlib import Path
 
-from tests.packaging.installed import ROOT, running
+from tests.packaging.installed import ROOT, environment, running
 
 
 def tracked(*folders: str) -> set[str]:
@@ -84,3 +84,31 @@ def test_run_on_an_empty_home_serves_the_first_run_page_and_static_files(
     # Nothing written beside the installed package.
     site = installed.venv / "lib"
     assert not [path for path in site.rglob("*.sqlite3")]
+
+
+def package_files(installed) -> set[Path]:
+    (site,) = installed.venv.glob("lib/python3*/site-packages")
+    return {path for path in site.rglob("*") if "__pycache__" not in path.parts}
+
+
+def test_backup_and_restore_with_home_given_write_nothing_into_the_package(
+    installed, outside, tmp_path
+):
+    """--home alone (no BORDPUNT_HOME): the settings still take the home's secret key,
+    not a development key beside the package."""
+    home = tmp_path / "home"
+    before = package_files(installed)
+    home.mkdir()
+    setup = subprocess.run(
+        [str(installed.python), "-m", "django", "migrate", "--verbosity=0"],
+        cwd=outside,
+        env={**environment(home), "DJANGO_SETTINGS_MODULE": "config.settings"},
+        capture_output=True,
+        text=True,
+    )
+    assert setup.returncode == 0, setup.stderr
+    backup = tmp_path / "kopie.sqlite3"
+    for args in (["backup", str(backup)], ["restore", str(backup)]):
+        done = installed.run(["--home", str(home), *args], home=home, cwd=outside, BORDPUNT_HOME="")
+        assert done.returncode == 0, done.stderr
+    assert package_files(installed) == before
