@@ -117,7 +117,8 @@ def first_page(host: str, port: int) -> str:
 
     from clubs.models import Club
 
-    address = f"http://{'127.0.0.1' if host in {'0.0.0.0', '::'} else host}:{port}"
+    shown = "127.0.0.1" if host in {"0.0.0.0", "::"} else host
+    address = f"http://{f'[{shown}]' if ':' in shown else shown}:{port}"
     if Club.objects.exists():
         return f"{address}/"
     return f"{address}{reverse('first_run')}?code={os.environ['BORDPUNT_SETUP_CODE']}"
