@@ -9,6 +9,7 @@ and the existing data stays as it was.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import sqlite3
@@ -23,6 +24,8 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 NAME = re.compile(r"^bordpunt-(\d{4})-(\d{2})-(\d{2})-(\d{6})-([a-z-]+)(-\d+)?\.sqlite3$")
 #: Evening backups kept: the newest this many, and the newest of every month.
 KEEP_EVENINGS = 10
+#: The fingerprint of the database as it was at the newest backup into the home's folder.
+LAST = ".last-backup"
 
 
 class BackupError(Exception):
@@ -106,8 +109,7 @@ def restore(backup: Path, database: Path, backups: Path) -> Path | None:
     check(backup)
     saved = None
     if database.is_file():
-        saved = new_backup(backups, "before-restore")
-        copy_database(database, saved)
+        saved = backup_into(database, backups, "before-restore")
     database.parent.mkdir(parents=True, exist_ok=True)
     with _connect(backup, read_only=True) as src, _connect(database, create=True) as dst:
         src.backup(dst)
@@ -121,14 +123,34 @@ def listed(backups: Path) -> list[Path]:
     return sorted(path for path in backups.iterdir() if NAME.match(path.name))
 
 
+def fingerprint(database: Path) -> str:
+    """A digest of the database's file, its write-ahead log checkpointed into it first: the
+    same as long as nothing was written (reading, and opening it, change no page; the
+    files' times do change, so they cannot tell)."""
+    with _connect(database) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    digest = hashlib.sha256()
+    with database.open("rb") as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def backup_into(database: Path, backups: Path, reason: str) -> Path:
+    """A new backup in the home's folder of backups, remembered as the newest."""
+    made = new_backup(backups, reason)
+    before = fingerprint(database)
+    copy_database(database, made)
+    (backups / LAST).write_text(before)
+    return made
+
+
 def changed_since_last_backup(database: Path, backups: Path) -> bool:
-    """Whether the database (or its write-ahead log) changed after the newest backup."""
+    """Whether the database changed after the newest backup into `backups`."""
     if not database.is_file():
         return False
-    files = [database, database.with_name(database.name + "-wal")]
-    changed = max(path.stat().st_mtime for path in files if path.exists())
-    newest = [path.stat().st_mtime for path in listed(backups)]
-    return not newest or changed > max(newest)
+    last = backups / LAST
+    return not last.exists() or last.read_text() != fingerprint(database)
 
 
 def to_prune(names: Iterable[str]) -> list[str]:
@@ -155,8 +177,7 @@ def evening_backup(database: Path, backups: Path) -> Path | None:
     backups pruned."""
     if not changed_since_last_backup(database, backups):
         return None
-    made = new_backup(backups, "evening")
-    copy_database(database, made)
+    made = backup_into(database, backups, "evening")
     for name in to_prune(path.name for path in listed(backups)):
         (backups / name).unlink(missing_ok=True)
     return made

@@ -136,13 +136,16 @@ def backup(home: Home, file: Path | None) -> int:
     if not home.database.is_file():
         raise Refused(_("There is no database in %(home)s yet.") % {"home": home.root})
     writable(home)
-    target = file if file else backups.new_backup(home.backups, "backup")
+    target = file
     try:
-        backups.copy_database(home.database, target)
+        if file:
+            backups.copy_database(home.database, file)
+        else:
+            target = backups.backup_into(home.database, home.backups, "backup")
     except OSError as error:
         raise Refused(
             _("The backup could not be written to %(file)s (%(reason)s).")
-            % {"file": target, "reason": error.strerror or error}
+            % {"file": target or home.backups, "reason": error.strerror or error}
         ) from None
     print(_("Backup made: %(file)s") % {"file": target})
     return 0

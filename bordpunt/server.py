@@ -12,6 +12,7 @@ import contextlib
 import os
 import secrets
 import signal
+import sqlite3
 import sys
 import webbrowser
 from pathlib import Path
@@ -83,8 +84,7 @@ def migrate(home: Home, *, has_data: bool) -> None:
     from django.core.management import call_command
 
     if has_data:
-        saved = backups.new_backup(home.backups, "before-upgrade")
-        backup_or_refuse(home, saved)
+        saved = backup_or_refuse(home, "before-upgrade")
         print(_("Backup before the upgrade: %(file)s") % {"file": saved})
     from django.db import DatabaseError
 
@@ -100,14 +100,14 @@ def migrate(home: Home, *, has_data: bool) -> None:
         ) from None
 
 
-def backup_or_refuse(home: Home, target: Path) -> None:
+def backup_or_refuse(home: Home, reason: str) -> Path:
     """A backup, or a refusal to go on without it (a full disk, say)."""
     try:
-        backups.copy_database(home.database, target)
-    except OSError as error:
+        return backups.backup_into(home.database, home.backups, reason)
+    except (OSError, sqlite3.Error) as error:
         raise Refused(
             _("No backup could be made in %(folder)s (%(reason)s); nothing was changed.")
-            % {"folder": target.parent, "reason": error.strerror or error}
+            % {"folder": home.backups, "reason": getattr(error, "strerror", None) or error}
         ) from None
 
 
@@ -192,7 +192,7 @@ def prepare(
     the address of the first page."""
     if backups.changed_since_last_backup(home.database, home.backups):
         # An evening whose end was not seen (the laptop switched off).
-        backup_or_refuse(home, backups.new_backup(home.backups, "evening"))
+        backup_or_refuse(home, "evening")
     if needs_migrating:
         migrate(home, has_data=has_data)
     if demo:

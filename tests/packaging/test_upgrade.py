@@ -124,3 +124,26 @@ def test_a_damaged_database_is_refused_with_the_way_out(installed, outside, tmp_
     assert "is beschadigd" in done.stderr and "bordpunt restore" in done.stderr
     assert "Traceback" not in done.stderr
     assert (home / "db.sqlite3").read_bytes() == damaged
+
+
+def evening_backups(home: Path) -> list[str]:
+    return sorted(path.name for path in (home / "backups").glob("*-evening*.sqlite3"))
+
+
+def test_an_evening_is_backed_up_at_its_end_or_at_the_next_start(installed, outside, club_home):
+    with running(installed, club_home, outside):
+        pass  # an evening with the club made before it: changed since the last backup
+    first = evening_backups(club_home)
+    assert len(first) == 1
+    with running(installed, club_home, outside):
+        pass
+    assert evening_backups(club_home) == first  # nothing changed: no backup
+    # An evening the command did not see end (the laptop switched off mid-way): the
+    # database changed, no backup at the stop; the next start makes it first.
+    with sqlite3.connect(club_home / "db.sqlite3") as db:
+        db.execute("UPDATE clubs_club SET name = 'De Goudse Letters 2'")
+    with running(installed, club_home, outside) as server:
+        assert len(evening_backups(club_home)) == 2
+        latest = club_home / "backups" / evening_backups(club_home)[-1]
+        assert clubs(latest) == ["De Goudse Letters 2"]
+        assert server.process.poll() is None
