@@ -69,6 +69,7 @@ benchmarks: install
 	$(PY) benchmarks/ratings.py
 	$(PY) benchmarks/duplicate.py
 	$(PY) benchmarks/hosted.py
+	$(PY) benchmarks/installed.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles

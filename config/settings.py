@@ -9,6 +9,7 @@ import secrets
 from email.utils import getaddresses
 from ipaddress import IPv4Network, IPv6Network, ip_network
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 import dj_email_url
@@ -16,7 +17,12 @@ from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from config.home import HOME_VARIABLE, SHARED_DIR, Home
+
 BASE_DIR = Path(__file__).resolve().parent.parent
+# An installed Bordpunt (`bordpunt run`) names its home folder: the database, the secret key,
+# uploads and logs are there, debug is off, the static files are served from the package.
+HOME = Home(Path(os.environ[HOME_VARIABLE])) if os.environ.get(HOME_VARIABLE, "").strip() else None
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -34,8 +40,10 @@ def development_secret_key() -> str:
     return key_file.read_text().strip()
 
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or (development_secret_key() if DEBUG else "")
+DEBUG = env_bool("DJANGO_DEBUG", HOME is None)
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or (
+    HOME.secret_key() if HOME else development_secret_key() if DEBUG else ""
+)
 if not SECRET_KEY:
     raise RuntimeError("Set DJANGO_SECRET_KEY when DJANGO_DEBUG is off.")
 
@@ -50,6 +58,19 @@ CSRF_TRUSTED_ORIGINS = [
     if origin.strip()
 ]
 
+# Bordpunt's own apps (config/warmup.py compiles their templates before the first request).
+PROJECT_APPS = [
+    "clubs",
+    "games",
+    "competition",
+    "duplicate",
+    "pairing",
+    "interchange",
+    "archives",
+    "demo",
+    "hosting",
+    "privacy",
+]
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -65,16 +86,7 @@ INSTALLED_APPS = [
     "crispy_bootstrap5",
     "django_htmx",
     "csp",
-    "clubs",
-    "games",
-    "competition",
-    "duplicate",
-    "pairing",
-    "interchange",
-    "archives",
-    "demo",
-    "hosting",
-    "privacy",
+    *PROJECT_APPS,
 ]
 
 MIDDLEWARE = [
@@ -105,7 +117,7 @@ ROOT_URLCONF = "config.urls"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [SHARED_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -127,7 +139,7 @@ WSGI_APPLICATION = "config.wsgi.application"
 # clients (10 devices left 90 connections open; benchmarks/devices.py).
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        default=f"sqlite:///{(HOME.database if HOME else BASE_DIR / 'db.sqlite3').as_posix()}",
         conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "0")),
         conn_health_checks=True,
     )
@@ -165,7 +177,7 @@ LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "nl"
 LANGUAGES = [("nl", _("Dutch")), ("en", _("English"))]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [SHARED_DIR / "locale"]
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "Europe/Amsterdam")
 USE_I18N = True
 USE_TZ = True
@@ -176,15 +188,21 @@ USE_THOUSAND_SEPARATOR = False
 
 STATIC_URL = "static/"
 STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [SHARED_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
-        if not DEBUG
+        if not DEBUG and not HOME
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
+if HOME:
+    # Served from the installed package as they are, found by Django's finders when the
+    # server starts: no collectstatic, nothing written beside the package or into the home.
+    WHITENOISE_USE_FINDERS = True
+    STATIC_ROOT = None  # type: ignore[assignment]  # no collected copy to serve
+    MEDIA_ROOT = HOME.uploads
 
 # Uploads are a results CSV or a GCG file: kilobytes. A request larger than a file of
 # UPLOAD_MAX_SIZE plus the form around it is refused before its body is read (413); a file
@@ -261,7 +279,7 @@ else:
 
 # Every error with its traceback on stderr (gunicorn, systemd and docker keep stderr), and
 # by mail to ADMINS when mail is configured and debug is off.
-LOGGING = {
+LOGGING: dict[str, Any] = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
@@ -291,6 +309,20 @@ LOGGING = {
         for name in ("django", "config")
     },
 }
+
+if HOME:
+    # An installed Bordpunt also keeps its log in the home, for the secretary to send along.
+    LOGGING["handlers"]["file"] = {
+        "class": "logging.handlers.RotatingFileHandler",
+        "filename": str(HOME.logs / "bordpunt.log"),
+        "maxBytes": 1_000_000,
+        "backupCount": 3,
+        "encoding": "utf-8",
+        "delay": True,
+        "formatter": "plain",
+    }
+    for logger in (LOGGING["root"], *LOGGING["loggers"].values()):
+        logger["handlers"] = [*logger["handlers"], "file"]
 
 # Dutch error pages in the site's layout; the CSRF failure page too.
 CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
@@ -324,6 +356,9 @@ if SIGNUP_MODE not in {"open", "approve", "invite"}:
 #: How long a mailed confirmation link works; an operator's invitation to sign up works longer.
 SIGNUP_LINK_HOURS = 48
 SIGNUP_INVITATION_DAYS = 14
+# An installed Bordpunt's first run (hosting/first_run.py): the code `bordpunt run` made and
+# put in the address it opens; none (no first-run page at all) otherwise.
+FIRST_RUN_CODE = os.environ.get("BORDPUNT_SETUP_CODE", "").strip() if HOME else ""
 # "Shared device" at login: the session ends with the browser and after these hours anyway.
 SHARED_DEVICE_HOURS = 4
 # The visitor's address is the connection's, unless the connection comes from a trusted

@@ -11,22 +11,30 @@ worker opens its own connection when a request needs one.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from django.apps import apps
 from django.conf import settings
 from django.template.autoreload import get_template_directories
 from django.template.loader import get_template
 from django.urls import get_resolver
 from django.utils import translation
 
+from config.home import SHARED_DIR
 from rules.dawg import Dawg
 from rules.lexicon import KINDS, Lexicon
 
 
 def project_templates() -> list[str]:
     """The names of Bordpunt's own templates (not those of Django or the libraries)."""
+    # Ours: the shared folder and our apps' own, wherever they are (a checkout, or an
+    # installed wheel's site-packages beside the libraries' templates).
+    ours = {SHARED_DIR / "templates"} | {
+        Path(apps.get_app_config(name).path) / "templates" for name in settings.PROJECT_APPS
+    }
     names: set[str] = set()
     for directory in get_template_directories():
-        # Ours: inside the project, not in a virtualenv kept there (the libraries' own).
-        if directory.is_relative_to(settings.BASE_DIR) and ".venv" not in directory.parts:
+        if directory in ours:
             names.update(
                 path.relative_to(directory).as_posix() for path in directory.rglob("*.html")
             )

@@ -41,6 +41,7 @@ from clubs.history import HistoryAction, history_record
 from clubs.locks import club_lock, row_lock
 from clubs.models import Club, ClubStatus, HistoryEntry, Membership, Player
 from clubs.slugs import validate_club_slug
+from competition.services.competitions import competition_create
 from hosting.middleware import forget_club_status
 from hosting.models import SignUp, SignUpInvitation
 
@@ -437,3 +438,60 @@ def acting_stop(*, club_id: int, by: Any) -> None:
         object_id=club.pk,
         label=club.name,
     )
+
+
+class FirstRunError(Exception):
+    """Why the first-run setup cannot make the club (the message is for the user)."""
+
+
+FIRST_RUN_DONE = _("This Bordpunt has its club already: log in.")
+
+
+@transaction.atomic
+def club_first_run(
+    *,
+    club_name: str,
+    secretary_name: str,
+    username: str,
+    password: str,
+    rules: str,
+    competition_name: str,
+    now: datetime | None = None,
+) -> Confirmed:
+    """An installed Bordpunt's first club (`bordpunt run` on an empty home): the
+    secretary's account, player and membership, the club, and its first competition under
+    the chosen rules, together or not at all. Refused once the home has a club: SQLite's
+    write lock, taken at BEGIN, lets two clicks at once in one at a time."""
+    now = now or timezone.now()
+    if Club.objects.exists():
+        raise FirstRunError(FIRST_RUN_DONE)
+    if get_user_model().objects.filter(username__iexact=username).exists():
+        raise FirstRunError(_("This username is taken. Choose another."))
+    user = User(username=username)  # AUTH_USER_MODEL
+    user.set_password(password)
+    user.save()
+    player = Player.objects.create(name=secretary_name, user=user)
+    club = Club(name=club_name, slug=club_slug_for(club_name), status=ClubStatus.ACTIVE)
+    club.created_at = now
+    club.save()
+    Membership.objects.create(club=club, player=player, role=Membership.Role.SECRETARY)
+    history_record(
+        club_id=club.pk,
+        by=user,
+        action=HistoryAction.CLUB_SIGNUP,
+        object_type="club",
+        object_id=club.pk,
+        label=club.name,
+        after={"name": club.name, "slug": club.slug, "username": user.get_username()},
+        at=now,
+    )
+    competition_create(
+        club=club,
+        settings={
+            "name": competition_name,
+            "slug": slugify(competition_name)[:50] or "competitie",
+            "rules": rules,
+        },
+        by=user,
+    )
+    return Confirmed(user=user, club=club)

@@ -7,10 +7,11 @@ Django: the URL configuration.
 
 from django.urls import path
 
-from hosting import views
+from hosting import first_run, views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("eerste-start/", first_run.first_run, name="first_run"),
     path("aanmelden/", views.signup, name="signup"),
     path("aanmelden/verstuurd/", views.signup_sent, name="signup_sent"),
     path("aanmelden/bevestigen/<str:token>/", views.signup_confirm_view, name="signup_confirm"),

@@ -1,0 +1,200 @@
+"""`bordpunt`: run Bordpunt from its home folder on a club's laptop (docs/installed.md).
+
+    bordpunt run [--port 8000] [--host 127.0.0.1] [--no-browser]
+    bordpunt version | backup [FILE] | restore [FILE] | demo | lexicon LIST
+
+Everything the person at the keyboard reads is in their language (bordpunt.i18n), and a
+refusal says why and leaves the data as it was: exit status 2 with one message, no
+traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from bordpunt import backups, i18n
+from bordpunt.i18n import _
+from config.home import Home, default_home
+
+
+class Refused(Exception):
+    """A reason not to go on, for the person at the keyboard."""
+
+
+class _Formatter(argparse.HelpFormatter):
+    def add_usage(self, usage, actions, groups, prefix=None):
+        return super().add_usage(usage, actions, groups, prefix or _("usage: "))
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command's arguments, described in the active language."""
+    top = argparse.ArgumentParser(
+        prog="bordpunt",
+        description=_("Bordpunt on this computer: the club's data stays in its home folder."),
+        formatter_class=_Formatter,
+        add_help=False,
+    )
+    _common(top)
+    top._positionals.title = _("commands")
+    commands = top.add_subparsers(dest="command", metavar=_("COMMAND"))
+
+    def command(name: str, help: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(
+            name, help=help, description=help, formatter_class=_Formatter, add_help=False
+        )
+        _common(sub, sub=True)
+        return sub
+
+    for name, help in (
+        ("run", _("start Bordpunt and open it in the browser")),
+        ("demo", _("start Bordpunt with demo data, in a home of its own")),
+    ):
+        sub = command(name, help)
+        sub.add_argument("--host", default="127.0.0.1", help=_("address to serve on"))
+        sub.add_argument("--port", type=int, default=8000, help=_("port to serve on"))
+        sub.add_argument("--no-browser", action="store_true", help=_("do not open the browser"))
+    command("version", _("print the version"))
+    sub = command("backup", _("back up the database"))
+    sub.add_argument("file", nargs="?", type=Path, metavar=_("FILE"))
+    sub = command("restore", _("restore a backup; without a file: list the backups"))
+    sub.add_argument("file", nargs="?", type=Path, metavar=_("FILE"))
+    sub = command("lexicon", _("build the club's own word list from a text file"))
+    sub.add_argument("file", type=Path, metavar=_("FILE"))
+    sub.add_argument("--kind", help=_("keep only the words of this kind (gouds8, standard)"))
+    return top
+
+
+def _common(parser: argparse.ArgumentParser, *, sub: bool = False) -> None:
+    """-h, --lang and --home, before the command or after it. After it they set a value
+    only when given (SUPPRESS): else the command's default would undo the one before."""
+    options = parser.add_argument_group(_("options"))
+    default: dict[str, Any] = {"default": argparse.SUPPRESS} if sub else {}
+    options.add_argument("-h", "--help", action="help", help=_("show this help and stop"))
+    options.add_argument("--lang", choices=i18n.LANGUAGES, help=_("language: nl (default) or en"))
+    options.add_argument(
+        "--home",
+        type=Path,
+        help=_("home folder (default: BORDPUNT_HOME or the user's data folder)"),
+        **default,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of `bordpunt` and `python -m bordpunt`; returns the exit status."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    i18n.activate(i18n.language_from(args_list, os.environ))
+    args = parser().parse_args(args_list)
+    home = Home(args.home if args.home else default_home())
+    try:
+        if args.command == "version":
+            from bordpunt import __version__
+
+            print(f"bordpunt {__version__}")
+            return 0
+        if args.command == "backup":
+            return backup(home, args.file)
+        if args.command == "restore":
+            return restore(home, args.file)
+        if args.command == "lexicon":
+            return lexicon(home, args.file, args.kind)
+        if args.command in {"run", "demo"}:
+            from bordpunt.server import run
+
+            if args.command == "demo":
+                home = Home(home.root / "demo")
+            return run(
+                home,
+                host=args.host,
+                port=args.port,
+                browser=not args.no_browser,
+                demo=args.command == "demo",
+            )
+        parser().print_help()
+        return 0
+    except (Refused, backups.BackupError) as refusal:
+        print(f"bordpunt: {refusal}", file=sys.stderr)
+        return 2
+
+
+def writable(home: Home) -> None:
+    """Prepare the home, or refuse with the reason it cannot be written."""
+    try:
+        home.prepare()
+    except OSError as error:
+        raise Refused(
+            _("The home folder %(home)s cannot be written (%(reason)s); nothing was changed.")
+            % {"home": home.root, "reason": error.strerror or error}
+        ) from None
+
+
+def backup(home: Home, file: Path | None) -> int:
+    if not home.database.is_file():
+        raise Refused(_("There is no database in %(home)s yet.") % {"home": home.root})
+    writable(home)
+    target = file
+    try:
+        if file:
+            backups.copy_database(home.database, file)
+        else:
+            target = backups.backup_into(home.database, home.backups, "backup")
+    except OSError as error:
+        raise Refused(
+            _("The backup could not be written to %(file)s (%(reason)s).")
+            % {"file": target or home.backups, "reason": error.strerror or error}
+        ) from None
+    print(_("Backup made: %(file)s") % {"file": target})
+    return 0
+
+
+def restore(home: Home, file: Path | None) -> int:
+    if file is None:
+        made = backups.listed(home.backups)
+        if not made:
+            print(_("There are no backups in %(folder)s.") % {"folder": home.backups})
+        for path in made:
+            print(path)
+        return 0
+    backups.check(file)
+    writable(home)
+    _refuse_newer(home, file)
+    saved = backups.restore(file, home.database, home.backups)
+    if saved:
+        print(_("The data as it was is kept in %(file)s.") % {"file": saved})
+    print(_("Restored from %(file)s.") % {"file": file})
+    return 0
+
+
+def _refuse_newer(home: Home, file: Path) -> None:
+    """Refuse a backup made by a newer Bordpunt: this version cannot read it."""
+    from bordpunt.server import known_migrations
+
+    if backups.applied_migrations(file) - known_migrations(home):
+        raise Refused(
+            _(
+                "%(file)s was made by a newer version of Bordpunt. Install that version "
+                "to restore it; nothing was changed."
+            )
+            % {"file": file}
+        )
+
+
+def lexicon(home: Home, file: Path, kind: str | None) -> int:
+    from rules.lexicon import KINDS
+    from rules.lexicon_build import build_club_list
+
+    if not file.is_file():
+        raise Refused(_("The file %(file)s does not exist.") % {"file": file})
+    if kind is not None and kind not in KINDS:
+        raise Refused(_("Unknown kind %(kind)s.") % {"kind": kind})
+    writable(home)
+    output = home.root / "lexicons" / f"{file.stem}.marisa"
+    try:
+        build_club_list(file, output, kind, sys.stdout)
+    except UnicodeDecodeError:
+        raise Refused(_("%(file)s is not a text file in UTF-8.") % {"file": file}) from None
+    return 0
