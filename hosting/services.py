@@ -199,6 +199,34 @@ def signup_confirm(token: str, *, now: datetime | None = None) -> Confirmed:
     raise AssertionError("unreachable")
 
 
+def _club_with_secretary(
+    user: User, *, secretary_name: str, club_name: str, city: str, status: str, now: datetime
+) -> Club:
+    """A new club with `user` as its secretary's account: the player, the club, the
+    membership and the history's entry. Inside the caller's transaction."""
+    player = Player.objects.create(name=secretary_name, user=user)
+    club = Club(name=club_name, slug=club_slug_for(club_name), city=city, status=status)
+    club.created_at = now
+    club.save()
+    Membership.objects.create(club=club, player=player, role=Membership.Role.SECRETARY)
+    history_record(
+        club_id=club.pk,
+        by=user,
+        action=HistoryAction.CLUB_SIGNUP,
+        object_type="club",
+        object_id=club.pk,
+        label=club.name,
+        after={
+            "name": club.name,
+            "slug": club.slug,
+            "city": club.city,
+            "username": user.get_username(),
+        },
+        at=now,
+    )
+    return club
+
+
 @transaction.atomic
 def _confirm(payload: dict[str, Any], *, now: datetime) -> Confirmed:
     signup = row_lock(SignUp.objects).filter(pk=payload["id"], key=str(payload.get("key"))).first()
@@ -218,27 +246,13 @@ def _confirm(payload: dict[str, Any], *, now: datetime) -> Confirmed:
     user = User(username=email_key(signup.email), email=signup.email)  # AUTH_USER_MODEL
     user.password = signup.password  # hashed at sign-up
     user.save()
-    player = Player.objects.create(name=signup.secretary_name, user=user)
-    status = ClubStatus.PENDING if settings.SIGNUP_MODE == "approve" else ClubStatus.ACTIVE
-    club = Club(name=signup.club_name, slug=club_slug_for(signup.club_name), city=signup.city)
-    club.status = status
-    club.created_at = now
-    club.save()
-    Membership.objects.create(club=club, player=player, role=Membership.Role.SECRETARY)
-    history_record(
-        club_id=club.pk,
-        by=user,
-        action=HistoryAction.CLUB_SIGNUP,
-        object_type="club",
-        object_id=club.pk,
-        label=club.name,
-        after={
-            "name": club.name,
-            "slug": club.slug,
-            "city": club.city,
-            "username": user.get_username(),
-        },
-        at=now,
+    club = _club_with_secretary(
+        user,
+        secretary_name=signup.secretary_name,
+        club_name=signup.club_name,
+        city=signup.city,
+        status=ClubStatus.PENDING if settings.SIGNUP_MODE == "approve" else ClubStatus.ACTIVE,
+        now=now,
     )
     signup.delete()
     return Confirmed(user=user, club=club)
@@ -470,20 +484,13 @@ def club_first_run(
     user = User(username=username)  # AUTH_USER_MODEL
     user.set_password(password)
     user.save()
-    player = Player.objects.create(name=secretary_name, user=user)
-    club = Club(name=club_name, slug=club_slug_for(club_name), status=ClubStatus.ACTIVE)
-    club.created_at = now
-    club.save()
-    Membership.objects.create(club=club, player=player, role=Membership.Role.SECRETARY)
-    history_record(
-        club_id=club.pk,
-        by=user,
-        action=HistoryAction.CLUB_SIGNUP,
-        object_type="club",
-        object_id=club.pk,
-        label=club.name,
-        after={"name": club.name, "slug": club.slug, "username": user.get_username()},
-        at=now,
+    club = _club_with_secretary(
+        user,
+        secretary_name=secretary_name,
+        club_name=club_name,
+        city="",
+        status=ClubStatus.ACTIVE,
+        now=now,
     )
     competition_create(
         club=club,
