@@ -1,6 +1,6 @@
 """`bordpunt`: run Bordpunt from its home folder on a club's laptop (docs/installed.md).
 
-    bordpunt run [--port 8000] [--host 127.0.0.1] [--no-browser]
+    bordpunt run [--port 8000] [--host 127.0.0.1] [--no-browser] [--lan]
     bordpunt version | backup [FILE] | restore [FILE] | demo | lexicon LIST
 
 Everything the person at the keyboard reads is in their language (bordpunt.i18n), and a
@@ -58,6 +58,11 @@ def parser() -> argparse.ArgumentParser:
         sub.add_argument("--host", default="127.0.0.1", help=_("address to serve on"))
         sub.add_argument("--port", type=int, default=8000, help=_("port to serve on"))
         sub.add_argument("--no-browser", action="store_true", help=_("do not open the browser"))
+        sub.add_argument(
+            "--lan",
+            action="store_true",
+            help=_("serve in the club's network, for the players' phones (shows a QR code)"),
+        )
     command("version", _("print the version"))
     sub = command("backup", _("back up the database"))
     sub.add_argument("file", nargs="?", type=Path, metavar=_("FILE"))
@@ -107,9 +112,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             if args.command == "demo":
                 home = Home(home.root / "demo")
+            host, shown = args.host, None
+            if args.lan:
+                host, shown = "0.0.0.0", lan(args.port)
             return run(
                 home,
-                host=args.host,
+                host=host,
+                shown=shown,
                 port=args.port,
                 browser=not args.no_browser,
                 demo=args.command == "demo",
@@ -119,6 +128,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (Refused, backups.BackupError) as refusal:
         print(f"bordpunt: {refusal}", file=sys.stderr)
         return 2
+
+
+def lan(port: int) -> str:
+    """Prepare serving in the club's network: its address allowed (settings read the
+    environment when the server sets Django up), shown with its QR code; the address."""
+    from bordpunt.lan import lan_address, lan_environment, lan_url
+    from competition.qr import qr_code
+
+    address = lan_address()
+    os.environ.update(lan_environment(address, port))
+    url = lan_url(address, port)
+    print(_("In the club's network, phones open %(url)s (or scan this code):") % {"url": url})
+    qr_code(url).terminal(compact=True)
+    if address == "127.0.0.1":
+        print(_("This computer is in no network: only its own browser can reach Bordpunt."))
+    return address
 
 
 def writable(home: Home) -> None:

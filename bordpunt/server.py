@@ -124,7 +124,16 @@ def first_page(host: str, port: int) -> str:
     return f"{address}{reverse('first_run')}?code={os.environ['BORDPUNT_SETUP_CODE']}"
 
 
-def run(home: Home, *, host: str, port: int, browser: bool, demo: bool = False) -> int:
+def run(
+    home: Home,
+    *,
+    host: str,
+    port: int,
+    browser: bool,
+    demo: bool = False,
+    shown: str | None = None,
+) -> int:
+    """Serve on `host`; the browser opens `shown` (the LAN address with --lan) if given."""
     writable(home)
     setup_django(home)
     has_data, needs_migrating = pending_migrations(home)
@@ -145,7 +154,7 @@ def run(home: Home, *, host: str, port: int, browser: bool, demo: bool = False) 
     try:
         url = prepare(
             home,
-            host=host,
+            host=shown or host,
             port=port,
             needs_migrating=needs_migrating,
             has_data=has_data,

@@ -11,6 +11,7 @@ from hosting import first_run, views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("zaal/", views.club_room, name="club_room"),
     path("eerste-start/", first_run.first_run, name="first_run"),
     path("aanmelden/", views.signup, name="signup"),
     path("aanmelden/verstuurd/", views.signup_sent, name="signup_sent"),

@@ -37,6 +37,7 @@ from clubs.models import Club, ClubStatus, Membership, ThrottleScope
 from clubs.permissions import can_manage_club, is_operator
 from clubs.throttle import Key, client_ip, throttle_fail, throttle_wait
 from competition.models import Competition, Round
+from competition.qr import qr_svg
 from duplicate.models import DuplicateCompetition
 from hosting import services
 from hosting.forms import (
@@ -61,6 +62,15 @@ from hosting.services import (
 )
 
 INVITATION_PARAMETER = "uitnodiging"
+
+
+def club_room(request):
+    """The address to join, in large type and as a QR code, for a screen in the club room
+    (`bordpunt run --lan`). It is the address this page was opened at, so it is right in any
+    network without a setting; it shows nothing else, so anyone may see it."""
+    url = f"{request.scheme}://{request.get_host()}/"
+    qr = qr_svg(url, title=_("Scan to open Bordpunt on your phone"))
+    return render(request, "hosting/club_room.html", {"url": url, "qr": qr})
 
 
 def home(request):

@@ -1,0 +1,100 @@
+"""The club room's page (/zaal/) and the site at the laptop's LAN address, with the settings
+`bordpunt run --lan` sets (bordpunt/lan.py): the page shows the address it was opened at
+with its QR code; forms posted from that address pass CSRF; secretary pages still ask for a
+login."""
+
+import pytest
+from django.conf import settings as django_settings
+from django.test import Client
+from django.urls import reverse
+
+from bordpunt.lan import lan_environment
+from tests.test_page_languages import page_words, word_lists
+
+pytestmark = pytest.mark.django_db
+
+ADDRESS = "192.168.1.23"
+HOST = f"{ADDRESS}:8000"
+
+
+@pytest.fixture
+def lan_settings(settings):
+    """The settings config/settings.py makes of what `bordpunt run --lan` sets."""
+    environment = lan_environment(ADDRESS, 8000)
+    settings.ALLOWED_HOSTS = environment["DJANGO_ALLOWED_HOSTS"].split(",")
+    settings.CSRF_TRUSTED_ORIGINS = environment["DJANGO_CSRF_TRUSTED_ORIGINS"].split(",")
+    return settings
+
+
+def test_the_club_room_shows_the_address_it_was_opened_at_and_its_qr_code(
+    client, lan_settings, django_assert_num_queries
+):
+    with django_assert_num_queries(0):
+        response = client.get(reverse("club_room"), HTTP_HOST=HOST)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert f"http://{HOST}/" in html
+    assert 'class="qr"><title>' in html
+    assert "Doe mee op je telefoon" in html
+
+
+def test_the_club_room_speaks_one_language(client, lan_settings):
+    english_only, dutch_only = word_lists()
+    for language, foreign, heading in (
+        ("nl", english_only, "Doe mee op je telefoon"),
+        ("en", dutch_only, "Join on your phone"),
+    ):
+        client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = language
+        response = client.get(reverse("club_room"), HTTP_HOST=HOST)
+        html = response.content.decode()
+        assert heading in html
+        assert page_words(html) & foreign == set()
+
+
+def test_the_first_steps_link_to_the_club_room(client, club, secretary):
+    client.force_login(secretary)
+    response = client.get(reverse("first_steps", kwargs={"club": club.slug}))
+    assert f'href="{reverse("club_room")}"' in response.content.decode()
+
+
+def test_a_login_from_the_lan_address_passes_csrf(lan_settings, secretary):
+    secretary.set_password("geheim-wachtwoord")
+    secretary.save()
+    phone = Client(enforce_csrf_checks=True, HTTP_HOST=HOST)
+    phone.get(reverse("login"))
+    token = phone.cookies[django_settings.CSRF_COOKIE_NAME].value
+    response = phone.post(
+        reverse("login"),
+        {"username": secretary.username, "password": "geheim-wachtwoord"},
+        HTTP_ORIGIN=f"http://{HOST}",
+        HTTP_X_CSRFTOKEN=token,
+    )
+    assert response.status_code == 302
+    assert phone.session.get("_auth_user_id") == str(secretary.pk)
+
+
+def test_a_login_posted_from_another_origin_is_refused(lan_settings, secretary):
+    secretary.set_password("geheim-wachtwoord")
+    secretary.save()
+    phone = Client(enforce_csrf_checks=True, HTTP_HOST=HOST)
+    phone.get(reverse("login"))
+    token = phone.cookies[django_settings.CSRF_COOKIE_NAME].value
+    response = phone.post(
+        reverse("login"),
+        {"username": secretary.username, "password": "geheim-wachtwoord"},
+        HTTP_ORIGIN="http://192.168.1.99:8000",
+        HTTP_X_CSRFTOKEN=token,
+    )
+    assert response.status_code == 403
+    assert "_auth_user_id" not in phone.session
+
+
+def test_secretary_pages_at_the_lan_address_still_ask_for_a_login(client, club, lan_settings):
+    response = client.get(reverse("first_steps", kwargs={"club": club.slug}), HTTP_HOST=HOST)
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+
+
+def test_an_unknown_host_is_refused(client, lan_settings):
+    response = client.get(reverse("club_room"), HTTP_HOST="evil.example")
+    assert response.status_code == 400
