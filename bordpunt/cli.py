@@ -28,7 +28,10 @@ class Refused(Exception):
 
 class _Formatter(argparse.HelpFormatter):
     def add_usage(self, usage, actions, groups, prefix=None):
-        return super().add_usage(usage, actions, groups, prefix or _("usage: "))
+        # None only: argparse asks with "" for a subcommand's own name ("bordpunt run").
+        if prefix is None:
+            prefix = _("usage: ")
+        return super().add_usage(usage, actions, groups, prefix)
 
 
 def parser() -> argparse.ArgumentParser:
