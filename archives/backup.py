@@ -40,7 +40,7 @@ from django.utils.translation import gettext_lazy as _
 
 from archives import schema
 from clubs.inputs import file_size_text
-from clubs.models import Club, HistoryEntry, Membership, Player, Throttle
+from clubs.models import Club, HistoryEntry, Membership, Player, Submission, Throttle
 from clubs.slugs import validate_club_slug
 from competition.models import Absence, Competition, Entrant, Group, Round
 from competition.services import CompetitionError
@@ -83,8 +83,9 @@ HISTORY_MODELS: tuple[type[models.Model], ...] = (HistoryEntry,)
 #: Not kept in an archive: the waits after wrong passwords and codes (per address, gone
 #: within a day), and a board's running clock: what it timed is kept with each move
 #: (`Move.think_ms`) and its start, pauses and flag in the history; a restored game that was
-#: still being played goes on without its clock.
-NOT_BACKED_UP: tuple[type[models.Model], ...] = (Throttle, GameClock)
+#: still being played goes on without its clock; and the keys of forms already saved
+#: (`clubs.submissions`, kept three days against a form sent twice, and of no club).
+NOT_BACKED_UP: tuple[type[models.Model], ...] = (Throttle, GameClock, Submission)
 #: What a history entry's plain ids (`object_type`/`object_id`, `competition_id`, `game_id`)
 #: refer to, to renumber them on restore. An id whose row is gone (a cleared pairing's game)
 #: becomes empty; the entry's label still names it.

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs import services
 from clubs.history import HistoryAction
-from clubs.models import Club, HistoryEntry, Membership, Player, Throttle
+from clubs.models import Club, HistoryEntry, Membership, Player, Submission, Throttle
 
 
 class ViewOnlyAdmin(admin.ModelAdmin):
@@ -177,6 +177,22 @@ class ThrottleAdmin(admin.ModelAdmin):
     list_display = ("scope", "subject", "address", "failures", "last_failure_at", "locked_until")
     list_filter = ("scope",)
     search_fields = ("subject", "address")
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Submission)
+class SubmissionAdmin(admin.ModelAdmin):
+    """The keys of forms already saved (clubs/submissions.py): read only, the record of
+    what a form sent twice was answered with."""
+
+    list_display = ("made", "kind", "led_to", "by")
+    list_filter = ("kind",)
+    search_fields = ("key", "led_to", "by__username")
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False

@@ -47,6 +47,7 @@ ADMIN_MODELS = [
     ("clubs", "membership"),
     ("clubs", "historyentry"),
     ("clubs", "throttle"),
+    ("clubs", "submission"),
     ("competition", "competition"),
     ("competition", "group"),
     ("competition", "entrant"),
