@@ -13,7 +13,7 @@ from datetime import date
 from django import forms
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login, password_validation
+from django.contrib.auth import login
 from django.contrib.auth.models import User
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -23,10 +23,20 @@ from django.utils.translation import gettext_lazy
 from clubs.inputs import validate_plain_text
 from clubs.models import Club
 from competition.models import Competition
+from hosting.forms import NewPasswordForm
 from hosting.services import FIRST_RUN_DONE, FirstRunError, club_first_run
 
 
-class FirstRunForm(forms.Form):
+class FirstRunForm(NewPasswordForm):
+    field_order = [
+        "code",
+        "club_name",
+        "secretary_name",
+        "username",
+        "password1",
+        "password2",
+        "rules",
+    ]
     code = forms.CharField(widget=forms.HiddenInput)
     club_name = forms.CharField(
         label=gettext_lazy("Club name"), max_length=120, validators=[validate_plain_text]
@@ -43,19 +53,6 @@ class FirstRunForm(forms.Form):
         validators=User._meta.get_field("username").validators,
         widget=forms.TextInput(attrs={"autocomplete": "username"}),
     )
-    password1 = forms.CharField(
-        label=gettext_lazy("Password"),
-        strip=False,
-        max_length=4096,
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-        help_text=password_validation.password_validators_help_text_html(),
-    )
-    password2 = forms.CharField(
-        label=gettext_lazy("Password again"),
-        strip=False,
-        max_length=4096,
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-    )
     rules = forms.ChoiceField(
         label=gettext_lazy("Rules"),
         choices=[
@@ -67,21 +64,10 @@ class FirstRunForm(forms.Form):
         help_text=gettext_lazy("The first competition's rules; each competition can have its own."),
     )
 
-    def clean(self):
-        super().clean()
-        cleaned = self.cleaned_data
-        first, second = cleaned.get("password1"), cleaned.get("password2")
-        if first and second and first != second:
-            self.add_error("password2", _("The two passwords differ."))
-        elif first:
-            user = User(
-                username=cleaned.get("username", ""), first_name=cleaned.get("secretary_name", "")
-            )
-            try:
-                password_validation.validate_password(first, user)
-            except forms.ValidationError as error:
-                self.add_error("password1", error)
-        return cleaned
+    def account(self, cleaned: dict) -> User:
+        return User(
+            username=cleaned.get("username", ""), first_name=cleaned.get("secretary_name", "")
+        )
 
 
 def _code_matches(code: str) -> bool:

@@ -15,7 +15,45 @@ from clubs.models import ClubStatus
 from hosting.services import NAME_TAKEN, club_name_taken
 
 
-class SignUpForm(forms.Form):
+class NewPasswordForm(forms.Form):
+    """A new account's password, typed twice and checked by Django's validators against
+    the account the form makes (`account`): the sign-up's and the installed first run's.
+    Longer than anyone types is refused before it is hashed."""
+
+    password1 = forms.CharField(
+        label=_("Password"),
+        strip=False,
+        max_length=4096,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=password_validation.password_validators_help_text_html(),
+    )
+    password2 = forms.CharField(
+        label=_("Password again"),
+        strip=False,
+        max_length=4096,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def account(self, cleaned: dict) -> User:
+        """The account as it will be: the validators compare the password with it."""
+        raise NotImplementedError
+
+    def clean(self):
+        super().clean()
+        cleaned = self.cleaned_data
+        first, second = cleaned.get("password1"), cleaned.get("password2")
+        if first and second and first != second:
+            self.add_error("password2", _("The two passwords differ."))
+        elif first:
+            try:
+                password_validation.validate_password(first, self.account(cleaned))
+            except forms.ValidationError as error:
+                self.add_error("password1", error)
+        return cleaned
+
+
+class SignUpForm(NewPasswordForm):
+    field_order = ["club_name", "city", "secretary_name", "email", "password1", "password2"]
     club_name = forms.CharField(
         label=_("Club name"), max_length=120, validators=[validate_plain_text]
     )
@@ -38,19 +76,6 @@ class SignUpForm(forms.Form):
         help_text=_("We mail a link to confirm it; you log in with it."),
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
-    password1 = forms.CharField(
-        label=_("Password"),
-        strip=False,
-        max_length=4096,
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-        help_text=password_validation.password_validators_help_text_html(),
-    )
-    password2 = forms.CharField(
-        label=_("Password again"),
-        strip=False,
-        max_length=4096,
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-    )
 
     def __init__(self, *args, invited_email: str | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -65,23 +90,11 @@ class SignUpForm(forms.Form):
             raise forms.ValidationError(NAME_TAKEN, code="taken")
         return name
 
-    def clean(self):
-        super().clean()
-        cleaned = self.cleaned_data
-        first, second = cleaned.get("password1"), cleaned.get("password2")
-        if first and second and first != second:
-            self.add_error("password2", _("The two passwords differ."))
-        elif first:
-            email = cleaned.get("email") or ""
-            # The validators compare the password with what the account will hold.
-            user = User(
-                username=email.lower(), email=email, first_name=cleaned.get("secretary_name", "")
-            )
-            try:
-                password_validation.validate_password(first, user)
-            except forms.ValidationError as error:
-                self.add_error("password1", error)
-        return cleaned
+    def account(self, cleaned: dict) -> User:
+        email = cleaned.get("email") or ""
+        return User(
+            username=email.lower(), email=email, first_name=cleaned.get("secretary_name", "")
+        )
 
 
 class ClubSearchForm(forms.Form):
