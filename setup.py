@@ -12,6 +12,7 @@ APPS = [
     "config",
     "rules",
     "clubs",
+    "events",
     "games",
     "competition",
     "duplicate",
@@ -19,6 +20,7 @@ APPS = [
     "interchange",
     "archives",
     "demo",
+    "ranking",
     "hosting",
     "privacy",
 ]

@@ -94,6 +94,15 @@ class Club(models.Model):
     archive_downloaded_at = models.DateTimeField(
         _("archive downloaded"), null=True, blank=True, editable=False
     )
+    #: A federation (the NTSV, the SBNL): organises events and keeps the seasons of a
+    #: ranking (events/); its secretaries are its officials.
+    is_federation = models.BooleanField(
+        _("federation"), default=False, db_default=False, editable=False
+    )
+    #: The club's code at the federation: results files name the club by it.
+    federation_code = models.CharField(
+        _("federation code"), max_length=20, null=True, blank=True, unique=True
+    )
     _stored_slug: str | None  # the short name as loaded (from_db), for clean()
 
     class Meta:

@@ -182,6 +182,15 @@ class Competition(models.Model):
         blank=True,
         help_text=_("For the board's game clock; empty: the minutes of the rule set."),
     )
+    #: The open event this competition is a division of (events/); empty: the club's own.
+    event = models.ForeignKey(
+        "events.Event",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="competitions",
+        verbose_name=_("event"),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     #: The last change to anything the competition's pages show (competition/versioning.py).
     changed_at = models.DateTimeField(_("last changed"), auto_now=True)

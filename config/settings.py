@@ -61,6 +61,7 @@ CSRF_TRUSTED_ORIGINS = [
 # Bordpunt's own apps (config/warmup.py compiles their templates before the first request).
 PROJECT_APPS = [
     "clubs",
+    "events",
     "games",
     "competition",
     "duplicate",
@@ -68,6 +69,7 @@ PROJECT_APPS = [
     "interchange",
     "archives",
     "demo",
+    "ranking",
     "hosting",
     "privacy",
 ]

@@ -55,6 +55,15 @@ class DuplicateCompetition(models.Model):
         blank=True,
         help_text=_("The season ranking averages each player's best evenings; empty: all of them."),
     )
+    #: The open event this competition is a division of (events/); empty: the club's own.
+    event = models.ForeignKey(
+        "events.Event",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="duplicate_competitions",
+        verbose_name=_("event"),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     #: The last change to anything its pages show (`duplicate.services.duplicate_touched`).
     changed_at = models.DateTimeField(_("last changed"), auto_now=True)
@@ -110,6 +119,8 @@ class Participant(models.Model):
     withdrawn_from_evening = models.PositiveSmallIntegerField(
         _("withdrawn from evening"), null=True, blank=True
     )
+    #: The table the player sits at in a big room: the jury room counts missing slips by it.
+    table = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
     created_at = models.DateTimeField(_("entered"), auto_now_add=True)
 
     class Meta:

@@ -25,7 +25,9 @@ from django.utils import timezone
 from clubs.models import HistoryEntry, Membership, Player
 from competition.models import Absence, Entrant
 from duplicate.models import Participant, Slip
+from events.models import Entry, Event
 from games.models import Game, Move
+from ranking.models import RankedResult
 
 FORMAT = "bordpunt-personal-data"
 VERSION = 1
@@ -44,6 +46,14 @@ RELATIONS: dict[tuple[str, str], str | None] = {
     ("games.move", "entered_by"): "entered",
     ("duplicate.participant", "player"): "duplicates",
     ("duplicate.slip", "player"): "slips",
+    ("events.entry", "player"): "events",
+    ("events.entry", "entered_by"): "events_entered",
+    ("events.event", "directors"): "event_roles",
+    ("events.event", "jury"): "event_roles",
+    ("ranking.rankedresult", "player"): "ranked_results",
+    # The federation official who published or imported an event's results: an act for
+    # the federation, as the admin's log (the account's removal leaves it without a name).
+    ("ranking.rankedevent", "by"): None,
     # The site admin's own log of the admin pages: what a staff member did there, kept by
     # Django, not data about the person (an erasure blanks the player's name in it).
     ("admin.logentry", "user"): None,
@@ -142,7 +152,7 @@ def _history(entry: HistoryEntry) -> dict[str, Any]:
 
 
 def personal_data(user: Any, *, now: datetime | None = None) -> dict[str, Any]:
-    """Everything kept about the person of `user`'s account (12 queries, whatever their
+    """Everything kept about the person of `user`'s account (17 queries, whatever their
     number of games, moves and slips)."""
     player = Player.objects.filter(user=user).first()
     data: dict[str, Any] = {
@@ -166,6 +176,22 @@ def personal_data(user: Any, *, now: datetime | None = None) -> dict[str, Any]:
                 )
             ],
         },
+        "events": [],
+        "events_entered": [
+            {"event": event, "player": name}
+            for event, name in Entry.objects.filter(entered_by=user)
+            .order_by("pk")
+            .values_list("event__name", "player__name")
+        ],
+        "event_roles": [
+            {"event": event.name, "organiser": event.organiser.slug, "role": role}
+            for role, events in (
+                ("director", Event.objects.filter(directors=user)),
+                ("jury", Event.objects.filter(jury=user)),
+            )
+            for event in events.select_related("organiser").order_by("pk")
+        ],
+        "ranked_results": [],
         "history": [],
     }
     about = Q(by=user)
@@ -243,6 +269,31 @@ def personal_data(user: Any, *, now: datetime | None = None) -> dict[str, Any]:
             for slip in Slip.objects.filter(player=player)
             .select_related("turn__evening__competition")
             .order_by("turn__evening__competition_id", "turn__evening__number", "turn__number")
+        ]
+        data["events"] = [
+            {
+                "event": entry.event.name,
+                "organiser": entry.event.organiser.slug,
+                "for_club": entry.club.slug if entry.club else None,
+                "entered_at": entry.created_at,
+            }
+            for entry in Entry.objects.filter(player=player)
+            .select_related("event__organiser", "club")
+            .order_by("pk")
+        ]
+        data["ranked_results"] = [
+            {
+                "event": result.game.event.name,
+                "game": result.game.number,
+                "date": result.game.date,
+                "name": result.name,
+                "club": result.club_name,
+                "points": result.points,
+                "percentage": result.percentage,
+            }
+            for result in RankedResult.objects.filter(player=player)
+            .select_related("game__event")
+            .order_by("game__date", "pk")
         ]
         about |= (
             Q(object_type="player", object_id=player.pk)

@@ -2,16 +2,19 @@
 why not), and it is read in a fixed number of queries."""
 
 import json
+from datetime import date
 
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.serializers.json import DjangoJSONEncoder
 
-from clubs.models import HistoryEntry, Player
+from clubs.models import Club, HistoryEntry, Player
 from competition.models import Absence, Round
 from duplicate.models import Slip
+from events.models import Entry, Event, Season
 from games.models import Game, Move, Seat
 from privacy.export import RELATIONS, personal_data
+from ranking.models import RankedEvent, RankedGame, RankedResult
 from tests.factories import UserFactory
 
 
@@ -31,11 +34,42 @@ def test_every_relation_to_a_person_is_in_the_copy():
     assert _relations_to_a_person() == set(RELATIONS)
 
 
+def _across_clubs(speler) -> None:
+    """The person in an event of a federation, its director and jury, entering a club
+    mate, with a ranked result: what the demo club alone does not have."""
+    federation = Club.objects.create(name="NTSV", slug="ntsv", is_federation=True)
+    season = Season.objects.create(
+        federation=federation,
+        name="2026",
+        slug="2026",
+        start=date(2026, 1, 1),
+        end=date(2026, 12, 31),
+    )
+    event = Event.objects.create(
+        organiser=federation, name="Interclub 1", slug="ic1", season=season
+    )
+    event.directors.add(speler.user)
+    event.jury.add(speler.user)
+    Entry.objects.create(event=event, player=speler, club=Club.objects.get(slug="gouda"))
+    mate = Player.objects.exclude(pk=speler.pk).filter(clubs__slug="gouda")[0]
+    Entry.objects.create(event=event, player=mate, entered_by=speler.user)
+    ranked = RankedEvent.objects.create(
+        season=season, uid=event.uid, event=event, name=event.name, date=date(2026, 3, 1)
+    )
+    game = RankedGame.objects.create(
+        event=ranked, number=1, date=date(2026, 3, 1), winner_points=500, median_points=400
+    )
+    RankedResult.objects.create(
+        game=game, player=speler, name=speler.name, points=450, percentage=90.0
+    )
+
+
 def test_the_copy_holds_everything_of_the_person(speler, django_assert_num_queries):
     Absence.objects.create(
         round=Round.objects.filter(competition__entrants__player=speler)[0], player=speler
     )
-    with django_assert_num_queries(12):
+    _across_clubs(speler)
+    with django_assert_num_queries(17):
         data = personal_data(speler.user)
     json.dumps(data, cls=DjangoJSONEncoder)  # a JSON document
     assert data["format"] == "bordpunt-personal-data" and data["version"] == 1
@@ -60,6 +94,6 @@ def test_the_query_count_does_not_grow_with_the_data(speler, django_assert_max_n
     """At most the same 12 queries for a person without games as for one with many."""
     user = UserFactory(username="nieuw")
     Player.objects.create(name="Nieuw", user=user)
-    with django_assert_max_num_queries(12):
+    with django_assert_max_num_queries(17):
         data = personal_data(user)
     assert data["games"] == [] and data["account"]["username"] == "nieuw"
