@@ -6,20 +6,42 @@ No Django and no app: plain numbers and frozen dataclasses in, the same out.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
+from enum import Enum
 from fractions import Fraction
 from statistics import median
+from typing import Generic, TypeVar
+
+#: Averages this close are equal (a sum of the same floats in another order may differ in
+#: the last bits; no two real averages of percentages differ by less).
+EQUAL_TO = 9
+
+Person = TypeVar("Person", bound=Hashable)
+ClubKey = TypeVar("ClubKey", bound=Hashable)
 
 
 def game_percentages(points: Sequence[int], gap_value: Decimal | Fraction | int) -> list[Fraction]:
     """Each player's ranking percentage in one game, in the order of `points`:
     100 − VMW × GV / VIW, with VMW the player's points behind the winner and VIW the
-    winner's points above the median player's. Exact (fractions): the caller rounds
-    nothing, it stores `float()` of each.
+    winner's points above the median player's (of an even number of players: the mean of
+    the two in the middle). Exact (fractions): the caller rounds nothing, it stores
+    `float()` of each.
+
+    Edge cases (docs/ranking.md): a value below 0 counts as 0; when VIW is 0 (half the
+    players or more share the winner's points: a single player, all equal) the game has no
+    gap to scale by, so the winner's points score 100 and any lower score 100 − GV, the
+    median player's value.
 
     >>> [float(p) for p in game_percentages([500, 400, 300], 20)]
     [100.0, 80.0, 60.0]
+    >>> [float(p) for p in game_percentages([900, 850, 300], 20)]
+    [100.0, 80.0, 0.0]
+    >>> [float(p) for p in game_percentages([500, 500, 420], 20)]
+    [100.0, 100.0, 80.0]
     """
     if not points:
         return []
@@ -27,6 +49,270 @@ def game_percentages(points: Sequence[int], gap_value: Decimal | Fraction | int)
     middle = Fraction(median(sorted(Fraction(p) for p in points)))
     above_median = winner - middle
     gap = Fraction(gap_value)
-    if above_median == 0:  # TODO(ranking): the edge cases, chosen and documented
-        return [Fraction(100) for _ in points]
-    return [100 - (winner - p) * gap / above_median for p in points]
+    if above_median == 0:
+        return [Fraction(100) if p == winner else 100 - gap for p in points]
+    return [max(Fraction(0), 100 - (winner - p) * gap / above_median) for p in points]
+
+
+@dataclass(frozen=True)
+class SeasonRules:
+    """A season's ranking rules (`events.Season`'s settings), each with its source in
+    docs/ranking.md."""
+
+    #: A person ranks with at least this many games (results that have not dropped out).
+    min_games: int = 0
+    #: ... and in at least this share (%, rounded up) of the season's interclubs.
+    min_interclub_share: int = 0
+    #: The average takes the best this many results; None: every result.
+    counted_results: int | None = None
+    #: A result drops out this many months after its game; None: never.
+    result_months: int | None = None
+    #: A club's score is the average of its best this many results (missing ones count 0).
+    club_results: int = 10
+
+
+@dataclass(frozen=True)
+class Result(Generic[Person, ClubKey]):
+    """One person's result in one ranked game."""
+
+    person: Person
+    #: The ranked game and its event (an interclub or not): the share of interclubs counts
+    #: events, not games.
+    game: int
+    event: int
+    date: date
+    percentage: float
+    #: The club the person played this event for; None: a guest.
+    club: ClubKey | None = None
+    interclub: bool = True
+
+
+class Status(Enum):
+    """What a result does in the ranking on a date."""
+
+    COUNTED = "counted"
+    #: Outside the person's best N.
+    NOT_BEST = "not_best"
+    #: Older than the season's months.
+    DROPPED_OUT = "dropped_out"
+    #: Played after the date of the ranking.
+    LATER = "later"
+
+
+@dataclass(frozen=True)
+class ResultLine(Generic[Person, ClubKey]):
+    result: Result[Person, ClubKey]
+    status: Status
+
+    @property
+    def counted(self) -> bool:
+        return self.status is Status.COUNTED
+
+
+@dataclass(frozen=True)
+class PersonRow(Generic[Person, ClubKey]):
+    """A person in the season ranking. `rank` None: not (yet) ranked, `games` or
+    `interclubs` below the season's minimum."""
+
+    person: Person
+    rank: int | None
+    #: The average of the counted percentages (0.0 without any).
+    average: float
+    #: Results that have not dropped out by the date, and the interclubs among their events.
+    games: int
+    interclubs: int
+    counted: int
+    #: Every result of the person, best first, each with its status.
+    results: tuple[ResultLine[Person, ClubKey], ...]
+    too_few_games: bool = False
+    too_few_interclubs: bool = False
+
+    @property
+    def ranked(self) -> bool:
+        return self.rank is not None
+
+
+@dataclass(frozen=True)
+class ClubRow(Generic[Person, ClubKey]):
+    club: ClubKey
+    rank: int
+    #: The sum of the club's best N percentages divided by N.
+    score: float
+    #: The results counted (at most N), best first.
+    counted: tuple[Result[Person, ClubKey], ...]
+    results: int
+
+
+@dataclass(frozen=True)
+class SeasonRanking(Generic[Person, ClubKey]):
+    on: date
+    #: The season's interclubs with results by the date (that have not dropped out), and the
+    #: number of them a person must have played.
+    interclubs: int
+    interclubs_needed: int
+    persons: tuple[PersonRow[Person, ClubKey], ...]
+    clubs: tuple[ClubRow[Person, ClubKey], ...]
+
+
+def months_before(day: date, months: int) -> date:
+    """The same day `months` earlier (the month's last day when it has fewer days).
+
+    >>> months_before(date(2026, 3, 31), 1), months_before(date(2026, 12, 6), 12)
+    (datetime.date(2026, 2, 28), datetime.date(2025, 12, 6))
+    """
+    index = day.year * 12 + day.month - 1 - months
+    year, month = divmod(index, 12)
+    for last in (day.day, 30, 29, 28):
+        try:
+            return date(year, month + 1, last)
+        except ValueError:
+            continue
+    raise AssertionError("every month has 28 days")  # pragma: no cover
+
+
+def _status_by_date(result: Result[Person, ClubKey], on: date, since: date | None) -> Status:
+    if result.date > on:
+        return Status.LATER
+    if since is not None and result.date <= since:
+        return Status.DROPPED_OUT
+    return Status.COUNTED
+
+
+def _average(values: Iterable[float], over: int) -> float:
+    return math.fsum(values) / over if over else 0.0
+
+
+def _ranks(scores: Sequence[float]) -> list[int]:
+    """Competition ranks ("1, 1, 3") of scores sorted best first; equal to EQUAL_TO places."""
+    ranks: list[int] = []
+    for index, score in enumerate(scores):
+        same = index and round(scores[index - 1], EQUAL_TO) == round(score, EQUAL_TO)
+        ranks.append(ranks[-1] if same else index + 1)
+    return ranks
+
+
+def season_ranking(
+    results: Iterable[Result[Person, ClubKey]], rules: SeasonRules, on: date
+) -> SeasonRanking[Person, ClubKey]:
+    """The season's ranking of persons and of clubs on the date `on`, from every result of
+    the season (docs/ranking.md):
+
+    - a result counts from its game's date up to `on`; with `result_months` it drops out
+      that many months after its game (a result of 6 December 2025 is out on 6 December
+      2026 with 12 months);
+    - a person's average is that of their best `counted_results` results (all when None);
+    - a person ranks with at least `min_games` results that have not dropped out, and at
+      least `min_interclub_share` % (rounded up) of the season's interclubs played so far;
+      the others are listed unranked after the ranked, by average; a person without a
+      result that counts by the date is left out;
+    - equal averages share a rank (competition ranking: 1, 1, 3);
+    - a club's score is the sum of its best `club_results` percentages divided by that
+      number, so a missing result counts 0; a result counts for the club the person played
+      the event for (a guest's for none), ranked or not.
+
+    Two interclubs; An played both games of both (her best 3 of 4 count), Bert one game:
+
+    >>> d1, d2 = date(2026, 1, 10), date(2026, 3, 7)
+    >>> rows = [Result("An", 1, 1, d1, 90.0, "X"), Result("An", 2, 1, d1, 70.0, "X"),
+    ...         Result("An", 3, 2, d2, 80.0, "X"), Result("An", 4, 2, d2, 100.0, "X"),
+    ...         Result("Bert", 3, 2, d2, 95.0, "Y")]
+    >>> rules = SeasonRules(min_games=2, counted_results=3, club_results=2)
+    >>> ranking = season_ranking(rows, rules, on=date(2026, 12, 31))
+    >>> [(r.rank, r.person, r.average, r.counted, r.games) for r in ranking.persons]
+    [(1, 'An', 90.0, 3, 4), (None, 'Bert', 95.0, 1, 1)]
+    >>> [(c.rank, c.club, c.score) for c in ranking.clubs]
+    [(1, 'X', 95.0), (2, 'Y', 47.5)]
+    """
+    since = months_before(on, rules.result_months) if rules.result_months is not None else None
+    by_person: dict[Person, list[ResultLine[Person, ClubKey]]] = {}
+    interclubs: set[int] = set()
+    for result in results:
+        status = _status_by_date(result, on, since)
+        by_person.setdefault(result.person, []).append(ResultLine(result, status))
+        if status is Status.COUNTED and result.interclub:
+            interclubs.add(result.event)
+    needed = math.ceil(len(interclubs) * rules.min_interclub_share / 100)
+
+    rows: list[PersonRow[Person, ClubKey]] = []
+    club_results: dict[ClubKey, list[Result[Person, ClubKey]]] = {}
+    for person, lines in by_person.items():
+        # By position: a person's results are told apart by where they are, not by value.
+        current = sorted(
+            (i for i, line in enumerate(lines) if line.status is Status.COUNTED),
+            key=lambda i: (-lines[i].result.percentage, lines[i].result.date, lines[i].result.game),
+        )
+        if not current:  # nothing played by the date, or all of it dropped out
+            continue
+        chosen = current[: rules.counted_results] if rules.counted_results else current
+        best = [lines[i].result for i in chosen]
+        for i in current:
+            if (club := lines[i].result.club) is not None:
+                club_results.setdefault(club, []).append(lines[i].result)
+        left_out = set(current) - set(chosen)
+        statuses = [
+            ResultLine(line.result, Status.NOT_BEST) if i in left_out else line
+            for i, line in enumerate(lines)
+        ]
+        statuses.sort(key=lambda line: (-line.result.percentage, line.result.date))
+        played = len({lines[i].result.event for i in current if lines[i].result.interclub})
+        rows.append(
+            PersonRow(
+                person=person,
+                rank=None,
+                average=_average((r.percentage for r in best), len(best)),
+                games=len(current),
+                interclubs=played,
+                counted=len(best),
+                results=tuple(statuses),
+                too_few_games=len(current) < rules.min_games,
+                too_few_interclubs=played < needed,
+            )
+        )
+    rows.sort(key=lambda row: (-round(row.average, EQUAL_TO), str(row.person)))
+    ranked = [row for row in rows if not (row.too_few_games or row.too_few_interclubs)]
+    unranked = [row for row in rows if row.too_few_games or row.too_few_interclubs]
+    ranks = _ranks([row.average for row in ranked])
+    persons = [_with_rank(row, rank) for row, rank in zip(ranked, ranks, strict=True)]
+    return SeasonRanking(
+        on=on,
+        interclubs=len(interclubs),
+        interclubs_needed=needed,
+        persons=(*persons, *unranked),
+        clubs=tuple(club_ranking(club_results, rules.club_results)),
+    )
+
+
+def _with_rank(row: PersonRow[Person, ClubKey], rank: int) -> PersonRow[Person, ClubKey]:
+    return PersonRow(
+        person=row.person,
+        rank=rank,
+        average=row.average,
+        games=row.games,
+        interclubs=row.interclubs,
+        counted=row.counted,
+        results=row.results,
+    )
+
+
+def club_ranking(
+    results: dict[ClubKey, list[Result[Person, ClubKey]]], best: int
+) -> list[ClubRow[Person, ClubKey]]:
+    """Clubs by the sum of their best `best` percentages divided by `best` (a club with
+    fewer results has 0 for each missing one), highest first; equal scores share a rank.
+
+    >>> d = date(2026, 1, 10)
+    >>> rows = {"X": [Result("An", 1, 1, d, 90.0), Result("Cor", 1, 1, d, 50.0)],
+    ...         "Y": [Result("Bert", 1, 1, d, 100.0)]}
+    >>> [(c.rank, c.club, c.score, c.results) for c in club_ranking(rows, 2)]
+    [(1, 'X', 70.0, 2), (2, 'Y', 50.0, 1)]
+    """
+    scored = []
+    for club, club_rows in results.items():
+        counted = sorted(club_rows, key=lambda r: (-r.percentage, r.date, r.game))[:best]
+        scored.append((club, _average((r.percentage for r in counted), best), counted, club_rows))
+    scored.sort(key=lambda item: (-round(item[1], EQUAL_TO), str(item[0])))
+    ranks = _ranks([score for _club, score, _counted, _all in scored])
+    return [
+        ClubRow(club, rank, score, tuple(counted), len(every))
+        for (club, score, counted, every), rank in zip(scored, ranks, strict=True)
+    ]
