@@ -92,6 +92,10 @@ class HistoryAction(models.TextChoices):
     OPERATOR_REMOVE = "operator.remove", _("club removed by the operator")
     OPERATOR_ACT_START = "operator.act_start", _("operator started acting for the club")
     OPERATOR_ACT_STOP = "operator.act_stop", _("operator stopped acting for the club")
+    # The federation's ranking (ranking/).
+    SEASON_CREATE = "season.create", _("season of the ranking created")
+    SEASON_SETTINGS = "season.settings", _("ranking rules of the season changed")
+    RANKING_PUBLISH = "ranking.publish", _("results of a ranked game published")
 
 
 class HistoryReason(models.TextChoices):

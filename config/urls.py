@@ -71,6 +71,8 @@ urlpatterns = [
     path("", include("hosting.urls")),
     path("", include("privacy.urls")),
     path("", include("clubs.urls")),
+    # Before the competitions: `/<club>/ranglijst/<season>/` is not a competition's page.
+    path("", include("ranking.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("games.urls")),
     path("", include("archives.urls")),

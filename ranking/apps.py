@@ -12,3 +12,12 @@ from django.utils.translation import gettext_lazy as _
 class RankingConfig(AppConfig):
     name = "ranking"
     verbose_name = _("Ranking")
+
+    def ready(self) -> None:
+        from duplicate.signals import game_complete
+        from ranking.history_text import register_history_texts
+        from ranking.services import on_game_complete
+
+        # An evening's results complete (or corrected): its ranked game published again.
+        game_complete.connect(on_game_complete, dispatch_uid="ranking.evening_publish")
+        register_history_texts()

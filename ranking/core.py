@@ -24,6 +24,16 @@ Person = TypeVar("Person", bound=Hashable)
 ClubKey = TypeVar("ClubKey", bound=Hashable)
 
 
+def winner_and_median(points: Sequence[int]) -> tuple[int, Fraction]:
+    """The winner's points and the median player's (of an even number of players, the
+    mean of the two in the middle: docs/ranking.md).
+
+    >>> winner_and_median([300, 500, 400, 350])
+    (500, Fraction(375, 1))
+    """
+    return max(points), Fraction(median(sorted(Fraction(p) for p in points)))
+
+
 def game_percentages(points: Sequence[int], gap_value: Decimal | Fraction | int) -> list[Fraction]:
     """Each player's ranking percentage in one game, in the order of `points`:
     100 − VMW × GV / VIW, with VMW the player's points behind the winner and VIW the
@@ -45,8 +55,7 @@ def game_percentages(points: Sequence[int], gap_value: Decimal | Fraction | int)
     """
     if not points:
         return []
-    winner = max(points)
-    middle = Fraction(median(sorted(Fraction(p) for p in points)))
+    winner, middle = winner_and_median(points)
     above_median = winner - middle
     gap = Fraction(gap_value)
     if above_median == 0:

@@ -69,6 +69,16 @@ class RankedGame(models.Model):
     )
     number = models.PositiveSmallIntegerField(_("game"))
     date = models.DateField(_("date"))
+    #: The duplicate evening played here whose results these are (ranking.services publishes
+    #: it again when it changes); empty for an imported game.
+    evening = models.OneToOneField(
+        "duplicate.Evening",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="ranked_game",
+        verbose_name=_("duplicate evening"),
+    )
     #: Points of the game's winner and of its median player, as the percentages used them.
     winner_points = models.IntegerField(_("winner's points"))
     median_points = models.FloatField(_("median points"))

@@ -1,0 +1,93 @@
+"""A season's ranking as plain data: the JSON and CSV of `manage.py ranking` (unrounded
+averages and percentages, as the federation asks for its own sheets).
+
+Django: none but the selectors' records.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from ranking.selectors import Standings
+
+CSV_HEADER = [
+    "rank",
+    "federation_number",
+    "name",
+    "club",
+    "games",
+    "interclubs",
+    "counted",
+    "average",
+]
+
+
+def season_data(standings: Standings) -> dict[str, Any]:
+    """Everything the ranking shows: persons with each result and its status, and clubs."""
+    ranking = standings.ranking
+    season = standings.season
+    return {
+        "federation": season.federation.slug,
+        "season": season.slug,
+        "name": season.name,
+        "on": ranking.on.isoformat(),
+        "gap_value": str(season.gap_value),
+        "interclubs": ranking.interclubs,
+        "interclubs_needed": ranking.interclubs_needed,
+        "persons": [
+            {
+                "rank": row.rank,
+                "federation_number": standings.federation_numbers.get(row.person, ""),
+                "name": standings.names[row.person],
+                "club": standings.club_names.get(standings.person_clubs.get(row.person) or 0, ""),
+                "games": row.games,
+                "interclubs": row.interclubs,
+                "counted": row.counted,
+                "average": row.average,
+                "results": [
+                    {
+                        "event": standings.games[(row.person, line.result.game)].event_name,
+                        "game": standings.games[(row.person, line.result.game)].number,
+                        "date": line.result.date.isoformat(),
+                        "points": standings.games[(row.person, line.result.game)].points,
+                        "percentage": line.result.percentage,
+                        "status": line.status.value,
+                    }
+                    for line in row.results
+                ],
+            }
+            for row in ranking.persons
+        ],
+        "clubs": [
+            {
+                "rank": row.rank,
+                "club": standings.club_names.get(row.club, ""),
+                "score": row.score,
+                "results": row.results,
+            }
+            for row in ranking.clubs
+        ],
+    }
+
+
+def season_csv(standings: Standings) -> str:
+    """One row per person, ranked first: the average unrounded (`repr` of the float)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_HEADER)
+    for person in season_data(standings)["persons"]:
+        writer.writerow(
+            [
+                "" if person["rank"] is None else person["rank"],
+                person["federation_number"],
+                person["name"],
+                person["club"],
+                person["games"],
+                person["interclubs"],
+                person["counted"],
+                repr(person["average"]),
+            ]
+        )
+    return out.getvalue()

@@ -1,0 +1,48 @@
+"""The federation officials' form for a season's settings.
+
+Django: forms.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from events.models import Season
+from ranking.services import SEASON_FIELDS
+
+
+class SeasonForm(forms.ModelForm):
+    """A season's name, dates and ranking rules (docs/ranking.md says what each does)."""
+
+    reason = forms.CharField(
+        label=_("Why (kept in the history)"), max_length=200, required=False, strip=True
+    )
+
+    class Meta:
+        model = Season
+        fields = list(SEASON_FIELDS)
+        widgets = {
+            "start": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "end": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        }
+        help_texts = {
+            "gap_value": _(
+                "The average gap between a game's winner and its median player in earlier "
+                "seasons, in percent: the winner scores 100, the median player 100 − GV."
+            ),
+            "min_interclub_share": _("Rounded up; 0: no minimum."),
+            "counted_results": _("The average takes each person's best this many; empty: all."),
+            "result_months": _("Empty: a result never drops out."),
+            "club_results": _("A club's score: the sum of its best this many, divided by it."),
+        }
+
+    def __init__(self, *args: Any, with_reason: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not with_reason:
+            del self.fields["reason"]
+
+    def settings(self) -> dict[str, Any]:
+        return {name: self.cleaned_data[name] for name in SEASON_FIELDS}

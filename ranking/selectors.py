@@ -1,0 +1,193 @@
+"""Reads of the ranking: the adapter from ranked results to `ranking.core`'s records, and
+the season's ranking with the names and clubs its pages, exports and command show.
+
+A person is keyed by their `Player` when the results know it, else by their federation
+number (`nr-<number>`, a person of another Bordpunt imported by a results file); a guest
+without either plays in the game (the winner and the median count them) but is in no
+season ranking.
+
+Django: selectors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import cast
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+
+from clubs.models import Club
+from events.models import Event, Season
+from ranking.core import Result, SeasonRanking, SeasonRules, season_ranking
+from ranking.models import RankedResult
+
+NUMBER_PREFIX = "nr-"
+
+
+def person_key(player_id: int | None, federation_number: str) -> str | None:
+    """The person a result belongs to in a season ranking, or None (a guest without a
+    federation number).
+
+    >>> person_key(12, "N123"), person_key(None, "N123"), person_key(None, "")
+    ('12', 'nr-N123', None)
+    """
+    if player_id is not None:
+        return str(player_id)
+    return NUMBER_PREFIX + federation_number if federation_number else None
+
+
+def season_rules(season: Season) -> SeasonRules:
+    return SeasonRules(
+        min_games=season.min_games,
+        min_interclub_share=season.min_interclub_share,
+        counted_results=season.counted_results,
+        result_months=season.result_months,
+        club_results=season.club_results,
+    )
+
+
+def default_date(season: Season, today: date | None = None) -> date:
+    """The date a season's ranking is shown on unless asked: today while it runs, its last
+    day once it is over (so its results do not drop out later)."""
+    today = today or timezone.localdate()
+    return min(today, season.end)
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a person's results list shows of a ranked game besides the percentage."""
+
+    event_name: str
+    number: int
+    points: int
+    winner_points: int
+    players: int
+
+
+@dataclass(frozen=True)
+class Standings:
+    """A season's ranking on a date, with the names of its persons and clubs."""
+
+    season: Season
+    ranking: SeasonRanking[str, int]
+    names: dict[str, str]
+    federation_numbers: dict[str, str]
+    club_names: dict[int, str]
+    #: The club each person played their latest result for (a guest: none).
+    person_clubs: dict[str, int | None]
+    games: dict[tuple[str, int], GameInfo]
+
+
+def season_get(*, federation_slug: str, season_slug: str) -> Season:
+    """A federation's season by the short names (404 otherwise; one query)."""
+    return get_object_or_404(
+        Season.objects.select_related("federation"),
+        federation__slug=federation_slug,
+        federation__is_federation=True,
+        slug=season_slug,
+    )
+
+
+def federation_get(slug: str) -> Club:
+    return get_object_or_404(Club, slug=slug, is_federation=True)
+
+
+def season_standings(season: Season, on: date | None = None) -> Standings:
+    """The season's ranking of persons and clubs on `on` (default: `default_date`), from
+    every ranked result of the season (two queries whatever the season's size, three
+    with clubs)."""
+    on = on or default_date(season)
+    rows = (
+        RankedResult.objects.filter(game__event__season=season)
+        .order_by("game__date", "game_id", "pk")
+        .values_list(
+            "player_id",
+            "federation_number",
+            "name",
+            "club_id",
+            "club_name",
+            "points",
+            "percentage",
+            "game_id",
+            "game__number",
+            "game__date",
+            "game__winner_points",
+            "game__event_id",
+            "game__event__name",
+            "game__event__kind",
+        )
+    )
+    results: list[Result[str, int]] = []
+    names: dict[str, str] = {}
+    numbers: dict[str, str] = {}
+    club_names: dict[int, str] = {}
+    person_clubs: dict[str, int | None] = {}
+    games: dict[tuple[str, int], GameInfo] = {}
+    players_per_game: dict[int, int] = {}
+    for (
+        player_id,
+        number,
+        name,
+        club_id,
+        club_name,
+        points,
+        percentage,
+        game_id,
+        game_number,
+        game_date,
+        winner_points,
+        event_id,
+        event_name,
+        kind,
+    ) in rows:
+        players_per_game[game_id] = players_per_game.get(game_id, 0) + 1
+        person = person_key(player_id, number)
+        if person is None:
+            continue
+        # The latest result names the person and their club: results come oldest first.
+        names[person] = name
+        person_clubs[person] = club_id
+        if number:
+            numbers[person] = number
+        if club_id is not None:
+            club_names.setdefault(club_id, club_name)
+        results.append(
+            Result(
+                person=person,
+                game=game_id,
+                event=cast(int, event_id),  # a game's event is never empty
+                date=game_date,
+                percentage=percentage,
+                club=club_id,
+                interclub=kind == Event.Kind.INTERCLUB,
+            )
+        )
+        games[(person, game_id)] = GameInfo(event_name, game_number, points, winner_points, 0)
+    games = {
+        key: GameInfo(i.event_name, i.number, i.points, i.winner_points, players_per_game[key[1]])
+        for key, i in games.items()
+    }
+    if club_names:  # a club's name as it is now, where the club is known here
+        club_names.update(Club.objects.filter(pk__in=club_names).values_list("pk", "name"))
+    return Standings(
+        season=season,
+        ranking=season_ranking(results, season_rules(season), on),
+        names=names,
+        federation_numbers=numbers,
+        club_names=club_names,
+        person_clubs=person_clubs,
+        games=games,
+    )
+
+
+def parse_date(text: str | None) -> date | None:
+    """The `op` of a ranking's address (YYYY-MM-DD), or None when absent; 404 when odd."""
+    if not text:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise Http404("Not a date.") from None

@@ -1,0 +1,166 @@
+"""The ranking's pages: a federation's seasons, a season's ranking of persons and of clubs,
+a person's results, and the settings (the federation's officials).
+
+Thin: the reads are `ranking.selectors`, the writes `ranking.services`.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_safe
+
+from clubs.permissions import can_manage_club
+from ranking import selectors, services
+from ranking.forms import SeasonForm
+
+
+def _refused(form: SeasonForm, error: ValidationError | services.RankingError) -> None:
+    if isinstance(error, services.RankingError):
+        form.add_error(None, str(error.message))
+    elif hasattr(error, "error_dict"):
+        for field, errors in error.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def seasons_page(request: HttpRequest, club: str) -> HttpResponse:
+    """The federation's seasons; its officials make a new one here."""
+    federation = selectors.federation_get(club)
+    can_manage = can_manage_club(request.user, federation)
+    form = SeasonForm() if can_manage else None
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not can_manage:
+            raise PermissionDenied
+        form = SeasonForm(request.POST)
+        if form.is_valid():
+            try:
+                season = services.season_create(
+                    federation=federation, fields=form.settings(), by=request.user
+                )
+            except (ValidationError, services.RankingError) as error:
+                _refused(form, error)
+            else:
+                messages.success(request, _("The season is made."))
+                return redirect("ranking_season", federation.slug, season.slug)
+    return render(
+        request,
+        "ranking/seasons.html",
+        {
+            "club": federation,
+            "seasons": list(federation.seasons.all()),
+            "form": form,
+            "can_manage": can_manage,
+        },
+    )
+
+
+def _context(request: HttpRequest, club: str, season: str, tab: str) -> dict:
+    found = selectors.season_get(federation_slug=club, season_slug=season)
+    on = selectors.parse_date(request.GET.get("op"))
+    standings = selectors.season_standings(found, on)
+    return {
+        "club": found.federation,
+        "season": found,
+        "standings": standings,
+        "on": standings.ranking.on,
+        "can_manage": can_manage_club(request.user, found.federation),
+        "tab": tab,
+    }
+
+
+@require_safe
+def season_page(request: HttpRequest, club: str, season: str) -> HttpResponse:
+    """The season's ranking of persons on a date (`?op=YYYY-MM-DD`; default: today, or the
+    season's last day once it is over)."""
+    context = _context(request, club, season, "persons")
+    standings = context["standings"]
+    context["rows"] = [
+        (
+            row,
+            standings.names[row.person],
+            standings.club_names.get(standings.person_clubs.get(row.person) or 0, ""),
+        )
+        for row in standings.ranking.persons
+    ]
+    return render(request, "ranking/season.html", context)
+
+
+@require_safe
+def clubs_page(request: HttpRequest, club: str, season: str) -> HttpResponse:
+    """The season's ranking of clubs: each club's best results."""
+    context = _context(request, club, season, "clubs")
+    standings = context["standings"]
+    context["rows"] = [
+        (
+            row,
+            standings.club_names.get(row.club, ""),
+            [(result, standings.names[result.person]) for result in row.counted],
+        )
+        for row in standings.ranking.clubs
+    ]
+    return render(request, "ranking/clubs.html", context)
+
+
+@require_safe
+def person_page(request: HttpRequest, club: str, season: str, person: str) -> HttpResponse:
+    """A person's results of the season, counted and not, each with its percentage."""
+    context = _context(request, club, season, "persons")
+    standings = context["standings"]
+    if person not in standings.names:
+        raise Http404("No results of this person in the season.")
+    row = next((r for r in standings.ranking.persons if r.person == person), None)
+    context.update(
+        {
+            "person": person,
+            "name": standings.names[person],
+            "row": row,
+            "lines": [
+                (line, standings.games[(person, line.result.game)])
+                for line in (row.results if row else ())
+            ],
+            "person_club": standings.club_names.get(standings.person_clubs.get(person) or 0, ""),
+        }
+    )
+    return render(request, "ranking/person.html", context)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def season_edit_page(request: HttpRequest, club: str, season: str) -> HttpResponse:
+    """The season's settings (its federation's officials); another GV scores every ranked
+    game of the season again."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    found = selectors.season_get(federation_slug=club, season_slug=season)
+    if not can_manage_club(request.user, found.federation):
+        raise PermissionDenied
+    form = SeasonForm(instance=found, with_reason=True)
+    if request.method == "POST":
+        form = SeasonForm(request.POST, instance=found, with_reason=True)
+        if form.is_valid():
+            try:
+                changed = services.season_update(
+                    season=found,
+                    fields=form.settings(),
+                    by=request.user,
+                    reason=form.cleaned_data["reason"],
+                )
+            except (ValidationError, services.RankingError) as error:
+                _refused(form, error)
+            else:
+                messages.success(request, _("Settings saved."))
+                return redirect("ranking_season", changed.federation.slug, changed.slug)
+        found.refresh_from_db()
+    return render(
+        request,
+        "ranking/season_form.html",
+        {"club": found.federation, "season": found, "form": form, "tab": "settings"},
+    )
