@@ -6,6 +6,7 @@ Registered with `clubs.history_display` by `RankingConfig.ready`.
 
 from __future__ import annotations
 
+from django.utils import formats
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history_display import date_text, register
@@ -29,5 +30,12 @@ def register_history_texts() -> None:
             "winner_points": _("winner's points"),
             "median_points": _("median points"),
         },
-        texts={"start": date_text, "end": date_text},
+        texts={
+            "start": date_text,
+            "end": date_text,
+            # 701.5 as the reader writes it ("701,5"); a whole median without decimals.
+            "median_points": lambda value, reading: formats.number_format(
+                int(value) if float(value).is_integer() else value
+            ),
+        },
     )

@@ -58,6 +58,7 @@ class RankingError(ValueError):
 
 NOT_AN_OFFICIAL = _("Only an official of the federation may do this.")
 NOT_A_FEDERATION = _("Only a federation keeps seasons of a ranking.")
+SLUG_TAKEN = _("The federation has a season with this short name already.")
 
 
 def _check_official(federation: Club, by: Any) -> None:
@@ -83,14 +84,15 @@ def _snapshot(season: Season) -> dict[str, Any]:
 def _saved(season: Season) -> Season:
     """Checked whole (the constraints too: a short name once per federation), then saved;
     a short name taken meanwhile is refused as the check would have."""
+    taken = Season.objects.filter(federation_id=season.federation_id, slug=season.slug)
+    if taken.exclude(pk=season.pk).exists():
+        raise ValidationError({"slug": SLUG_TAKEN})
     season.full_clean()
     try:
         with transaction.atomic():
             season.save()
     except IntegrityError:
-        raise ValidationError(
-            {"slug": _("The federation has a season with this short name already.")}
-        ) from None
+        raise ValidationError({"slug": SLUG_TAKEN}) from None
     return season
 
 

@@ -520,6 +520,39 @@ SAMPLES = {
     ),
     "operator.act_start": (CLUB, None, None, "", "Dienstbeheerder treedt op voor de club"),
     "operator.act_stop": (CLUB, None, None, "", "De Goudse Letters"),
+    # ranking/services.py season_create, season_update, evening_publish
+    "season.create": (
+        {"object_type": "season", "object_label": "Seizoen 2026"},
+        None,
+        {
+            "name": "Seizoen 2026",
+            "slug": "2026",
+            "start": "2026-01-01",
+            "end": "2026-12-31",
+            "gap_value": "20",
+            "min_games": 3,
+            "min_interclub_share": 33,
+            "counted_results": None,
+            "result_months": 12,
+            "club_results": 10,
+        },
+        "",
+        "Minimaal deel van de interclubs van het seizoen (%): — → 33",
+    ),
+    "season.settings": (
+        {"object_type": "season", "object_label": "Seizoen 2026"},
+        {"gap_value": "20", "end": "2026-12-31"},
+        {"gap_value": "21.5", "end": "2027-01-31"},
+        "",
+        "31 januari 2027",
+    ),
+    "ranking.publish": (
+        {"object_type": "ranked_game", "object_label": "Interclub Gouda – 1"},
+        {"players": 140, "winner_points": 912, "median_points": 701.5},
+        {"players": 141, "winner_points": 912, "median_points": 700.0},
+        "",
+        "Punten van de mediaanspeler: 701,5 → 700",
+    ),
 }
 
 

@@ -66,7 +66,7 @@ def test_a_complete_evening_is_published_with_every_percentage(interclub, season
 
 
 def test_a_corrected_evening_replaces_its_game_and_keeps_its_number(interclub):
-    event, division, players = interclub
+    _event, division, players = interclub
     first = play_evening(division, 1, DAY, _points(players))
     game_complete.send(sender=None, evening=first)
     second = play_evening(division, 2, DAY, _points(players))
@@ -99,7 +99,7 @@ def test_an_evening_of_an_event_without_a_season_is_not_ranked(interclub):
 
 
 def test_a_clubs_own_duplicate_evening_is_not_ranked(interclub):
-    event, division, players = interclub
+    _event, division, players = interclub
     division.event = None
     division.save()
     game_complete.send(sender=None, evening=play_evening(division, 1, DAY, _points(players)))
@@ -116,7 +116,7 @@ def test_an_imported_event_is_not_overwritten_by_a_local_evening(interclub, seas
 
 
 def test_another_gap_value_scores_the_seasons_games_again(interclub, season, official):
-    event, division, players = interclub
+    _event, division, players = interclub
     game_complete.send(sender=None, evening=play_evening(division, 1, DAY, _points(players)))
     fields = {name: getattr(season, name) for name in ("name", "slug", "start", "end")}
     season_update(season=season, fields={**fields, "gap_value": Decimal("25")}, by=official)
