@@ -109,6 +109,8 @@ class ClubA:
     #: competition slug -> game ids in it
     games: dict[str, list[int]]
     players: list[int]
+    #: season slug -> the persons with ranked results in it (when the club is a federation)
+    seasons: dict[str, list[str]] = field(default_factory=dict)
 
     @classmethod
     def read(cls, slug: str) -> ClubA:
@@ -146,12 +148,25 @@ class ClubA:
             with_games.filter(user__isnull=False).first(),
             with_games.filter(user__isnull=True).first(),
         ]
+        from events.models import Season
+        from ranking.models import RankedResult
+        from ranking.selectors import person_key
+
+        seasons: dict[str, list[str]] = {}
+        for season in Season.objects.filter(federation=club).order_by("pk"):
+            results = RankedResult.objects.filter(game__event__season=season).order_by("pk")
+            keys = [
+                person_key(player, number)
+                for player, number in results.values_list("player_id", "federation_number")
+            ]
+            seasons[season.slug] = sorted({key for key in keys if key is not None})[:1]
         return cls(
             club=club.slug,
             club_id=club.pk,
             numbers=numbers,
             games=by_competition,
             players=[player.pk for player in players if player is not None],
+            seasons=seasons,
         )
 
     @staticmethod
@@ -179,6 +194,11 @@ class ClubA:
             return [str(pk) for pks in self.games.values() for pk in pks]
         if name in ("player_id", "player"):
             return [str(pk) for pk in self.players]
+        if name == "season":
+            return list(self.seasons)
+        if name == "person":
+            season = chosen.get("season")
+            return list(self.seasons.get(season, [])) if season else []
         raise UnknownParameter(name)
 
 
@@ -208,7 +228,17 @@ def _cover(items: Iterable[tuple[object, set[str]]]) -> list:
 
 #: Path parts that name an object of a club, filled from `ClubA.values`.
 CLUB_OBJECTS = frozenset(
-    {"club", "club_id", "competition", "number", "game_id", "player_id", "player"}
+    {
+        "club",
+        "club_id",
+        "competition",
+        "number",
+        "game_id",
+        "player_id",
+        "player",
+        "season",
+        "person",
+    }
 )
 
 

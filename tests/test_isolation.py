@@ -74,6 +74,7 @@ def people() -> dict:
         )
     EntrantFactory(competition=competition, player=b_player.player)
     EntrantFactory(competition=competition, player=opponent)
+    ranked_season(club_a, get_user_model().objects.get(username="speler").player)
     operator = UserFactory(username="dienst")
     operator.user_permissions.add(Permission.objects.get(codename="operate_service"))
     return {
@@ -85,6 +86,36 @@ def people() -> dict:
         "b_secretary": secretary_of(club_b, username="secretaris-b"),
         "operator": operator,
     }
+
+
+def ranked_season(club, player) -> None:
+    """Club A keeps a federation's ranking too: a season with a ranked game of A's player,
+    so the ranking's pages (`/<club>/ranglijst/...`) are tried like every other."""
+    from datetime import date
+
+    from events.models import Season
+    from ranking.models import RankedEvent, RankedGame, RankedResult
+
+    Club.objects.filter(pk=club.pk).update(is_federation=True)
+    season = Season.objects.create(
+        federation=club,
+        name="Seizoen 2026",
+        slug="2026",
+        start=date(2026, 1, 1),
+        end=date(2026, 12, 31),
+    )
+    event = RankedEvent.objects.create(
+        season=season,
+        uid="00000000-0000-4000-8000-000000000043",
+        name="Interclub",
+        date=date(2026, 3, 7),
+    )
+    game = RankedGame.objects.create(
+        event=event, number=1, date=date(2026, 3, 7), winner_points=500, median_points=500
+    )
+    RankedResult.objects.create(
+        game=game, player=player, name=player.name, points=500, percentage=100.0
+    )
 
 
 @pytest.fixture(scope="module")
