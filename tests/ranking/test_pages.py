@@ -18,7 +18,7 @@ from clubs.slugs import reserved_competition_slugs
 from duplicate.signals import game_complete
 from events.models import Season
 from tests.factories import ClubFactory, UserFactory
-from tests.ranking.conftest import play_evening
+from tests.ranking.fixtures import play_evening
 
 pytestmark = pytest.mark.django_db
 

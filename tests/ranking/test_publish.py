@@ -17,7 +17,7 @@ from events.models import Event
 from ranking.models import RankedEvent, RankedGame, RankedResult
 from ranking.services import RankingError, season_update
 from tests.factories import UserFactory
-from tests.ranking.conftest import play_evening
+from tests.ranking.fixtures import play_evening
 
 pytestmark = pytest.mark.django_db
 
