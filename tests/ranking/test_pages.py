@@ -194,3 +194,15 @@ def test_the_command_says_clearly_what_is_wrong(season):
         call_command("ranking", "2026")
     with pytest.raises(CommandError, match="not a date"):
         call_command("ranking", "2026", "--federation", "ntsv", "--on", "morgen")
+
+
+@pytest.mark.parametrize("model", ["rankedevent", "rankedgame", "rankedresult"])
+def test_the_admin_shows_ranked_rows_and_changes_none(client, played, model):
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    assert client.get(reverse(f"admin:ranking_{model}_changelist")).status_code == 200
+    assert client.get(reverse(f"admin:ranking_{model}_add")).status_code == 403
+
+
+def test_a_federations_page_links_to_its_ranking_and_a_clubs_does_not(client, federation, clubs):
+    assert reverse("ranking_seasons", args=["ntsv"]) in client.get("/ntsv/").content.decode()
+    assert "ranking-link" not in client.get(f"/{clubs[0].slug}/").content.decode()
