@@ -168,9 +168,13 @@ def months_before(day: date, months: int) -> date:
 
     >>> months_before(date(2026, 3, 31), 1), months_before(date(2026, 12, 6), 12)
     (datetime.date(2026, 2, 28), datetime.date(2025, 12, 6))
+    >>> months_before(date(1, 6, 1), 12)
+    datetime.date(1, 1, 1)
     """
     index = day.year * 12 + day.month - 1 - months
     year, month = divmod(index, 12)
+    if year < date.min.year:  # before the calendar's first day: every result is younger
+        return date.min
     for last in (day.day, 30, 29, 28):
         try:
             return date(year, month + 1, last)

@@ -76,6 +76,10 @@ def test_a_person_without_results_in_the_season_is_not_found(client, played):
 
 
 def test_an_odd_date_is_not_found_and_a_club_has_no_ranking(client, played, clubs):
+    # The calendar's first and last days are dates like any other.
+    for day in ("0001-01-01", "9999-12-31"):
+        url = reverse("ranking_season", args=["ntsv", "2026"]) + f"?op={day}"
+        assert client.get(url).status_code == 200
     assert (
         client.get(reverse("ranking_season", args=["ntsv", "2026"]) + "?op=gisteren").status_code
         == 404
