@@ -107,6 +107,7 @@ def season_standings(season: Season, on: date | None = None) -> Standings:
             "player_id",
             "federation_number",
             "name",
+            "player__name",
             "club_id",
             "club_name",
             "points",
@@ -131,6 +132,7 @@ def season_standings(season: Season, on: date | None = None) -> Standings:
         player_id,
         number,
         name,
+        player_name,
         club_id,
         club_name,
         points,
@@ -147,8 +149,10 @@ def season_standings(season: Season, on: date | None = None) -> Standings:
         person = person_key(player_id, number)
         if person is None:
             continue
-        # The latest result names the person and their club: results come oldest first.
-        names[person] = name
+        # A person known here by their name now (a rename, an erasure: privacy/erasure.py
+        # leaves "#12"); one of another Bordpunt as the latest result names them, and the
+        # latest result names the club: results come oldest first.
+        names[person] = player_name or name
         person_clubs[person] = club_id
         if number:
             numbers[person] = number

@@ -41,7 +41,8 @@ def test_the_ranking_of_persons(client, played, season, django_assert_num_querie
     # Game 2: median 400 (Dirk), VIW 200: Cor 100 − 100 × 20 / 200 = 90, Bert 80, Eva 50.
     # Best 1 counts: An 100, Bert 90 (game 1), Cor 90 (game 2), Dirk 80, Eva 60.
     url = reverse("ranking_season", args=["ntsv", "2026"]) + "?op=2026-06-01"
-    with django_assert_num_queries(4):  # season, results, clubs, session-less user
+    # The season, its results, their clubs' names, and the club's status (hosting/).
+    with django_assert_num_queries(4):
         page = client.get(url)
     text = page.content.decode()
     assert page.status_code == 200
@@ -50,20 +51,22 @@ def test_the_ranking_of_persons(client, played, season, django_assert_num_querie
     assert "Letterkoppen" in text and "90,00" in text
 
 
-def test_the_ranking_of_clubs(client, played):
+def test_the_ranking_of_clubs(client, played, django_assert_num_queries):
     # Best 2 per club: Letterkoppen An 100 + 100 = 200 / 2 = 100; Woordenaars Cor 90 + 80
     # (Cor's game 1 and Dirk's game 2 are both 80) = 170 / 2 = 85. Eva played for no club.
-    page = client.get(reverse("ranking_clubs", args=["ntsv", "2026"]) + "?op=2026-06-01")
+    with django_assert_num_queries(4):
+        page = client.get(reverse("ranking_clubs", args=["ntsv", "2026"]) + "?op=2026-06-01")
     assert [(r.rank, name, r.score) for r, name, _ in page.context["rows"]] == [
         (1, "Letterkoppen", 100.0),
         (2, "Woordenaars", 85.0),
     ]
 
 
-def test_a_persons_counted_and_uncounted_results(client, played):
+def test_a_persons_counted_and_uncounted_results(client, played, django_assert_num_queries):
     bert = played["Bert"]
     url = reverse("ranking_person", args=["ntsv", "2026", str(bert.pk)]) + "?op=2026-06-01"
-    page = client.get(url)
+    with django_assert_num_queries(4):
+        page = client.get(url)
     lines = [(line.result.percentage, line.counted) for line, _game in page.context["lines"]]
     # game 1: 90, counted (best 1); game 2: 100 − 300 × 20 / 200 = 70, not among the best.
     assert lines == [(90.0, True), (70.0, False)]
@@ -210,3 +213,15 @@ def test_the_admin_shows_ranked_rows_and_changes_none(client, played, model):
 def test_a_federations_page_links_to_its_ranking_and_a_clubs_does_not(client, federation, clubs):
     assert reverse("ranking_seasons", args=["ntsv"]) in client.get("/ntsv/").content.decode()
     assert "ranking-link" not in client.get(f"/{clubs[0].slug}/").content.decode()
+
+
+def test_a_person_is_named_as_now_and_an_erased_one_is_not_named(client, played):
+    from django.utils import timezone
+
+    from clubs.models import Player, erased_name
+
+    bert = played["Bert"]
+    Player.objects.filter(pk=bert.pk).update(name=erased_name(bert.pk), erased_at=timezone.now())
+    page = client.get(reverse("ranking_season", args=["ntsv", "2026"]) + "?op=2026-06-01")
+    names = [name for _row, name, _club in page.context["rows"]]
+    assert f"#{bert.pk}" in names and "Bert" not in names
