@@ -92,6 +92,8 @@ class HistoryAction(models.TextChoices):
     OPERATOR_REMOVE = "operator.remove", _("club removed by the operator")
     OPERATOR_ACT_START = "operator.act_start", _("operator started acting for the club")
     OPERATOR_ACT_STOP = "operator.act_stop", _("operator stopped acting for the club")
+    # A federation's ranking (ranking/).
+    RANKING_IMPORT = "ranking.import", _("event's results imported from a results file")
 
 
 class HistoryReason(models.TextChoices):
