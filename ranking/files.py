@@ -17,6 +17,7 @@ Django: reads the event's rows; the writer and the reader need no database.
 from __future__ import annotations
 
 import csv
+import functools
 import hashlib
 import importlib.metadata
 import io
@@ -365,17 +366,38 @@ def _parse(data: bytes) -> Any:
         raise ResultsFileError("not_json", line=1, column=1) from None
 
 
+@functools.lru_cache(maxsize=4096)
+def _plain(text: str) -> bool:
+    """`validate_plain_text`, once per distinct text: a file names each club and person
+    in every game."""
+    try:
+        validate_plain_text(text)
+    except ValidationError:
+        return False
+    return True
+
+
 class _Reader:
     """Reads one object of the file, saying where each refusal was."""
 
     def __init__(self, value: Any, where: Any, keys: tuple[str, ...]) -> None:
+        #: Where this object is, for a message: text, or a function giving it (a message
+        #: is rare; a file of 7,000 results need not name each place in words).
+        self._where = where
         if not isinstance(value, dict):
-            raise ResultsFileError("not_object", where=where)
+            raise ResultsFileError("not_object", where=self.where)
         for key in value:
             if key not in keys:
-                raise ResultsFileError("unknown", where=where, key=_shown(key)[1:-1])
+                raise ResultsFileError("unknown", where=self.where, key=_shown(key)[1:-1])
         self.value = value
-        self.where = where
+
+    @property
+    def where(self) -> str:
+        return str(self._where() if callable(self._where) else self._where)
+
+    @where.setter
+    def where(self, where: Any) -> None:
+        self._where = where
 
     def get(self, key: str) -> Any:
         if key not in self.value:
@@ -384,21 +406,18 @@ class _Reader:
 
     def text(self, key: str, *, max_length: int = MAX_NAME, optional: bool = False) -> Any:
         value = self.get(key)
-        where = f"{self.where}, {key}"
         if value is None and optional:
             return None
         if not isinstance(value, str):
-            raise ResultsFileError("not_text", where=where)
+            raise ResultsFileError("not_text", where=f"{self.where}, {key}")
         if not value.strip():
             if optional:
                 return None
-            raise ResultsFileError("empty_text", where=where)
+            raise ResultsFileError("empty_text", where=f"{self.where}, {key}")
         if len(value) > max_length:
-            raise ResultsFileError("too_long", where=where, max=max_length)
-        try:
-            validate_plain_text(value)
-        except ValidationError:
-            raise ResultsFileError("control_character", where=where) from None
+            raise ResultsFileError("too_long", where=f"{self.where}, {key}", max=max_length)
+        if not _plain(value):
+            raise ResultsFileError("control_character", where=f"{self.where}, {key}")
         return " ".join(value.split())
 
     def integer(self, key: str, low: int, high: int) -> int:
@@ -412,7 +431,6 @@ class _Reader:
 
     def date(self, key: str) -> date:
         value = self.get(key)
-        where = f"{self.where}, {key}"
         try:
             parsed = (
                 date.fromisoformat(value) if isinstance(value, str) and len(value) == 10 else None
@@ -420,14 +438,16 @@ class _Reader:
         except ValueError:
             parsed = None
         if parsed is None or not MIN_YEAR <= parsed.year <= MAX_YEAR:
-            raise ResultsFileError("bad_date", where=where, value=_shown(value)[1:-1])
+            raise ResultsFileError(
+                "bad_date", where=f"{self.where}, {key}", value=_shown(value)[1:-1]
+            )
         return parsed
 
     def club(self, key: str, *, optional: bool) -> FileClub | None:
         value = self.get(key)
         if value is None and optional:
             return None
-        club = _Reader(value, f"{self.where}, {key}", ("name", "federation_code"))
+        club = _Reader(value, lambda: f"{self.where}, {key}", ("name", "federation_code"))
         return FileClub(
             name=club.text("name"),
             federation_code=club.text("federation_code", max_length=MAX_NUMBER, optional=True),
@@ -457,12 +477,13 @@ def _gap_value(value: Any, where: str) -> Decimal:
     return gap
 
 
-def _percentage(value: Any, where: str) -> float:
+def _percentage(row: _Reader, key: str) -> float:
+    value = row.get(key)
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ResultsFileError("not_number", where=where, value=_shown(value))
+        raise ResultsFileError("not_number", where=f"{row.where}, {key}", value=_shown(value))
     number = float(value) if abs(value) < 1e300 else math.inf
     if not math.isfinite(number) or abs(number) > MAX_PERCENTAGE or number > 100:
-        raise ResultsFileError("odd_percentage", where=where, value=_shown(value))
+        raise ResultsFileError("odd_percentage", where=f"{row.where}, {key}", value=_shown(value))
     return number
 
 
@@ -481,7 +502,9 @@ def _game(value: Any, index: int) -> FileGame:
     results = []
     for position, entry in enumerate(entries, 1):
         row = _Reader(
-            entry, _("%(where)s, result %(n)s") % {"where": where, "n": position}, RESULT_KEYS
+            entry,
+            lambda n=position: _("%(where)s, result %(n)s") % {"where": where, "n": n},
+            RESULT_KEYS,
         )
         results.append(
             FileResult(
@@ -491,7 +514,7 @@ def _game(value: Any, index: int) -> FileGame:
                 name=row.text("name"),
                 club=row.club("club", optional=True),
                 points=row.integer("points", MIN_POINTS, MAX_POINTS),
-                percentage=_percentage(row.get("percentage"), f"{row.where}, percentage"),
+                percentage=_percentage(row, "percentage"),
             )
         )
     return FileGame(

@@ -11,7 +11,7 @@ nothing.
    problem found then refuses the whole file: nothing is written.
 
 Who may: a federation's officials (its secretaries), staff, the operator acting for it;
-`by=None` is a management command (`manage.py import_results`).
+`by=None` is a management command (`manage.py import_event_results`).
 
 Django: services.
 """
@@ -41,7 +41,8 @@ from ranking.files import (
     results_with_percentages,
     winner_and_median,
 )
-from ranking.models import RankedEvent, RankedGame, RankedResult
+from ranking.models import RankedEvent, RankedGame
+from ranking.results_insert_sql import ranked_results_insert
 
 
 class ResultsImportError(ValueError):
@@ -59,7 +60,6 @@ class ResultsImportError(ValueError):
 PROBLEMS: dict[str, Any] = {
     "not_official": _("Only the federation's officials may import results into its ranking."),
     "not_federation": _("%(club)s is not a federation: only a federation keeps a ranking."),
-    "season_elsewhere": _("The season %(season)s is not a season of %(federation)s."),
     "already_imported": _(
         "This event (%(name)s, %(date)s) is already in the ranking of %(season)s, "
         "added on %(added)s. The same event is not imported twice."
@@ -229,6 +229,10 @@ def _plan_persons(plan: ImportPlan, results: ResultsFile) -> None:
         )
 
 
+def _club_key(club: FileClub) -> tuple[str, str]:
+    return (club.federation_code or "", club.name)
+
+
 def _plan_clubs(plan: ImportPlan, results: ResultsFile) -> None:
     named: dict[tuple[str, str], FileClub] = {}
     for game in results.games:
@@ -309,7 +313,7 @@ def _write(
         by=by if getattr(by, "is_authenticated", False) else None,
     )
     games: list[RankedGame] = []
-    rows: list[list[RankedResult]] = []
+    scored_games = []
     for game in results.games:
         scored = results_with_percentages(
             [(r.federation_number, r.name, r.club, r.points) for r in game.results],
@@ -325,34 +329,28 @@ def _write(
                 median_points=middle,
             )
         )
-        rows.append(
-            [
-                RankedResult(
-                    player_id=person_ids.get(result.federation_number)
-                    if result.federation_number
-                    else None,
-                    federation_number=result.federation_number or "",
-                    name=result.name,
-                    club_id=club_ids.get((result.club.federation_code or "", result.club.name))
-                    if result.club
-                    else None,
-                    club_name=result.club.name if result.club else "",
-                    points=result.points,
-                    percentage=result.percentage,
-                )
-                for result in scored
-            ]
-        )
+        scored_games.append(scored)
     RankedGame.objects.bulk_create(games)
-    if any(game.pk is None for game in games):
+    if any(game.pk is None for game in games):  # backends without RETURNING
         by_number = dict(ranked.games.values_list("number", "pk"))
         for game in games:
             game.pk = by_number[game.number]
-    for game, game_rows in zip(games, rows, strict=True):
-        for row in game_rows:
-            row.game_id = game.pk
-    count = sum(len(game_rows) for game_rows in rows)
-    RankedResult.objects.bulk_create([row for game_rows in rows for row in game_rows])
+    rows = [
+        (
+            game.pk,
+            person_ids.get(result.federation_number) if result.federation_number else None,
+            result.federation_number or "",
+            result.name,
+            club_ids.get(_club_key(result.club)) if result.club else None,
+            result.club.name if result.club else "",
+            result.points,
+            result.percentage,
+        )
+        for game, scored in zip(games, scored_games, strict=True)
+        for result in scored
+    ]
+    count = len(rows)
+    ranked_results_insert(rows)
     history_record(
         club_id=season.federation_id,
         by=by,

@@ -520,6 +520,20 @@ SAMPLES = {
     ),
     "operator.act_start": (CLUB, None, None, "", "Dienstbeheerder treedt op voor de club"),
     "operator.act_stop": (CLUB, None, None, "", "De Goudse Letters"),
+    # ranking/files_import.py _write
+    "ranking.import": (
+        {"object_type": "ranked_event", "object_label": "Interclub Gouda (Seizoen 2026-2027)"},
+        None,
+        {
+            "name": "Interclub Gouda",
+            "date": "2026-10-03",
+            "games": 3,
+            "results": 450,
+            "players_created": 12,
+        },
+        "",
+        "3 oktober 2026",
+    ),
 }
 
 

@@ -4,9 +4,18 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
+from django.utils import translation
 
 from events.models import Season
 from tests.factories import ClubFactory, secretary_of
+
+
+@pytest.fixture(autouse=True)
+def english_messages():
+    """The services' messages in English, as the tests read them (a page: the reader's
+    language; `test_dutch_by_default` reads one in Dutch)."""
+    with translation.override("en"):
+        yield
 
 
 @pytest.fixture
