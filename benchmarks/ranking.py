@@ -7,7 +7,8 @@ The files are built first (not timed) from a pool of 600 persons of 25 clubs, a 
 them known on the federation's Bordpunt beforehand; each interclub draws 150 of them. Timed:
 reading, checking and importing the 16 files (`ranking.files_import.results_import_apply`,
 the official's confirmation), then the season ranking. Each repeat runs in a transaction
-that is rolled back, so every repeat imports into the same empty season.
+that is rolled back, so every repeat imports into the same empty season; the data is
+rolled back at the end too (a PostgreSQL database named by DATABASE_URL keeps nothing).
 
     .venv/bin/python benchmarks/ranking.py [--interclubs 16] [--players 150] [--repeat 3]
 """
@@ -120,30 +121,32 @@ def main() -> None:
     from ranking.files_import import results_import_apply
     from ranking.models import RankedResult
 
-    season, files = build(args.interclubs, args.players)
-    size = sum(len(data) for data in files)
-    print(
-        f"{connection.vendor}: {args.interclubs} interclubs × {args.players} players × {GAMES} "
-        f"games = {args.interclubs * args.players * GAMES} results in {len(files)} files "
-        f"({size / 1024:.0f} kB)"
-    )
-    ranking = season_ranking_step()
-    imports, rankings, totals = [], [], []
-    for _ in range(args.repeat):
-        with transaction.atomic():
-            start = time.perf_counter()
-            for data in files:
-                results_import_apply(data=data, season=season, by=None)
-            imported = time.perf_counter()
-            if ranking is not None:
-                ranking(season)
-            done = time.perf_counter()
-            count = RankedResult.objects.count()
-            transaction.set_rollback(True)
-        assert count == args.interclubs * args.players * GAMES, count
-        imports.append((imported - start) * 1000)
-        rankings.append((done - imported) * 1000)
-        totals.append((done - start) * 1000)
+    with transaction.atomic():  # nothing stays behind, on PostgreSQL either
+        season, files = build(args.interclubs, args.players)
+        size = sum(len(data) for data in files)
+        print(
+            f"{connection.vendor}: {args.interclubs} interclubs × {args.players} players × "
+            f"{GAMES} games = {args.interclubs * args.players * GAMES} results in {len(files)} "
+            f"files ({size / 1024:.0f} kB)"
+        )
+        ranking = season_ranking_step()
+        imports, rankings, totals = [], [], []
+        for _ in range(args.repeat):
+            with transaction.atomic():
+                start = time.perf_counter()
+                for data in files:
+                    results_import_apply(data=data, season=season, by=None)
+                imported = time.perf_counter()
+                if ranking is not None:
+                    ranking(season)
+                done = time.perf_counter()
+                count = RankedResult.objects.count()
+                transaction.set_rollback(True)
+            assert count == args.interclubs * args.players * GAMES, count
+            imports.append((imported - start) * 1000)
+            rankings.append((done - imported) * 1000)
+            totals.append((done - start) * 1000)
+        transaction.set_rollback(True)
     best = min(range(args.repeat), key=lambda i: totals[i])
     print(f"import of {len(files)} files        {imports[best]:8.0f} ms (best of {args.repeat})")
     if ranking is None:

@@ -676,7 +676,8 @@ def event_results_file(event: Event) -> EventFile:
     duplicate divisions (division by division, evening by evening), each player with the
     club of their entry (none: a guest) and the percentages with the season's GV (an event
     without a season: the default GV). `results` is None while no evening is finished."""
-    gap_value = event.season.gap_value if event.season_id else DEFAULT_GAP_VALUE
+    season = event.season
+    gap_value = season.gap_value if season is not None else DEFAULT_GAP_VALUE
     entries = {
         entry.player_id: entry.club
         for entry in Entry.objects.filter(event=event).select_related("club")
@@ -727,7 +728,7 @@ def event_results_file(event: Event) -> EventFile:
         organiser=FileClub(event.organiser.name, event.organiser.federation_code or None),
         kind=event.kind,
         date=event.date or games[0].date,
-        season=event.season.slug if event.season_id else None,
+        season=season.slug if season is not None else None,
         games=tuple(games),
         program=program_name(),
     )

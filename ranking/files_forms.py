@@ -29,7 +29,9 @@ class ResultsUploadForm(forms.Form):
 
     def __init__(self, *args, federation, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["season"].queryset = Season.objects.filter(federation=federation)
+        season = self.fields["season"]
+        assert isinstance(season, forms.ModelChoiceField)
+        season.queryset = Season.objects.filter(federation=federation)
 
 
 class ResultsConfirmForm(forms.Form):

@@ -314,17 +314,17 @@ def _write(
     )
     games: list[RankedGame] = []
     scored_games = []
-    for game in results.games:
+    for played in results.games:
         scored = results_with_percentages(
-            [(r.federation_number, r.name, r.club, r.points) for r in game.results],
+            [(r.federation_number, r.name, r.club, r.points) for r in played.results],
             season.gap_value,
         )
         winner, middle = winner_and_median([r.points for r in scored])
         games.append(
             RankedGame(
                 event=ranked,
-                number=game.number,
-                date=game.date,
+                number=played.number,
+                date=played.date,
                 winner_points=winner,
                 median_points=middle,
             )
