@@ -109,6 +109,8 @@ class ClubA:
     #: competition slug -> game ids in it
     games: dict[str, list[int]]
     players: list[int]
+    #: the short names of the events the club organises
+    events: list[str] = field(default_factory=list)
 
     @classmethod
     def read(cls, slug: str) -> ClubA:
@@ -146,12 +148,15 @@ class ClubA:
             with_games.filter(user__isnull=False).first(),
             with_games.filter(user__isnull=True).first(),
         ]
+        from events.models import Event
+
         return cls(
             club=club.slug,
             club_id=club.pk,
             numbers=numbers,
             games=by_competition,
             players=[player.pk for player in players if player is not None],
+            events=list(Event.objects.filter(organiser=club).values_list("slug", flat=True)),
         )
 
     @staticmethod
@@ -179,6 +184,8 @@ class ClubA:
             return [str(pk) for pks in self.games.values() for pk in pks]
         if name in ("player_id", "player"):
             return [str(pk) for pk in self.players]
+        if name == "event":
+            return list(self.events)
         raise UnknownParameter(name)
 
 
@@ -208,7 +215,7 @@ def _cover(items: Iterable[tuple[object, set[str]]]) -> list:
 
 #: Path parts that name an object of a club, filled from `ClubA.values`.
 CLUB_OBJECTS = frozenset(
-    {"club", "club_id", "competition", "number", "game_id", "player_id", "player"}
+    {"club", "club_id", "competition", "number", "game_id", "player_id", "player", "event"}
 )
 
 
