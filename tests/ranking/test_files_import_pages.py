@@ -162,7 +162,9 @@ def test_command_bad_input(tmp_path, season, clubs):
     with pytest.raises(CommandError, match="no season “2025”"):
         call_command("import_event_results", str(path), "--season", "2025")
     with pytest.raises(CommandError, match="cannot be read"):
-        call_command("import_event_results", str(tmp_path / "missing.json"), "--season", "2026-2027")
+        call_command(
+            "import_event_results", str(tmp_path / "missing.json"), "--season", "2026-2027"
+        )
     other = ClubFactory(name="SBNL", slug="sbnl", is_federation=True)
     Season.objects.create(
         federation=other, name="SBNL", slug="2026-2027", start=season.start, end=season.end
@@ -171,5 +173,7 @@ def test_command_bad_input(tmp_path, season, clubs):
         call_command("import_event_results", str(path), "--season", "2026-2027")
     path.write_bytes(as_json(interclub())[:100])
     with pytest.raises(CommandError, match="cut off"):
-        call_command("import_event_results", str(path), "--season", "2026-2027", "--federation", "ntsv")
+        call_command(
+            "import_event_results", str(path), "--season", "2026-2027", "--federation", "ntsv"
+        )
     assert RankedEvent.objects.count() == 0
