@@ -56,20 +56,20 @@ def play(evening, players, rng, *, turns=None):
         turn_choose_top(turn=turn, by=None)
 
 
-def make_event(season, clubs):
+def make_event(season, clubs, slug="interclub"):
     """An interclub of Gouda in the season with a duplicate division of four players:
     Anna and Bert for Gouda, Cor for Delft, a guest."""
     gouda = clubs["GL"]
     event = Event.objects.create(
         organiser=gouda,
         name="Interclub Gouda",
-        slug="interclub",
+        slug=slug,
         kind=Event.Kind.INTERCLUB,
         date=date(2026, 10, 3),
         season=season,
     )
     division = DuplicateCompetition.objects.create(
-        club=gouda, name="Groep A", slug="interclub-a", event=event
+        club=gouda, name="Groep A", slug=f"{slug}-a", event=event
     )
     names = [
         ("Anna de Vries", "1001", gouda),
@@ -79,6 +79,8 @@ def make_event(season, clubs):
     ]
     players = []
     for name, number, club in names:
+        if number and slug != "interclub":  # a second event of the test: other persons
+            number = f"{number}-{slug}"
         player = PlayerFactory(name=name, federation_number=number)
         if club is not None:
             Membership.objects.create(club=club, player=player)
@@ -196,3 +198,27 @@ def test_an_event_without_a_finished_evening(client, under_way, clubs, english):
     assert "No evening of this event is finished yet" in page.content.decode()
     download = client.get("/gouda/evenement/interclub/uitslagenbestand/uitslagen.json")
     assert download.status_code == 302
+
+
+def test_the_page_reads_the_same_whatever_the_number_of_players(client, season, clubs):
+    """The results file's page: a fixed number of queries per evening, whatever the number
+    of players (here two turns of an evening, of 4 and of 12 players)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(secretary_of(clubs["GL"]))
+
+    def queries(extra: int) -> int:
+        event, division, players = make_event(season, clubs, slug=f"ic-{extra}")
+        for n in range(extra):
+            player = PlayerFactory(name=f"Extra {extra}-{n}")
+            Participant.objects.create(competition=division, player=player)
+            players.append(player)
+        evening = evening_create(competition=division, number=1, by=None)
+        play(evening, players, random.Random(43), turns=1)
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(f"/gouda/evenement/{event.slug}/uitslagenbestand/").status_code == 200
+        return len(captured)
+
+    queries(1)  # the club's status, cached for 10 s by the middleware, read once
+    assert queries(0) == queries(8)

@@ -177,3 +177,21 @@ def test_command_bad_input(tmp_path, season, clubs):
             "import_event_results", str(path), "--season", "2026-2027", "--federation", "ntsv"
         )
     assert RankedEvent.objects.count() == 0
+
+
+def test_the_preview_reads_the_same_whatever_the_file_holds(logged_in, season, clubs):
+    """The preview's queries do not grow with the persons and clubs in the file."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.ranking.files_data import GOUDA
+
+    def queries(players: int) -> int:
+        rows = [(f"{players}-{i}", f"Speler {players}-{i}", GOUDA, 300 + i) for i in range(players)]
+        data = as_json(interclub(games=[rows, rows]))
+        with CaptureQueriesContext(connection) as captured:
+            upload(logged_in, data, season)
+        return len(captured)
+
+    queries(3)
+    assert queries(5) == queries(120)
