@@ -78,6 +78,7 @@ urlpatterns = [
     path("", include("archives.urls")),
     path("", include("pairing.urls")),
     path("", include("interchange.urls")),
+    path("", include("ranking.files_urls")),
     path("", include("competition.urls")),
     path("", include("duplicate.urls")),
 ]

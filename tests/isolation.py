@@ -111,6 +111,8 @@ class ClubA:
     players: list[int]
     #: season slug -> the persons with ranked results in it (when the club is a federation)
     seasons: dict[str, list[str]] = field(default_factory=dict)
+    #: the short names of the events the club organises
+    events: list[str] = field(default_factory=list)
 
     @classmethod
     def read(cls, slug: str) -> ClubA:
@@ -160,6 +162,8 @@ class ClubA:
                 for player, number in results.values_list("player_id", "federation_number")
             ]
             seasons[season.slug] = sorted({key for key in keys if key is not None})[:1]
+        from events.models import Event
+
         return cls(
             club=club.slug,
             club_id=club.pk,
@@ -167,6 +171,7 @@ class ClubA:
             games=by_competition,
             players=[player.pk for player in players if player is not None],
             seasons=seasons,
+            events=list(Event.objects.filter(organiser=club).values_list("slug", flat=True)),
         )
 
     @staticmethod
@@ -199,6 +204,8 @@ class ClubA:
         if name == "person":
             season = chosen.get("season")
             return list(self.seasons.get(season, [])) if season else []
+        if name == "event":
+            return list(self.events)
         raise UnknownParameter(name)
 
 
@@ -238,6 +245,7 @@ CLUB_OBJECTS = frozenset(
         "player",
         "season",
         "person",
+        "event",
     }
 )
 

@@ -28,6 +28,7 @@ one kind and lists every failure at once.
 
 from __future__ import annotations
 
+import datetime
 import re
 import time
 
@@ -38,6 +39,7 @@ from django.core.management import call_command
 from django.test import Client, override_settings
 
 from clubs.models import Club
+from events.models import Event, Season
 from tests.crawl import seed
 from tests.factories import (
     ClubFactory,
@@ -59,8 +61,18 @@ pytestmark = pytest.mark.django_db
 def people() -> dict:
     """A's secretary and player (the demo's), a member of A who plays nothing, club B
     with its secretary and a player who plays a game there, and the operator of the
-    service."""
+    service. Club A is a federation here too, with a season and an event it organises, so
+    that the pages of a federation and of an event are tried as well."""
     club_a = Club.objects.get(slug="gouda")
+    Club.objects.filter(pk=club_a.pk).update(is_federation=True)
+    Season.objects.create(
+        federation=club_a,
+        name="Seizoen 2026",
+        slug="2026",
+        start=datetime.date(2026, 1, 1),
+        end=datetime.date(2026, 12, 31),
+    )
+    Event.objects.create(organiser=club_a, name="Open Gouda", slug="open-gouda")
     club_b = ClubFactory(name="Scrabbleclub Delft", slug="delft", city="Delft")
     b_player = user_in_club(club_b, username="speler-b")
     opponent = PlayerFactory(name="Tegenstander B")

@@ -552,6 +552,19 @@ SAMPLES = {
         {"players": 141, "winner_points": 912, "median_points": 700.0},
         "",
         "Punten van de mediaanspeler: 701,5 → 700",
+    # ranking/files_import.py _write
+    "ranking.import": (
+        {"object_type": "ranked_event", "object_label": "Interclub Gouda (Seizoen 2026-2027)"},
+        None,
+        {
+            "name": "Interclub Gouda",
+            "date": "2026-10-03",
+            "games": 3,
+            "results": 450,
+            "players_created": 12,
+        },
+        "",
+        "3 oktober 2026",
     ),
 }
 

@@ -1,0 +1,65 @@
+"""The one insert of the results file's import that is SQL of our own: a season's ranked
+results written as multi-row INSERTs (docs/architecture.md, *Conventions*: SQL of our own
+only where a benchmark shows the ORM missing a target).
+
+The figures (`benchmarks/ranking.py` and the same 7,200 rows alone: 16 interclubs of 150
+players, 3 games each; this 2-core machine, shared, load average about 10): on SQLite
+`bulk_create` took 0.63–0.71 s (model instances, and each value prepared field by field
+for 58 statements of 124 rows, SQLite's limit of 999 parameters), an `executemany` 0.08 s,
+these statements 0.05–0.06 s; the whole import of the season went from 2.3 s to 0.9 s, and
+with the season ranking it must stay under 2 s. On PostgreSQL all three took 0.7–1.2 s
+under that load (the server's time, not Python's). The columns are the model's own
+(`_meta`), so a renamed column cannot drift from it; a new column without a default in
+the database fails here at once, in the import's tests.
+
+Django: a database cursor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import connection
+from django.db.models import Field
+
+from ranking.models import RankedResult
+
+#: Rows in one INSERT where the database sets no limit of parameters (PostgreSQL).
+ROWS_PER_STATEMENT = 1000
+
+COLUMNS = (
+    "game",
+    "player",
+    "federation_number",
+    "name",
+    "club",
+    "club_name",
+    "points",
+    "percentage",
+)
+
+
+def _column(name: str) -> str:
+    field = RankedResult._meta.get_field(name)
+    assert isinstance(field, Field) and field.column
+    return field.column
+
+
+def ranked_results_insert(rows: Sequence[tuple[Any, ...]]) -> None:
+    """Insert `rows`, each the values of `COLUMNS` in that order (foreign keys as ids),
+    in the caller's transaction: as many rows a statement as the database takes
+    parameters (SQLite: 999, so 124 rows; PostgreSQL: `ROWS_PER_STATEMENT`)."""
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(_column(name)) for name in COLUMNS)
+    table = quote(RankedResult._meta.db_table)
+    most = connection.features.max_query_params
+    size = min(ROWS_PER_STATEMENT, most // len(COLUMNS)) if most else ROWS_PER_STATEMENT
+    one = "(" + ", ".join(["%s"] * len(COLUMNS)) + ")"
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), size):
+            chunk = rows[start : start + size]
+            cursor.execute(
+                f"INSERT INTO {table} ({columns}) VALUES {', '.join([one] * len(chunk))}",
+                [value for row in chunk for value in row],
+            )
