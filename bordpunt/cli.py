@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -170,10 +171,10 @@ def backup(home: Home, file: Path | None) -> int:
             backups.copy_database(home.database, file)
         else:
             target = backups.backup_into(home.database, home.backups, "backup")
-    except OSError as error:
+    except (OSError, sqlite3.Error) as error:  # SQLite says a full disk as its own error
         raise Refused(
             _("The backup could not be written to %(file)s (%(reason)s).")
-            % {"file": target or home.backups, "reason": error.strerror or error}
+            % {"file": target or home.backups, "reason": getattr(error, "strerror", None) or error}
         ) from None
     print(_("Backup made: %(file)s") % {"file": target})
     return 0

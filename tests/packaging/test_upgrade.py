@@ -93,6 +93,13 @@ def test_a_home_of_a_newer_version_is_refused_untouched(installed, outside, club
     )
     assert done.returncode == 2, done.stdout + done.stderr
     assert "nieuwere versie van Bordpunt" in done.stderr and "Traceback" not in done.stderr
+    english = installed.run(
+        ["run", "--no-browser", "--port", str(free_port())],
+        home=club_home,
+        cwd=outside,
+        LANG="en_GB.UTF-8",
+    )
+    assert english.returncode == 2 and "made by a newer version of Bordpunt" in english.stderr
     assert contents(club_home) == before
 
 
