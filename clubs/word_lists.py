@@ -53,6 +53,14 @@ def available() -> list[str]:
     )
 
 
+def missing() -> list[tuple[str, str]]:
+    """The clubs whose chosen list is not there whole: (the club's name, the list's)."""
+    from clubs.models import Club  # the models import this module's name check
+
+    chosen = Club.objects.exclude(word_list="").values_list("name", "word_list")
+    return [(club, name) for club, name in chosen if not exists(name)]
+
+
 def lexicon(ruleset: rules.RuleSet) -> Lexicon:
     """The words a game under `ruleset` may play."""
     path = _own(ruleset, 0)
