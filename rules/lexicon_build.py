@@ -182,8 +182,12 @@ def build_club_list(source: Path, output: Path, kind: str | None, out: TextIO) -
     output.parent.mkdir(parents=True, exist_ok=True)
     dawg_path = output.with_suffix(DAWG_SUFFIX)
     partial = dawg_path.with_name(f".{dawg_path.name}.tmp")
-    build_dawg(lexicon, name=output.stem).save(partial)
-    partial.replace(dawg_path)
+    try:
+        build_dawg(lexicon, name=output.stem).save(partial)
+        partial.replace(dawg_path)
+    except BaseException:
+        partial.unlink(missing_ok=True)  # a full disk leaves no half file behind
+        raise
     lexicon.save(output)
     print(
         f"{source}: {len(entries)} entries -> {len(lexicon)} words"

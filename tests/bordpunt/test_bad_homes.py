@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import os
 import pwd
+import random
 import resource
 import shutil
 import signal
 import sqlite3
+import string
 import subprocess
 import sys
 import sysconfig
@@ -183,3 +185,19 @@ def test_a_backup_on_a_full_disk_is_refused_and_leaves_no_half_file(home, tmp_pa
     assert "De reservekopie kon niet naar" in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
     assert contents(home) == before
+
+
+def test_a_word_list_on_a_full_disk_is_refused_and_leaves_no_half_file(home, tmp_path):
+    source = tmp_path / "groot.txt"
+    rng = random.Random(1)
+    # 60,000 words of random letters: lists far larger than the limit, however packed.
+    words = (
+        "".join(rng.choices(string.ascii_lowercase, k=rng.randint(4, 12))) for _ in range(60_000)
+    )
+    source.write_text("\n".join(words))
+    before = contents(home)
+    done = bordpunt(home, "lexicon", str(source), preexec=full_disk(LIMIT))
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "De woordenlijst kon niet worden geschreven" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+    assert contents(home) == before  # no half list in lexicons/
