@@ -13,6 +13,8 @@ from competition.services.rounds import round_create, round_set_pairings
 from config.home import Home
 from duplicate.models import DuplicateCompetition, Participant
 from duplicate.services import evening_create, slip_submit, turn_choose_top, turn_draw
+from games.analysis import game_review
+from games.engine import replay
 from games.moves import move_add
 from games.services import PairingSpec
 from tests.factories import PlayerFactory
@@ -193,3 +195,34 @@ def test_the_list_built_again_is_read_anew(home, club, competition, four_entrant
     (game,) = pair(competition, four_entrants[2:])
     row = move_add(game=game, notation="8H SNAKE", by=None)
     assert row.warnings == [{"code": "not_in_lexicon", "params": {"word": "SNAKE"}}]
+
+
+def test_the_competitions_pages_say_the_clubs_list(home, client, club, competition, duplicate):
+    duplicate_competition, _ = duplicate
+    pages = (competition.get_absolute_url(), duplicate_competition.get_absolute_url())
+    for address in pages:
+        assert 'id="club-word-list"' not in client.get(address).content.decode()
+    club.word_list = "goudse-lijst"
+    club.save()
+    for address in pages:
+        assert "woordenlijst goudse-lijst" in client.get(address).content.decode(), address
+
+
+def test_the_analysis_finds_the_best_plays_in_the_clubs_list(
+    home, club, competition, four_entrants
+):
+    anna, bert, cor, dirk = four_entrants
+    (shipped,) = pair(competition, [anna, bert])
+    club.word_list = "goudse-lijst"
+    club.save()
+    (own,) = pair(competition, [cor, dirk])
+    for game in (shipped, own):
+        move_add(game=game, notation="8H KAAS", rack="AAEKNSTU", by=None)
+    best = {}
+    for game in (shipped, own):
+        moves = list(game.moves.order_by("number"))
+        (turn,) = game_review(game, moves, replay(game, moves)).turns
+        best[game] = turn.best_word
+    # From A A E K N S T U the club's list has KAAS and SNAKE: SNAKE scores more.
+    assert best[own] == "SNAKE"
+    assert best[shipped] not in {"SNAKE", "KAAS"}  # a word of the shipped list
