@@ -47,8 +47,12 @@ def copy_database(source: Path, target: Path) -> None:
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
     target.parent.mkdir(parents=True, exist_ok=True)
-    _copy(source, partial)
-    os.replace(partial, target)
+    try:
+        _copy(source, partial)
+        os.replace(partial, target)
+    except BaseException:
+        partial.unlink(missing_ok=True)  # a full disk leaves no half copy behind
+        raise
 
 
 def _copy(source: Path, target: Path) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -170,10 +171,10 @@ def backup(home: Home, file: Path | None) -> int:
             backups.copy_database(home.database, file)
         else:
             target = backups.backup_into(home.database, home.backups, "backup")
-    except OSError as error:
+    except (OSError, sqlite3.Error) as error:  # SQLite says a full disk as its own error
         raise Refused(
             _("The backup could not be written to %(file)s (%(reason)s).")
-            % {"file": target or home.backups, "reason": error.strerror or error}
+            % {"file": target or home.backups, "reason": getattr(error, "strerror", None) or error}
         ) from None
     print(_("Backup made: %(file)s") % {"file": target})
     return 0
@@ -212,17 +213,56 @@ def _refuse_newer(home: Home, file: Path) -> None:
 
 
 def lexicon(home: Home, file: Path, kind: str | None) -> int:
+    """Build the club's own list into the home; its name is the file's, as a short name
+    (`Klub Lijst.txt`: `klub-lijst`), which the club's settings offer to choose."""
+    import io
+
     from rules.lexicon import KINDS
     from rules.lexicon_build import build_club_list
+    from rules.ruleset import WORD_LIST_NAME
 
     if not file.is_file():
         raise Refused(_("The file %(file)s does not exist.") % {"file": file})
     if kind is not None and kind not in KINDS:
         raise Refused(_("Unknown kind %(kind)s.") % {"kind": kind})
+    name = list_name(file.stem)
+    if not WORD_LIST_NAME.fullmatch(name):
+        raise Refused(
+            _(
+                "The name %(name)s cannot name a word list: rename the file to letters, "
+                "digits and hyphens (at most 40)."
+            )
+            % {"name": file.stem}
+        )
     writable(home)
-    output = home.root / "lexicons" / f"{file.stem}.marisa"
+    output = home.lexicons / f"{name}.marisa"
     try:
-        build_club_list(file, output, kind, sys.stdout)
+        words = build_club_list(file, output, kind, io.StringIO())
     except UnicodeDecodeError:
         raise Refused(_("%(file)s is not a text file in UTF-8.") % {"file": file}) from None
+    except OSError as error:
+        raise Refused(
+            _("The word list could not be written to %(folder)s (%(reason)s).")
+            % {"folder": home.lexicons, "reason": error.strerror or error}
+        ) from None
+    print(
+        _(
+            "Word list %(name)s made: %(words)s words. A club plays with it once its "
+            "secretary chooses it in the club's settings."
+        )
+        % {"name": name, "words": words}
+    )
     return 0
+
+
+def list_name(stem: str) -> str:
+    """A file's name as a word list's name: lowercase ASCII, hyphens between words.
+
+    >>> list_name("Clublijst Één 2026"), list_name("__")
+    ('clublijst-een-2026', '')
+    """
+    import re
+    import unicodedata
+
+    ascii_name = unicodedata.normalize("NFKD", stem).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")

@@ -208,6 +208,17 @@ def prepare(
         from django.core.management import call_command
 
         call_command("seed_demo", if_empty=True, force=True, verbosity=0)
+    from clubs.word_lists import folder, missing
+
+    for club, name in missing():
+        print(
+            _(
+                "The word list %(name)s of %(club)s is missing from %(folder)s: its games "
+                "check their words against the shipped list until it is back (build it "
+                "again with `bordpunt lexicon`)."
+            )
+            % {"name": name, "club": club, "folder": folder()}
+        )
     return first_page(host, port)
 
 

@@ -7,6 +7,7 @@ from django.db import models
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
+from clubs import word_lists
 from clubs.inputs import BIGINT_MAX, StrictIntegerField, bounded
 from clubs.models import Club, Player
 
@@ -63,24 +64,43 @@ class PlayerForm(forms.ModelForm):
 
 class ClubSettingsForm(forms.ModelForm):
     """What the club's secretary sets for the whole club: the notation of the duplicate
-    slips, how long former members' data is kept (privacy/retention.py); the name, short
-    name and rating system stay the site admin's."""
+    slips, the club's own word list (when there is one to choose: clubs/word_lists.py), how
+    long former members' data is kept (privacy/retention.py); the name, short name and
+    rating system stay the site admin's."""
 
     former_member_retention_months = bounded(
         StrictIntegerField(required=False), minimum=0, maximum=1200
     )
+    word_list = forms.ChoiceField(required=False)
 
     class Meta:
         model = Club
-        fields = ("slip_notation", "former_member_retention_months")
+        fields = ("slip_notation", "word_list", "former_member_retention_months")
         widgets = {"slip_notation": forms.RadioSelect}
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        field = Club._meta.get_field("former_member_retention_months")
-        assert isinstance(field, models.Field)  # a column of Club, not a relation
-        self.fields["former_member_retention_months"].label = capfirst(field.verbose_name)
-        self.fields["former_member_retention_months"].help_text = field.help_text
+        for name in ("word_list", "former_member_retention_months"):
+            field = Club._meta.get_field(name)
+            assert isinstance(field, models.Field)  # a column of Club, not a relation
+            self.fields[name].label = capfirst(field.verbose_name)
+            self.fields[name].help_text = field.help_text
+        current = self.instance.word_list
+        #: The club's list, chosen before, whose files are no longer there.
+        self.missing_word_list = current if current and not word_lists.exists(current) else ""
+        names = word_lists.available()
+        if not names and not current:
+            del self.fields["word_list"]  # nothing to choose: the shipped lists
+            return
+        choices: list[tuple[str, str]] = [
+            ("", str(_("the list of the rules (shipped with Bordpunt)")))
+        ]
+        choices += [(name, name) for name in names]
+        if self.missing_word_list:
+            choices.append((current, str(_("%(name)s (missing)") % {"name": current})))
+        choice = self.fields["word_list"]
+        assert isinstance(choice, forms.ChoiceField)
+        choice.choices = choices
 
 
 class InviteMailForm(forms.Form):

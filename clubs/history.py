@@ -155,6 +155,7 @@ FIELD_LABELS: dict[str, Any] = {
     "slug": _("short name"),
     "city": _("city"),
     "slip_notation": _("slip notation"),
+    "word_list": _("word list"),
     "former_member_retention_months": _("keep former members' data (months)"),
     "federation_number": _("federation number"),
     "rating": _("rating"),

@@ -6,7 +6,7 @@ from typing import Any, Self
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models.functions import Now
 from django.urls import reverse
@@ -17,6 +17,7 @@ from clubs.history import HistoryAction, HistoryReason
 from clubs.inputs import validate_plain_text
 from clubs.slugs import validate_club_slug
 from rules.board import Notation
+from rules.ruleset import WORD_LIST_NAME
 
 
 class RatingSystem(models.TextChoices):
@@ -32,6 +33,13 @@ class SlipNotation(models.TextChoices):
 
     ROWS_NUMBERED = Notation.ROWS_NUMBERED.value, _("Rows numbered (8H across, H8 down)")
     ROWS_LETTERED = Notation.ROWS_LETTERED.value, _("Rows lettered (H8 across, 8H down)")
+
+
+#: A club's own word list's name (`rules.ruleset.WORD_LIST_NAME`): also its file's name.
+validate_word_list_name = RegexValidator(
+    rf"\A(?:{WORD_LIST_NAME.pattern})\Z",
+    _("A word list's name: lowercase letters, digits and hyphens (at most 40)."),
+)
 
 
 class ClubStatus(models.TextChoices):
@@ -63,6 +71,21 @@ class Club(models.Model):
             "for a word across. Rows numbered (English, GCG): rows 1–15, columns A–O; a word "
             "across from row 8, column D is 8D, down from there D8. Rows lettered (French, "
             "FISF): rows A–O, columns 1–15; the same word across is H4, down 4H."
+        ),
+    )
+    #: The club's own word list (clubs/word_lists.py), by name: new games and duplicate
+    #: evenings play with it instead of the shipped list of their rules; empty: the shipped.
+    word_list = models.CharField(
+        _("word list"),
+        max_length=40,
+        blank=True,
+        default="",
+        db_default="",
+        validators=[validate_word_list_name],
+        help_text=_(
+            "The club's own word list, built with `bordpunt lexicon`: new games and duplicate "
+            "evenings check their words against it instead of the list of their rules. Games "
+            "and evenings made before keep the list they were played with."
         ),
     )
     # Defaults in the database too: a server of the release before inserts clubs without

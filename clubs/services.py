@@ -23,6 +23,7 @@ CLUB_FIELDS = (
     "city",
     "rating_system",
     "slip_notation",
+    "word_list",
     "former_member_retention_months",
 )
 PLAYER_FIELDS = ("name", "federation_number", "rating", "rating_deviation", "user")

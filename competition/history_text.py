@@ -46,6 +46,7 @@ RULE_LABELS = {
     "wrong_challenge": _("a wrong challenge costs"),
     "wrong_challenge_points": _("points for a wrong challenge"),
     "lexicon": _("word list"),
+    "word_list": _("the club's own word list"),
 }
 
 RULE_CHOICES = {

@@ -3,6 +3,7 @@
 Django: reads the competition's settings from the ORM.
 """
 
+import dataclasses
 from typing import Any
 
 import rules
@@ -27,8 +28,14 @@ def ruleset_for(competition: Competition) -> Any:
 
 def game_rules_for(competition: Competition) -> dict[str, Any]:
     """What a new game of the competition keeps as `Game.rules`: its rule set as it is
-    now, so that changing the competition's rules later leaves the games played as they were."""
-    return ruleset_for(competition).to_dict()
+    now, with the club's own word list when the club chose one (`Club.word_list`), so that
+    changing the competition's rules or the club's list later leaves the games played as
+    they were."""
+    ruleset = ruleset_for(competition)
+    word_list = competition.club.word_list
+    if word_list:
+        ruleset = dataclasses.replace(ruleset, word_list=word_list)
+    return ruleset.to_dict()
 
 
 def custom_rules_error(data: Any) -> str | None:

@@ -5,6 +5,7 @@
     <home>/uploads/      uploaded files
     <home>/backups/      `bordpunt backup`, and the backups made before an upgrade or restore
     <home>/logs/         the server's log
+    <home>/lexicons/     the club's own word lists (`bordpunt lexicon`)
 
 The home is BORDPUNT_HOME, or else the platform's user data folder (platformdirs: e.g.
 ~/.local/share/bordpunt, %LOCALAPPDATA%\\bordpunt). Nothing is ever written into the
@@ -64,6 +65,10 @@ class Home:
     @property
     def logs(self) -> Path:
         return self.root / "logs"
+
+    @property
+    def lexicons(self) -> Path:
+        return self.root / "lexicons"
 
     def prepare(self) -> None:
         """Make the folders and the secret key (OSError when the home cannot be written)."""

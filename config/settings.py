@@ -206,6 +206,14 @@ if HOME:
     STATIC_ROOT = None  # type: ignore[assignment]  # no collected copy to serve
     MEDIA_ROOT = HOME.uploads
 
+# The clubs' own word lists (clubs/word_lists.py): `bordpunt lexicon` builds them into the
+# home; elsewhere `python -m rules build-lexicon --club-list FILE --output DIR/NAME.marisa`.
+WORD_LISTS_DIR = (
+    HOME.lexicons
+    if HOME
+    else Path(os.environ.get("BORDPUNT_WORD_LISTS", "").strip() or BASE_DIR / "lexicons")
+)
+
 # Uploads are a results CSV or a GCG file: kilobytes. A request larger than a file of
 # UPLOAD_MAX_SIZE plus the form around it is refused before its body is read (413); a file
 # above UPLOAD_MAX_SIZE is a form error. Other bodies: Django's limit (400 when exceeded).

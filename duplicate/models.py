@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from clubs.inputs import validate_plain_text
-from clubs.models import Club, Player, SlipNotation
+from clubs.models import Club, Player, SlipNotation, validate_word_list_name
 from clubs.slugs import validate_competition_slug
 from duplicate import clock
 from duplicate.ranking import slip_counts
@@ -156,6 +156,16 @@ class Evening(models.Model):
     date = models.DateField(_("date"), null=True, blank=True)
     #: A `rules.RULE_SETS` name: the board rules (rack, bingo bonus, word list).
     rules = models.CharField(_("rules"), max_length=20, default="standard")
+    #: The club's own word list when the evening was made (`Club.word_list`,
+    #: clubs/word_lists.py); empty: the shipped list of `rules`.
+    word_list = models.CharField(
+        _("word list"),
+        max_length=40,
+        blank=True,
+        default="",
+        db_default="",
+        validators=[validate_word_list_name],
+    )
     #: `rules.duplicate.DrawRules.to_dict()`; empty = the NTSV's.
     draw_rules = models.JSONField(_("draw rules"), default=dict, blank=True)
     #: `rules.referee.SlipRules.to_dict()`, copied from the competition when the evening

@@ -262,6 +262,7 @@ def _replayed_game(evening: Evening, turns: list[Turn]) -> DuplicateGame:
     key = (
         evening.pk,
         evening.rules,
+        evening.word_list,
         repr(sorted((evening.draw_rules or {}).items())),
         tuple((turn.number, turn.rejected, turn.drawn, turn.top) for turn in turns),
     )

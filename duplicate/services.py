@@ -16,6 +16,7 @@ when it arrives, on the turn held (`Turn.in_time`). A late slip is kept, marked,
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from datetime import datetime
 from typing import Any
@@ -25,15 +26,16 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from clubs import word_lists
 from clubs.history import HistoryAction, HistoryReason, history_record
 from clubs.locks import club_lock, row_lock
-from clubs.models import Membership
+from clubs.models import Club, Membership
 from clubs.slugs import competition_slug_taken
 from competition.services import CompetitionArchived, CompetitionError
 from duplicate import hand_in_sql
 from duplicate.models import DuplicateCompetition, Evening, Participant, Slip, Turn
 from games.rule_messages import coded, describe
-from rules import rule_set
+from rules import RuleSet, rule_set
 from rules.board import Notation
 from rules.duplicate import DrawRules, DuplicateGame
 from rules.errors import RulesError
@@ -417,10 +419,26 @@ def evening_slip_rules(evening: Evening) -> SlipRules:
     return SlipRules.from_dict(evening.slip_rules) if evening.slip_rules else SlipRules()
 
 
+def evening_ruleset(evening: Evening) -> RuleSet:
+    """The board rules of the evening: its preset, with the club's own word list when the
+    evening was made with one (`Evening.word_list`)."""
+    ruleset = rule_set(evening.rules)
+    if evening.word_list:
+        ruleset = dataclasses.replace(ruleset, word_list=evening.word_list)
+    return ruleset
+
+
+def new_master_game(evening: Evening) -> DuplicateGame:
+    """The evening's master game before its first draw: its rules, its draw rules and the
+    word list its tops are searched in (clubs/word_lists.py)."""
+    ruleset = evening_ruleset(evening)
+    return DuplicateGame(ruleset, draw_rules=evening_rules(evening), dawg=word_lists.dawg(ruleset))
+
+
 def master_game(evening: Evening, turns: list[Turn] | None = None) -> DuplicateGame:
     """The evening's master game rebuilt from its turns (the closed ones replayed, an
     open one drawn), without searching the tops of the closed turns again."""
-    game = DuplicateGame(rule_set(evening.rules), draw_rules=evening_rules(evening))
+    game = new_master_game(evening)
     for turn in turns if turns is not None else list(evening.turns.order_by("number")):
         turn_drawn(game, turn)
         if turn.top:
@@ -445,7 +463,7 @@ def evening_rescore(evening: Evening) -> None:
     slips: dict[int, list[Slip]] = {}
     for slip in Slip.objects.filter(turn__evening=evening).order_by("pk"):
         slips.setdefault(slip.turn_id, []).append(slip)
-    game = DuplicateGame(rule_set(evening.rules), draw_rules=evening_rules(evening))
+    game = new_master_game(evening)
     rules = evening_slip_rules(evening)
     try:
         for index, turn in enumerate(turns, 1):
@@ -503,10 +521,13 @@ def evening_create(
         except RulesError as exc:
             raise _engine_error(exc) from None
         slip_rules = settings.slips.to_dict()
+        # The club's own list as it is now: the evening keeps it when the club changes it.
+        word_list = Club.objects.values_list("word_list", flat=True).get(pk=competition.club_id)
         evening = Evening.objects.create(
             competition=competition,
             number=number,
             rules=rules,
+            word_list=word_list,
             draw_rules=checked,
             slip_rules=slip_rules,
         )
@@ -520,6 +541,7 @@ def evening_create(
             after={
                 "number": number,
                 "rules": rules,
+                **({"word_list": word_list} if word_list else {}),
                 "draw_rules": checked,
                 "slip_rules": slip_rules,
             },

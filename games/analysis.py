@@ -21,9 +21,11 @@ from typing import Any
 
 from django.core.cache import cache
 
+from clubs import word_lists
 from games.engine import Replay, names_at_table
 from games.models import Game, Move
 from rules.analysis import analyse
+from rules.movegen import MoveGenerator
 
 #: Bump when the cached shape or the generator's results change (2: a blank swap can be
 #: the best move).
@@ -99,7 +101,8 @@ def _compute(moves: Sequence[Move], replayed: Replay) -> dict[str, Any]:
     engine = replayed.engine
     # The engine's history holds the rows it accepted, in order.
     rows = [row for row, result in zip(moves, replayed.results, strict=False) if result]
-    report = analyse(engine)
+    # The best plays from the words the game is played with: the club's list when it has one.
+    report = analyse(engine, MoveGenerator(word_lists.dawg(engine.rules)))
     turns: list[dict[str, Any]] = []
     for turn in report.turns:
         row = rows[turn.index]

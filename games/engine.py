@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import rules
+from clubs import word_lists
 from games.models import Game, Move
 from games.rule_messages import coded, coded_error
-from rules.lexicon import Lexicon
 
 
 def ruleset_of(game: Game) -> rules.RuleSet:
@@ -26,7 +26,7 @@ def new_engine(game: Game) -> rules.Game:
         rules=ruleset,
         tiles=rules.DUTCH,
         players=names_at_table(game),
-        lexicon=Lexicon.default(ruleset.lexicon),
+        lexicon=word_lists.lexicon(ruleset),
         first_player=game.starter or 0,
     )
 

@@ -364,8 +364,12 @@ class Lexicon(marisa_trie.Trie):  # type: ignore[misc]  # marisa_trie ships no t
         """Write the compact file (replaced atomically, safe while others map it)."""
         path = Path(path)
         tmp = path.with_name(f".{path.name}.tmp")
-        super().save(str(tmp))
-        tmp.replace(path)
+        try:
+            super().save(str(tmp))
+            tmp.replace(path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)  # a full disk leaves no half file behind
+            raise
 
 
 def _unpickle(data: bytes, name: str) -> Lexicon:

@@ -173,11 +173,21 @@ def build_default(
 
 
 def build_club_list(source: Path, output: Path, kind: str | None, out: TextIO) -> int:
-    """Write a club's own list as one compact file; returns the number of words."""
+    """Write a club's own list: ``output`` (the marisa file, for checking words) and the
+    DAWG beside it (``.dawg``, for the duplicate tops); returns the number of words.
+    The DAWG is written first, so a list whose marisa file is there is whole."""
     with source.open(encoding="utf-8") as fh:
         entries = list(read_entries(fh))
     lexicon = Lexicon.from_words(entries, kind=kind)
     output.parent.mkdir(parents=True, exist_ok=True)
+    dawg_path = output.with_suffix(DAWG_SUFFIX)
+    partial = dawg_path.with_name(f".{dawg_path.name}.tmp")
+    try:
+        build_dawg(lexicon, name=output.stem).save(partial)
+        partial.replace(dawg_path)
+    except BaseException:
+        partial.unlink(missing_ok=True)  # a full disk leaves no half file behind
+        raise
     lexicon.save(output)
     print(
         f"{source}: {len(entries)} entries -> {len(lexicon)} words"

@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -33,6 +34,8 @@ _WRONG_CHALLENGE = ("none", "lose_turn", "penalty", "bonus")
 _END_ADJUSTMENT = ("none", "subtract_add", "subtract", "double")
 _SCORELESS_KIND = ("passes", "scoreless")
 _LEXICON_KIND = ("gouds8", "standard", "english")
+#: A club's own word list's name: also its file's name, so nothing that leaves its folder.
+WORD_LIST_NAME = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?")
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,11 @@ class RuleSet:
     wrong_challenge_points: int = 0
     #: Which word list :meth:`rules.lexicon.Lexicon.default` should load.
     lexicon: LexiconKind = "standard"
+    #: A club's own word list by name (:data:`WORD_LIST_NAME`), played instead of the
+    #: shipped ``lexicon``; empty: the shipped one. The engine takes the list itself from
+    #: its caller (``Game(lexicon=...)``), who finds it by this name (on an installed
+    #: Bordpunt: ``<home>/lexicons/<name>.marisa``, made by ``bordpunt lexicon``).
+    word_list: str = ""
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -143,6 +151,7 @@ _FIELD_TYPES: dict[str, str] = {
     "wrong_challenge": "str",
     "wrong_challenge_points": "int",
     "lexicon": "str",
+    "word_list": "str",
 }
 
 
@@ -194,6 +203,8 @@ def _validate(rules: RuleSet) -> None:
     for key, allowed in choices:
         if getattr(rules, key) not in allowed:
             fail(f"{key} must be one of {', '.join(allowed)}")
+    if rules.word_list and not WORD_LIST_NAME.fullmatch(rules.word_list):
+        fail("word_list must be a name of lowercase letters, digits and hyphens (at most 40)")
     if rules.wrong_challenge in ("penalty", "bonus") and rules.wrong_challenge_points == 0:
         fail(f"wrong_challenge {rules.wrong_challenge!r} needs wrong_challenge_points > 0")
 

@@ -103,6 +103,27 @@ def test_a_bad_file_is_refused_and_the_data_stays(home, tmp_path, capsys, make, 
     assert backups.listed(home.backups) == []
 
 
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (damaged_copy, "is damaged: it cannot be restored"),
+        (
+            lambda home, tmp: bordpunt_database(
+                tmp / "toekomst.sqlite3", ["X"], extra_migration="9999_later"
+            ),
+            "was made by a newer version of Bordpunt",
+        ),
+    ],
+    ids=["damaged", "newer-version"],
+)
+def test_a_bad_file_is_refused_in_english_too(home, tmp_path, capsys, make, message):
+    before = home.database.read_bytes()
+    file = make(home, tmp_path)
+    assert main(["--lang", "en", "--home", str(home.root), "restore", str(file)]) == 2
+    assert message in capsys.readouterr().err
+    assert home.database.read_bytes() == before and backups.listed(home.backups) == []
+
+
 def test_a_home_that_cannot_be_written_is_refused_with_the_reason(tmp_path, capsys):
     blocker = tmp_path / "een-bestand"
     blocker.write_text("")

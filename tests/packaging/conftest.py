@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.packaging.installed import Installed, build_and_install
+from tests.packaging.installed import MAKE_CLUB, Installed, build_and_install, python
 
 
 @pytest.fixture(scope="session")
@@ -37,6 +37,16 @@ def outside(tmp_path) -> Path:
     folder = tmp_path / "elsewhere"
     folder.mkdir()
     return folder
+
+
+@pytest.fixture
+def club_home(installed, outside, tmp_path) -> Path:
+    """A home whose club was made by this version, the server stopped."""
+    home = tmp_path / "home"
+    home.mkdir()
+    python(installed, home, outside, "-m", "django", "migrate", "--verbosity=0")
+    python(installed, home, outside, "-c", MAKE_CLUB)
+    return home
 
 
 # The browser as tests/e2e launches it: Debian's Chromium, skipped without it (not in CI).

@@ -142,3 +142,24 @@ def running(installed: Installed, home: Path, cwd: Path, *args: str) -> Iterator
         process.send_signal(signal.SIGTERM)
         rest, _ = process.communicate(timeout=60)
         lines.append(rest)
+
+
+MAKE_CLUB = """
+import django; django.setup()
+from hosting.services import club_first_run
+club_first_run(club_name="De Goudse Letters", secretary_name="Anke", username="anke",
+               password="lange-letters-zijn-fijn", rules="gouds8", competition_name="Competitie")
+"""
+
+
+def python(installed: Installed, home: Path, cwd: Path, *args: str) -> None:
+    """The installed Python with Django set up for `home`: `args` must succeed."""
+    done = subprocess.run(
+        [str(installed.python), *args],
+        cwd=cwd,
+        env=environment(home, DJANGO_SETTINGS_MODULE="config.settings"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr

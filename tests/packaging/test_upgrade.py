@@ -5,41 +5,9 @@ checkout (tests/packaging/installed.py)."""
 
 import socket
 import sqlite3
-import subprocess
 from pathlib import Path
 
-import pytest
-
-from tests.packaging.installed import Installed, environment, free_port, running
-
-MAKE_CLUB = """
-import django; django.setup()
-from hosting.services import club_first_run
-club_first_run(club_name="De Goudse Letters", secretary_name="Anke", username="anke",
-               password="lange-letters-zijn-fijn", rules="gouds8", competition_name="Competitie")
-"""
-
-
-def python(installed: Installed, home: Path, cwd: Path, *args: str) -> None:
-    done = subprocess.run(
-        [str(installed.python), *args],
-        cwd=cwd,
-        env=environment(home, DJANGO_SETTINGS_MODULE="config.settings"),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-
-
-@pytest.fixture
-def club_home(installed, outside, tmp_path) -> Path:
-    """A home whose club was made by this version, the server stopped."""
-    home = tmp_path / "home"
-    home.mkdir()
-    python(installed, home, outside, "-m", "django", "migrate", "--verbosity=0")
-    python(installed, home, outside, "-c", MAKE_CLUB)
-    return home
+from tests.packaging.installed import free_port, python, running
 
 
 def applied(home: Path) -> set[tuple[str, str]]:
@@ -93,6 +61,13 @@ def test_a_home_of_a_newer_version_is_refused_untouched(installed, outside, club
     )
     assert done.returncode == 2, done.stdout + done.stderr
     assert "nieuwere versie van Bordpunt" in done.stderr and "Traceback" not in done.stderr
+    english = installed.run(
+        ["run", "--no-browser", "--port", str(free_port())],
+        home=club_home,
+        cwd=outside,
+        LANG="en_GB.UTF-8",
+    )
+    assert english.returncode == 2 and "made by a newer version of Bordpunt" in english.stderr
     assert contents(club_home) == before
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from rules.dawg import Dawg
 from rules.lexicon import (
     KINDS,
     MAX_LENGTH,
@@ -307,6 +308,9 @@ def test_build_club_list(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert "-> 6 words" in capsys.readouterr().out
     assert main(["--club-list", str(source), "--output", str(output), "--kind", "standard"]) == 0
     assert sorted(Lexicon.open(output)) == ["BEEINDIGEN", "IJS"]
+    # The DAWG beside it, for the duplicate tops: the same words, built again with them.
+    assert list(Dawg.open(output.with_suffix(".dawg"))) == ["BEEINDIGEN", "IJS"]
+    assert sorted(path.name for path in output.parent.iterdir()) == ["club.dawg", "club.marisa"]
 
 
 def test_build_missing_source_explains(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
