@@ -8,7 +8,8 @@ retention period (`privacy.retention`). In one transaction it
 - deletes the user account and its sessions (and the login throttles under its name);
 - blanks the player: the name becomes the neutral placeholder `erased_name(pk)` ("#12",
   no language, so every page, export and download shows it without a change of theirs),
-  no federation number, start rating, invitation; the memberships go;
+  no federation number, start rating, invitation; the memberships go; the ranking's
+  results keep their points and percentages under the placeholder, without the number;
 - keeps every entry, seat, game, move, slip and absence, so no one else's standing,
   ranking or game changes;
 - takes the person's names (all they ever had here), account name, e-mail and federation
@@ -45,6 +46,7 @@ from clubs.permissions import can_manage_club
 from clubs.signals import player_changed
 from competition.models import Entrant
 from duplicate.models import Participant
+from ranking.models import RankedResult
 
 #: The keys of a player's own history entries (`clubs.services.PLAYER_FIELDS`, an
 #: invitation, an account) whose values are the person's data.
@@ -273,6 +275,8 @@ def player_erase(*, player: Player, by: Any, reason_code: str, now: datetime | N
         player.user = None
         user.delete()
     Membership.objects.filter(player=player).delete()
+    # The ranking keeps each result's name as it was at the event: erased with the rest.
+    RankedResult.objects.filter(player=player).update(name=placeholder, federation_number="")
     Player.objects.filter(pk=player.pk).update(
         name=placeholder,
         user=None,

@@ -163,3 +163,41 @@ def test_an_erased_player_is_not_erased_twice(speler):
 def test_the_history_refuses_every_other_change():
     with pytest.raises(PermissionError):
         HistoryEntry.objects.erase_personal_data({1: {"action": "x"}})
+
+
+def test_the_ranking_keeps_the_results_without_the_name(speler):
+    """A ranked result keeps the name as it was at the event: erased with the rest, while
+    its points and percentage stay in the season's ranking."""
+    from datetime import date
+
+    from events.models import Season
+    from ranking.models import RankedEvent, RankedGame, RankedResult
+
+    federation = ClubFactory(name="NTSV", slug="ntsv", is_federation=True)
+    season = Season.objects.create(
+        federation=federation,
+        name="2026",
+        slug="2026",
+        start=date(2026, 1, 1),
+        end=date(2026, 12, 31),
+    )
+    ranked = RankedEvent.objects.create(
+        season=season, uid="5f0c3c4e-4b1a-4c6a-9a57-1a8d1b7a0001", name="IC", date=date(2026, 3, 1)
+    )
+    game = RankedGame.objects.create(
+        event=ranked, number=1, date=date(2026, 3, 1), winner_points=500, median_points=400
+    )
+    RankedResult.objects.create(
+        game=game,
+        player=speler,
+        name=speler.name,
+        federation_number="4711",
+        points=450,
+        percentage=90.0,
+    )
+
+    player_erase(player=speler, by=speler.user, reason_code=HistoryReason.ERASE_OWN_REQUEST)
+
+    result = RankedResult.objects.get(game=game)
+    assert (result.name, result.federation_number) == (f"#{speler.pk}", "")
+    assert (result.player_id, result.points, result.percentage) == (speler.pk, 450, 90.0)
