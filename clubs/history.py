@@ -170,12 +170,7 @@ FIELD_LABELS: dict[str, Any] = {
     "divisions": _("divisions"),
     "directors": _("event directors"),
     "jury": _("jury"),
-    "kind": _("kind"),
     "season": _("season"),
-    "entry_by_players": _("players enter themselves"),
-    "entry_by_clubs": _("clubs enter their members"),
-    "guests_allowed": _("guests may play"),
-    "entry_closes_at": _("entry closes"),
 }
 
 

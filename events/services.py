@@ -60,9 +60,11 @@ SETTINGS_FIELDS = (
 
 
 def event_settings(event: Event) -> dict[str, Any]:
-    """The settings as JSON values, as the history stores them (the season by its id)."""
+    """The settings as JSON values, as the history stores them: the season by its name,
+    the kind as `event_kind` (a competition's `kind` holds other codes)."""
     values: dict[str, Any] = {name: getattr(event, name) for name in SETTINGS_FIELDS}
-    values["season"] = event.season_id
+    values["season"] = event.season.name if event.season is not None else None
+    values["event_kind"] = values.pop("kind")
     return {
         name: value.isoformat() if isinstance(value, date | datetime) else value
         for name, value in values.items()
@@ -147,7 +149,7 @@ def event_update(*, event: Event, settings: Mapping[str, Any], by: Any) -> Event
     before = event_settings(current)
     _apply(current, settings)
     after = event_settings(current)
-    changed = [name for name in SETTINGS_FIELDS if before[name] != after[name]]
+    changed = [name for name in before if before[name] != after[name]]
     if changed:
         _save(current)
         _record(
