@@ -338,7 +338,12 @@ def participants_page(request, club: str, competition: str):
     found = _managed_competition(request, club, competition)
     participants = selectors.participants_of(found)
     entered = {p.player_id for p in participants}
-    members = Player.objects.filter(memberships__club=found.club).order_by("name")
+    # A division of an event takes the event's entrants, of any club (docs/events.md).
+    members = (
+        Player.objects.filter(memberships__club=found.club)
+        if found.event_id is None
+        else Player.objects.filter(event_entries__event=found.event_id)
+    ).order_by("name")
     others = [p for p in members if p.pk not in entered]
     add = ParticipantForm(players=others)
     if request.method == "POST":

@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from clubs.models import Club, Membership, Player
+from clubs.models import Club, Player
 from clubs.permissions import can_manage_club, clubs_managed_by
 from events import selectors, services
 from events.divisions import division_kinds, divisions_of
@@ -81,7 +81,12 @@ def division_page(request, club: str, event: str, competition: str):
     return render(
         request,
         "events/division.html",
-        {"event": found, "division": division, "players": players},
+        {
+            "event": found,
+            "division": division,
+            "players": players,
+            "can_direct": request.user.is_authenticated and directs_event(request.user, found),
+        },
     )
 
 
@@ -142,8 +147,8 @@ def event_enter(request, club: str, event: str):
             "form": form,
             "divisions": divisions,
             "entry_open": services.entry_is_open(found),
+            "can_direct": directs_event(request.user, found),
             "mine": [entries[player.pk] for player in persons if player.pk in entries],
-            "memberships": Membership.objects.filter(player__in=persons).exists(),
         },
     )
 

@@ -70,7 +70,7 @@ def test_the_same_person_twice_is_refused_clearly_and_nothing_changes(
         )
     assert refused.value.code == "entered_already"
     assert str(refused.value.message) == (
-        f"{player.name} is already entered in this event, for {other_club.name}."
+        f"{player.name} is al ingeschreven voor dit evenement, voor {other_club.name}."
     )
     assert Entry.objects.get().club == other_club
     assert not Participant.objects.exists()
@@ -225,9 +225,9 @@ def test_a_refusal_of_a_division_leaves_no_entry(
 def test_a_division_takes_only_the_events_entrants(paired, duplicate, other_club):
     stranger = PlayerFactory(name="Niet ingeschreven")
     MembershipFactory(club=other_club, player=stranger)
-    with pytest.raises(CompetitionError, match="not entered in the event"):
+    with pytest.raises(CompetitionError, match="niet ingeschreven voor het evenement"):
         entrant_add(competition=paired, player=stranger)
-    with pytest.raises(DuplicateEveningError, match="not entered in the event"):
+    with pytest.raises(DuplicateEveningError, match="niet ingeschreven voor het evenement"):
         participant_add(competition=duplicate, player=stranger, by=None)
     assert not Entrant.objects.exists() and not Participant.objects.exists()
 
@@ -265,7 +265,7 @@ def test_a_player_who_played_is_not_withdrawn_and_keeps_his_results(
         player_a=player,
         player_b=opponent,
     )
-    with pytest.raises(EventError, match="has played in Open A"):
+    with pytest.raises(EventError, match="heeft in Open A gespeeld"):
         entry_withdraw(entry=entry, by=organiser_secretary)
     assert Entry.objects.filter(pk=entry.pk).exists()
     assert Entrant.objects.filter(player=player).exists()

@@ -88,8 +88,8 @@ def test_directors_are_chosen_by_the_organisers_secretary_by_username_or_e_mail(
     entry = HistoryEntry.objects.get(action="event.directors")
     assert entry.after == {"directors": ["anke", "bert"]} and entry.club_id == event.organiser_id
     # One unknown name: a clear message, and the list stays as it was.
-    response = client.post(url, {"people": "anke\nniemand"}, follow=True)
-    assert "niemand" in response.content.decode()
+    response = client.post(url, {"people": "anke\nonbekend-account"}, follow=True)
+    assert "precies één account: onbekend-account" in response.content.decode()
     assert sorted(event.directors.values_list("username", flat=True)) == ["anke", "bert"]
 
 
@@ -118,7 +118,7 @@ def test_the_secretary_makes_an_event_and_a_stranger_may_not(
     assert HistoryEntry.objects.filter(action="event.create", club=club).exists()
     again = client.post(url, data)
     assert again.status_code == 200 and Event.objects.count() == 1
-    assert "already has an event with this short name" in again.content.decode()
+    assert "heeft al een evenement met deze korte naam" in again.content.decode()
 
 
 def test_a_director_adds_a_paired_and_a_duplicate_division(client, event, director):
@@ -151,7 +151,7 @@ def test_a_player_enters_on_the_entry_page_and_twice_is_refused(
     }
     assert client.post(url, form).status_code == 302
     again = client.post(url, form, follow=True).content.decode()
-    assert "is already entered in this event, for Scrabbleclub Delft" in again
+    assert "is al ingeschreven voor dit evenement, voor Scrabbleclub Delft" in again
     assert Entry.objects.count() == 1
 
 
@@ -209,3 +209,21 @@ def test_the_public_pages_list_each_divisions_players_with_their_club_in_fixed_q
 def test_the_event_and_ranking_addresses_are_no_competitions_short_name(slug):
     with pytest.raises(ValidationError):
         validate_competition_slug(slug)
+
+
+def test_a_divisions_entrants_page_offers_the_events_entrants_of_every_club(
+    client, event, paired, duplicate_division, director, delft_user
+):
+    entry_create(
+        event=event,
+        player=delft_user.player,
+        club=None,
+        divisions=[duplicate_division],
+        by=delft_user,
+    )
+    client.force_login(director)
+    url = reverse("entrants", args=["gouda", paired.slug])
+    assert delft_user.player.name in client.get(url).content.decode()
+    response = client.post(url, {"player": delft_user.player.pk, "joined_round": 1})
+    assert response.status_code == 302
+    assert paired.entrants.get().player == delft_user.player
