@@ -291,12 +291,13 @@ class Command(BaseCommand):
             event=open_event,
         )
         guest = player_save(Player(name="Gerrit Gast"), by=None)
-        entered = [(p, club) for p in players[:4]] + [(p, leiden) for p in guests[:3]]
-        for player, for_club in [*entered, (guest, None)]:
+        entered: list[tuple[Player, Club | None]] = [(p, club) for p in players[:4]]
+        entered += [(p, leiden) for p in guests[:3]] + [(guest, None)]
+        for player, plays_for in entered:
             entry_create(
                 event=open_event,
                 player=player,
-                club=for_club,
+                club=plays_for,
                 divisions=[Division(division_kind("duplicate"), open_division)],
                 by=None,
             )
