@@ -227,3 +227,18 @@ def test_a_divisions_entrants_page_offers_the_events_entrants_of_every_club(
     response = client.post(url, {"player": delft_user.player.pk, "joined_round": 1})
     assert response.status_code == 302
     assert paired.entrants.get().player == delft_user.player
+
+
+def test_the_directors_and_entry_pages_read_in_fixed_queries(
+    client, event, paired_division, duplicate_division, other_club, organiser_secretary
+):
+    client.force_login(organiser_secretary)
+    manage = reverse("event_manage", args=["gouda", event.slug])
+    enter = reverse("event_enter", args=["gouda", event.slug])
+    _entered(event, paired_division, 2, other_club)
+    _entered(event, duplicate_division, 1, other_club)  # an empty division reads one less
+    client.get(manage), client.get(enter)  # the first visits set the cookies
+    few = _queries(client, manage), _queries(client, enter)
+    _entered(event, paired_division, 10, other_club)
+    _entered(event, duplicate_division, 10, other_club)
+    assert (_queries(client, manage), _queries(client, enter)) == few
