@@ -19,6 +19,7 @@ import json
 import os
 import re
 import struct
+import uuid
 import zipfile
 import zlib
 from collections import defaultdict
@@ -45,6 +46,7 @@ from clubs.slugs import validate_club_slug
 from competition.models import Absence, Competition, Entrant, Group, Round
 from competition.services import CompetitionError
 from duplicate.models import DuplicateCompetition, Evening, Participant, Slip, Turn
+from events.models import Entry, Event, Season
 from games.models import MAX_SEAT, Game, GameClock, Move, Outcome, Seat
 from games.moves import game_to_gcg
 from games.rule_messages import describe
@@ -53,17 +55,22 @@ from rules import result as result_rules
 FORMAT = "bordpunt-club"
 #: 2: a game's players and result are its seats (docs/tables.md); 3: a duplicate
 #: competition is its own model (docs/duplicate.md); 4: its thinking time is one of its
-#: rules (`settings`), an evening keeps its slip rules, a turn its clock.
-VERSION = 4
+#: rules (`settings`), an evening keeps its slip rules, a turn its clock; 5: the events the
+#: club organises (its seasons, when it is a federation), their entries, a competition's
+#: event (an archive of 4 and before has none: its tables are empty).
+VERSION = 5
 #: The versions a restore reads: 1 through `schema.seats_from_sides`, 1 and 2 through
 #: `schema.duplicate_apart`, 1 to 3 through `schema.thinking_time_into_the_rules`.
-READS = (1, 2, 3, VERSION)
+READS = (1, 2, 3, 4, VERSION)
 
 #: Every model of a club, parents before children (the order rows are restored in).
 CLUB_MODELS: tuple[type[models.Model], ...] = (
     Club,
     Player,
     Membership,
+    Season,
+    Event,
+    Entry,
     Competition,
     Group,
     Entrant,
@@ -103,12 +110,16 @@ _HISTORY_OBJECTS: dict[str, type[models.Model]] = {
     "duplicate_evening": Evening,
     "duplicate_turn": Turn,
     "duplicate_slip": Slip,
+    "event": Event,
 }
 
 #: How each model's rows of one club are found (Player is the exception: see `_rows_of`).
 _CLUB_PATHS = {
     Club: "pk",  # filtered by the club itself
     Membership: "club",
+    Season: "federation",
+    Event: "organiser",
+    Entry: "event__organiser",
     Competition: "club",
     Group: "competition__club",
     Entrant: "competition__club",
@@ -233,6 +244,7 @@ def _rows_of(model: type[models.Model], club: Club) -> models.QuerySet:
             | Q(absences__round__competition__club=club)
             | Q(duplicate_slips__turn__evening__competition__club=club)
             | Q(duplicate_participations__competition__club=club)
+            | Q(event_entries__event__organiser=club)
         )
         ids = Player.objects.filter(in_club).values("pk")
         return Player.objects.filter(pk__in=ids).order_by("pk")
@@ -284,6 +296,7 @@ def club_archive(*, club: Club) -> bytes:
             _label(model): [row_to_dict(obj, usernames) for obj in _rows_of(model, club)]
             for model in CLUB_MODELS
         }
+        _outside_left_out(data, club)
         history = []
         for model in HISTORY_MODELS:
             for change in _rows_of(model, club):
@@ -322,6 +335,20 @@ def club_archive(*, club: Club) -> bytes:
         for name, text in gcg_files.items():
             archive.writestr(name, text.encode("utf-8"))
     return buffer.getvalue()
+
+
+def _outside_left_out(data: dict[str, list[dict[str, Any]]], club: Club) -> None:
+    """What an event row names outside the club is not in its archive, so it is written
+    empty: the club another club's player entered for (the entry stays, as a guest's;
+    their results are the division's), a season of another federation (the event is then
+    not ranked where it is restored; ranked results travel by the results file)."""
+    seasons = {row["id"] for row in data[_label(Season)]}
+    for row in data[_label(Event)]:
+        if row["season"] not in seasons:
+            row["season"] = None
+    for row in data[_label(Entry)]:
+        if row["club"] != club.pk:
+            row["club"] = None
 
 
 def _json_bytes(value: Any) -> bytes:
@@ -657,6 +684,17 @@ def _memberships(restorer: _Restorer, rows: list[Any], report: RestoreReport) ->
     report.rows[_label(Membership)] = len(rows)
 
 
+def _events_identified(built: list[tuple[int, Any]]) -> None:
+    """An event keeps its identity (a results file names it), unless this Bordpunt has it
+    already (the club restored beside itself): then it is another copy, with a new one."""
+    known = set(
+        Event.objects.filter(uid__in=[obj.uid for _old, obj in built]).values_list("uid", flat=True)
+    )
+    for _old, obj in built:
+        if obj.uid in known:
+            obj.uid = uuid.uuid4()
+
+
 def _seats_match_games(built: list[tuple[int, Any]], built_games: list[tuple[int, Any]]) -> None:
     """A seat is in its game's round, and a game's seats hold positions 0, 1, ... in
     order, one player each: 1 for a bye, 2 to 4 at a table."""
@@ -864,6 +902,8 @@ def _restore(archive: Archive, *, slug: str | None) -> RestoreReport:
             _memberships(restorer, tables[Membership], report)
             continue
         built = restorer.built(model, tables[model])
+        if model is Event:
+            _events_identified(built)
         if model is Seat:
             _seats_match_games(built, built_games)
             _places_from_results(built, built_games, archive.winners)

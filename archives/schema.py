@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import datetime
 import unicodedata
+import uuid
 from collections.abc import Callable
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.db import models
@@ -124,6 +126,19 @@ def field_value(field: models.Field, value: Any) -> Any:
             raise Invalid(name, _("is not a date")) from None
     if kind == "DateTimeField":
         return _datetime(name, value)
+    if kind == "UUIDField":  # an event's identity
+        try:
+            return uuid.UUID(value)
+        except ValueError:
+            raise Invalid(name, _("is not an identity")) from None
+    if kind == "DecimalField":  # a season's GV; its digits are checked as a form checks them
+        try:
+            number = Decimal(value)
+        except InvalidOperation:
+            raise Invalid(name, _("is not a number")) from None
+        if not number.is_finite():
+            raise Invalid(name, _("is not a number"))
+        return number
     # A field type this module was not written for: refuse rather than guess.
     raise Invalid(name, _("cannot be restored by this Bordpunt"))
 

@@ -85,6 +85,15 @@ class HistoryAction(models.TextChoices):
     SLIP_CORRECT = "slip.correct", _("slip corrected")
     SLIP_ACCEPT_LATE = "slip.accept_late", _("late slip accepted")
     ARCHIVE_DOWNLOAD = "archive.download", _("club archive downloaded")
+    ENTRANT_REMOVE = "entrant.remove", _("player taken out of the competition")
+    PARTICIPANT_REMOVE = "participant.remove", _("player taken out of the duplicate")
+    # Open events (events/): the organiser's history, and the history of an entry's club.
+    EVENT_CREATE = "event.create", _("event created")
+    EVENT_SETTINGS = "event.settings", _("event settings changed")
+    EVENT_DIRECTORS = "event.directors", _("event directors chosen")
+    EVENT_JURY = "event.jury", _("event jury chosen")
+    EVENT_ENTRY = "event.entry", _("player entered in an event")
+    EVENT_WITHDRAW = "event.withdraw", _("entry in an event withdrawn")
     # The operator of a hosted Bordpunt (hosting/): actions above the club.
     OPERATOR_APPROVE = "operator.approve", _("club approved by the operator")
     OPERATOR_SUSPEND = "operator.suspend", _("club suspended by the operator")
@@ -163,6 +172,12 @@ FIELD_LABELS: dict[str, Any] = {
     "email": _("e-mail address"),
     "club_status": _("club status"),
     "archive_downloaded_at": _("archive downloaded"),
+    "player": _("player"),
+    "club": _("club"),
+    "divisions": _("divisions"),
+    "directors": _("event directors"),
+    "jury": _("jury"),
+    "season": _("season"),
 }
 
 

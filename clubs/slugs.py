@@ -25,7 +25,9 @@ FUTURE_CLUB_SLUGS = frozenset(
     {"api", "static", "media", "login", "logout", "beheer", "zoeken", "help", "over"}
 )
 #: Segments under `/<club>/` kept for club pages to come.
-FUTURE_COMPETITION_SLUGS = frozenset({"api", "beheer", "spelers", "competities", "archief"})
+FUTURE_COMPETITION_SLUGS = frozenset(
+    {"api", "beheer", "spelers", "competities", "archief", "evenement", "ranglijst"}
+)
 
 _LITERAL = re.compile(r"[\w.-]+")
 

@@ -26,5 +26,10 @@ class CompetitionConfig(AppConfig):
         from competition.history_text import register_history_texts
 
         register_competition_slugs("competition.Competition")
+        from competition.divisions import PAIRED
+        from events.divisions import register_division_kind
+
+        # A paired competition can be a division of an open event (events/).
+        register_division_kind(PAIRED)
 
         register_history_texts()

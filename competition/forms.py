@@ -227,9 +227,15 @@ class EntrantAddForm(forms.Form):
 
     def __init__(self, *args, competition: Competition, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        cast(forms.ModelChoiceField, self.fields["player"]).queryset = Player.objects.filter(
-            memberships__club=competition.club_id
-        ).exclude(entries__competition=competition)
+        # A division of an event takes the event's entrants, of any club (docs/events.md).
+        offered = (
+            Player.objects.filter(memberships__club=competition.club_id)
+            if competition.event_id is None
+            else Player.objects.filter(event_entries__event=competition.event_id)
+        )
+        cast(forms.ModelChoiceField, self.fields["player"]).queryset = offered.exclude(
+            entries__competition=competition
+        )
         cast(forms.ModelChoiceField, self.fields["group"]).queryset = competition.groups.all()
         if not competition.groups.exists():
             del self.fields["group"]

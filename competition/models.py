@@ -18,8 +18,9 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.inputs import validate_plain_text
 from clubs.models import Club, Player
-from clubs.permissions import can_manage_club, clubs_managed_by
+from clubs.permissions import clubs_managed_by
 from clubs.slugs import validate_competition_slug
+from events.permissions import events_directed_by, manages_competition
 from games.models import PUBLIC_ROUND_STATUSES, RoundStatus
 
 TIEBREAK_CHOICES = [
@@ -335,11 +336,16 @@ class RoundQuerySet(models.QuerySet["Round"]):
         return self.filter(status__in=PUBLIC_ROUND_STATUSES)
 
     def visible_to(self, user) -> "RoundQuerySet":
-        """Published rounds, and every round of the clubs `user` is secretary of (staff: all)."""
+        """Published rounds, and every round of the clubs `user` is secretary of and of the
+        events `user` directs (staff: all)."""
         managed = clubs_managed_by(user)
         if managed is None:
             return self.all()
-        return self.filter(Q(status__in=PUBLIC_ROUND_STATUSES) | Q(competition__club__in=managed))
+        return self.filter(
+            Q(status__in=PUBLIC_ROUND_STATUSES)
+            | Q(competition__club__in=managed)
+            | Q(competition__event__in=events_directed_by(user))
+        )
 
 
 class Round(models.Model):
@@ -397,8 +403,9 @@ class Round(models.Model):
 
 
 def round_visible_to(user, round: Round) -> bool:
-    """May `user` see this round, its pairings and results? Drafts: its club's secretaries."""
-    return round.is_published or can_manage_club(user, round.competition.club)
+    """May `user` see this round, its pairings and results? Drafts: those who manage its
+    competition (`events.permissions.manages_competition`)."""
+    return round.is_published or manages_competition(user, round.competition)
 
 
 class Absence(models.Model):

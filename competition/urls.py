@@ -26,6 +26,11 @@ urlpatterns = [
         name="competition_create",
     ),
     path(
+        "<slug:club>/evenement/<slug:event>/beheer/nieuwe-competitie/",
+        secretary.competition_create,
+        name="event_competition_create",
+    ),
+    path(
         "<slug:club>/speler/<id:player_id>/",
         history.player_history_page,
         name="player_history",

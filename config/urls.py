@@ -76,6 +76,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("games.urls")),
     path("", include("archives.urls")),
+    path("", include("events.urls")),
     path("", include("pairing.urls")),
     path("", include("interchange.urls")),
     path("", include("ranking.files_urls")),

@@ -14,3 +14,8 @@ class DuplicateConfig(AppConfig):
         register_competition_slugs("duplicate.DuplicateCompetition")
         # The keys a duplicate history entry holds, named on the history pages.
         register_history_texts()
+        from duplicate.divisions import DUPLICATE
+        from events.divisions import register_division_kind
+
+        # A duplicate competition can be a division of an open event (events/).
+        register_division_kind(DUPLICATE)

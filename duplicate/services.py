@@ -34,6 +34,7 @@ from clubs.slugs import competition_slug_taken
 from competition.services import CompetitionArchived, CompetitionError
 from duplicate import hand_in_sql
 from duplicate.models import DuplicateCompetition, Evening, Participant, Slip, Turn
+from events.models import Entry, Event
 from games.rule_messages import coded, describe
 from rules import RuleSet, rule_set
 from rules.board import Notation
@@ -149,10 +150,15 @@ def _competition_history(
     )
 
 
-def duplicate_create(*, club: Any, settings: dict[str, Any], by: Any) -> DuplicateCompetition:
-    """A new duplicate competition of `club` with `settings` (`SETTINGS_FIELDS`)."""
+def duplicate_create(
+    *, club: Any, settings: dict[str, Any], by: Any, event: Event | None = None
+) -> DuplicateCompetition:
+    """A new duplicate competition of `club` with `settings` (`SETTINGS_FIELDS`); with
+    `event`, a division of that event (which `club` organises)."""
+    if event is not None and event.organiser_id != club.pk:
+        raise ValueError("A division belongs to its event's organiser.")
     with transaction.atomic():
-        competition = DuplicateCompetition(club=club, **settings)
+        competition = DuplicateCompetition(club=club, event=event, **settings)
         _save(competition)
         _competition_history(
             competition, by=by, action=DUPLICATE_CREATE, after=_settings(competition)
@@ -335,8 +341,16 @@ def _participant_history(participant: Participant, *, by: Any, action: str, **ch
 
 
 def participant_add(*, competition: DuplicateCompetition, player: Any, by: Any) -> Participant:
-    """Enter a player of the club; a second time changes nothing."""
-    if not Membership.objects.filter(club_id=competition.club_id, player=player).exists():
+    """Enter a player of the club (of a division of an event: a person entered in the
+    event, of any club); a second time changes nothing."""
+    if competition.event_id is not None:
+        if not Entry.objects.filter(event_id=competition.event_id, player=player).exists():
+            raise DuplicateEveningError(
+                _("%(player)s is not entered in the event: enter them on the event's page first.")
+                % {"player": player},
+                code="not_entered",
+            )
+    elif not Membership.objects.filter(club_id=competition.club_id, player=player).exists():
         raise DuplicateEveningError(
             _("Only players of the club can be entered."), code="not_of_the_club"
         )
@@ -350,6 +364,34 @@ def participant_add(*, competition: DuplicateCompetition, player: Any, by: Any) 
             _participant_history(participant, by=by, action=PARTICIPANT_ADD)
             duplicate_touched(competition_id=competition.pk)
     return participant
+
+
+def participant_remove(*, participant: Participant, by: Any) -> None:
+    """Take a player out of a duplicate competition they have not played in yet (an entry
+    in an event taken back); one with slips is withdrawn from an evening instead."""
+    with transaction.atomic():
+        duplicate_check_open(participant.competition_id)
+        club_lock(participant.competition.club_id)
+        if Slip.objects.filter(
+            turn__evening__competition_id=participant.competition_id,
+            player_id=participant.player_id,
+        ).exists():
+            raise DuplicateEveningError(
+                _(
+                    "%(player)s has played in %(competition)s: withdraw them from an evening "
+                    "instead."
+                )
+                % {"player": participant.player, "competition": participant.competition},
+                code="has_played",
+            )
+        _participant_history(
+            participant,
+            by=by,
+            action=HistoryAction.PARTICIPANT_REMOVE,
+            before={"player": participant.player.name},
+        )
+        participant.delete()
+        duplicate_touched(competition_id=participant.competition_id)
 
 
 def participant_withdraw(*, participant: Participant, from_evening: int, by: Any) -> Participant:

@@ -16,6 +16,11 @@ urlpatterns = [
         name="duplicate_create",
     ),
     path(
+        "<slug:club>/evenement/<slug:event>/beheer/nieuwe-duplicate/",
+        views.duplicate_create_view,
+        name="event_duplicate_create",
+    ),
+    path(
         f"{competition}beheer/duplicate/instellingen/",
         views.settings_page,
         name="duplicate_settings",

@@ -56,6 +56,8 @@ from duplicate.forms import (
 from duplicate.models import DuplicateCompetition, Evening, Participant, Slip
 from duplicate.notation import play_read, reason_shown
 from duplicate.rule_fields import PRESET_LABELS
+from events.permissions import directs_event, manages_competition
+from events.selectors import event_get
 from games.rule_messages import describe
 from rules import gcg
 from rules.board import square_name
@@ -78,9 +80,10 @@ def _duplicate_competition(club: str, competition: str) -> DuplicateCompetition:
 
 
 def _managed_competition(request, club: str, competition: str) -> DuplicateCompetition:
-    """The duplicate competition, for its club's secretaries (and staff) only."""
+    """The duplicate competition, for those who manage it only: its club's secretaries
+    (and staff), and an event's directors on its divisions."""
     found = _duplicate_competition(club, competition)
-    if not can_manage_club(request.user, found.club):
+    if not manages_competition(request.user, found):
         raise PermissionDenied
     return found
 
@@ -91,14 +94,14 @@ def _evening_url(name: str, evening: Evening) -> str:
 
 
 def leader_required(view):
-    """The club's secretaries (and staff) only; the view receives the evening."""
+    """Those who manage the competition only; the view receives the evening."""
 
     @wraps(view)
     def wrapper(request, club: str, competition: str, number: int):
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         evening = selectors.evening_get(club_slug=club, competition_slug=competition, number=number)
-        if not can_manage_club(request.user, evening.competition.club):
+        if not manages_competition(request.user, evening.competition):
             raise PermissionDenied
         return view(request, evening)
 
@@ -128,7 +131,7 @@ def evenings_page(request, club: str, competition: str):
             "evenings": evenings,
             "next_number": (evenings[-1].number + 1) if evenings else 1,
             "season": [(row, names.get(row.player_id, "?")) for row in season],
-            "can_manage": can_manage_club(request.user, found.club),
+            "can_manage": manages_competition(request.user, found),
             "tab": "duplicate",
         },
     )
@@ -137,7 +140,7 @@ def evenings_page(request, club: str, competition: str):
 @require_POST
 def evening_create_view(request, club: str, competition: str):
     found = _duplicate_competition(club, competition)
-    if not request.user.is_authenticated or not can_manage_club(request.user, found.club):
+    if not request.user.is_authenticated or not manages_competition(request.user, found):
         raise PermissionDenied
     number = request.POST.get("number", "")
     if not (number.isascii() and number.isdigit() and 0 < int(number) < 1000):
@@ -174,7 +177,7 @@ def evening_page(request, club: str, competition: str, number: int):
             "ranking": [(row, names.get(row.player_id, "?")) for row in ranking],
             "turns": turns,
             "sum_of_tops": closed[-1].total if closed else 0,
-            "can_manage": can_manage_club(request.user, evening.competition.club),
+            "can_manage": manages_competition(request.user, evening.competition),
             "tab": "duplicate",
         },
     )
@@ -183,12 +186,18 @@ def evening_page(request, club: str, competition: str, number: int):
 # -------------------------------------------------------------------- the secretary
 
 
-def duplicate_create_view(request, club: str):
-    """A new duplicate competition of the club (its secretaries)."""
+def duplicate_create_view(request, club: str, event: str | None = None):
+    """A new duplicate competition of the club (its secretaries); with `event`, a division
+    of that event of the club (its directors too)."""
     club_obj = get_object_or_404(Club, slug=club)
+    event_obj = event_get(club_obj, event) if event is not None else None
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    if not can_manage_club(request.user, club_obj):
+    if not (
+        directs_event(request.user, event_obj)
+        if event_obj is not None
+        else can_manage_club(request.user, club_obj)
+    ):
         raise PermissionDenied
     form = DuplicateCompetitionForm(
         request.POST or None, instance=DuplicateCompetition(club=club_obj)
@@ -196,13 +205,15 @@ def duplicate_create_view(request, club: str):
     if request.method == "POST" and form.is_valid():
         try:
             made = services.duplicate_create(
-                club=club_obj, settings=form.settings(), by=request.user
+                club=club_obj, settings=form.settings(), by=request.user, event=event_obj
             )
         except CompetitionError as error:
             form.add_error(None, _refusal(error))
         else:
             return redirect(made.get_absolute_url())
-    return render(request, "duplicate/settings.html", {"club": club_obj, "form": form})
+    return render(
+        request, "duplicate/settings.html", {"club": club_obj, "form": form, "event": event_obj}
+    )
 
 
 def rules_page(request, club: str, competition: str):
@@ -327,7 +338,12 @@ def participants_page(request, club: str, competition: str):
     found = _managed_competition(request, club, competition)
     participants = selectors.participants_of(found)
     entered = {p.player_id for p in participants}
-    members = Player.objects.filter(memberships__club=found.club).order_by("name")
+    # A division of an event takes the event's entrants, of any club (docs/events.md).
+    members = (
+        Player.objects.filter(memberships__club=found.club)
+        if found.event_id is None
+        else Player.objects.filter(event_entries__event=found.event_id)
+    ).order_by("name")
     others = [p for p in members if p.pk not in entered]
     add = ParticipantForm(players=others)
     if request.method == "POST":
@@ -735,7 +751,7 @@ def slip_preview(request, club: str, competition: str, number: int):
     evening, participation = selectors.evening_and_participation(
         club_slug=club, competition_slug=competition, number=number, user=request.user
     )
-    if participation is None and not can_manage_club(request.user, evening.competition.club):
+    if participation is None and not manages_competition(request.user, evening.competition):
         raise PermissionDenied
     state = selectors.evening_state(evening)
     text = str(request.POST.get("text", ""))[:60]

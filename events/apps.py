@@ -13,3 +13,9 @@ from django.utils.translation import gettext_lazy as _
 class EventsConfig(AppConfig):
     name = "events"
     verbose_name = _("Events")
+
+    def ready(self) -> None:
+        from events.history_text import register_history_texts
+
+        # The keys an event's history entry holds, named on the history pages.
+        register_history_texts()

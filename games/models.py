@@ -11,7 +11,8 @@ from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Player
-from clubs.permissions import can_manage_club, clubs_managed_by
+from clubs.permissions import clubs_managed_by
+from events.permissions import events_directed_by, manages_competition
 from games.rule_messages import describe, describe_stored
 
 
@@ -39,7 +40,7 @@ def game_visible_to(user, game: "Game") -> bool:
     """May `user` see this game (its pairing, moves and result)? Loads the round's club."""
     if game.round.status in PUBLIC_ROUND_STATUSES:
         return True
-    return can_manage_club(user, game.round.competition.club)
+    return manages_competition(user, game.round.competition)
 
 
 class Outcome(models.TextChoices):
@@ -162,12 +163,15 @@ class GameQuerySet(models.QuerySet["Game"]):
         return self.prefetch_related(seats_with_players())
 
     def visible_to(self, user) -> "GameQuerySet":
-        """Published games, and every game of the clubs `user` is secretary of (staff: all)."""
+        """Published games, and every game of the clubs `user` is secretary of and of the
+        events `user` directs (staff: all)."""
         managed = clubs_managed_by(user)
         if managed is None:
             return self.all()
         return self.filter(
-            Q(round__status__in=PUBLIC_ROUND_STATUSES) | Q(round__competition__club__in=managed)
+            Q(round__status__in=PUBLIC_ROUND_STATUSES)
+            | Q(round__competition__club__in=managed)
+            | Q(round__competition__event__in=events_directed_by(user))
         )
 
 

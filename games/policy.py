@@ -31,7 +31,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club
-from clubs.permissions import CLUB_SUSPENDED, can_manage_club, club_is_read_only
+from clubs.permissions import CLUB_SUSPENDED, club_is_read_only
+from events.permissions import manages_competition, manages_competition_of
 from games.models import Confirmation, Game, RoundStatus
 
 #: The role of the club's secretaries and staff in a game (and of a caller acting for no one).
@@ -66,23 +67,27 @@ class Refusal:
 
 
 def role_in_game(game: Game, user: AbstractBaseUser | AnonymousUser | None) -> Role | None:
-    """ "secretary" for the club's secretaries and staff (and for None, a caller acting for
-    no one), the seat's position (0–3) for the game's players, None for everyone else.
+    """ "secretary" for the club's secretaries and staff, the directors of the event the
+    competition is a division of (and for None, a caller acting for no one), the seat's
+    position (0–3) for the game's players, None for everyone else.
 
     A secretary who plays the game acts as secretary there too, as on the round's results
     page: what they enter is confirmed at once. Needs the game's players and its round's
     competition and club loaded.
     """
-    if user is None or can_manage_club(user, game.round.competition.club):
+    if manages_competition(user, game.round.competition):
         return SECRETARY
     return game.seat_of(user)
 
 
-def record_refusal(user: AbstractBaseUser | AnonymousUser | None, club: Club) -> Refusal | None:
+def record_refusal(
+    user: AbstractBaseUser | AnonymousUser | None, club: Club, *, event_id: int | None = None
+) -> Refusal | None:
     """Why `user` may not write results of `club`'s competitions as its secretary (a
     results file, a TSH file), or None: `GameAction.RECORD`'s rule before there is a game
-    to ask. Each game's result is asked again as it is written."""
-    if user is None or can_manage_club(user, club):
+    to ask (`event_id`: the event the competition is a division of, whose directors may).
+    Each game's result is asked again as it is written."""
+    if manages_competition_of(user, club=club, event_id=event_id):
         return None
     return Refusal("secretaries_only", SECRETARIES_ONLY, forbidden=True)
 

@@ -22,8 +22,8 @@ from django.views.decorators.http import require_POST, require_safe
 
 import rules
 from clubs.inputs import query_int
-from clubs.permissions import can_manage_club
 from clubs.submissions import AlreadySaved, submission_key, submission_once
+from events.permissions import manages_competition
 from games import engine
 from games.analysis import game_review
 from games.board import board_view, move_in_words, result_summary, squares, table_unplayable
@@ -442,7 +442,7 @@ def replay(request, game_id: int):
     upto = len(moves) if wanted is None else min(wanted, len(moves))
     on_board = bool(moves) or not game.has_result
     view = board_view(game, moves, engine.replay(game, moves), upto=upto) if on_board else None
-    can_manage = can_manage_club(request.user, game.round.competition.club)
+    can_manage = manages_competition(request.user, game.round.competition)
     return render(
         request,
         "games/replay.html",

@@ -99,6 +99,8 @@ class Demo:
     players: list[str]
     invited: str  # a player without an account
     admin: dict[str, str]  # "app_label/model_name" -> the first row's pk
+    #: the club's events: slug -> its division's short names ("competition") and an entry
+    events: dict[str, dict[str, list[str]]]
 
     @classmethod
     def read(cls) -> Demo:
@@ -158,6 +160,16 @@ class Demo:
                 "game_id": [],
                 "player_id": [str(speler.pk)],
             }
+        from events.divisions import divisions_of
+        from events.models import Event
+
+        events = {
+            event.slug: {
+                "competition": [division.competition.slug for division in divisions_of(event)],
+                "entry_id": [str(pk) for pk in event.entries.values_list("pk", flat=True)[:1]],
+            }
+            for event in Event.objects.filter(organiser=club).order_by("pk")
+        }
         admin = {}
         from django.contrib import admin as django_admin
 
@@ -172,6 +184,7 @@ class Demo:
             players=[str(speler.pk), str(absent.first().pk)],
             invited=str(absent.first().pk),
             admin=admin,
+            events=events,
         )
 
     @staticmethod
@@ -222,6 +235,12 @@ def _route_addresses(route: str, demo: Demo) -> list[str]:
         "uidb64": ["MQ"],
         "token": ["set-password"],
     }
+    if "<slug:event>" in route:  # an event's pages: its divisions, an entry
+        return [
+            address
+            for slug, values in demo.events.items()
+            for address in _fill(route, common | values | {"event": [slug]})
+        ]
     if "<slug:competition>" not in route:
         return _fill(route, common)
     found: list[str] = []

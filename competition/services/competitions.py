@@ -20,6 +20,7 @@ from clubs.models import Club
 from clubs.slugs import competition_slug_taken
 from competition.models import Competition
 from competition.services import CompetitionArchived, CompetitionError
+from events.models import Event
 
 #: The settings a secretary chooses; the history records each of them that changes.
 SETTINGS_FIELDS = (
@@ -65,8 +66,14 @@ def competition_settings(competition: Competition) -> dict[str, Any]:
 
 
 @transaction.atomic
-def competition_create(*, club: Club, settings: Mapping[str, Any], by: Any = None) -> Competition:
-    competition = Competition(club=club)
+def competition_create(
+    *, club: Club, settings: Mapping[str, Any], by: Any = None, event: Event | None = None
+) -> Competition:
+    """A new competition of `club`; with `event`, a division of that event (which `club`
+    organises: a division lives at its organiser's addresses)."""
+    if event is not None and event.organiser_id != club.pk:
+        raise ValueError("A division belongs to its event's organiser.")
+    competition = Competition(club=club, event=event)
     _apply(competition, settings)
     _save(competition)
     history_record(

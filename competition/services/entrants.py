@@ -13,11 +13,15 @@ from clubs.history import HistoryAction, history_record
 from clubs.locks import club_lock
 from clubs.models import Club, Membership, Player
 from competition.core import ratings
-from competition.models import Competition, Entrant, Group
+from competition.models import Absence, Competition, Entrant, Group
 from competition.ratings import club_ratings, seed_rating
 from competition.services import CompetitionError, competition_check_open
 from competition.versioning import competition_touched
+from events.models import Entry
 from games.models import Seat
+
+#: Why a division refuses a player: its players are the event's entrants.
+NOT_ENTERED = _("%(player)s is not entered in the event: enter them on the event's page first.")
 
 
 @transaction.atomic
@@ -58,7 +62,11 @@ def entrant_add(
         )
     if group is not None and group.competition_id != competition.pk:
         raise CompetitionError(_("That group belongs to another competition."))
-    Membership.objects.get_or_create(club_id=competition.club_id, player=player)
+    if competition.event_id is None:
+        Membership.objects.get_or_create(club_id=competition.club_id, player=player)
+    elif not Entry.objects.filter(event_id=competition.event_id, player=player).exists():
+        # A division takes the event's entrants, of any club: their entry says for which.
+        raise CompetitionError(NOT_ENTERED % {"player": player})
     entrant = Entrant(
         competition=competition, player=player, joined_round=joined_round, group=group, seed=seed
     )
@@ -227,6 +235,23 @@ def group_create(*, competition: Competition, name: str, by: Any = None) -> Grou
     )
     competition_touched(competition_id=competition.pk)
     return group
+
+
+@transaction.atomic
+def entrant_remove(*, entrant: Entrant, by: Any = None) -> None:
+    """Take a player out of a competition they have not played in yet (an entry in an
+    event taken back): no seat and no absence; one who played is withdrawn instead."""
+    club_lock(entrant.competition.club_id)
+    competition_check_open(entrant.competition_id)
+    rounds = {"round__competition": entrant.competition_id, "player": entrant.player_id}
+    if Seat.objects.filter(**rounds).exists() or Absence.objects.filter(**rounds).exists():
+        raise CompetitionError(
+            _("%(player)s has played in %(competition)s: withdraw them from a round instead.")
+            % {"player": entrant.player, "competition": entrant.competition}
+        )
+    _record(entrant, HistoryAction.ENTRANT_REMOVE, by=by, before={"player": entrant.player.name})
+    entrant.delete()
+    competition_touched(competition_id=entrant.competition_id)
 
 
 def _withdrawn_from(entrant: Entrant) -> int | None:

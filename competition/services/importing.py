@@ -668,7 +668,7 @@ def results_import_apply(
     games, and the competition's `changed_at` last), so what is written is what the plan
     (and, with `expected_fingerprint`, the preview the user confirmed) says.
     """
-    if refusal := record_refusal(by, competition.club):
+    if refusal := record_refusal(by, competition.club, event_id=competition.event_id):
         raise CompetitionError(refusal.message)
     club_lock(competition.club_id)
     plan = results_import_plan(

@@ -5,12 +5,13 @@ from functools import wraps
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 
-from clubs.permissions import can_manage_club
 from competition.selectors import competition_get
+from events.permissions import manages_competition
 
 
 def secretary_required(view):
-    """Load the competition from the URL and allow only its club's secretaries and staff.
+    """Load the competition from the URL and allow only those who manage it: its club's
+    secretaries and staff, and an event's directors on its divisions.
 
     Anonymous visitors go to the login page; everyone else who may not manage the club
     gets 403. The view receives the competition instead of the two slugs.
@@ -21,7 +22,7 @@ def secretary_required(view):
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         loaded = competition_get(club_slug=club, competition_slug=competition)
-        if not can_manage_club(request.user, loaded.club):
+        if not manages_competition(request.user, loaded):
             raise PermissionDenied
         return view(request, loaded, **kwargs)
 

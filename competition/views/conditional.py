@@ -40,8 +40,8 @@ from django.views.decorators.http import condition, require_safe
 
 from clubs.language import chosen_language
 from clubs.models import Club
-from clubs.permissions import can_manage_club
 from competition.models import Competition
+from events.permissions import manages_competition_of
 
 
 @functools.cache
@@ -69,7 +69,7 @@ def release() -> str:
 def _etag(request, *, club: str, competition: str, personal: bool) -> str | None:
     row = (
         Competition.objects.filter(club__slug=club, slug=competition)
-        .values_list("changed_at", "club_id", "club__status")
+        .values_list("changed_at", "club_id", "club__status", "event_id")
         .first()
     )
     if row is None:
@@ -79,10 +79,12 @@ def _etag(request, *, club: str, competition: str, personal: bool) -> str | None
             return None  # a first visit: the page sets the cookie its forms are made from
         if _message_waiting(request):
             return None  # a message waits to be shown: render the page
-    changed_at, club_id, club_status = row
+    changed_at, club_id, club_status, event_id = row
     user = getattr(request, "user", None)
     sees_drafts = (
-        user is not None and user.is_authenticated and can_manage_club(user, Club(pk=club_id))
+        user is not None
+        and user.is_authenticated
+        and manages_competition_of(user, club=Club(pk=club_id), event_id=event_id)
     )
     parts = [
         str(changed_at),

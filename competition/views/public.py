@@ -17,6 +17,7 @@ from competition.filters import CompetitionFilter
 from competition.models import Competition, Round
 from competition.tables import StandingsTable
 from competition.views.warnings import open_games_warning
+from events.permissions import manages_competition
 
 
 def after_round_param(request) -> int | None:
@@ -52,7 +53,7 @@ def club_detail(request, club: str):
 
 def standings_page(request, club: str, competition: str):
     competition_obj = selectors.competition_get(club_slug=club, competition_slug=competition)
-    can_manage = can_manage_club(request.user, competition_obj.club)
+    can_manage = manages_competition(request.user, competition_obj)
 
     def standings_content() -> dict:
         # Computed only when the template's cache (keyed by the competition's last
@@ -98,7 +99,7 @@ def _add_round_warning(competition: Competition, number: int) -> str:
 def round_page(request, club: str, competition: str, number: int):
     competition_obj = selectors.competition_get(club_slug=club, competition_slug=competition)
     round_obj = selectors.visible_round_get(competition_obj, number, user=request.user)
-    can_manage = can_manage_club(request.user, competition_obj.club)
+    can_manage = manages_competition(request.user, competition_obj)
     games = list(selectors.round_games(round_obj))
     return render(
         request,
@@ -120,7 +121,7 @@ def player_page(request, club: str, competition: str, player_id: int):
     player = get_object_or_404(
         Player.objects.filter(Q(entries__competition=competition_obj)), pk=player_id
     )
-    can_manage = can_manage_club(request.user, competition_obj.club)
+    can_manage = manages_competition(request.user, competition_obj)
     games = list(selectors.player_games(competition_obj, player, with_drafts=can_manage))
     records = [
         record

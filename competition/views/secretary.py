@@ -66,28 +66,41 @@ from competition.services.rounds import (
 )
 from competition.views.access import secretary_required
 from competition.views.warnings import open_games_warning
+from events.permissions import directs_event
+from events.selectors import event_get
 from games.models import Game
 from games.selectors import game_history
 from games.services import ResultEntry, ResultError, ResultInput, ResultKind, result_kind_of
 
 
 @login_required
-def competition_create(request, club: str):
+def competition_create(request, club: str, event: str | None = None):
+    """A new competition of the club (its secretaries); with `event`, a division of that
+    event of the club (its directors too)."""
     club_obj = get_object_or_404(Club, slug=club)
-    if not can_manage_club(request.user, club_obj):
+    event_obj = event_get(club_obj, event) if event is not None else None
+    if not (
+        directs_event(request.user, event_obj)
+        if event_obj is not None
+        else can_manage_club(request.user, club_obj)
+    ):
         raise PermissionDenied
     form = CompetitionForm(request.POST or None, instance=Competition(club=club_obj))
     if request.method == "POST" and form.is_valid():
         try:
             created = competitions.competition_create(
-                club=club_obj, settings=form.settings(), by=request.user
+                club=club_obj, settings=form.settings(), by=request.user, event=event_obj
             )
         except CompetitionError as error:
             _form_error(form, error)
         else:
             messages.success(request, _("Competition created."))
             return redirect("entrants", **created.url_kwargs)
-    return render(request, "competition/competition_form.html", {"form": form, "club": club_obj})
+    return render(
+        request,
+        "competition/competition_form.html",
+        {"form": form, "club": club_obj, "event": event_obj},
+    )
 
 
 def _form_error(form: CompetitionForm, error: CompetitionError) -> None:

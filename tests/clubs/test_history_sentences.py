@@ -36,6 +36,7 @@ EVENING = {"object_type": "duplicate_evening", "object_label": "Duplicate – 1"
 TURN = {"object_type": "duplicate_turn", "object_label": "Duplicate – 1, 3"}
 SLIP = {"object_type": "duplicate_slip", "object_label": "Duplicate – 1, 3"}
 CLUB = {"object_type": "club", "object_label": "De Goudse Letters"}
+EVENT = {"object_type": "event", "object_label": "Gouds Open"}
 DUPLICATE = {"object_type": "duplicate", "object_label": "Duplicate 2026"}
 PARTICIPANT = {"object_type": "participant", "object_label": "Cor Cornelissen (Duplicate 2026)"}
 DUPLICATE_SETTINGS = {
@@ -517,6 +518,48 @@ SAMPLES = {
         None,
         "",
         "Status van de club: opgeschort",
+    ),
+    "entrant.remove": (ENTRANT, {"player": "Cor Cornelissen"}, None, "", "Cor Cornelissen"),
+    "participant.remove": (PARTICIPANT, {"player": "Cor Cornelissen"}, None, "", "Cor Cornelissen"),
+    "event.create": (
+        EVENT,
+        None,
+        {
+            "name": "Gouds Open",
+            "slug": "open",
+            "event_kind": "interclub",
+            "date": "2027-03-13",
+            "season": "2026-2027",
+            "entry_by_players": True,
+            "entry_by_clubs": False,
+            "guests_allowed": True,
+            "entry_closes_at": "2027-03-06T18:00:00+00:00",
+        },
+        "",
+        "Clubs schrijven hun leden in: — → nee",
+    ),
+    "event.settings": (
+        EVENT,
+        {"event_kind": "open", "entry_closes_at": None},
+        {"event_kind": "interclub", "entry_closes_at": "2027-03-06T18:00:00+00:00"},
+        "",
+        "open toernooi → interclub",
+    ),
+    "event.directors": (EVENT, {"directors": []}, {"directors": ["anke"]}, "", "Wedstrijdleiders"),
+    "event.jury": (EVENT, {"jury": ["anke"]}, {"jury": ["anke", "bert"]}, "", "anke, bert"),
+    "event.entry": (
+        EVENT,
+        None,
+        {"player": "Cor Cornelissen", "club": "Scrabbleclub Delft", "divisions": ["A", "B"]},
+        "",
+        "Club: — → Scrabbleclub Delft",
+    ),
+    "event.withdraw": (
+        EVENT,
+        {"player": "Cor Cornelissen", "club": None, "divisions": ["A"]},
+        None,
+        "",
+        "Cor Cornelissen",
     ),
     "operator.act_start": (CLUB, None, None, "", "Dienstbeheerder treedt op voor de club"),
     "operator.act_stop": (CLUB, None, None, "", "De Goudse Letters"),

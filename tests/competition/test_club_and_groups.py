@@ -57,6 +57,9 @@ ADMIN_MODELS = [
     ("games", "seat"),
     ("games", "move"),
     ("games", "gameclock"),
+    ("events", "season"),
+    ("events", "event"),
+    ("events", "entry"),
 ]
 
 
@@ -73,7 +76,7 @@ def test_every_model_is_in_the_admin():
 
     ours = {
         (model._meta.app_label, model._meta.model_name)
-        for app in ("clubs", "competition", "games")
+        for app in ("clubs", "competition", "games", "events")
         for model in apps.get_app_config(app).get_models()
     }
     registered = {(model._meta.app_label, model._meta.model_name) for model in admin.site._registry}

@@ -10,6 +10,7 @@ from django.core.management import CommandError, call_command
 from clubs.models import Club, Membership, Player
 from competition.models import Competition, Round
 from duplicate.models import DuplicateCompetition, Evening, Slip
+from events.models import Entry, Event
 from games.models import Game, Outcome
 from tests.factories import competition_with_results
 
@@ -115,7 +116,7 @@ def test_seed_demo_if_empty_twice():
     assert "already present" in run("seed_demo", "--if-empty")
     assert counts == {model: model.objects.count() for model in counts}
 
-    club = Club.objects.get()
+    club = Club.objects.get(slug="gouda")
     assert Membership.objects.filter(club=club).count() == 24
     assert Membership.objects.filter(club=club, role=Membership.Role.SECRETARY).count() == 1
 
@@ -156,7 +157,7 @@ def test_seed_demo_if_empty_twice():
     # Evening 1 played to its end, every top on the board; evening 2 under way: five tops
     # on the board with everyone's slip, the sixth turn open with ten slips in, not the
     # demo player's (speler) nor the secretary's.
-    duplicate = DuplicateCompetition.objects.get(club=club)
+    duplicate = DuplicateCompetition.objects.get(club=club, event=None)
     finished = Evening.objects.get(competition=duplicate, number=1)
     assert finished.turns.count() > 10
     assert not any(turn.is_open for turn in finished.turns.all())
@@ -168,3 +169,23 @@ def test_seed_demo_if_empty_twice():
     assert not open_slips.filter(player__user__username__in=["speler", "secretaris"]).exists()
     assert Slip.objects.filter(turn__evening=evening, is_top=True).exists()
     assert Slip.objects.filter(turn__evening=evening, corrected=True).exists()
+
+    # Across clubs: the federation NTSV with its season, a played interclub whose duplicate
+    # division has six players of each of two clubs, all entered for their club; and the
+    # club's own open event with members of both clubs and a guest.
+    federation = Club.objects.get(slug="ntsv", is_federation=True)
+    interclub = Event.objects.get(organiser=federation, kind=Event.Kind.INTERCLUB)
+    assert interclub.season.federation == federation
+    division = DuplicateCompetition.objects.get(event=interclub)
+    assert division.club == federation
+    entries = Entry.objects.filter(event=interclub)
+    assert sorted(entries.values_list("club__slug", flat=True)) == ["gouda"] * 6 + ["leiden"] * 6
+    assert division.participants.count() == 12
+    played = Evening.objects.get(competition=division, number=1)
+    assert not any(turn.is_open for turn in played.turns.all())
+    assert Slip.objects.filter(turn__evening=played).values("player").distinct().count() == 12
+    open_event = Event.objects.get(organiser=club)
+    clubs_entered = Entry.objects.filter(event=open_event).values_list("club__slug", flat=True)
+    assert sorted(clubs_entered, key=str) == sorted(
+        ["gouda"] * 4 + ["leiden"] * 3 + [None], key=str
+    )

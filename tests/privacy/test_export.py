@@ -37,7 +37,7 @@ def test_every_relation_to_a_person_is_in_the_copy():
 def _across_clubs(speler) -> None:
     """The person in an event of a federation, its director and jury, entering a club
     mate, with a ranked result: what the demo club alone does not have."""
-    federation = Club.objects.create(name="NTSV", slug="ntsv", is_federation=True)
+    federation = Club.objects.get(slug="ntsv", is_federation=True)  # the demo's federation
     season = Season.objects.create(
         federation=federation,
         name="2026",

@@ -1,11 +1,14 @@
 """Demo data: a club with 24 players, a running Gouds 8 club competition (its next round a
 draft), a finished standard-rules tournament, Thursday foursomes (tables of 3 and 4, absent
-players), a finished duplicate evening and one under way, all made through the same
-services the pages use. Every kind of result is in it: scores, moves, walk-overs, flag
-falls, annulled games, byes; the browser crawl (tests/e2e/test_crawl.py) opens it all."""
+players), a finished duplicate evening and one under way; a second club, the federation
+NTSV with a season and a played interclub (a duplicate division, players of both clubs),
+and the club's own open duplicate event, all made through the same services the pages
+use. Every kind of result is in it: scores, moves, walk-overs, flag falls, annulled games,
+byes; the browser crawl (tests/e2e/test_crawl.py) opens it all."""
 
 import random
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -35,6 +38,9 @@ from duplicate.services import (
     turn_choose_top,
     turn_draw,
 )
+from events.divisions import Division, division_kind
+from events.models import Event, Season
+from events.services import entry_create, event_create
 from games.management.commands.make_demo_games import DEMO_DIR
 from games.models import Outcome
 from games.moves import moves_import_gcg
@@ -47,6 +53,12 @@ PLAYER_NAMES = [
     "Karin Vos", "Leo Peters", "Marja Hendriks", "Nico van Leeuwen", "Oda Dekker",
     "Piet Brouwer", "Quirine de Wit", "Rob Dijkstra", "Sanne Smits", "Theo de Graaf",
     "Ursula van der Meer", "Vincent Kok", "Wilma Jacobs", "Youssef el Amrani",
+]  # fmt: skip
+
+#: The members of the second club, who play the federation's interclub and the open event.
+LEIDEN_NAMES = [
+    "Aart Verbeek", "Bea Kuipers", "Cees Willems", "Dina Hoekstra",
+    "Evert Prins", "Fenna Post", "Gijs Kramer", "Hilde Schouten",
 ]  # fmt: skip
 
 DEMO_PASSWORD = "bordpunt-demo"
@@ -189,6 +201,106 @@ class Command(BaseCommand):
             participant_add(competition=duplicate, player=player, by=None)
         self._play_duplicate(duplicate, 1, players[:8], rng, turns=None)
         self._play_duplicate(duplicate, 2, players[:16], rng, turns=6)
+        self._seed_events(club, players, rng)
+
+    def _seed_events(self, club: Club, players: list[Player], rng: random.Random) -> None:
+        """A second club, the federation NTSV with its season and a played interclub (a
+        duplicate division, players of both clubs), and the club's own open duplicate
+        event. Both events' entries are closed: entering is shown on a fresh event."""
+        club.federation_code = "GL"
+        club_save(club, by=None)
+        leiden = club_save(
+            Club(name="Scrabbleclub Het Leidse Woord", slug="leiden", city="Leiden"), by=None
+        )
+        leiden.federation_code = "LW"
+        club_save(leiden, by=None)
+        guests = [
+            player_save(Player(name=name, rating=rng.randint(900, 1600)), by=None)
+            for name in LEIDEN_NAMES
+        ]
+        for player in guests:
+            membership_save(Membership(club=leiden, player=player), by=None)
+        ntsv = Club(name="NTSV", slug="ntsv", city="Nederland")
+        ntsv.is_federation = True  # not editable on a form: the operator's decision
+        club_save(ntsv, by=None)
+        # The season's settings are the ranking's pages' (ranking/); the demo sets them.
+        season = Season.objects.create(
+            federation=ntsv,
+            name="Seizoen 2026–2027",
+            slug="2026-2027",
+            start=date(2026, 9, 1),
+            end=date(2027, 8, 31),
+            gap_value=Decimal("20"),
+        )
+        interclub = event_create(
+            organiser=ntsv,
+            settings=dict(
+                name="Interclub Gouda 2026",
+                slug="interclub-gouda-2026",
+                kind=Event.Kind.INTERCLUB,
+                date=date(2026, 11, 14),
+                season=season,
+                guests_allowed=False,
+                entry_closes_at=datetime(2026, 11, 7, 17, 0, tzinfo=UTC),
+            ),
+            by=None,
+        )
+        division = duplicate_create(
+            club=ntsv,
+            settings=dict(
+                name="Interclub Gouda 2026",
+                slug="interclub-gouda-2026",
+                rules=DuplicateCompetition.Rules.STANDARD,
+                start_date=date(2026, 11, 14),
+            ),
+            by=None,
+            event=interclub,
+        )
+        # Twelve players, six of each club: enough for a ranking, cheap to seed.
+        field = [(player, club) for player in players[2:8]] + [(p, leiden) for p in guests[:6]]
+        for player, for_club in field:
+            entry_create(
+                event=interclub,
+                player=player,
+                club=for_club,
+                divisions=[Division(division_kind("duplicate"), division)],
+                by=None,
+            )
+        self._play_duplicate(division, 1, [player for player, _c in field], rng, turns=None)
+
+        open_event = event_create(
+            organiser=club,
+            settings=dict(
+                name="Gouds Duplicate Open 2027",
+                slug="duplicate-open-2027",
+                kind=Event.Kind.OPEN,
+                date=date(2027, 2, 13),
+                entry_closes_at=datetime(2026, 12, 1, 17, 0, tzinfo=UTC),
+            ),
+            by=None,
+        )
+        open_division = duplicate_create(
+            club=club,
+            settings=dict(
+                name="Duplicate Open 2027",
+                slug="duplicate-open-2027",
+                rules=DuplicateCompetition.Rules.STANDARD,
+                start_date=date(2027, 2, 13),
+            ),
+            by=None,
+            event=open_event,
+        )
+        guest = player_save(Player(name="Gerrit Gast"), by=None)
+        entered: list[tuple[Player, Club | None]] = [(p, club) for p in players[:4]]
+        entered += [(p, leiden) for p in guests[:3]] + [(guest, None)]
+        for player, plays_for in entered:
+            entry_create(
+                event=open_event,
+                player=player,
+                club=plays_for,
+                divisions=[Division(division_kind("duplicate"), open_division)],
+                by=None,
+            )
 
     def _play_duplicate(
         self,

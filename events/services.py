@@ -1,0 +1,420 @@
+"""Making and changing an open event, its directors and jury, and the entries of persons.
+
+Each write runs in `transaction.atomic`, checks who may make it, and leaves an entry in
+the organiser's history (and, for an entry, in the history of the club it is for).
+Refusals are one `EventError` with a translated message; nothing is half done. An entry
+and its places in the divisions are made and taken back together: the divisions' apps do
+their part through the kinds they registered (`events.divisions`).
+
+Django: services over the events' models.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from datetime import date, datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from clubs.history import HistoryAction, history_record
+from clubs.locks import club_lock, row_lock
+from clubs.models import Club, Membership, Player
+from clubs.permissions import can_manage_club
+from events.divisions import Division, division_kinds
+from events.models import Entry, Event, Season
+from events.permissions import directs_event
+
+
+class EventError(Exception):
+    """A write to an event that cannot be done: `message` says why, in the reader's
+    language; `forbidden` when the person may not do it at all (a 403 on a page)."""
+
+    def __init__(self, message: Any, *, code: str = "", forbidden: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.forbidden = forbidden
+
+
+NOT_ALLOWED = _("Only the organiser's secretaries and the event's directors may do this.")
+
+#: What the organiser sets of an event; the history records each of them that changes.
+SETTINGS_FIELDS = (
+    "name",
+    "slug",
+    "kind",
+    "date",
+    "season",
+    "entry_by_players",
+    "entry_by_clubs",
+    "guests_allowed",
+    "entry_closes_at",
+)
+
+
+def event_settings(event: Event) -> dict[str, Any]:
+    """The settings as JSON values, as the history stores them: the season by its name,
+    the kind as `event_kind` (a competition's `kind` holds other codes)."""
+    values: dict[str, Any] = {name: getattr(event, name) for name in SETTINGS_FIELDS}
+    values["season"] = event.season.name if event.season is not None else None
+    values["event_kind"] = values.pop("kind")
+    return {
+        name: value.isoformat() if isinstance(value, date | datetime) else value
+        for name, value in values.items()
+    }
+
+
+def _record(event: Event, *, by: Any, action: str, club_id: int | None = None, **change: Any):
+    history_record(
+        club_id=club_id or event.organiser_id,
+        by=by,
+        action=action,
+        object_type="event",
+        object_id=event.pk,
+        label=event.name,
+        **change,
+    )
+
+
+def _locked(organiser_id: int, event_id: int) -> Event:
+    """The event, locked for a write: the organiser's lock first, as every write that
+    looks before it writes takes it (clubs/locks.py), then the event's row."""
+    club_lock(organiser_id)
+    return row_lock(Event.objects.select_related("organiser")).get(pk=event_id)
+
+
+def _check_organiser(organiser: Club, by: Any) -> None:
+    if by is not None and not can_manage_club(by, organiser):
+        raise EventError(
+            _("Only the organiser's secretaries may make or change its events."),
+            code="not_allowed",
+            forbidden=True,
+        )
+
+
+def _apply(event: Event, settings: Mapping[str, Any]) -> None:
+    unknown = set(settings) - set(SETTINGS_FIELDS)
+    if unknown:
+        raise ValueError(f"Not an event setting: {', '.join(sorted(unknown))}")
+    for name, value in settings.items():
+        setattr(event, name, value)
+    event.name = " ".join(str(event.name).split())
+
+
+def _save(event: Event) -> None:
+    """Checked and saved under the organiser's lock: a short name taken is refused."""
+    season: Season | None = event.season
+    if season is not None and season.federation_id != event.organiser_id:
+        # A club's results reach a federation's ranking by its results file (ranking/).
+        raise EventError(
+            _("Only the federation's own events count for its seasons."), code="season"
+        )
+    club_lock(event.organiser_id)
+    if Event.objects.filter(organiser_id=event.organiser_id, slug=event.slug).exclude(pk=event.pk):
+        raise EventError(
+            _("The organiser already has an event with this short name."), code="slug_taken"
+        )
+    try:
+        event.full_clean(exclude=["organiser"], validate_constraints=False)
+    except ValidationError as error:
+        raise EventError(" ".join(error.messages), code="invalid") from None
+    event.save()
+
+
+@transaction.atomic
+def event_create(*, organiser: Club, settings: Mapping[str, Any], by: Any) -> Event:
+    """A new event of `organiser` (a club or a federation), made by its secretary."""
+    _check_organiser(organiser, by)
+    event = Event(organiser=organiser)
+    _apply(event, settings)
+    _save(event)
+    _record(event, by=by, action=HistoryAction.EVENT_CREATE, after=event_settings(event))
+    return event
+
+
+@transaction.atomic
+def event_update(*, event: Event, settings: Mapping[str, Any], by: Any) -> Event:
+    """Change the settings given (others stay): the organiser's secretaries and the
+    event's directors. Nothing changed writes nothing."""
+    current = _locked(event.organiser_id, event.pk)
+    if not directs_event(by, current):
+        raise EventError(NOT_ALLOWED, code="not_allowed", forbidden=True)
+    before = event_settings(current)
+    _apply(current, settings)
+    after = event_settings(current)
+    changed = [name for name in before if before[name] != after[name]]
+    if changed:
+        _save(current)
+        _record(
+            current,
+            by=by,
+            action=HistoryAction.EVENT_SETTINGS,
+            before={name: before[name] for name in changed},
+            after={name: after[name] for name in changed},
+        )
+    return current
+
+
+# -------------------------------------------------------------------- directors and jury
+
+#: Directors and jury members are given by username or e-mail address, one per line
+#: (commas and semicolons separate too).
+_SEPARATORS = re.compile(r"[\s,;]+")
+#: No event needs more; a longer list is a paste gone wrong.
+MAX_PEOPLE = 50
+
+
+def accounts_named(text: str) -> list[Any]:
+    """The accounts named in `text` (username or e-mail address, case ignored), in the
+    order given, each once. Every name must fit exactly one account: otherwise an
+    `EventError` names the ones that do not."""
+    names = [name for name in _SEPARATORS.split(text.strip()) if name]
+    if len(names) > MAX_PEOPLE:
+        raise EventError(
+            _("Give at most %(count)s accounts.") % {"count": MAX_PEOPLE}, code="too_many"
+        )
+    user_model = get_user_model()
+    found: list[Any] = []
+    unknown: list[str] = []
+    for name in dict.fromkeys(name.casefold() for name in names):
+        matches = list(
+            user_model._default_manager.filter(
+                Q(username__iexact=name) | Q(email__iexact=name), is_active=True
+            )[:2]
+        )
+        if len(matches) == 1:
+            if matches[0] not in found:
+                found.append(matches[0])
+        else:
+            unknown.append(name)
+    if unknown:
+        raise EventError(
+            _("No single account has this username or e-mail address: %(names)s.")
+            % {"names": ", ".join(unknown)[:300]},
+            code="unknown_account",
+        )
+    return found
+
+
+@transaction.atomic
+def event_set_people(*, event: Event, role: str, text: str, by: Any) -> Event:
+    """Set the event's directors (`role` "directors": the organiser's secretaries decide)
+    or its jury ("jury": the directors too) from a list of usernames or e-mail addresses;
+    the list replaces the one before."""
+    if role not in ("directors", "jury"):
+        raise ValueError(f"Not a role of an event: {role}")
+    current = _locked(event.organiser_id, event.pk)
+    allowed = (
+        by is None or can_manage_club(by, current.organiser)
+        if role == "directors"
+        else directs_event(by, current)
+    )
+    if not allowed:
+        raise EventError(
+            _("Only the organiser's secretaries may choose the event's directors.")
+            if role == "directors"
+            else NOT_ALLOWED,
+            code="not_allowed",
+            forbidden=True,
+        )
+    accounts = accounts_named(text)
+    relation = getattr(current, role)
+    before = sorted(relation.values_list("username", flat=True))
+    after = sorted(account.get_username() for account in accounts)
+    if before != after:
+        relation.set(accounts)
+        _record(
+            current,
+            by=by,
+            action=HistoryAction.EVENT_DIRECTORS
+            if role == "directors"
+            else HistoryAction.EVENT_JURY,
+            before={role: before},
+            after={role: after},
+        )
+        current.save(update_fields=["changed_at"])
+    return current
+
+
+# -------------------------------------------------------------------- entries
+
+
+def entry_is_open(event: Event, now: datetime | None = None) -> bool:
+    """Entries are taken until `entry_closes_at` (always, when it is empty)."""
+    closes = event.entry_closes_at
+    return closes is None or (now or timezone.now()) < closes
+
+
+def player_clubs(player: Player) -> list[Club]:
+    """The clubs (not federations) a person may play an event for: those they are a
+    member of."""
+    return list(
+        Club.objects.filter(memberships__player=player, is_federation=False)
+        .distinct()
+        .order_by("name")
+    )
+
+
+def _entry_refusal(
+    event: Event, player: Player, club: Club | None, by: Any, now: datetime
+) -> EventError | None:
+    """Why `by` may not enter `player` in `event` for `club` (None: as a guest), or None.
+
+    The event's directors (and the organiser's secretaries) enter anyone at any time;
+    a player enters themselves, and a club's secretary the club's members, while
+    entries are open and the event takes entries that way."""
+    if club is not None and not Membership.objects.filter(club=club, player=player).exists():
+        return EventError(
+            _("%(player)s is not a member of %(club)s.") % {"player": player, "club": club},
+            code="not_a_member",
+        )
+    if directs_event(by, event):
+        return None
+    own = by is not None and player.user_id is not None and player.user_id == by.pk
+    secretary = club is not None and can_manage_club(by, club)
+    if not own and not secretary:
+        return EventError(
+            _("Players enter themselves, and a club's secretary enters the club's members."),
+            code="not_allowed",
+            forbidden=True,
+        )
+    if not entry_is_open(event, now):
+        return EventError(_("Entries for this event are closed."), code="closed")
+    if own and not secretary and not event.entry_by_players:
+        return EventError(
+            _("Players do not enter this event themselves: ask your club's secretary."),
+            code="not_by_players",
+        )
+    if secretary and not own and not event.entry_by_clubs:
+        return EventError(
+            _("Clubs do not enter their members in this event: the players enter themselves."),
+            code="not_by_clubs",
+        )
+    if club is None and not event.guests_allowed:
+        return EventError(
+            _("This event takes no guests: enter for a club you are a member of."),
+            code="no_guests",
+        )
+    return None
+
+
+@transaction.atomic
+def entry_create(
+    *,
+    event: Event,
+    player: Player,
+    club: Club | None,
+    divisions: Sequence[Division],
+    by: Any,
+    now: datetime | None = None,
+) -> Entry:
+    """Enter `player` in `event` for `club` (None: as a guest) and in each of
+    `divisions`: all of it or nothing. The same person twice in an event is refused,
+    whichever club they would play for."""
+    now = now or timezone.now()
+    current = _locked(event.organiser_id, event.pk)
+    if refusal := _entry_refusal(current, player, club, by, now):
+        raise refusal
+    if not divisions:
+        raise EventError(_("Choose the division to play in."), code="no_division")
+    divisions = list({division.key: division for division in divisions}.values())
+    for division in divisions:
+        if division.competition.event_id != current.pk:
+            raise EventError(_("That division belongs to another event."), code="other_event")
+    earlier = Entry.objects.filter(event=current, player=player).select_related("club").first()
+    if earlier is not None:
+        raise _entered_already(player, earlier)
+    entry = Entry(event=current, player=player, club=club, entered_by=_account(by))
+    try:
+        with transaction.atomic():
+            entry.save()
+    except IntegrityError:  # entered at the same moment by another click
+        raise _entered_already(player, None) from None
+    for division in divisions:
+        division.kind.enter(division=division.competition, player=player, by=by)
+    summary = {
+        "player": player.name,
+        "club": club.name if club else None,
+        "divisions": [division.name for division in divisions],
+    }
+    _record(current, by=by, action=HistoryAction.EVENT_ENTRY, after=summary)
+    if club is not None and club.pk != current.organiser_id:
+        _record(current, by=by, action=HistoryAction.EVENT_ENTRY, club_id=club.pk, after=summary)
+    current.save(update_fields=["changed_at"])
+    return entry
+
+
+def divisions_played(event: Event, player_id: int) -> list[Division]:
+    """The divisions of `event` that have the person among their players."""
+    return [
+        Division(kind, competition)
+        for kind in division_kinds()
+        for competition in getattr(event, kind.divisions).filter(
+            **{f"{kind.players}__player_id": player_id}
+        )
+    ]
+
+
+def _entered_already(player: Player, earlier: Entry | None) -> EventError:
+    if earlier is not None and earlier.club is not None:
+        message = _("%(player)s is already entered in this event, for %(club)s.") % {
+            "player": player,
+            "club": earlier.club,
+        }
+    else:
+        message = _("%(player)s is already entered in this event.") % {"player": player}
+    return EventError(message, code="entered_already")
+
+
+def _account(by: Any) -> Any:
+    return by if by is not None and getattr(by, "is_authenticated", False) else None
+
+
+@transaction.atomic
+def entry_withdraw(*, entry: Entry, by: Any, now: datetime | None = None) -> None:
+    """Take `entry` back, and the person out of every division of the event they play
+    in. The person, their club's secretary while entries are open,
+    and the event's directors at any time. A person with results in a division is
+    withdrawn there by its director, round by round; the entry then stays."""
+    now = now or timezone.now()
+    current = _locked(entry.event.organiser_id, entry.event_id)
+    entry = Entry.objects.select_related("player", "club").get(pk=entry.pk)
+    if not directs_event(by, current):
+        player = entry.player
+        own = by is not None and player.user_id is not None and player.user_id == by.pk
+        secretary = entry.club is not None and can_manage_club(by, entry.club)
+        if not own and not secretary:
+            raise EventError(
+                _(
+                    "Only the player, their club's secretary and the event's directors may "
+                    "withdraw this entry."
+                ),
+                code="not_allowed",
+                forbidden=True,
+            )
+        if not entry_is_open(current, now):
+            raise EventError(
+                _("Entries for this event are closed: ask the event's director."),
+                code="closed",
+            )
+    divisions = divisions_played(current, entry.player_id)
+    for division in divisions:
+        division.kind.withdraw(division=division.competition, player=entry.player, by=by)
+    summary = {
+        "player": entry.player.name,
+        "club": entry.club.name if entry.club else None,
+        "divisions": [division.name for division in divisions],
+    }
+    withdrawn = HistoryAction.EVENT_WITHDRAW
+    _record(current, by=by, action=withdrawn, before=summary)
+    if entry.club is not None and entry.club_id != current.organiser_id:
+        _record(current, by=by, action=withdrawn, club_id=entry.club_id, before=summary)
+    entry.delete()
+    current.save(update_fields=["changed_at"])

@@ -1,0 +1,76 @@
+"""Two entries of one person at once on PostgreSQL, in threads with connections of their
+own: one entry is made, the other refused with its message, nothing half done. (On SQLite
+every write runs alone: config/settings.py.)"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+
+from clubs.models import Club, Membership
+from competition.models import Entrant
+from duplicate.models import Participant
+from duplicate.services import duplicate_create
+from events.divisions import Division, division_kind
+from events.models import Entry
+from events.services import EventError, entry_create, event_create
+from tests.factories import ClubFactory, PlayerFactory, UserFactory
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql",
+        reason="on SQLite every write runs alone (config/settings.py): nothing runs at once",
+    ),
+]
+
+
+def at_once(*calls):
+    """Run the calls in threads that start together; their results (or errors) in order."""
+    start = threading.Barrier(len(calls))
+    results: list = [None] * len(calls)
+
+    def run(index, call):
+        try:
+            start.wait(10)
+            results[index] = call()
+        except BaseException as error:  # kept for the test, not lost in the thread
+            results[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=item) for item in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return results
+
+
+def test_one_person_entered_twice_at_once_for_two_clubs_is_entered_once():
+    gouda, delft = ClubFactory(slug="gouda"), ClubFactory(slug="delft")
+    user = UserFactory()
+    player = PlayerFactory(user=user)
+    for club in (gouda, delft):
+        Membership.objects.create(club=club, player=player)
+    event = event_create(organiser=gouda, settings={"name": "Open", "slug": "open"}, by=None)
+    division = duplicate_create(
+        club=gouda, settings={"name": "Open", "slug": "open"}, by=None, event=event
+    )
+    divisions = [Division(division_kind("duplicate"), division)]
+
+    def enter(club: Club):
+        return lambda: entry_create(
+            event=event, player=player, club=club, divisions=divisions, by=user
+        )
+
+    results = at_once(enter(gouda), enter(delft))
+    errors = [result for result in results if isinstance(result, BaseException)]
+    assert len(errors) == 1 and isinstance(errors[0], EventError), results
+    assert errors[0].code == "entered_already"
+    entry = Entry.objects.get()
+    assert str(errors[0].message).endswith(f"voor {entry.club.name}.")
+    assert Participant.objects.filter(player=player).count() == 1
+    assert not Entrant.objects.exists()
