@@ -84,6 +84,9 @@ class HistoryAction(models.TextChoices):
     SLIP_SUBMIT = "slip.submit", _("slip handed in")
     SLIP_CORRECT = "slip.correct", _("slip corrected")
     SLIP_ACCEPT_LATE = "slip.accept_late", _("late slip accepted")
+    SLIP_CONFLICT = "slip.conflict", _("slip typed again differently")
+    SLIP_CONFLICT_RESOLVE = "slip.conflict_resolve", _("slip conflict resolved")
+    PARTICIPANT_TABLE = "participant.table", _("player's table set")
     ARCHIVE_DOWNLOAD = "archive.download", _("club archive downloaded")
     # The operator of a hosted Bordpunt (hosting/): actions above the club.
     OPERATOR_APPROVE = "operator.approve", _("club approved by the operator")
