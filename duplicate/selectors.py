@@ -410,36 +410,43 @@ class MissingSlips:
         return sum(len(table.missing) for table in self.tables)
 
 
-def missing_slips(evening: Evening, turn: Turn) -> MissingSlips:
-    """Per table, the players playing this evening whose slip for `turn` is not in, by
-    name; the tables in order, those without a table last (three queries)."""
+def jury_players(evening: Evening) -> list[tuple[int, int | None, str]]:
+    """The players of the evening as the jury room finds them: (player id, table, name),
+    by table (those without one last), then name; withdrawn ones left out (one query,
+    no model instances: the room asks for it with every slip)."""
+    rows = Participant.objects.filter(competition_id=evening.competition_id).values_list(
+        "player_id", "table", "player__name", "withdrawn_from_evening"
+    )
     playing = [
-        participant
-        for participant in Participant.objects.filter(competition_id=evening.competition_id)
-        .select_related("player")
-        .only("player_id", "table", "withdrawn_from_evening", "player__name")
-        .order_by()
-        if participant.plays_in(evening.number)
+        (player, table, name)
+        for player, table, name, withdrawn in rows
+        if withdrawn is None or evening.number < withdrawn  # as `Participant.plays_in`
     ]
+    return sorted(playing, key=lambda row: (row[1] is None, row[1] or 0, row[2].casefold()))
+
+
+def missing_slips(
+    evening: Evening, turn: Turn, players: list[tuple[int, int | None, str]] | None = None
+) -> MissingSlips:
+    """Per table, the players playing this evening whose slip for `turn` is not in, by
+    name; the tables in order, those without a table last (`players`: `jury_players`, as
+    the caller read them; two queries more)."""
+    if players is None:
+        players = jury_players(evening)
     slips = Slip.objects.filter(turn__evening=evening).order_by()
     handed_in = set(slips.filter(turn=turn).values_list("player_id", flat=True))
     any_slip = set(slips.values_list("player_id", flat=True).distinct())
-    tables: dict[int | None, list[Participant]] = {}
-    for participant in playing:
-        tables.setdefault(participant.table, []).append(participant)
+    tables: dict[int | None, list[tuple[int, int | None, str]]] = {}
+    for row in players:
+        tables.setdefault(row[1], []).append(row)
     found = [
         TableMissing(
-            table,
-            len(sitting),
-            sorted(
-                (p.player.name for p in sitting if p.player_id not in handed_in),
-                key=str.casefold,
-            ),
+            table, len(sitting), [name for player, _t, name in sitting if player not in handed_in]
         )
-        for table, sitting in sorted(tables.items(), key=lambda item: (item[0] is None, item[0]))
+        for table, sitting in tables.items()
     ]
     absent = sorted(
-        (p.player.name for p in playing if p.player_id not in any_slip | handed_in),
+        (name for player, _t, name in players if player not in any_slip | handed_in),
         key=str.casefold,
     )
     return MissingSlips(found, absent)

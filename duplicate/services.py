@@ -1146,11 +1146,11 @@ def evening_complete(evening: Evening) -> bool:
     if not turns or turns[-1].is_open:
         return False
     playing = [
-        participant.player_id
-        for participant in Participant.objects.filter(competition_id=evening.competition_id)
-        .only("player_id", "withdrawn_from_evening")
-        .order_by()
-        if participant.plays_in(evening.number)
+        player
+        for player, withdrawn in Participant.objects.filter(
+            competition_id=evening.competition_id
+        ).values_list("player_id", "withdrawn_from_evening")
+        if withdrawn is None or evening.number < withdrawn  # as `Participant.plays_in`
     ]
     handed_in = (
         Slip.objects.filter(turn__evening=evening, player_id__in=playing)

@@ -918,14 +918,9 @@ def jury_room(request, evening: Evening, *, leads: bool):
     """The jury room of a big duplicate evening: several jury members type the paper
     slips at once, each slip once (a second typing that differs waits as a conflict for
     the spelleider); per table, whose slip for the turn is not in yet."""
-    participants = [
-        p
-        for p in Participant.objects.filter(competition_id=evening.competition_id)
-        .select_related("player")
-        .order_by("table", "player__name")
-        if p.plays_in(evening.number)
-    ]
-    players = [(p.player_id, _player_label(p)) for p in participants]
+    playing = selectors.jury_players(evening)
+    players = [(player, _player_label(table, name)) for player, table, name in playing]
+    names = {player: name for player, _table, name in playing}
     turns = list(evening.turns.order_by("number"))
     numbers = [turn.number for turn in turns]
     notation = evening.competition.club.slip_notation
@@ -968,16 +963,14 @@ def jury_room(request, evening: Evening, *, leads: bool):
             if form.is_valid():
                 data = form.cleaned_data
                 turn = next(t for t in turns if t.number == data["turn"])
-                entry = next(p for p in participants if p.player_id == data["player"])
                 try:
                     typed = services.jury_slip_type(
                         turn=turn,
-                        player_id=entry.player_id,
+                        player_id=data["player"],
                         text=data["text"],
                         claimed=data["claimed"],
                         by=request.user,
                         position=selectors.turn_position(evening, turns, turn),
-                        participation=entry,
                     )
                 except CompetitionError as error:
                     form.add_error(None, _refusal(error))
@@ -989,7 +982,7 @@ def jury_room(request, evening: Evening, *, leads: bool):
                                 "%(player)s's slip was typed differently before: both wait "
                                 "for the spelleider; the first counts until then."
                             )
-                            % {"player": entry.player.name},
+                            % {"player": names[data["player"]]},
                         )
                     else:
                         messages.success(request, _("Slip saved."))
@@ -1004,7 +997,7 @@ def jury_room(request, evening: Evening, *, leads: bool):
             "resolve": resolve,
             "turns": turns,
             "shown": shown,
-            "missing": selectors.missing_slips(evening, shown) if shown else None,
+            "missing": selectors.missing_slips(evening, shown, playing) if shown else None,
             "conflicts": selectors.open_conflicts(evening),
             "complete": services.evening_complete(evening),
             "leads": leads,
@@ -1014,14 +1007,11 @@ def jury_room(request, evening: Evening, *, leads: bool):
     )
 
 
-def _player_label(participant: Participant) -> str:
+def _player_label(table: int | None, name: str) -> str:
     """A player as the jury finds them on the paper slip: the table first."""
-    if participant.table is None:
-        return participant.player.name
-    return _("table %(table)s · %(name)s") % {
-        "table": participant.table,
-        "name": participant.player.name,
-    }
+    if table is None:
+        return name
+    return _("table %(table)s · %(name)s") % {"table": table, "name": name}
 
 
 @require_safe
