@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Count, Exists, OuterRef, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
@@ -323,6 +323,37 @@ def evening_state(evening: Evening, turns: list[Turn] | None = None) -> EveningS
     if turns is None:
         turns = list(evening.turns.order_by("number"))
     return EveningState(evening, turns, _replayed_game(evening, turns))
+
+
+def evening_complete(evening: Evening) -> bool:
+    """Whether the evening's results are complete: no turn is open, the master game has
+    ended, and every participant playing this evening who handed in any slip has one for
+    every turn (a paper slip left blank is typed as "-", which scores 0; a late slip is
+    in, as it counts). A participant with no slip at all did not play this evening, as
+    the evening's ranking has it. The cheap reads come first: the game is replayed only
+    when every slip is in, once per process for the same turns (`_replayed_game`; three
+    queries)."""
+    turns = list(evening.turns.order_by("number"))
+    if not turns or turns[-1].is_open:
+        return False
+    playing = [
+        player
+        for player, withdrawn in Participant.objects.filter(
+            competition_id=evening.competition_id
+        ).values_list("player_id", "withdrawn_from_evening")
+        if withdrawn is None or evening.number < withdrawn  # as `Participant.plays_in`
+    ]
+    handed_in = (
+        Slip.objects.filter(turn__evening=evening, player_id__in=playing)
+        .order_by()
+        .values("player_id")
+        .annotate(slips=Count("pk"))
+        .values_list("slips", flat=True)
+    )
+    counts = list(handed_in)
+    if not counts or any(count < len(turns) for count in counts):
+        return False
+    return _replayed_game(evening, turns).ending is not None
 
 
 @dataclass(frozen=True)

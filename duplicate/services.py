@@ -22,7 +22,6 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -1135,36 +1134,6 @@ def participant_table_set(*, participant: Participant, table: int | None, by: An
 # -------------------------------------------------------------------- results complete
 
 
-def evening_complete(evening: Evening) -> bool:
-    """Whether the evening's results are complete: no turn is open, the master game has
-    ended, and every participant playing this evening who handed in any slip has one for
-    every turn (a paper slip left blank is typed as "-", which scores 0; a late slip is
-    in, as it counts). A participant with no slip at all did not play this evening, as
-    the evening's ranking has it. The cheap reads come first: the game is replayed only
-    when every slip is in (three queries)."""
-    turns = list(evening.turns.order_by("number"))
-    if not turns or turns[-1].is_open:
-        return False
-    playing = [
-        player
-        for player, withdrawn in Participant.objects.filter(
-            competition_id=evening.competition_id
-        ).values_list("player_id", "withdrawn_from_evening")
-        if withdrawn is None or evening.number < withdrawn  # as `Participant.plays_in`
-    ]
-    handed_in = (
-        Slip.objects.filter(turn__evening=evening, player_id__in=playing)
-        .order_by()
-        .values("player_id")
-        .annotate(slips=Count("pk"))
-        .values_list("slips", flat=True)
-    )
-    counts = list(handed_in)
-    if not counts or any(count < len(turns) for count in counts):
-        return False
-    return master_game(evening, turns).ending is not None
-
-
 def announce_when_complete(evening: Evening) -> None:
     """After the commit, when the evening's results are complete: `game_complete` tells
     the apps above (ranking/ publishes a ranked event's game), and again after every
@@ -1173,6 +1142,9 @@ def announce_when_complete(evening: Evening) -> None:
     evening_id = evening.pk
 
     def announce() -> None:
+        # The read is the selectors' (which build on this module): imported when it runs.
+        from duplicate.selectors import evening_complete
+
         current = Evening.objects.select_related("competition__club").get(pk=evening_id)
         if evening_complete(current):
             game_complete.send(sender=Evening, evening=current)
@@ -1185,7 +1157,6 @@ __all__ = [
     "duplicate_archive",
     "duplicate_create",
     "duplicate_update",
-    "evening_complete",
     "evening_create",
     "jury_slip_type",
     "master_game",

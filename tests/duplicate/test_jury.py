@@ -12,9 +12,8 @@ from django.urls import reverse
 
 from clubs.models import HistoryEntry
 from duplicate.models import Participant, Slip, SlipConflict
-from duplicate.selectors import evening_state
+from duplicate.selectors import evening_complete, evening_state
 from duplicate.services import (
-    evening_complete,
     evening_create,
     slip_correct,
     slip_submit,
