@@ -115,7 +115,7 @@ def test_a_second_typing_is_refused_when_the_same_and_waits_as_a_conflict_when_n
     assert (Slip.objects.count(), SlipConflict.objects.count()) == (1, 0)
 
     differs = type_slip(client, evening, anna, "8D KAArSEN", "74").content.decode()
-    assert "wachten allebei op de spelleider" in differs
+    assert "beide typingen wachten op de spelleider" in differs
     slip = Slip.objects.get()
     assert (slip.text, slip.score) == ("8H KAAS", 14)  # the first counts until resolved
     conflict = SlipConflict.objects.get()
