@@ -23,7 +23,7 @@ from duplicate.services import (
 from duplicate.signals import game_complete
 from events.models import Event
 from events.permissions import on_jury
-from tests.factories import UserFactory
+from tests.factories import PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -280,3 +280,42 @@ def test_the_post_check_lists_every_correction_with_its_reason(
     assert "Anna" not in html.split('id="post-check"')[1]  # taken as written
     # Totals: Bert's and Cor's claims differ from their scores, Dirk's late one too.
     assert "3 van de 4 spelers" in html
+
+
+def test_a_typed_slip_costs_the_same_queries_in_a_bigger_room(
+    client,
+    evening,
+    turn,
+    juror,
+    secretary,
+    four_entrants,
+    django_assert_max_num_queries,
+    django_capture_on_commit_callbacks,
+):
+    """The post, with the completeness check after its commit (a closed turn's slip)."""
+    anna, bert, *_ = four_entrants
+    client.force_login(juror)
+    turn_choose_top(turn=turn, by=secretary)  # typed after the top, as in the room
+    fields = {"turn": "1", "text": "8H KAAS", "claimed": "14"}
+    with django_assert_max_num_queries(20), django_capture_on_commit_callbacks(execute=True):
+        client.post(url("duplicate_jury", evening), {**fields, "player": str(anna.pk)})
+    for number in range(20):
+        player = PlayerFactory(name=f"Speler {number}")
+        Participant.objects.create(competition=evening.competition, player=player, table=number)
+    with django_assert_max_num_queries(20), django_capture_on_commit_callbacks(execute=True):
+        client.post(url("duplicate_jury", evening), {**fields, "player": str(bert.pk)})
+    assert Slip.objects.count() == 2
+
+
+def test_odd_input_in_the_jury_room_is_refused_cleanly(client, evening, turn, juror, four_entrants):
+    client.force_login(juror)
+    room = url("duplicate_jury", evening)
+    for fields in (
+        {"turn": "7", "player": str(four_entrants[0].pk), "text": "8H KAAS"},
+        {"turn": "1", "player": "99999", "text": "8H KAAS"},
+        {"turn": "1", "player": str(four_entrants[0].pk), "text": "\x00", "claimed": "١"},
+        {"action": "resolve", "conflict": "x", "choice": "take", "reason": "r"},
+    ):
+        assert client.post(room, fields).status_code in (200, 403)
+    assert client.get(room + "?beurt=%00").status_code == 200
+    assert not Slip.objects.exists()
