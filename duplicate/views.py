@@ -56,7 +56,14 @@ from duplicate.forms import (
     TopForm,
     WithdrawForm,
 )
-from duplicate.models import DuplicateCompetition, Evening, Participant, Slip, SlipConflict
+from duplicate.models import (
+    DuplicateCompetition,
+    Evening,
+    Participant,
+    Slip,
+    SlipConflict,
+    Turn,
+)
 from duplicate.notation import play_read, reason_shown
 from duplicate.rule_fields import PRESET_LABELS
 from events.permissions import on_jury
@@ -901,7 +908,7 @@ def paper_slips(request, evening: Evening):
 # -------------------------------------------------------------------- the jury room
 
 
-def _shown_turn(request, turns: list) -> object | None:
+def _shown_turn(request, turns: list[Turn]) -> Turn | None:
     """The turn the jury room shows (`?beurt=`), else the last one drawn."""
     wanted = request.GET.get("beurt", "")
     chosen = next((t for t in turns if wanted.isascii() and str(t.number) == wanted), None)
