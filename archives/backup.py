@@ -45,7 +45,14 @@ from clubs.models import Club, HistoryEntry, Membership, Player, Submission, Thr
 from clubs.slugs import validate_club_slug
 from competition.models import Absence, Competition, Entrant, Group, Round
 from competition.services import CompetitionError
-from duplicate.models import DuplicateCompetition, Evening, Participant, Slip, Turn
+from duplicate.models import (
+    DuplicateCompetition,
+    Evening,
+    Participant,
+    Slip,
+    SlipConflict,
+    Turn,
+)
 from events.models import Entry, Event, Season
 from games.models import MAX_SEAT, Game, GameClock, Move, Outcome, Seat
 from games.moves import game_to_gcg
@@ -91,8 +98,11 @@ HISTORY_MODELS: tuple[type[models.Model], ...] = (HistoryEntry,)
 #: within a day), and a board's running clock: what it timed is kept with each move
 #: (`Move.think_ms`) and its start, pauses and flag in the history; a restored game that was
 #: still being played goes on without its clock; and the keys of forms already saved
-#: (`clubs.submissions`, kept three days against a form sent twice, and of no club).
-NOT_BACKED_UP: tuple[type[models.Model], ...] = (Throttle, GameClock, Submission)
+#: (`clubs.submissions`, kept three days against a form sent twice, and of no club); and a
+#: jury room's second typings of a slip that differ from it (`SlipConflict`), waiting for
+#: the spelleider: each resolution is in its slip and in the history, an archive restores
+#: the slips as they count.
+NOT_BACKED_UP: tuple[type[models.Model], ...] = (Throttle, GameClock, Submission, SlipConflict)
 #: What a history entry's plain ids (`object_type`/`object_id`, `competition_id`, `game_id`)
 #: refer to, to renumber them on restore. An id whose row is gone (a cleared pairing's game)
 #: becomes empty; the entry's label still names it.

@@ -5,7 +5,7 @@ with the engine and keep the history."""
 from django.contrib import admin
 
 from clubs.admin import ViewOnlyAdmin
-from duplicate.models import Evening, Slip, Turn
+from duplicate.models import Evening, Slip, SlipConflict, Turn
 
 
 @admin.register(Evening)
@@ -38,3 +38,10 @@ class SlipAdmin(ViewOnlyAdmin):
     list_filter = ["late", "corrected", "turn__evening__competition"]
     search_fields = ["player__name", "text"]
     list_select_related = ["player", "turn__evening__competition"]
+
+
+@admin.register(SlipConflict)
+class SlipConflictAdmin(ViewOnlyAdmin):
+    list_display = ["__str__", "text", "claimed", "typed_by", "typed_at", "resolved_at", "taken"]
+    list_filter = ["slip__turn__evening__competition"]
+    list_select_related = ["slip__turn__evening__competition", "typed_by"]

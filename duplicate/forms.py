@@ -114,6 +114,40 @@ class PaperSlipForm(SlipForm):
         self.order_fields(["player", "turn", "text", "claimed"])
 
 
+class JurySlipForm(SlipForm):
+    """A paper slip typed in the jury room: for which player (`players`: (id, label), the
+    label with the player's table) and turn."""
+
+    player = forms.TypedChoiceField(label=_("Player"), coerce=int)
+    turn = forms.TypedChoiceField(label=_("Turn"), coerce=int)
+
+    def __init__(self, *args, players=(), turns=(), **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ChoiceField, self.fields["player"]).choices = list(players)
+        cast(forms.ChoiceField, self.fields["turn"]).choices = [(n, n) for n in turns]
+        self.order_fields(["turn", "player", "text", "claimed"])
+
+
+class ResolveConflictForm(forms.Form):
+    """The spelleider's choice for a slip typed twice differently, and why."""
+
+    conflict = bounded(StrictIntegerField(widget=forms.HiddenInput), minimum=1, maximum=2**31 - 1)
+    choice = forms.ChoiceField(choices=[("take", "take"), ("keep", "keep")])
+    reason = forms.CharField(label=_("Reason"), max_length=200)
+
+
+class TableForm(forms.Form):
+    """The table a participant sits at (empty: none)."""
+
+    participant = forms.TypedChoiceField(coerce=int)
+    table = bounded(StrictIntegerField(label=_("Table"), required=False), minimum=1, maximum=999)
+
+    def __init__(self, *args, participants: list, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        field = cast(forms.TypedChoiceField, self.fields["participant"])
+        field.choices = [(p.pk, p.pk) for p in participants]
+
+
 class CorrectSlipForm(SlipForm):
     slip = forms.TypedChoiceField(label=_("Slip"), coerce=int, widget=forms.HiddenInput)
     reason = forms.CharField(label=_("Reason"), max_length=200)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
@@ -323,3 +324,47 @@ class Slip(models.Model):
         from games.rule_messages import describe
 
         return describe(self.reason_code, self.reason_params) if self.reason_code else ""
+
+
+class SlipConflict(models.Model):
+    """A second typing of a paper slip that differs from the slip already in (two jury
+    members typed the same slip, and read it differently): kept beside the slip, which
+    counts as it is until the spelleider resolves the conflict, taking this typing (the
+    slip corrected) or keeping the slip. A second typing that is the same is refused."""
+
+    slip = models.ForeignKey(
+        Slip, on_delete=models.CASCADE, related_name="conflicts", verbose_name=_("slip")
+    )
+    text = models.CharField(_("play"), max_length=60)
+    claimed = models.PositiveIntegerField(_("claimed score"), null=True, blank=True)
+    typed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("typed by"),
+    )
+    typed_at = models.DateTimeField(_("typed"), auto_now_add=True)
+    resolved_at = models.DateTimeField(_("resolved"), null=True, blank=True)
+    #: True: the slip took this typing; False: the slip was kept; None: not resolved yet.
+    taken = models.BooleanField(_("typing taken"), null=True, blank=True)
+
+    class Meta:
+        ordering = ("typed_at", "pk")
+        verbose_name = _("slip conflict")
+        verbose_name_plural = _("slip conflicts")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(resolved_at__isnull=True, taken__isnull=True)
+                | models.Q(resolved_at__isnull=False, taken__isnull=False),
+                name="slip_conflict_resolved_with_a_choice",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.slip}: {self.text}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.resolved_at is None

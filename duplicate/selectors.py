@@ -9,11 +9,20 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Count, Exists, OuterRef, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
 
-from duplicate.models import DuplicateCompetition, Evening, Participant, Slip, Turn
+from duplicate.models import (
+    DuplicateCompetition,
+    Evening,
+    Participant,
+    Slip,
+    SlipConflict,
+    Turn,
+)
+from duplicate.notation import reason_shown
 from duplicate.ranking import (
     EveningRow,
     SeasonRow,
@@ -21,7 +30,8 @@ from duplicate.ranking import (
     season_ranking,
     slip_counts,
 )
-from duplicate.services import evening_slip_rules, master_game
+from duplicate.rule_fields import FAULT_LABELS
+from duplicate.services import evening_slip_rules, master_game, turn_drawn
 from games.board import column_labels, grid_html, squares
 from rules.board import Notation
 from rules.duplicate import DuplicateGame
@@ -279,6 +289,34 @@ def _replayed_game(evening: Evening, turns: list[Turn]) -> DuplicateGame:
     return game
 
 
+def turn_position(evening: Evening, turns: list[Turn], turn: Turn) -> DuplicateGame:
+    """The master game as `turn`'s slips meet it: the turns before it played, its rack
+    drawn, its top not on the board; replayed once per process for the same turns (as
+    `_replayed_game`), so a jury typing a room's slips for a closed turn does not replay
+    the evening for every slip. Shared: read it, never draw or play on it."""
+    before = [t for t in turns if t.number < turn.number]
+    key = (
+        "position",
+        evening.pk,
+        evening.rules,
+        repr(sorted((evening.draw_rules or {}).items())),
+        tuple((t.number, t.rejected, t.drawn, t.top) for t in before),
+        (turn.number, turn.rejected, turn.drawn),
+    )
+    with _replayed_guard:
+        game = _replayed.get(key)
+        if game is not None:
+            _replayed.move_to_end(key)
+            return game
+    game = master_game(evening, before)
+    turn_drawn(game, turn)
+    with _replayed_guard:
+        _replayed[key] = game
+        while len(_replayed) > REPLAYED_KEPT:
+            _replayed.popitem(last=False)
+    return game
+
+
 def evening_state(evening: Evening, turns: list[Turn] | None = None) -> EveningState:
     """One query for the turns (none when the caller has read them, in order); the master
     game is replayed without a search, once per process for the same turns. It is shared:
@@ -286,6 +324,37 @@ def evening_state(evening: Evening, turns: list[Turn] | None = None) -> EveningS
     if turns is None:
         turns = list(evening.turns.order_by("number"))
     return EveningState(evening, turns, _replayed_game(evening, turns))
+
+
+def evening_complete(evening: Evening) -> bool:
+    """Whether the evening's results are complete: no turn is open, the master game has
+    ended, and every participant playing this evening who handed in any slip has one for
+    every turn (a paper slip left blank is typed as "-", which scores 0; a late slip is
+    in, as it counts). A participant with no slip at all did not play this evening, as
+    the evening's ranking has it. The cheap reads come first: the game is replayed only
+    when every slip is in, once per process for the same turns (`_replayed_game`; three
+    queries)."""
+    turns = list(evening.turns.order_by("number"))
+    if not turns or turns[-1].is_open:
+        return False
+    playing = [
+        player
+        for player, withdrawn in Participant.objects.filter(
+            competition_id=evening.competition_id
+        ).values_list("player_id", "withdrawn_from_evening")
+        if withdrawn is None or evening.number < withdrawn  # as `Participant.plays_in`
+    ]
+    handed_in = (
+        Slip.objects.filter(turn__evening=evening, player_id__in=playing)
+        .order_by()
+        .values("player_id")
+        .annotate(slips=Count("pk"))
+        .values_list("slips", flat=True)
+    )
+    counts = list(handed_in)
+    if not counts or any(count < len(turns) for count in counts):
+        return False
+    return _replayed_game(evening, turns).ending is not None
 
 
 @dataclass(frozen=True)
@@ -345,3 +414,154 @@ def slips_of(evening: Evening) -> list[Slip]:
     for slip in slips:  # the caller's evening, with its club (the notation) as read
         slip.turn.evening = evening
     return slips
+
+
+# -------------------------------------------------------------------- the jury room
+
+
+@dataclass(frozen=True)
+class TableMissing:
+    """One table of the room, for one turn: who sits there, and whose slip is not in
+    (`table` None: the players without a table)."""
+
+    table: int | None
+    players: int
+    missing: list[str]
+
+
+@dataclass(frozen=True)
+class MissingSlips:
+    """The slips not in for one turn, table by table; `absent`: those of them with no slip
+    at all this evening (not come, or none typed yet), whom the results leave out."""
+
+    tables: list[TableMissing]
+    absent: list[str]
+
+    @property
+    def count(self) -> int:
+        return sum(len(table.missing) for table in self.tables)
+
+
+def jury_players(evening: Evening) -> list[tuple[int, int | None, str]]:
+    """The players of the evening as the jury room finds them: (player id, table, name),
+    by table (those without one last), then name; withdrawn ones left out (one query,
+    no model instances: the room asks for it with every slip)."""
+    rows = Participant.objects.filter(competition_id=evening.competition_id).values_list(
+        "player_id", "table", "player__name", "withdrawn_from_evening"
+    )
+    playing = [
+        (player, table, name)
+        for player, table, name, withdrawn in rows
+        if withdrawn is None or evening.number < withdrawn  # as `Participant.plays_in`
+    ]
+    return sorted(playing, key=lambda row: (row[1] is None, row[1] or 0, row[2].casefold()))
+
+
+def missing_slips(
+    evening: Evening, turn: Turn, players: list[tuple[int, int | None, str]] | None = None
+) -> MissingSlips:
+    """Per table, the players playing this evening whose slip for `turn` is not in, by
+    name; the tables in order, those without a table last (`players`: `jury_players`, as
+    the caller read them; two queries more)."""
+    if players is None:
+        players = jury_players(evening)
+    slips = Slip.objects.filter(turn__evening=evening).order_by()
+    handed_in = set(slips.filter(turn=turn).values_list("player_id", flat=True))
+    any_slip = set(slips.values_list("player_id", flat=True).distinct())
+    tables: dict[int | None, list[tuple[int, int | None, str]]] = {}
+    for row in players:
+        tables.setdefault(row[1], []).append(row)
+    found = [
+        TableMissing(
+            table, len(sitting), [name for player, _t, name in sitting if player not in handed_in]
+        )
+        for table, sitting in tables.items()
+    ]
+    absent = sorted(
+        (name for player, _t, name in players if player not in any_slip | handed_in),
+        key=str.casefold,
+    )
+    return MissingSlips(found, absent)
+
+
+def open_conflicts(evening: Evening) -> list[SlipConflict]:
+    """The evening's second typings that differ from their slip, waiting for the
+    spelleider, with the slip, its player and turn, and who typed them (one query)."""
+    conflicts = list(
+        SlipConflict.objects.filter(slip__turn__evening=evening, resolved_at__isnull=True)
+        .select_related("slip__player", "slip__turn", "typed_by")
+        .order_by("slip__turn__number", "slip__player__name", "pk")
+    )
+    for conflict in conflicts:  # the caller's evening, with its club (the notation) as read
+        conflict.slip.turn.evening = evening
+    return conflicts
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A slip the engine did not take as written, and each thing it did, in the reader's
+    language: the post-check's line."""
+
+    slip: Slip
+    notes: list[str]
+
+
+@dataclass(frozen=True)
+class PostCheck:
+    """The evening's post-check: every slip the engine corrected, and how many players'
+    totals differ from what their slips claimed (of those who claimed every slip)."""
+
+    corrections: list[Correction]
+    slips: int
+    players_claiming: int
+    totals_changed: int
+
+
+def _notes(slip: Slip, notation: Notation) -> list[str]:
+    """What the engine did with a slip, each with its reason, a square in the club's
+    notation (empty: taken as written)."""
+    notes = [str(FAULT_LABELS.get(code, code)) for code in slip.faults]
+    if slip.reason_code:
+        why = reason_shown(slip.reason_code, slip.reason_params or {}, notation)
+        notes.append(_("scores 0: %(why)s") % {"why": why})
+    elif slip.corrected and slip.claimed is not None:
+        notes.append(
+            _("claimed %(claimed)s, scores %(score)s")
+            % {"claimed": slip.claimed, "score": slip.score + slip.penalty}
+        )
+    if slip.penalty:
+        notes.append(_("penalty: %(points)s points off") % {"points": slip.penalty})
+    if slip.warning:
+        notes.append(_("warning: %(fault)s") % {"fault": slip.warning_text})
+    if slip.late:
+        notes.append(_("late, accepted") if slip.late_accepted else _("late: counts 0"))
+    return notes
+
+
+def post_check(evening: Evening) -> PostCheck:
+    """Every slip of the evening that the engine did not take as written (a score
+    corrected, a zero with its reason, a penalty, a warning, a fault accepted, a late
+    slip), by turn and player; withdrawn players' slips included, as they were judged
+    (two queries)."""
+    slips = list(
+        Slip.objects.filter(turn__evening=evening)
+        .select_related("turn", "player")
+        .order_by("turn__number", "player__name", "pk")
+    )
+    notation = evening.competition.club.notation
+    corrections = []
+    claimed: dict[int, int | None] = {}
+    counted: dict[int, int] = {}
+    for slip in slips:
+        slip.turn.evening = evening
+        notes = _notes(slip, notation)
+        if notes:
+            corrections.append(Correction(slip, notes))
+        previous = claimed.get(slip.player_id, 0)
+        claimed[slip.player_id] = (
+            None if previous is None or slip.claimed is None else previous + slip.claimed
+        )
+        counted[slip.player_id] = counted.get(slip.player_id, 0) + slip.counted_score
+    claiming = [player for player, total in claimed.items() if total is not None]
+    changed = sum(1 for player in claiming if claimed[player] != counted[player])
+    return PostCheck(corrections, len(slips), len(claiming), changed)

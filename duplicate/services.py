@@ -33,7 +33,15 @@ from clubs.models import Club, Membership
 from clubs.slugs import competition_slug_taken
 from competition.services import CompetitionArchived, CompetitionError
 from duplicate import hand_in_sql
-from duplicate.models import DuplicateCompetition, Evening, Participant, Slip, Turn
+from duplicate.models import (
+    DuplicateCompetition,
+    Evening,
+    Participant,
+    Slip,
+    SlipConflict,
+    Turn,
+)
+from duplicate.signals import game_complete
 from events.models import Entry, Event
 from games.rule_messages import coded, describe
 from rules import RuleSet, rule_set
@@ -50,6 +58,9 @@ TURN_TOP = HistoryAction.DUPLICATE_TOP
 SLIP_SUBMIT = HistoryAction.SLIP_SUBMIT
 SLIP_CORRECT = HistoryAction.SLIP_CORRECT
 SLIP_ACCEPT_LATE = HistoryAction.SLIP_ACCEPT_LATE
+SLIP_CONFLICT = HistoryAction.SLIP_CONFLICT
+SLIP_CONFLICT_RESOLVE = HistoryAction.SLIP_CONFLICT_RESOLVE
+PARTICIPANT_TABLE = HistoryAction.PARTICIPANT_TABLE
 TURN_ADD_TIME = HistoryAction.DUPLICATE_ADD_TIME
 TURN_REDO = HistoryAction.DUPLICATE_REDO
 DUPLICATE_CREATE = HistoryAction.DUPLICATE_CREATE
@@ -269,6 +280,7 @@ def evening_rules_apply(*, evening: Evening, reason: str, by: Any) -> Evening:
         )
         _slips_judged_again(current, by=by, reason=reason)
         duplicate_touched(competition_id=current.competition_id)
+        announce_when_complete(current)
     return current
 
 
@@ -717,6 +729,7 @@ def turn_choose_top(*, turn: Turn, by: Any, play: str | None = None) -> Turn:
             after={"turn": turn.number, "top": turn.top, "score": turn.top_score},
         )
         duplicate_touched(competition_id=evening.competition_id)
+        announce_when_complete(evening)
     return turn
 
 
@@ -976,6 +989,8 @@ def slip_submit(
                 },
             )
             duplicate_touched(competition_id=turn.evening.competition_id)
+            if not turn.is_open:  # an open turn: the game goes on, nothing is complete
+                announce_when_complete(turn.evening)
     except IntegrityError:
         raise DuplicateEveningError(
             _("This player's slip for turn %(turn)s is already in.") % {"turn": turn.number},
@@ -1015,6 +1030,7 @@ def slip_accept_late(*, slip: Slip, reason: str, by: Any) -> Slip:
             reason=reason,
         )
         duplicate_touched(competition_id=turn.evening.competition_id)
+        announce_when_complete(turn.evening)
     return current
 
 
@@ -1042,7 +1058,162 @@ def slip_correct(
             turn, by=by, action=SLIP_CORRECT, obj=slip, before=before, after=after, reason=reason
         )
         duplicate_touched(competition_id=turn.evening.competition_id)
+        announce_when_complete(turn.evening)
     return slip
+
+
+# -------------------------------------------------------------------- the jury room
+
+
+def jury_slip_type(
+    *,
+    turn: Turn,
+    player_id: int,
+    text: str,
+    by: Any,
+    claimed: int | None = None,
+    position: DuplicateGame | None = None,
+    participation: Participant | None = None,
+) -> Slip | SlipConflict:
+    """A paper slip typed in the jury room (never late: it was handed in on paper when the
+    time was called). The first typing is the slip; a second typing of the same slip (the
+    same play and claimed score) is refused and changes nothing; one that differs is kept
+    beside the slip as a `SlipConflict` for the spelleider to resolve, and the slip counts
+    as it is until then. `position` and `participation`: as `slip_submit` takes them."""
+    try:
+        return slip_submit(
+            turn=turn,
+            player_id=player_id,
+            text=text,
+            claimed=claimed,
+            by=by,
+            position=position,
+            participation=participation,
+            on_paper=True,
+        )
+    except DuplicateEveningError as error:
+        if error.code != "slip_twice":
+            raise
+    return _conflict_record(
+        turn=turn, player_id=player_id, text=_clean(text), claimed=claimed, by=by
+    )
+
+
+def _conflict_record(
+    *, turn: Turn, player_id: int, text: str, claimed: int | None, by: Any
+) -> SlipConflict:
+    """The second typing of the player's slip for `turn`, kept when it differs from the
+    slip and from every conflict still waiting; refused otherwise."""
+    with transaction.atomic():
+        duplicate_check_open(turn.evening.competition_id)
+        slip = row_lock(Slip.objects).filter(turn=turn, player_id=player_id).first()
+        if slip is None:
+            raise DuplicateEveningError(_("This slip no longer exists."), code="no_slip")
+        if (slip.text, slip.claimed) == (text, claimed):
+            raise DuplicateEveningError(
+                _("This slip is in already, typed the same way: nothing changed."),
+                code="slip_typed_twice",
+            )
+        if slip.conflicts.filter(resolved_at__isnull=True, text=text, claimed=claimed).exists():
+            raise DuplicateEveningError(
+                _("This typing of the slip waits for the spelleider already: nothing changed."),
+                code="conflict_twice",
+            )
+        conflict = SlipConflict.objects.create(slip=slip, text=text, claimed=claimed, typed_by=by)
+        _turn_history(
+            turn,
+            by=by,
+            action=SLIP_CONFLICT,
+            obj=slip,
+            before={"turn": turn.number, "slip": slip.text, "claimed": slip.claimed},
+            after={"turn": turn.number, "typed_again": text, "claimed": claimed},
+        )
+        duplicate_touched(competition_id=turn.evening.competition_id)
+    return conflict
+
+
+def slip_conflict_resolve(
+    *, conflict: SlipConflict, take: bool, reason: str, by: Any
+) -> SlipConflict:
+    """The spelleider resolves a conflict: takes the second typing (the slip corrected to
+    it and scored again, `slip_correct`) or keeps the slip as it is. The reason is
+    required and kept in the history; a conflict resolved already changes nothing."""
+    if not reason.strip():
+        raise DuplicateEveningError(_("Give a reason for the correction."), code="no_reason")
+    with transaction.atomic():
+        current = (
+            row_lock(SlipConflict.objects.select_related("slip__turn__evening__competition"))
+            .filter(pk=conflict.pk)
+            .first()
+        )
+        if current is None:
+            raise DuplicateEveningError(_("This conflict no longer exists."), code="no_conflict")
+        if not current.is_open:
+            return current
+        slip = current.slip
+        before = {"slip": slip.text, "claimed": slip.claimed}
+        if take:
+            slip = slip_correct(
+                slip=slip, text=current.text, claimed=current.claimed, reason=reason, by=by
+            )
+        current.resolved_at, current.taken = timezone.now(), take
+        current.save(update_fields=["resolved_at", "taken"])
+        _turn_history(
+            slip.turn,
+            by=by,
+            action=SLIP_CONFLICT_RESOLVE,
+            obj=slip,
+            before=before,
+            after={"typed_again": current.text, "claimed": current.claimed, "taken": take},
+            reason=reason,
+        )
+        duplicate_touched(competition_id=slip.turn.evening.competition_id)
+    return current
+
+
+def participant_table_set(*, participant: Participant, table: int | None, by: Any) -> Participant:
+    """The table the player sits at (1–999; None: none), by which the jury room counts the
+    missing slips; the same table again changes nothing."""
+    if table is not None and not 1 <= table <= 999:
+        raise DuplicateEveningError(_("A table is a number 1–999."), code="bad_table")
+    with transaction.atomic():
+        duplicate_check_open(participant.competition_id)
+        current = row_lock(Participant.objects).get(pk=participant.pk)
+        before = current.table
+        if before == table:
+            return current
+        current.table = table
+        current.save(update_fields=["table"])
+        _participant_history(
+            participant,
+            by=by,
+            action=PARTICIPANT_TABLE,
+            before={"table": before},
+            after={"table": table},
+        )
+        duplicate_touched(competition_id=participant.competition_id)
+    return current
+
+
+# -------------------------------------------------------------------- results complete
+
+
+def announce_when_complete(evening: Evening) -> None:
+    """After the commit, when the evening's results are complete: `game_complete` tells
+    the apps above (ranking/ publishes a ranked event's game), and again after every
+    later change of them. Read anew after the commit, so two writes in one transaction
+    or a rollback announce nothing wrong."""
+    evening_id = evening.pk
+
+    def announce() -> None:
+        # The read is the selectors' (which build on this module): imported when it runs.
+        from duplicate.selectors import evening_complete
+
+        current = Evening.objects.select_related("competition__club").get(pk=evening_id)
+        if evening_complete(current):
+            game_complete.send(sender=Evening, evening=current)
+
+    transaction.on_commit(announce)
 
 
 __all__ = [
@@ -1051,11 +1222,14 @@ __all__ = [
     "duplicate_create",
     "duplicate_update",
     "evening_create",
+    "jury_slip_type",
     "master_game",
     "participant_add",
     "participant_reinstate",
+    "participant_table_set",
     "participant_withdraw",
     "slip_accept_late",
+    "slip_conflict_resolve",
     "slip_correct",
     "slip_submit",
     "turn_add_time",

@@ -56,4 +56,6 @@ urlpatterns = [
     path(managed, views.leader, name="duplicate_leader"),
     path(f"{managed}ingeleverd/", views.leader_slips, name="duplicate_leader_slips"),
     path(f"{managed}briefjes/", views.paper_slips, name="duplicate_paper"),
+    path(f"{managed}jury/", views.jury_room, name="duplicate_jury"),
+    path(f"{evening}nacontrole/", views.post_check, name="duplicate_post_check"),
 ]

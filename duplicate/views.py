@@ -46,17 +46,27 @@ from duplicate.forms import (
     DuplicateCompetitionForm,
     DuplicateRulesForm,
     EveningRulesForm,
+    JurySlipForm,
     PaperSlipForm,
     ParticipantForm,
     RedoForm,
+    ResolveConflictForm,
     SlipForm,
+    TableForm,
     TopForm,
     WithdrawForm,
 )
-from duplicate.models import DuplicateCompetition, Evening, Participant, Slip
+from duplicate.models import (
+    DuplicateCompetition,
+    Evening,
+    Participant,
+    Slip,
+    SlipConflict,
+    Turn,
+)
 from duplicate.notation import play_read, reason_shown
 from duplicate.rule_fields import PRESET_LABELS
-from events.permissions import directs_event, manages_competition
+from events.permissions import directs_event, manages_competition, on_jury
 from events.selectors import event_get
 from games.rule_messages import describe
 from rules import gcg
@@ -104,6 +114,25 @@ def leader_required(view):
         if not manages_competition(request.user, evening.competition):
             raise PermissionDenied
         return view(request, evening)
+
+    return wrapper
+
+
+def jury_required(view):
+    """The jury room's people: the club's secretaries (and staff) and the event's
+    directors, who lead the evening, and the jury of the event the competition is a
+    division of. The view receives the
+    evening and whether the user leads it (resolves conflicts)."""
+
+    @wraps(view)
+    def wrapper(request, club: str, competition: str, number: int):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        evening = selectors.evening_get(club_slug=club, competition_slug=competition, number=number)
+        leads = manages_competition(request.user, evening.competition)
+        if not leads and not on_jury(request.user, evening.competition.event_id):
+            raise PermissionDenied
+        return view(request, evening, leads=leads)
 
     return wrapper
 
@@ -332,7 +361,7 @@ def settings_page(request, club: str, competition: str):
 
 def participants_page(request, club: str, competition: str):
     """Its players: enter a player of the club, withdraw one from an evening on, or
-    reinstate them (its secretaries)."""
+    reinstate them, give each a table for the jury room (its secretaries)."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     found = _managed_competition(request, club, competition)
@@ -354,6 +383,19 @@ def participants_page(request, club: str, competition: str):
                     player = next(p for p in others if p.pk == add.cleaned_data["player"])
                     services.participant_add(competition=found, player=player, by=request.user)
                     return redirect("duplicate_participants", found.club.slug, found.slug)
+            elif "table" in request.POST:
+                seat = TableForm(request.POST, participants=participants)
+                if not seat.is_valid():
+                    messages.error(request, _("A table is a number 1–999."))
+                else:
+                    services.participant_table_set(
+                        participant=next(
+                            p for p in participants if p.pk == seat.cleaned_data["participant"]
+                        ),
+                        table=seat.cleaned_data["table"],
+                        by=request.user,
+                    )
+                return redirect("duplicate_participants", found.club.slug, found.slug)
             else:
                 form = WithdrawForm(request.POST, participants=participants)
                 if not form.is_valid():
@@ -874,6 +916,141 @@ def paper_slips(request, evening: Evening):
             "correct": correct,
             "slips": slips,
             "can_manage": True,
+            "tab": "duplicate",
+        },
+    )
+
+
+# -------------------------------------------------------------------- the jury room
+
+
+def _shown_turn(request, turns: list[Turn]) -> Turn | None:
+    """The turn the jury room shows (`?beurt=`), else the last one drawn."""
+    wanted = request.GET.get("beurt", "")
+    chosen = next((t for t in turns if wanted.isascii() and str(t.number) == wanted), None)
+    return chosen or (turns[-1] if turns else None)
+
+
+def _jury_url(evening: Evening, turn_number: int | None) -> str:
+    address = _evening_url("duplicate_jury", evening)
+    return f"{address}?beurt={turn_number}" if turn_number else address
+
+
+@jury_required
+def jury_room(request, evening: Evening, *, leads: bool):
+    """The jury room of a big duplicate evening: several jury members type the paper
+    slips at once, each slip once (a second typing that differs waits as a conflict for
+    the spelleider); per table, whose slip for the turn is not in yet."""
+    playing = selectors.jury_players(evening)
+    players = [(player, _player_label(table, name)) for player, table, name in playing]
+    names = {player: name for player, _table, name in playing}
+    turns = list(evening.turns.order_by("number"))
+    numbers = [turn.number for turn in turns]
+    notation = evening.competition.club.slip_notation
+    shown = _shown_turn(request, turns)
+    form = JurySlipForm(
+        players=players,
+        turns=numbers,
+        notation=notation,
+        initial={"turn": shown.number if shown else None},
+    )
+    resolve = None
+    if request.method == "POST":
+        if request.POST.get("action") == "resolve":
+            if not leads:
+                raise PermissionDenied
+            resolve = ResolveConflictForm(request.POST)
+            if resolve.is_valid():
+                data = resolve.cleaned_data
+                conflict = SlipConflict.objects.filter(
+                    pk=data["conflict"], slip__turn__evening=evening
+                ).first()
+                try:
+                    if conflict is None:
+                        raise services.DuplicateEveningError(
+                            _("This conflict no longer exists."), code="no_conflict"
+                        )
+                    services.slip_conflict_resolve(
+                        conflict=conflict,
+                        take=data["choice"] == "take",
+                        reason=data["reason"],
+                        by=request.user,
+                    )
+                except CompetitionError as error:
+                    resolve.add_error(None, _refusal(error))
+                else:
+                    messages.success(request, _("Conflict resolved."))
+                    return redirect(_jury_url(evening, shown.number if shown else None))
+        else:
+            form = JurySlipForm(request.POST, players=players, turns=numbers, notation=notation)
+            if form.is_valid():
+                data = form.cleaned_data
+                turn = next(t for t in turns if t.number == data["turn"])
+                try:
+                    typed = services.jury_slip_type(
+                        turn=turn,
+                        player_id=data["player"],
+                        text=data["text"],
+                        claimed=data["claimed"],
+                        by=request.user,
+                        position=selectors.turn_position(evening, turns, turn),
+                    )
+                except CompetitionError as error:
+                    form.add_error(None, _refusal(error))
+                else:
+                    if isinstance(typed, SlipConflict):
+                        messages.warning(
+                            request,
+                            _(
+                                "%(player)s's slip was typed differently before: both wait "
+                                "for the spelleider; the first counts until then."
+                            )
+                            % {"player": names[data["player"]]},
+                        )
+                    else:
+                        messages.success(request, _("Slip saved."))
+                    return redirect(_jury_url(evening, turn.number))
+    return render(
+        request,
+        "duplicate/jury.html",
+        {
+            "evening": evening,
+            "competition": evening.competition,
+            "form": form,
+            "resolve": resolve,
+            "turns": turns,
+            "shown": shown,
+            "missing": selectors.missing_slips(evening, shown, playing) if shown else None,
+            "conflicts": selectors.open_conflicts(evening),
+            "complete": selectors.evening_complete(evening),
+            "leads": leads,
+            "can_manage": leads,
+            "tab": "duplicate",
+        },
+    )
+
+
+def _player_label(table: int | None, name: str) -> str:
+    """A player as the jury finds them on the paper slip: the table first."""
+    if table is None:
+        return name
+    return _("table %(table)s · %(name)s") % {"table": table, "name": name}
+
+
+@require_safe
+def post_check(request, club: str, competition: str, number: int):
+    """The post-check (nacontrole): every slip the engine did not take as written, with
+    what it did and why, and how many players' totals it changed."""
+    evening = selectors.evening_get(club_slug=club, competition_slug=competition, number=number)
+    return render(
+        request,
+        "duplicate/post_check.html",
+        {
+            "evening": evening,
+            "competition": evening.competition,
+            "check": selectors.post_check(evening),
+            "complete": selectors.evening_complete(evening),
+            "can_manage": manages_competition(request.user, evening.competition),
             "tab": "duplicate",
         },
     )

@@ -63,6 +63,9 @@ RELATIONS: dict[tuple[str, str], str | None] = {
     # A form's key, kept three days so that a form sent twice is saved once: what the
     # form saved is in the copy (its move, slip or result), the key says nothing more.
     ("clubs.submission", "by"): None,
+    # The jury member who typed a slip a second time, differently: an act for the event,
+    # kept until the spelleider resolves it; the slip itself is in the player's copy.
+    ("duplicate.slipconflict", "typed_by"): None,
 }
 
 
