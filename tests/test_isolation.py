@@ -28,7 +28,6 @@ one kind and lists every failure at once.
 
 from __future__ import annotations
 
-import datetime
 import re
 import time
 
@@ -64,14 +63,7 @@ def people() -> dict:
     service. Club A is a federation here too, with a season and an event it organises, so
     that the pages of a federation and of an event are tried as well."""
     club_a = Club.objects.get(slug="gouda")
-    Club.objects.filter(pk=club_a.pk).update(is_federation=True)
-    Season.objects.create(
-        federation=club_a,
-        name="Seizoen 2026",
-        slug="2026",
-        start=datetime.date(2026, 1, 1),
-        end=datetime.date(2026, 12, 31),
-    )
+    ranked_season(club_a, get_user_model().objects.get(username="speler").player)
     Event.objects.create(organiser=club_a, name="Open Gouda", slug="open-gouda")
     club_b = ClubFactory(name="Scrabbleclub Delft", slug="delft", city="Delft")
     b_player = user_in_club(club_b, username="speler-b")
@@ -86,7 +78,6 @@ def people() -> dict:
         )
     EntrantFactory(competition=competition, player=b_player.player)
     EntrantFactory(competition=competition, player=opponent)
-    ranked_season(club_a, get_user_model().objects.get(username="speler").player)
     operator = UserFactory(username="dienst")
     operator.user_permissions.add(Permission.objects.get(codename="operate_service"))
     return {
@@ -105,7 +96,6 @@ def ranked_season(club, player) -> None:
     so the ranking's pages (`/<club>/ranglijst/...`) are tried like every other."""
     from datetime import date
 
-    from events.models import Season
     from ranking.models import RankedEvent, RankedGame, RankedResult
 
     Club.objects.filter(pk=club.pk).update(is_federation=True)

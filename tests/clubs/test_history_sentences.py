@@ -389,6 +389,22 @@ SAMPLES = {
         "turn_redo",
         "8H KAAS",
     ),
+    # duplicate/services.py: the jury room
+    "slip.conflict": (
+        SLIP,
+        {"turn": 3, "slip": "8H KAAS", "claimed": 14},
+        {"turn": 3, "typed_again": "8H KAAZ", "claimed": 30},
+        "",
+        "8H KAAZ",
+    ),
+    "slip.conflict_resolve": (
+        SLIP,
+        {"slip": "8H KAAS", "claimed": 14},
+        {"typed_again": "8H KAAZ", "claimed": 30, "taken": True},
+        "",
+        "ja",
+    ),
+    "participant.table": (PARTICIPANT, {"table": None}, {"table": 12}, "", "— → 12"),
     # competition/services/importing.py, tsh.py
     "import.csv": (
         COMPETITION,
@@ -595,6 +611,7 @@ SAMPLES = {
         {"players": 141, "winner_points": 912, "median_points": 700.0},
         "",
         "Punten van de mediaanspeler: 701,5 → 700",
+    ),
     # ranking/files_import.py _write
     "ranking.import": (
         {"object_type": "ranked_event", "object_label": "Interclub Gouda (Seizoen 2026-2027)"},
