@@ -71,6 +71,7 @@ urlpatterns = [
     path("", include("hosting.urls")),
     path("", include("privacy.urls")),
     path("", include("clubs.urls")),
+    path("", include("persons.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("games.urls")),
     path("", include("archives.urls")),

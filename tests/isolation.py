@@ -109,6 +109,8 @@ class ClubA:
     #: competition slug -> game ids in it
     games: dict[str, list[int]]
     players: list[int]
+    #: merges of two records of one person among the club's members (persons/)
+    merges: list[int] = field(default_factory=list)
 
     @classmethod
     def read(cls, slug: str) -> ClubA:
@@ -116,6 +118,7 @@ class ClubA:
         from competition.models import Competition
         from duplicate.models import DuplicateCompetition
         from games.models import Game, Outcome
+        from persons.models import PersonMerge
 
         club = Club.objects.get(slug=slug)
         games = (
@@ -146,12 +149,14 @@ class ClubA:
             with_games.filter(user__isnull=False).first(),
             with_games.filter(user__isnull=True).first(),
         ]
+        merges = PersonMerge.objects.filter(keep__memberships__club=club).order_by("pk")
         return cls(
             club=club.slug,
             club_id=club.pk,
             numbers=numbers,
             games=by_competition,
             players=[player.pk for player in players if player is not None],
+            merges=list(merges.values_list("pk", flat=True)),
         )
 
     @staticmethod
@@ -179,6 +184,8 @@ class ClubA:
             return [str(pk) for pks in self.games.values() for pk in pks]
         if name in ("player_id", "player"):
             return [str(pk) for pk in self.players]
+        if name == "merge_id":
+            return [str(pk) for pk in self.merges]
         raise UnknownParameter(name)
 
 
@@ -208,7 +215,7 @@ def _cover(items: Iterable[tuple[object, set[str]]]) -> list:
 
 #: Path parts that name an object of a club, filled from `ClubA.values`.
 CLUB_OBJECTS = frozenset(
-    {"club", "club_id", "competition", "number", "game_id", "player_id", "player"}
+    {"club", "club_id", "competition", "number", "game_id", "player_id", "player", "merge_id"}
 )
 
 

@@ -38,6 +38,7 @@ from django.core.management import call_command
 from django.test import Client, override_settings
 
 from clubs.models import Club
+from persons.services import persons_merge
 from tests.crawl import seed
 from tests.factories import (
     ClubFactory,
@@ -87,6 +88,16 @@ def people() -> dict:
     }
 
 
+def _a_merge(slug: str) -> None:
+    """Two records of one person among the club's members, merged (persons/): the
+    undo's address names the merge."""
+    club = Club.objects.get(slug=slug)
+    keep, other = (PlayerFactory(name="Dubbel Ingevoerd") for _ in range(2))
+    for player in (keep, other):
+        MembershipFactory(club=club, player=player)
+    persons_merge(keep=keep, other=other, by=None)
+
+
 @pytest.fixture(scope="module")
 def world(django_db_setup, django_db_blocker):
     """The data, once for the module: per role a logged-in client, and club A's objects."""
@@ -98,6 +109,8 @@ def world(django_db_setup, django_db_blocker):
                 clients[role] = Client()
                 if user is not None:
                     clients[role].force_login(user)
+            for slug in ("gouda", "delft"):
+                _a_merge(slug)
             yield clients, ClubA.read("gouda"), ClubA.read("delft")
         finally:
             call_command("flush", interactive=False, verbosity=0)
