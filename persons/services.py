@@ -228,7 +228,8 @@ def _clashes(field: models.ForeignKey, keep: Player, other: Player) -> list[str]
             rows = rows.filter(condition)
         held: dict[int, set[tuple[Any, ...]]] = {keep.pk: set(), other.pk: set()}
         for owner, *values in rows.values_list(field.attname, *rest):
-            held[owner].add(tuple(values))
+            if None not in values:  # a NULL is never equal to another in a unique set
+                held[owner].add(tuple(values))
         for values in sorted(held[keep.pk] & held[other.pk], key=repr)[:5]:
             row = model._base_manager.filter(
                 **{field.name: keep}, **dict(zip(rest, values, strict=True))
@@ -238,14 +239,13 @@ def _clashes(field: models.ForeignKey, keep: Player, other: Player) -> list[str]
     return found
 
 
+def _attname(name: str) -> str:
+    """The column's name of a field of `Player` (`user_id` for `user`)."""
+    return Player._meta.get_field(name).attname  # type: ignore[union-attr]
+
+
 def _values(player: Player) -> dict[str, Any]:
-    return {
-        player._meta.get_field(name).attname: getattr(  # type: ignore[union-attr]
-            player,
-            player._meta.get_field(name).attname,  # type: ignore[union-attr]
-        )
-        for name in PERSON_FIELDS
-    }
+    return {_attname(name): getattr(player, _attname(name)) for name in PERSON_FIELDS}
 
 
 def _locked_pair(keep_id: int, other_id: int) -> tuple[Player, Player]:
@@ -399,7 +399,7 @@ def _complete_fields(keep: Player, other: Player) -> None:
     """`keep` takes what it lacks of the person's fields; unique ones leave `other` first."""
     taken = {}
     for name in PERSON_FIELDS:
-        attname = Player._meta.get_field(name).attname  # type: ignore[union-attr]
+        attname = _attname(name)
         if getattr(keep, attname) in (None, "") and getattr(other, attname) not in (None, ""):
             taken[attname] = getattr(other, attname)
     if not taken:

@@ -7,6 +7,7 @@ from datetime import date
 
 import pytest
 from django.apps import apps
+from django.core.cache import cache
 from django.db import transaction
 from django.urls import reverse
 from django.utils.translation import override
@@ -296,3 +297,33 @@ def test_two_merges_of_one_pair_at_once_one_is_refused(club, other_club):
     assert PersonMerge.objects.count() == 1
     assert Membership.objects.filter(player=anna).count() == 1
     assert not Membership.objects.filter(player=second).exists()
+
+
+def test_the_pages_cost_the_same_queries_however_many_members(
+    client, club, secretary, django_assert_num_queries
+):
+    """The merge page (each of its two choices one query, with the clubs; the merges) and
+    the member's details: a fixed number of queries, with 3 members or 33, 1 merge or 6."""
+    client.force_login(secretary)
+    details = reverse(
+        "club_membership", kwargs={"club": club.slug, "player_id": secretary.player.pk}
+    )
+
+    def grow(count: int) -> None:
+        for _ in range(count):
+            keep, other = PlayerFactory(), PlayerFactory()
+            for player in (keep, other):
+                MembershipFactory(club=club, player=player)
+            persons_merge(keep=keep, other=other, by=None)
+        for _ in range(count * 2):
+            MembershipFactory(club=club, player=PlayerFactory())
+
+    grow(1)
+    for _size in ("small", "large"):
+        cache.clear()  # the club's status, kept 10 s by the middleware, is read each time
+        with django_assert_num_queries(13):
+            assert client.get(merge_page(club)).status_code == 200
+        cache.clear()
+        with django_assert_num_queries(6):
+            assert client.get(details).status_code == 200
+        grow(5)
