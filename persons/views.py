@@ -4,6 +4,8 @@ person), the club's own details of a member, merge two records of one person and
 Django: thin views over persons/services.py.
 """
 
+from collections import Counter
+
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -97,24 +99,32 @@ def _merges_across_clubs(user) -> bool:
 
 def _merge_choices(club: Club, user):
     """The club's members; for who merges across clubs also the records elsewhere whose
-    name is a member's (case, spaces and accents aside): the likely second records."""
+    name is a member's (case, spaces and accents aside): the likely second records. At a
+    federation's address, every record whose name another record has too."""
     members = Player.objects.filter(memberships__club=club)
     if not _merges_across_clubs(user):
         return members.prefetch_related("clubs")
-    keys = {name_key(name) for name in members.values_list("name", flat=True)}
-    alike = [
-        pk
-        for pk, name in Player.objects.exclude(memberships__club=club)
-        .filter(erased_at__isnull=True)
-        .values_list("pk", "name")
-        .iterator()
-        if name_key(name) in keys
-    ]
+    names = list(Player.objects.filter(erased_at__isnull=True).values_list("pk", "name").iterator())
+    if club.is_federation:
+        counted = Counter(name_key(name) for _pk, name in names)
+        keys = {key for key, count in counted.items() if count > 1}
+    else:
+        keys = {name_key(name) for name in members.values_list("name", flat=True)}
+    alike = [pk for pk, name in names if name_key(name) in keys]
     return (
         Player.objects.filter(Q(memberships__club=club) | Q(pk__in=alike))
         .distinct()
         .prefetch_related("clubs")
     )
+
+
+def _merges_of(club: Club):
+    """The merges a club's page lists: of its members; at a federation's address, all."""
+    if club.is_federation:
+        return PersonMerge.objects.all()
+    return PersonMerge.objects.filter(
+        Q(keep__memberships__club=club) | Q(other__memberships__club=club)
+    ).distinct()
 
 
 def merge_view(request, club: str):
@@ -140,13 +150,7 @@ def merge_view(request, club: str):
                 % {"other": data["other"].name, "keep": data["keep"].name},
             )
             return redirect("persons_merge", club=club_obj.slug)
-    merges = (
-        PersonMerge.objects.filter(
-            Q(keep__memberships__club=club_obj) | Q(other__memberships__club=club_obj)
-        )
-        .distinct()
-        .select_related("keep", "other")[:50]
-    )
+    merges = _merges_of(club_obj).select_related("keep", "other")[:50]
     return render(
         request,
         "persons/merge.html",
@@ -159,12 +163,7 @@ def unmerge_view(request, club: str, merge_id: int):
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     club_obj = _managed_club(request, club)
-    merge = get_object_or_404(
-        PersonMerge.objects.filter(
-            Q(keep__memberships__club=club_obj) | Q(other__memberships__club=club_obj)
-        ).distinct(),
-        pk=merge_id,
-    )
+    merge = get_object_or_404(_merges_of(club_obj), pk=merge_id)
     if request.method != "POST":
         return redirect("persons_merge", club=club_obj.slug)
     form = UnmergeForm(request.POST)

@@ -327,3 +327,34 @@ def test_the_pages_cost_the_same_queries_however_many_members(
         with django_assert_num_queries(6):
             assert client.get(details).status_code == 200
         grow(5)
+
+
+def test_a_federation_official_finds_the_likely_second_records_of_every_club(
+    client, club, other_club
+):
+    """At the federation's address its official is offered every record whose name
+    (case, spaces and accents aside) another record has too, and merges two of them that
+    no club shares."""
+    federation = ClubFactory(name="NTSV", slug="ntsv", is_federation=True)
+    official = secretary_of(federation)
+    here, there = PlayerFactory(name="Joke Brands"), PlayerFactory(name="joke  bränds")
+    MembershipFactory(club=club, player=here)
+    MembershipFactory(club=other_club, player=there)
+    alone = PlayerFactory(name="Karel Alleen")
+    MembershipFactory(club=club, player=alone)
+    client.force_login(official)
+    page = client.get(merge_page(federation)).content.decode()
+    assert f'value="{here.pk}"' in page and f'value="{there.pk}"' in page
+    assert f'value="{alone.pk}"' not in page
+    done = client.post(merge_page(federation), {"keep": here.pk, "other": there.pk})
+    assert done.status_code == 302
+    assert set(Membership.objects.filter(player=here).values_list("club_id", flat=True)) == {
+        club.pk,
+        other_club.pk,
+    }
+    # The federation's page lists every merge, and its official undoes it there.
+    (merge,) = PersonMerge.objects.all()
+    undo = reverse("persons_unmerge", kwargs={"club": federation.slug, "merge_id": merge.pk})
+    assert f'action="{undo}"' in client.get(merge_page(federation)).content.decode()
+    assert client.post(undo, {"reason": ""}).status_code == 302
+    assert Membership.objects.get(player=there).club == other_club
