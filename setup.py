@@ -13,6 +13,7 @@ APPS = [
     "rules",
     "clubs",
     "events",
+    "persons",
     "games",
     "competition",
     "duplicate",

@@ -69,6 +69,9 @@ class HistoryAction(models.TextChoices):
     MEMBERSHIP_ADD = "membership.add", _("member added to the club")
     MEMBERSHIP_ROLE = "membership.role", _("role in the club changed")
     MEMBERSHIP_REMOVE = "membership.remove", _("member removed from the club")
+    MEMBERSHIP_DETAILS = "membership.details", _("member's club details changed")
+    PERSON_MERGE = "person.merge", _("two records of one person merged")
+    PERSON_UNMERGE = "person.unmerge", _("merge of two records undone")
     COMPETITION_DELETE = "competition.delete", _("competition deleted")
     DUPLICATE_EVENING = "duplicate.evening", _("duplicate evening started")
     DUPLICATE_DRAW = "duplicate.draw", _("duplicate turn drawn")
@@ -172,6 +175,10 @@ FIELD_LABELS: dict[str, Any] = {
     "federation_number": _("federation number"),
     "rating": _("rating"),
     "role": _("role"),
+    "member_number": _("member number"),
+    "joined": _("member since"),
+    "note": _("note"),
+    "rows_moved": _("rows moved"),
     "email": _("e-mail address"),
     "club_status": _("club status"),
     "archive_downloaded_at": _("archive downloaded"),

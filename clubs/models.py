@@ -233,6 +233,24 @@ class Membership(models.Model):
         Player, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("player")
     )
     role = models.CharField(_("role"), max_length=20, choices=Role, default=Role.MEMBER)
+    # The club's own details of its member (persons/, docs/persons.md): each club sees and
+    # edits its own; the person's name and federation number are on `Player`, shared.
+    member_number = models.CharField(
+        _("member number"),
+        max_length=20,
+        blank=True,
+        db_default="",
+        validators=[validate_plain_text],
+    )
+    joined = models.DateField(_("member since"), null=True, blank=True)
+    note = models.CharField(
+        _("note"),
+        max_length=500,
+        blank=True,
+        db_default="",
+        validators=[validate_plain_text],
+        help_text=_("Seen only by the club's secretaries."),
+    )
 
     class Meta:
         ordering = ["club", "player__name"]

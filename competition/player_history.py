@@ -1,7 +1,10 @@
-"""A player's history at a club: every published game in every competition of the club,
-the score against each opponent (head to head), and the numbers behind the charts.
+"""A player's history: every published game in every competition the person played, at
+this club and at every other club they played for (results follow the person, not the
+club: docs/persons.md), the score against each opponent (head to head), and the numbers
+behind the charts. A pending club's competitions are left out: its pages are its
+secretaries' alone until the operator approves it.
 
-Reads in a fixed number of queries, however many competitions and rounds: the club's
+Reads in a fixed number of queries, however many competitions and rounds: the
 competitions the player entered, their entrants, their published results, and the
 player's own games. Drafts never appear, not even to a secretary: these are the public
 results, counted as the standings count them (`Game.objects.counting`).
@@ -19,7 +22,7 @@ from django.db.models import Count, Q
 from django.db.models.functions import Coalesce, TruncDate
 from django.http import Http404
 
-from clubs.models import Club, Player
+from clubs.models import Club, ClubStatus, Player
 from competition import selectors
 from competition.core import standings
 from competition.core.charts import Point
@@ -89,10 +92,13 @@ class PlayerHistory:
 
 
 def club_player_get(club: Club, player_id: int) -> Player:
-    """A member of the club or an entrant of one of its competitions; else a 404."""
+    """A member of the club, an entrant of one of its competitions, or one who played in a
+    competition elsewhere with such a player (a history links them); else a 404."""
+    ours = Q(memberships__club=club) | Q(entries__competition__club=club)
     player = (
         Player.objects.filter(
-            Q(memberships__club=club) | Q(entries__competition__club=club), pk=player_id
+            ours | Q(entries__competition__entrants__player__in=Player.objects.filter(ours)),
+            pk=player_id,
         )
         .distinct()
         .first()
@@ -104,7 +110,8 @@ def club_player_get(club: Club, player_id: int) -> Player:
 
 def player_history(club: Club, player: Player) -> PlayerHistory:
     competitions = list(
-        Competition.objects.filter(club=club, entrants__player=player)
+        Competition.objects.filter(entrants__player=player)
+        .exclude(club__status=ClubStatus.PENDING)
         .select_related("club")
         # Seasons in order; one without a start date counts from the day it was created
         # (the same order on SQLite and PostgreSQL, which sort NULL differently).

@@ -3,14 +3,18 @@ computed by the pure `competition.core.ratings`, cached per version of the club'
 
 What counts (the rule's home is `games.models.RATED`, asked through `Game.objects.rated()`):
 a settled result of a game played on the board in a published round of a competition that
-counts for the rating. One period per club evening: the rounds of all the club's rated
-competitions played on one date; a round without a date is a period of its own, placed
-after the last dated round before it in its competition (else at its competition's start
-date, else first), in the order of that competition's rounds. Only evenings with a rated
-game are periods: a round that is paired but not yet played changes nothing.
+counts for the rating. The rating follows the person (docs/persons.md): the club's pool is
+its own competitions and every rated competition at another club that one of its members
+is entered in (`rating_pool`), and the list shows the club's members and whoever played in
+its own competitions, not the other clubs' players met there. One period per evening: the
+rounds of all the pool's rated competitions played on one date; a round without a date is
+a period of its own, placed after the last dated round before it in its competition (else
+at its competition's start date, else first), in the order of that competition's rounds.
+Only evenings with a rated game are periods: a round that is paired but not yet played
+changes nothing.
 
-Nothing is stored: the cache key holds the club's rating system and the last change of
-each of its competitions (`Competition.changed_at`, which every result, correction,
+Nothing is stored: the cache key holds the club's rating system, its members and the last
+change of each competition of the pool (`Competition.changed_at`, which every result, correction,
 setting and name change moves, see competition/versioning.py), so a corrected old result
 gives a new key and every later rating follows.
 
@@ -25,10 +29,11 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from django.core.cache import cache
+from django.db.models import Count, Max, Q, QuerySet, Subquery
 
-from clubs.models import Club, Player
+from clubs.models import Club, Membership, Player
 from competition.core import ratings
-from competition.models import Competition, Round
+from competition.models import Competition, Entrant, Round
 from games.models import Game, Seat
 
 CACHE_SECONDS = 24 * 3600
@@ -94,13 +99,33 @@ def club_system(club: Club) -> ratings.System:
     return ratings.System(club.rating_system)
 
 
+def rating_pool(club: Club) -> QuerySet[Competition]:
+    """The competitions the club's list reads: its own, and the rated ones elsewhere that a
+    member of the club is entered in (their whole field, so that the opponents met there
+    have their ratings from all their games)."""
+    elsewhere = Entrant.objects.filter(player__memberships__club=club).values("competition_id")
+    return Competition.objects.filter(Q(club=club) | Q(rated=True, pk__in=elsewhere))
+
+
 def ratings_version(club: Club) -> str:
-    """The cache key's version: one query over the club's competitions, each one's last
+    """The cache key's version: one query over the pool's competitions, each one's last
     change. Every one, not the latest: each app server stamps `changed_at` by its own
     clock, and a change stamped by one whose clock is behind may be earlier than another
-    competition's last change (the cache is shared by every server)."""
-    changes = Competition.objects.filter(club=club).order_by("pk").values_list("pk", "changed_at")
-    text = f"{club.pk}|{club.rating_system}|" + ";".join(f"{pk}@{at}" for pk, at in changes)
+    competition's last change (the cache is shared by every server). The club's members
+    (how many, the latest) come in the same query: who is listed depends on them."""
+    members = Membership.objects.filter(club=club).order_by().values("club")
+    changes = (
+        rating_pool(club)
+        .order_by("pk")
+        .annotate(
+            members=Subquery(members.annotate(n=Count("pk")).values("n")),
+            latest=Subquery(members.annotate(m=Max("pk")).values("m")),
+        )
+        .values_list("pk", "changed_at", "members", "latest")
+    )
+    text = f"{club.pk}|{club.rating_system}|" + ";".join(
+        f"{pk}@{at}/{members}/{latest}" for pk, at, members, latest in changes
+    )
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
@@ -164,7 +189,7 @@ def _compute(club: Club, *, on: datetime.date | None, version: str):
 
 def _compute_paused(club: Club, *, on: datetime.date | None, version: str):
     system = club_system(club)
-    periods, known = _read(club, on=on)
+    periods, known, listed_ids = _read(club, on=on)
     names = {pk: name for pk, (name, _r, _d) in known.items()}
     starts = {}
     for pk, (_name, rating, deviation) in known.items():
@@ -185,7 +210,9 @@ def _compute_paused(club: Club, *, on: datetime.date | None, version: str):
             provisional=row.provisional,
             change=row.history[-1].change if row.history else None,
         )
-        for index, row in enumerate(ratings.ranked(result), start=1)
+        for index, row in enumerate(
+            (row for row in ratings.ranked(result) if row.player in listed_ids), start=1
+        )
     )
     # Plain tuples: they pickle in C (see `club_ratings`).
     histories = {
@@ -209,14 +236,16 @@ def club_periods(club: Club, *, on: datetime.date | None = None) -> list[ratings
 
 def _read(
     club: Club, *, on: datetime.date | None
-) -> tuple[list[ratings.Period], dict[int, tuple[str, int | None, int | None]]]:
-    """The periods, and each player's name and known start (read with the games).
+) -> tuple[list[ratings.Period], dict[int, tuple[str, int | None, int | None]], set[int]]:
+    """The periods, each player's name and known start (read with the games), and who the
+    list shows: whoever played in the club's own competitions, and the club's members who
+    played elsewhere only (one more query, only when the pool reaches beyond the club).
 
     A flag fall is a loss for the player whose flag fell whatever the score; otherwise the
     scores decide (`rules.result.places`, as the stored places say).
     """
     rounds = list(
-        Round.objects.filter(competition__club=club, competition__rated=True)
+        Round.objects.filter(competition__in=rating_pool(club), competition__rated=True)
         .order_by("competition_id", "number")
         .values_list("pk", "competition_id", "number", "date", "competition__start_date")
     )
@@ -232,7 +261,9 @@ def _read(
             places[pk] = (after, 1, competition_id, number)
     seats = (
         Seat.objects.filter(
-            game__in=Game.objects.rated().filter(round__competition__club=club).values("pk"),
+            game__in=Game.objects.rated()
+            .filter(round__competition__in=rating_pool(club))
+            .values("pk"),
             # Who did not come to a table the others played at is not rated for it.
             forfeited=False,
         )
@@ -242,6 +273,7 @@ def _read(
             "player_id",
             "score",
             "flag_fell",
+            "round__competition__club_id",
             *(f"player__{name}" for name in PLAYER_COLUMNS),
         )
         .order_by("game_id", "position")
@@ -249,8 +281,11 @@ def _read(
     by_game: dict[int, list[ratings.Seat]] = defaultdict(list)
     round_of: dict[int, int] = {}
     known: dict[int, tuple[str, int | None, int | None]] = {}
-    for game_id, round_id, player_id, score, flag_fell, *person in seats:
+    here: set[int] = set()
+    for game_id, round_id, player_id, score, flag_fell, club_id, *person in seats:
         known[player_id] = tuple(person)
+        if club_id == club.pk:
+            here.add(player_id)
         round_of[game_id] = round_id
         by_game[game_id].append(ratings.Seat(player_id, score or 0, flag_fell))
     tables: dict[tuple[datetime.date, int, int, int], list[ratings.Table]] = defaultdict(list)
@@ -265,7 +300,14 @@ def _read(
         ratings.Period(key=_period_key(place), tables=tuple(found), date=_period_date(place))
         for place, found in sorted(tables.items())
     ]
-    return periods, known
+    elsewhere_only = known.keys() - here
+    if elsewhere_only:
+        here |= set(
+            Membership.objects.filter(club=club, player_id__in=elsewhere_only).values_list(
+                "player_id", flat=True
+            )
+        )
+    return periods, known, here
 
 
 def _period_key(place: tuple[datetime.date, int, int, int]) -> str:

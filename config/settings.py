@@ -62,6 +62,7 @@ CSRF_TRUSTED_ORIGINS = [
 PROJECT_APPS = [
     "clubs",
     "events",
+    "persons",
     "games",
     "competition",
     "duplicate",

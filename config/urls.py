@@ -73,6 +73,7 @@ urlpatterns = [
     path("", include("clubs.urls")),
     # Before the competitions: `/<club>/ranglijst/<season>/` is not a competition's page.
     path("", include("ranking.urls")),
+    path("", include("persons.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("games.urls")),
     path("", include("archives.urls")),

@@ -54,6 +54,13 @@ RELATIONS: dict[tuple[str, str], str | None] = {
     # The federation official who published or imported an event's results: an act for
     # the federation, as the admin's log (the account's removal leaves it without a name).
     ("ranking.rankedevent", "by"): None,
+    # A merge of two records of one person (persons/): which rows moved between them, by
+    # id. The rows are the person's data and in the copy under the kept record, as are the
+    # history entries of the merge; who merged acted for a club or the federation.
+    ("persons.personmerge", "keep"): None,
+    ("persons.personmerge", "other"): None,
+    ("persons.personmerge", "by"): None,
+    ("persons.personmerge", "undone_by"): None,
     # The site admin's own log of the admin pages: what a staff member did there, kept by
     # Django, not data about the person (an erasure blanks the player's name in it).
     ("admin.logentry", "user"): None,

@@ -125,6 +125,8 @@ class ClubA:
     #: the short names of the events the club organises, and their entries' ids
     events: list[str] = field(default_factory=list)
     entries: list[int] = field(default_factory=list)
+    #: merges of two records of one person among the club's members (persons/)
+    merges: list[int] = field(default_factory=list)
 
     @classmethod
     def read(cls, slug: str) -> ClubA:
@@ -133,6 +135,7 @@ class ClubA:
         from duplicate.models import DuplicateCompetition
         from events.models import Entry, Event
         from games.models import Game, Outcome
+        from persons.models import PersonMerge
 
         club = Club.objects.get(slug=slug)
         games = (
@@ -176,6 +179,7 @@ class ClubA:
             ]
             seasons[season.slug] = sorted({key for key in keys if key is not None})[:1]
         events = Event.objects.filter(organiser=club).order_by("pk")
+        merges = PersonMerge.objects.filter(keep__memberships__club=club).order_by("pk")
         return cls(
             club=club.slug,
             club_id=club.pk,
@@ -187,6 +191,7 @@ class ClubA:
             entries=list(
                 Entry.objects.filter(event__in=events).order_by("pk").values_list("pk", flat=True)
             ),
+            merges=list(merges.values_list("pk", flat=True)),
         )
 
     @staticmethod
@@ -223,6 +228,8 @@ class ClubA:
             return list(self.events)
         if name == "entry_id":
             return [str(pk) for pk in self.entries]
+        if name == "merge_id":
+            return [str(pk) for pk in self.merges]
         raise UnknownParameter(name)
 
 
@@ -264,6 +271,7 @@ CLUB_OBJECTS = frozenset(
         "person",
         "event",
         "entry_id",
+        "merge_id",
     }
 )
 

@@ -39,6 +39,7 @@ from django.test import Client, override_settings
 
 from clubs.models import Club
 from events.models import Event, Season
+from persons.services import persons_merge
 from tests.crawl import seed
 from tests.factories import (
     ClubFactory,
@@ -120,6 +121,16 @@ def ranked_season(club, player) -> None:
     )
 
 
+def _a_merge(slug: str) -> None:
+    """Two records of one person among the club's members, merged (persons/): the
+    undo's address names the merge."""
+    club = Club.objects.get(slug=slug)
+    keep, other = (PlayerFactory(name="Dubbel Ingevoerd") for _ in range(2))
+    for player in (keep, other):
+        MembershipFactory(club=club, player=player)
+    persons_merge(keep=keep, other=other, by=None)
+
+
 @pytest.fixture(scope="module")
 def world(django_db_setup, django_db_blocker):
     """The data, once for the module: per role a logged-in client, and club A's objects."""
@@ -131,6 +142,8 @@ def world(django_db_setup, django_db_blocker):
                 clients[role] = Client()
                 if user is not None:
                     clients[role].force_login(user)
+            for slug in ("gouda", "delft"):
+                _a_merge(slug)
             yield clients, ClubA.read("gouda"), ClubA.read("delft")
         finally:
             call_command("flush", interactive=False, verbosity=0)

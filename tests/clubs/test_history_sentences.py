@@ -491,6 +491,28 @@ SAMPLES = {
         "#12",
     ),
     "membership.add": (PLAYER, None, {"role": "member"}, "", "lid"),
+    # persons/services.py
+    "membership.details": (
+        PLAYER,
+        {"member_number": "12", "note": ""},
+        {"member_number": "13", "note": "betaalt per kwartaal"},
+        "",
+        "betaalt per kwartaal",
+    ),
+    "person.merge": (
+        PLAYER,
+        {"name": "anna de vries", "federation_number": "NL-5"},
+        {"name": "Anna de Vries", "rows_moved": 14},
+        "",
+        "Rijen verplaatst: — → 14",
+    ),
+    "person.unmerge": (
+        PLAYER,
+        {"name": "anna de vries", "federation_number": "NL-5"},
+        {"name": "Anna de Vries", "rows_moved": 14},
+        "",
+        "NL-5",
+    ),
     "membership.role": (PLAYER, {"role": "member"}, {"role": "secretary"}, "", "secretaris"),
     "membership.remove": (PLAYER, {"role": "secretary"}, None, "", "secretaris"),
     # archives/services.py, hosting/services.py (the operator)

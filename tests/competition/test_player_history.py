@@ -12,6 +12,7 @@ from competition.player_history import club_player_get, player_history
 from competition.services.rounds import round_create, round_record_results, round_set_pairings
 from games.services import ResultEntry, ResultInput
 from tests.factories import (
+    ClubFactory,
     CompetitionFactory,
     EntrantFactory,
     MembershipFactory,
@@ -125,7 +126,10 @@ def test_the_competition_player_page_links_to_the_history(client, club, competit
     assert f'href="{history_url(club, anna)}"' in client.get(url).content.decode()
 
 
-def test_only_the_clubs_own_competitions_and_players(client, club, other_club, two_seasons):
+def test_results_follow_the_person_to_other_clubs(client, club, other_club, two_seasons):
+    """Issue 43: a person's results of every club are on their page (docs/persons.md);
+    the opponent met elsewhere has a page here too (the history links it), a pending
+    club's competitions stay its secretaries' alone."""
     _season, (anna, *_others) = two_seasons
     elsewhere = CompetitionFactory(club=other_club, name="Delfts toernooi", slug="delft")
     stranger = PlayerFactory(name="Zeger")
@@ -133,8 +137,14 @@ def test_only_the_clubs_own_competitions_and_players(client, club, other_club, t
         EntrantFactory(competition=elsewhere, player=player)
     play(elsewhere, [(anna, stranger)], [(400, 100)])
     html = client.get(history_url(club, anna)).content.decode()
-    assert "Delfts toernooi" not in html and "Zeger" not in html
-    assert client.get(history_url(club, stranger)).status_code == 404
+    assert "Delfts toernooi" in html and "Zeger" in html and "400 – 100" in html
+    assert f'href="{history_url(other_club, stranger)}"' in html
+    assert client.get(history_url(club, stranger)).status_code == 200
+    assert client.get(history_url(club, PlayerFactory())).status_code == 404
+    pending = ClubFactory(name="Nog niet goedgekeurd", slug="pending", status="pending")
+    hidden = CompetitionFactory(club=pending, name="Verborgen", slug="verborgen")
+    EntrantFactory(competition=hidden, player=anna)
+    assert "Verborgen" not in client.get(history_url(club, anna)).content.decode()
     # A member who never played at the club has a page, with nothing on it yet.
     newcomer = PlayerFactory(name="Nieuw lid")
     MembershipFactory(club=club, player=newcomer)
