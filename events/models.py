@@ -47,7 +47,7 @@ class Season(models.Model):
         validators=[MinValueValidator(Decimal("0.001")), MaxValueValidator(Decimal("100"))],
     )
     min_games = models.PositiveSmallIntegerField(
-        _("minimum number of games"), default=0, validators=[MaxValueValidator(1000)]
+        _("minimum games"), default=0, validators=[MaxValueValidator(1000)]
     )
     min_interclub_share = models.PositiveSmallIntegerField(
         _("minimum share of the season's interclubs (%)"),

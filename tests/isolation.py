@@ -127,6 +127,9 @@ class ClubA:
     entries: list[int] = field(default_factory=list)
     #: merges of two records of one person among the club's members (persons/)
     merges: list[int] = field(default_factory=list)
+    #: a federation's officials see and undo every club's merges at its address
+    #: (docs/persons.md): B's merge is A's too when A is a federation
+    is_federation: bool = False
 
     @classmethod
     def read(cls, slug: str) -> ClubA:
@@ -192,6 +195,7 @@ class ClubA:
                 Entry.objects.filter(event__in=events).order_by("pk").values_list("pk", flat=True)
             ),
             merges=list(merges.values_list("pk", flat=True)),
+            is_federation=club.is_federation,
         )
 
     @staticmethod
@@ -502,6 +506,8 @@ class Probe:
             bodies[page.route] += [body for body in page.bodies if body not in bodies[page.route]]
         for route, sent in bodies.items():
             for name in crossings(route):
+                if name == "merge_id" and self.club_a.is_federation:
+                    continue  # every club's merge is a federation's (docs/persons.md)
                 for address in fill(route, self.club_a, name, self.club_b):
                     self.report.crossed.append(address)
                     self.report.tried(route, "a_secretary", "GET crossed")

@@ -28,7 +28,7 @@ class Migration(migrations.Migration):
                 ('start', models.DateField(verbose_name='first day')),
                 ('end', models.DateField(verbose_name='last day')),
                 ('gap_value', models.DecimalField(decimal_places=3, default=Decimal('20'), max_digits=6, validators=[django.core.validators.MinValueValidator(Decimal('0.001')), django.core.validators.MaxValueValidator(Decimal('100'))], verbose_name='GV (winner–median gap, %)')),
-                ('min_games', models.PositiveSmallIntegerField(default=0, validators=[django.core.validators.MaxValueValidator(1000)], verbose_name='minimum number of games')),
+                ('min_games', models.PositiveSmallIntegerField(default=0, validators=[django.core.validators.MaxValueValidator(1000)], verbose_name='minimum games')),
                 ('min_interclub_share', models.PositiveSmallIntegerField(default=0, validators=[django.core.validators.MaxValueValidator(100)], verbose_name="minimum share of the season's interclubs (%)")),
                 ('counted_results', models.PositiveSmallIntegerField(blank=True, null=True, validators=[django.core.validators.MinValueValidator(1)], verbose_name='results that count')),
                 ('result_months', models.PositiveSmallIntegerField(blank=True, default=12, null=True, verbose_name='a result counts for (months)')),

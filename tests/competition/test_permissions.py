@@ -8,6 +8,7 @@ from archives import views as archives_views
 from competition import urls as competition_urls
 from competition.models import Round
 from competition.views import secretary as secretary_views
+from events.models import Event
 from pairing import urls as pairing_urls
 from pairing.views import attendance as attendance_views
 from pairing.views import director as director_views
@@ -18,6 +19,7 @@ pytestmark = pytest.mark.django_db
 # url name -> (method, extra URL kwargs)
 SECRETARY_VIEWS = {
     "competition_create": ("get", {}),
+    "event_competition_create": ("get", {}),
     "competition_edit": ("get", {}),
     "competition_archive": ("post", {}),
     "competition_history": ("get", {}),
@@ -65,6 +67,11 @@ def view_url(name: str, competition, game) -> str:
     _method, extra = SECRETARY_VIEWS[name]
     if name in {"competition_create", "club_backup"}:
         return reverse(name, kwargs={"club": competition.club.slug})
+    if name == "event_competition_create":  # a division of an event the club organises
+        event, _ = Event.objects.get_or_create(
+            organiser=competition.club, slug="open", defaults={"name": "Open"}
+        )
+        return reverse(name, kwargs={"club": competition.club.slug, "event": event.slug})
     kwargs = {**competition.url_kwargs, **extra}
     if "game_id" in kwargs:
         kwargs["game_id"] = game.pk

@@ -231,12 +231,9 @@ def test_a_late_slip_counts_0_is_no_top_and_takes_no_solo(
 
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_gives_each_turn_its_competition_s_thinking_time():
-    from tests.duplicate.test_model import _leaves, migrate
+    from tests.duplicate.test_model import _leaves, held_back, migrate
 
-    before = [
-        ("duplicate", "0006_paired_rows_of_duplicate_competitions_removed"),
-        *(node for node in _leaves() if node[0] != "duplicate"),
-    ]
+    before = held_back({"duplicate": "0006_paired_rows_of_duplicate_competitions_removed"})
     old = migrate(before)
     try:
         club = old.get_model("clubs", "Club").objects.create(name="Gouda", slug="gouda")

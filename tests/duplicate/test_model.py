@@ -139,12 +139,31 @@ def _leaves():
     return MigrationExecutor(connection).loader.graph.leaf_nodes()
 
 
+def held_back(held: dict[str, str]) -> list[tuple[str, str | None]]:
+    """Migration targets with the `held` apps at those migrations and every other app at
+    its last migration that needs nothing of them beyond (None: none of it), so that an
+    app added later, which depends on a newer migration of theirs, cannot make the plan
+    go both ways."""
+    graph = MigrationExecutor(connection).loader.graph
+    allowed = {node for app, name in held.items() for node in graph.forwards_plan((app, name))}
+
+    def fits(node) -> bool:
+        return all(n[0] not in held or n in allowed for n in graph.forwards_plan(node))
+
+    targets: list[tuple[str, str | None]] = list(held.items())
+    for leaf in graph.leaf_nodes():
+        if leaf[0] in held:
+            continue
+        own = [n for n in graph.forwards_plan(leaf) if n[0] == leaf[0]]
+        fitting = [n for n in own if fits(n)]
+        targets.append(fitting[-1] if fitting else (leaf[0], None))
+    return targets
+
+
 def _before():
-    held = {
-        "duplicate": "0003_duplicate_competition",
-        "competition": "0011_round_pairing_explanation",
-    }
-    return [(app, held[app]) for app in held] + [node for node in _leaves() if node[0] not in held]
+    return held_back(
+        {"duplicate": "0003_duplicate_competition", "competition": "0011_round_pairing_explanation"}
+    )
 
 
 def migrate(targets):

@@ -173,7 +173,7 @@ def test_the_ranking_keeps_the_results_without_the_name(speler):
     from events.models import Season
     from ranking.models import RankedEvent, RankedGame, RankedResult
 
-    federation = ClubFactory(name="NTSV", slug="ntsv", is_federation=True)
+    federation = ClubFactory(name="Federatie", slug="federatie", is_federation=True)
     season = Season.objects.create(
         federation=federation,
         name="2026",
