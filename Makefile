@@ -30,6 +30,12 @@ run: install
 serve: install
 	$(PY) -m config.serve
 
+# Python keeps the bytecode it compiles (.pyc beside the sources, ignored by git), even where
+# the environment says not to (PYTHONDONTWRITEBYTECODE=1, as in some containers): every
+# server, `manage.py` and pytest the suite starts imports the same modules, and compiled
+# them afresh each time; pytest's assertion rewriting of the test files is kept the same
+# way. docs/testing.md has the figures.
+test: export PYTHONDONTWRITEBYTECODE :=
 test: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
