@@ -20,7 +20,7 @@ from events import selectors, services
 from events.divisions import division_kinds, divisions_of
 from events.forms import EntryForm, EventForm, PeopleForm
 from events.models import Entry, Event
-from events.permissions import directs_event
+from events.permissions import directs_event, on_jury
 
 
 def _refused(request, error: services.EventError):
@@ -54,6 +54,8 @@ def event_page(request, club: str, event: str):
     """The event for everyone: its divisions with their players and clubs."""
     found = selectors.event_get(club, event)
     entries = selectors.entries_by_player(found)
+    can_direct = request.user.is_authenticated and directs_event(request.user, found)
+    jury = not can_direct and on_jury(request.user, found.pk)
     return render(
         request,
         "events/event.html",
@@ -62,7 +64,8 @@ def event_page(request, club: str, event: str):
             "divisions": selectors.event_divisions(found, entries),
             "entry_count": len(entries),
             "entry_open": services.entry_is_open(found),
-            "can_direct": request.user.is_authenticated and directs_event(request.user, found),
+            "can_direct": can_direct,
+            "in_jury_room": can_direct or jury,
         },
     )
 

@@ -23,7 +23,6 @@ import importlib.metadata
 import io
 import json
 import math
-import unicodedata
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -37,10 +36,11 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.inputs import validate_plain_text
 from clubs.models import Player
-from clubs.permissions import can_manage_club
 from duplicate.models import Evening
 from duplicate.selectors import evening_results, evening_state
 from events.models import Entry, Event, Season
+from events.permissions import directs_event
+from persons.names import name_key
 from ranking.core import game_percentages
 
 #: What the file says it is; another program's JSON does not say this.
@@ -581,21 +581,10 @@ def results_file_read(data: bytes) -> ResultsFile:
     return results
 
 
-def person_key(name: str) -> str:
-    """How a person's name is compared: case, runs of spaces and accents ignored.
-
-    >>> person_key("  Anké  DE Vries") == person_key("anke de vries")
-    True
-    """
-    decomposed = unicodedata.normalize("NFKD", name)
-    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return " ".join(plain.split()).casefold()
-
-
 def _club_key(club: FileClub | None) -> tuple[str, str] | None:
     if club is None:
         return None
-    return (club.federation_code or "", person_key(club.name) if not club.federation_code else "")
+    return (club.federation_code or "", name_key(club.name) if not club.federation_code else "")
 
 
 def _check_persons(results: ResultsFile) -> None:
@@ -614,7 +603,7 @@ def _check_persons(results: ResultsFile) -> None:
             if number is None:
                 continue
             in_game.setdefault(number, []).append(result.name)
-            names.setdefault(number, {}).setdefault(person_key(result.name), result.name)
+            names.setdefault(number, {}).setdefault(name_key(result.name), result.name)
             clubs.setdefault(number, {}).setdefault(_club_key(result.club), result.club)
         for number, found in in_game.items():
             if len(found) > 1:
@@ -649,12 +638,10 @@ def program_name() -> str:
 
 
 def may_export(user: Any, event: Event) -> bool:
-    """Who may download an event's results file: its directors and the organiser's
-    secretaries (staff, the operator acting for the organiser). The file names persons
-    with their federation numbers, so it is not public."""
-    if not getattr(user, "is_authenticated", False):
-        return False
-    return can_manage_club(user, event.organiser) or event.directors.filter(pk=user.pk).exists()
+    """Who may download an event's results file: whoever directs the event (its directors,
+    the organiser's secretaries, staff, the operator acting for the organiser). The file
+    names persons with their federation numbers, so it is not public."""
+    return getattr(user, "is_authenticated", False) and directs_event(user, event)
 
 
 @dataclass(frozen=True)

@@ -32,11 +32,11 @@ from clubs.locks import club_lock
 from clubs.models import Club, Player
 from clubs.permissions import can_manage_club
 from events.models import Event, Season
+from persons.names import name_key
 from ranking.files import (
     FileClub,
     ResultsFile,
     ResultsFileError,
-    person_key,
     results_file_read,
     results_with_percentages,
     winner_and_median,
@@ -214,7 +214,7 @@ def _plan_persons(plan: ImportPlan, results: ResultsFile) -> None:
     }
     for (number, _name), result in sorted(firsts.items(), key=lambda item: item[1].name):
         here = known.get(number) if number else None
-        if here is not None and person_key(here.name) != person_key(result.name):
+        if here is not None and name_key(here.name) != name_key(result.name):
             plan.problems.append(
                 _problem("person_elsewhere", number=number, here=here.name, file=result.name)
             )

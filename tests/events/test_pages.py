@@ -242,3 +242,29 @@ def test_the_directors_and_entry_pages_read_in_fixed_queries(
     _entered(event, paired_division, 10, other_club)
     _entered(event, duplicate_division, 10, other_club)
     assert (_queries(client, manage), _queries(client, enter)) == few
+
+
+def test_the_jury_and_the_directors_find_the_jury_rooms_and_the_results_file_on_the_event(
+    client, event, duplicate, director, organiser_secretary
+):
+    """The event's page leads its jury to each evening's jury room, and its directors also
+    to the results file; the public sees neither."""
+    from duplicate.models import Evening
+
+    Evening.objects.create(competition=duplicate, number=1)
+    juror = UserFactory(username="jurylid")
+    event_set_people(event=event, role="jury", text="jurylid", by=organiser_secretary)
+    page = reverse("event", args=[event.organiser.slug, event.slug])
+    jury_room = reverse("duplicate_jury", args=[event.organiser.slug, duplicate.slug, 1])
+    results_file = reverse("event_results_file", args=[event.organiser.slug, event.slug])
+
+    public = client.get(page).content.decode()
+    assert jury_room not in public and results_file not in public
+    client.force_login(juror)
+    seen = client.get(page).content.decode()
+    assert jury_room in seen and results_file not in seen
+    assert client.get(jury_room).status_code == 200
+    client.force_login(director)
+    seen = client.get(page).content.decode()
+    assert jury_room in seen and results_file in seen
+    assert client.get(jury_room).status_code == 200

@@ -11,12 +11,12 @@ from fractions import Fraction
 
 import pytest
 
+from persons.names import name_key
 from ranking.files import (
     CSV_COLUMNS,
     FORMAT,
     VERSION,
     ResultsFileError,
-    person_key,
     results_file_csv,
     results_file_read,
 )
@@ -265,7 +265,7 @@ def test_one_name_spelled_two_ways_is_one_person():
     accents = [("1001", "Anna de  Vriës", GOUDA, 500), *GAME_ONE[1:]]
     read = results_file_read(as_json(interclub(games=[GAME_ONE, accents])))
     assert read.games[1].results[0].name == "Anna de Vriës"  # runs of spaces made one
-    assert person_key("ANNA DE VRIËS") == person_key("anna de vries")
+    assert name_key("ANNA DE VRIËS") == name_key("anna de vries")
 
 
 def test_a_date_is_a_date():
