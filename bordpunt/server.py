@@ -163,17 +163,18 @@ def run(
     except BaseException:
         server.close()
         raise
-    print(
-        _("Bordpunt runs at %(url)s (data: %(home)s). Stop it with Ctrl+C.")
-        % {"url": url, "home": home.root}
-    )
-    sys.stdout.flush()
-    if browser:
-        webbrowser.open(url)
-    # A polite stop (SIGTERM from a service manager or a test) ends like Ctrl+C.
+    # A polite stop (SIGTERM from a service manager or a test) ends like Ctrl+C: set before
+    # the address is announced, so a stop that follows at once ends as politely.
     signal.signal(signal.SIGTERM, _interrupt)
     try:
         with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C: the evening ends
+            print(
+                _("Bordpunt runs at %(url)s (data: %(home)s). Stop it with Ctrl+C.")
+                % {"url": url, "home": home.root}
+            )
+            sys.stdout.flush()
+            if browser:
+                webbrowser.open(url)
             server.run()
     finally:
         server.close()
