@@ -413,33 +413,33 @@ def participant_withdraw(*, participant: Participant, from_evening: int, by: Any
         raise DuplicateEveningError(
             _("Give the evening from which the player withdraws (1–999)."), code="bad_evening"
         )
-    return _withdrawal_set(participant, from_evening, action=PARTICIPANT_WITHDRAW, by=by)
+    return _participant_set(
+        participant, "withdrawn_from_evening", from_evening, action=PARTICIPANT_WITHDRAW, by=by
+    )
 
 
 def participant_reinstate(*, participant: Participant, by: Any) -> Participant:
     """Back in every evening; one who never withdrew changes nothing."""
-    return _withdrawal_set(participant, None, action=PARTICIPANT_REINSTATE, by=by)
+    return _participant_set(
+        participant, "withdrawn_from_evening", None, action=PARTICIPANT_REINSTATE, by=by
+    )
 
 
-def _withdrawal_set(
-    participant: Participant, from_evening: int | None, *, action: str, by: Any
+def _participant_set(
+    participant: Participant, field: str, value: Any, *, action: str, by: Any
 ) -> Participant:
-    """The evening a participant withdraws from (None: takes part in all), written with
-    its history; the same value again changes nothing."""
+    """One field of a participant (its withdrawal, its table), written with its history
+    under the row's lock; the same value again changes nothing."""
     with transaction.atomic():
         duplicate_check_open(participant.competition_id)
         current = row_lock(Participant.objects).get(pk=participant.pk)
-        before = current.withdrawn_from_evening
-        if before == from_evening:
+        before = getattr(current, field)
+        if before == value:
             return current
-        current.withdrawn_from_evening = from_evening
-        current.save(update_fields=["withdrawn_from_evening"])
+        setattr(current, field, value)
+        current.save(update_fields=[field])
         _participant_history(
-            participant,
-            by=by,
-            action=action,
-            before={"withdrawn_from_evening": before},
-            after={"withdrawn_from_evening": from_evening},
+            participant, by=by, action=action, before={field: before}, after={field: value}
         )
         duplicate_touched(competition_id=participant.competition_id)
     return current
@@ -1176,23 +1176,7 @@ def participant_table_set(*, participant: Participant, table: int | None, by: An
     missing slips; the same table again changes nothing."""
     if table is not None and not 1 <= table <= 999:
         raise DuplicateEveningError(_("A table is a number 1–999."), code="bad_table")
-    with transaction.atomic():
-        duplicate_check_open(participant.competition_id)
-        current = row_lock(Participant.objects).get(pk=participant.pk)
-        before = current.table
-        if before == table:
-            return current
-        current.table = table
-        current.save(update_fields=["table"])
-        _participant_history(
-            participant,
-            by=by,
-            action=PARTICIPANT_TABLE,
-            before={"table": before},
-            after={"table": table},
-        )
-        duplicate_touched(competition_id=participant.competition_id)
-    return current
+    return _participant_set(participant, "table", table, action=PARTICIPANT_TABLE, by=by)
 
 
 # -------------------------------------------------------------------- results complete
