@@ -21,7 +21,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.db.models import Count
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.resolvers import RegexPattern
@@ -55,19 +54,6 @@ def site_routes() -> list[str]:
 
     walk(get_resolver().url_patterns, "")
     return routes
-
-
-def seed() -> None:
-    """The demo data, as `make run` shows it."""
-    call_command("seed_demo", force=True, stdout=_Quiet())
-
-
-class _Quiet:
-    def write(self, *args, **kwargs) -> None:
-        pass
-
-    def flush(self) -> None:
-        pass
 
 
 def _cover(items: Iterable[tuple[object, set[str]]]) -> list[object]:

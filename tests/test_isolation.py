@@ -40,7 +40,7 @@ from django.test import Client, override_settings
 from clubs.models import Club
 from events.models import Event, Season
 from persons.services import persons_merge
-from tests.crawl import seed
+from tests.demo_copy import seed
 from tests.factories import (
     ClubFactory,
     CompetitionFactory,

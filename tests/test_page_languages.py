@@ -22,7 +22,8 @@ from django.test import Client
 
 from clubs.models import Club, Player
 from competition.models import Competition
-from tests.crawl import Demo, addresses, seed
+from tests.crawl import Demo, addresses
+from tests.demo_copy import seed
 from tests.test_translations import entries
 
 #: Words written the same in both languages that the catalogue happens to use in one only.

@@ -41,7 +41,8 @@ from django.core.management import call_command
 from django.test import Client
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from tests.crawl import ROLES, Demo, routes_of, seed
+from tests.crawl import ROLES, Demo, routes_of
+from tests.demo_copy import seed
 from tests.e2e.conftest import wait_for_the_live_server_to_finish
 from tests.e2e.guard import BrowserGuard
 from tests.e2e.test_tap_targets import MEASURE, MINIMUM

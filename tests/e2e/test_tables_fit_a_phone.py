@@ -10,8 +10,9 @@ is no button.
 """
 
 import pytest
-from django.core.management import call_command
 from playwright.sync_api import Browser, Page, expect
+
+from tests.demo_copy import seed
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -55,9 +56,8 @@ LAST_ROW = """table => {
 
 
 @pytest.fixture
-def demo_club(settings):
-    settings.DEBUG = True  # seed_demo is for a developer's site
-    call_command("seed_demo", "--force", verbosity=0)
+def demo_club(transactional_db):
+    seed()
 
 
 def _last_row(page: Page, selector: str) -> dict:

@@ -2,22 +2,14 @@
 player with an account who plays in all of them ("speler")."""
 
 import pytest
-from django.core.management import call_command
 
 from clubs.models import Player
-
-
-class _Quiet:
-    def write(self, *args, **kwargs) -> None:
-        pass
-
-    def flush(self) -> None:
-        pass
+from tests.demo_copy import seed
 
 
 @pytest.fixture
 def demo(db):
-    call_command("seed_demo", force=True, stdout=_Quiet())
+    seed()
 
 
 @pytest.fixture

@@ -1,0 +1,65 @@
+"""The demo club's copy (tests/demo_copy.py) is the demo club: row for row what
+`seed_demo` wrote, in a test's transaction and outside one."""
+
+import pytest
+from django.core.management import call_command
+from django.db import connection, transaction
+
+from tests import demo_copy
+
+
+class _Undone(Exception):
+    pass
+
+
+def _seeded_then_undone(transactional: bool) -> tuple[str, demo_copy.Rows]:
+    """Seed, read every row, and put the database back as it was."""
+    if transactional:
+        how = demo_copy.seed()
+        found = demo_copy.rows()
+        call_command("flush", interactive=False, verbosity=0)
+        return how, found
+    try:
+        with transaction.atomic():
+            how = demo_copy.seed()
+            found = demo_copy.rows()
+            raise _Undone
+    except _Undone:
+        return how, found
+
+
+@pytest.mark.parametrize("transactional", [False, True], ids=["in a transaction", "committed"])
+def test_a_copy_is_what_the_command_wrote(request, monkeypatch, transactional):
+    request.getfixturevalue("transactional_db" if transactional else "db")
+    if transactional:  # as the flush after each seed leaves it (no data migrations' rows)
+        call_command("flush", interactive=False, verbosity=0)
+    monkeypatch.setattr(demo_copy, "_kept", {})
+    before = demo_copy.rows()
+
+    first, written = _seeded_then_undone(transactional)
+    assert demo_copy.rows() == before
+    second, copied = _seeded_then_undone(transactional)
+
+    assert (first, second) == ("command", "copy")
+    assert copied == written
+    assert sum(len(found) for found in written.values()) > 2000
+    # Every table is a model's: no rows that the copy could not see.
+    tables = set(connection.introspection.table_names())
+    assert tables - set(connection.introspection.django_table_names()) <= {
+        "django_migrations",
+        "sqlite_sequence",
+    }
+
+
+def test_another_state_runs_the_command(db, monkeypatch, other_club):
+    """A copy is made only into a database in the state it was kept from."""
+    kept = demo_copy._Kept(before=demo_copy.rows(), added={})
+    monkeypatch.setattr(demo_copy, "_kept", {demo_copy._key(): kept})
+    with transaction.atomic():
+        assert demo_copy.seed() == "copy"
+        transaction.set_rollback(True)
+    other_club.name = "Een andere naam"
+    other_club.save()
+    with transaction.atomic():
+        assert demo_copy.seed() == "command"
+        transaction.set_rollback(True)
