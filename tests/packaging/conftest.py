@@ -1,5 +1,6 @@
 import fcntl
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -39,14 +40,32 @@ def outside(tmp_path) -> Path:
     return folder
 
 
-@pytest.fixture
-def club_home(installed, outside, tmp_path) -> Path:
-    """A home whose club was made by this version, the server stopped."""
-    home = tmp_path / "home"
-    home.mkdir()
-    python(installed, home, outside, "-m", "django", "migrate", "--verbosity=0")
-    python(installed, home, outside, "-c", MAKE_CLUB)
+@pytest.fixture(scope="session")
+def club_home_made(installed, tmp_path_factory) -> Path:
+    """A home whose club was made by this version, once per run (as the wheel is built):
+    the migrations and the club cost some 6 CPU seconds in the installed Python."""
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "club-home"
+    shared.mkdir(exist_ok=True)
+    home = shared / "home"
+    with open(shared / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (shared / "made").exists():
+            outside = shared / "elsewhere"
+            for folder in (home, outside):
+                shutil.rmtree(folder, ignore_errors=True)
+                folder.mkdir()
+            python(installed, home, outside, "-m", "django", "migrate", "--verbosity=0")
+            python(installed, home, outside, "-c", MAKE_CLUB)
+            (shared / "made").touch()
     return home
+
+
+@pytest.fixture
+def club_home(club_home_made, tmp_path) -> Path:
+    """A home whose club was made by this version, the server stopped: a copy of the
+    run's one."""
+    return shutil.copytree(club_home_made, tmp_path / "home")
 
 
 # The browser as tests/e2e launches it: Debian's Chromium, skipped without it (not in CI).
