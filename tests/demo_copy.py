@@ -40,8 +40,7 @@ def seed() -> str:
     """The demo data, as `make run` shows it; says how: "command" or "copy"."""
     key = _key()
     before = rows()
-    kept = _kept.get(key)
-    if kept is not None and kept.before == before:
+    if (kept := kept_for(key, before)) is not None:
         _insert(kept.added)
         return "copy"
     call_command("seed_demo", force=True, stdout=_Quiet())
@@ -53,6 +52,12 @@ def seed() -> str:
         }
         _kept[key] = _Kept(before, {model: found for model, found in added.items() if found})
     return "command"
+
+
+def kept_for(key: tuple, before: Rows) -> _Kept | None:
+    """The rows kept from the command's run in the same state, if there was one."""
+    kept = _kept.get(key)
+    return kept if kept is not None and kept.before == before else None
 
 
 def _key() -> tuple:
