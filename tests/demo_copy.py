@@ -14,6 +14,7 @@ transaction.
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,7 +44,7 @@ def seed() -> str:
     if (kept := kept_for(key, before)) is not None:
         _insert(kept.added)
         return "copy"
-    call_command("seed_demo", force=True, stdout=_Quiet())
+    call_command("seed_demo", force=True, stdout=io.StringIO())
     after = rows()
     if all(after[model].get(pk) == row for model in before for pk, row in before[model].items()):
         added = {
@@ -114,11 +115,3 @@ def _insert(added: Rows) -> None:
         with connection.cursor() as cursor:
             for statement in connection.ops.sequence_reset_sql(no_style(), list(added)):
                 cursor.execute(statement)
-
-
-class _Quiet:
-    def write(self, *args, **kwargs) -> None:
-        pass
-
-    def flush(self) -> None:
-        pass

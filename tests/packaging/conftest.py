@@ -1,11 +1,26 @@
 import fcntl
 import os
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from tests.packaging.installed import MAKE_CLUB, Installed, build_and_install, python
+
+
+@contextmanager
+def once_per_run(tmp_path_factory, name: str) -> Iterator[Path]:
+    """A folder shared by the run's xdist workers, held under a lock: the first worker to
+    take it makes what goes in it, the others wait, then use it. (Without xdist the base
+    folder's parent is shared by every run: not that one.)"""
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / name
+    shared.mkdir(exist_ok=True)
+    with open(shared / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield shared
 
 
 @pytest.fixture(scope="session")
@@ -18,14 +33,7 @@ def installed(tmp_path_factory) -> Installed:
             wheel=Path(os.environ["BORDPUNT_TEST_WHEEL"]),
             venv=Path(os.environ["BORDPUNT_TEST_VENV"]),
         )
-    # One build for the whole run: xdist's workers share the session's base folder, and the
-    # first to take the lock builds; the others wait, then use it.
-    # (Without xdist the base folder's parent is shared by every run: not that one.)
-    base = tmp_path_factory.getbasetemp()
-    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "installed-wheel"
-    shared.mkdir(exist_ok=True)
-    with open(shared / "lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with once_per_run(tmp_path_factory, "installed-wheel") as shared:
         if not (shared / "venv").exists():
             return build_and_install(shared)
     (wheel,) = (shared / "dist").glob("bordpunt-*.whl")
@@ -44,12 +52,8 @@ def outside(tmp_path) -> Path:
 def club_home_made(installed, tmp_path_factory) -> Path:
     """A home whose club was made by this version, once per run (as the wheel is built):
     the migrations and the club cost some 6 CPU seconds in the installed Python."""
-    base = tmp_path_factory.getbasetemp()
-    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "club-home"
-    shared.mkdir(exist_ok=True)
-    home = shared / "home"
-    with open(shared / "lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with once_per_run(tmp_path_factory, "club-home") as shared:
+        home = shared / "home"
         if not (shared / "made").exists():
             outside = shared / "elsewhere"
             for folder in (home, outside):
