@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PY := $(BIN)/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run serve test install lint format migrate demo messages lexicon benchmarks clean
+.PHONY: run serve checks check test install lint format migrate demo messages lexicon benchmarks clean
 
 # Installed again when pyproject.toml's content differs from what was installed (its
 # checksum, kept in the stamp; not its time: every file of a fresh clone is new, and a clone
@@ -35,13 +35,26 @@ serve: install
 # server, `manage.py` and pytest the suite starts imports the same modules, and compiled
 # them afresh each time; pytest's assertion rewriting of the test files is kept the same
 # way. docs/testing.md has the figures.
-test: export PYTHONDONTWRITEBYTECODE :=
-test: install
+#
+# Two tiers (docs/testing.md says which to run when): `make check` is the inner loop, the
+# static checks and every test but the browser (marker e2e) and installed-package
+# (installed) ones; `make test` is the whole suite, the README's test command.
+FAST := not e2e and not installed
+
+checks: export PYTHONDONTWRITEBYTECODE :=
+checks: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 	$(PY) manage.py makemigrations --check --dry-run
+
+check: export PYTHONDONTWRITEBYTECODE :=
+check: checks
+	$(BIN)/pytest -n 2 --dist worksteal -m "$(FAST)" $(PYTEST_ARGS)
+
+test: export PYTHONDONTWRITEBYTECODE :=
+test: checks
 	$(BIN)/pytest -n 2 --dist worksteal $(PYTEST_ARGS)
 
 lint: install

@@ -1,5 +1,7 @@
 """Fixtures shared by the database tests: a club, its people and a small competition."""
 
+from pathlib import Path
+
 import pytest
 from django.conf import settings
 from django.core.cache import cache
@@ -122,6 +124,19 @@ def club_evening(transactional_db):
     secretary_of(club, username="secretaris")
     competition = CompetitionFactory(club=club, name="Clubcompetitie", slug="clubcompetitie")
     return Round.objects.create(competition=competition, number=1, status=Round.Status.PUBLISHED)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """The tiers of docs/testing.md, given by what a test uses, not by where it was put:
+    every test that needs Playwright's browser is `e2e`, every test of the installed wheel
+    `installed`; `make check` runs the rest."""
+    packaging = Path(__file__).parent / "packaging"
+    for item in items:
+        if "browser" in item.fixturenames:
+            item.add_marker(pytest.mark.e2e)
+        if packaging in Path(item.path).parents:
+            item.add_marker(pytest.mark.installed)
 
 
 def pytest_configure(config):

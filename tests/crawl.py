@@ -56,7 +56,7 @@ def site_routes() -> list[str]:
     return routes
 
 
-def _cover(items: Iterable[tuple[object, set[str]]]) -> list[object]:
+def cover(items: Iterable[tuple[object, set[str]]]) -> list[object]:
     """Few items whose features together are all the features of all items (greedy)."""
     items = list(items)
     wanted = set().union(*(features for _item, features in items)) if items else set()
@@ -105,7 +105,7 @@ class Demo:
             .annotate(move_count=Count("moves"))
             .order_by("round__competition", "round__number", "table")
         )
-        chosen = _cover((game, _game_features(game)) for game in games)
+        chosen = cover((game, _game_features(game)) for game in games)
         # The demo player's game tonight too: its pages offer them the result form.
         own = [
             game
@@ -130,7 +130,7 @@ class Demo:
                 )
                 for round_obj in competition.rounds.order_by("number")
             ]
-            numbers = [str(number) for number in sorted(_cover(rounds))]
+            numbers = [str(number) for number in sorted(cover(rounds))]
             in_competition = [
                 str(game.pk) for game in chosen + own if game.round.competition_id == competition.pk
             ]

@@ -36,6 +36,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.resolvers import RoutePattern
 
+from tests.crawl import cover
 from tests.rendered_forms import rendered_forms
 
 PARAMETER = re.compile(r"<(?:(\w+):)?(\w+)>")
@@ -149,7 +150,7 @@ class ClubA:
             .order_by("round__competition", "-round__number", "table")
         )
         # Few games whose features together are every feature of the club's games.
-        chosen = _cover((game, _features(game)) for game in games)
+        chosen = cover((game, _features(game)) for game in games)
         numbers: dict[str, list[int]] = {}
         by_competition: dict[str, list[int]] = {}
         for competition in Competition.objects.filter(club=club).order_by("pk"):
@@ -247,18 +248,6 @@ def _features(game) -> set[str]:
     if game.move_count:
         features.add("moves")
     return features
-
-
-def _cover(items: Iterable[tuple[object, set[str]]]) -> list:
-    """Few items whose features together are all the features of all items (greedy)."""
-    items = list(items)
-    wanted = set().union(*(features for _item, features in items))
-    chosen = []
-    while wanted:
-        item, features = max(items, key=lambda pair: len(pair[1] & wanted))
-        chosen.append(item)
-        wanted -= features
-    return chosen
 
 
 #: Path parts that name an object of a club, filled from `ClubA.values`.

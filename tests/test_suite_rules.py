@@ -50,3 +50,28 @@ def test_docstring_examples_run(pytestconfig):
 )
 def test_every_app_is_searched_for_examples(pytestconfig, folder):
     assert folder in pytestconfig.getini("testpaths")
+
+
+def collected(*args: str) -> set[str]:
+    """The test ids pytest collects with `args`, in a process of its own."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:xdist", "--collect-only", "-q", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    return {line for line in done.stdout.splitlines() if "::" in line}
+
+
+def test_make_check_leaves_out_exactly_the_browser_and_installed_wheel_tests():
+    """`make check` (docs/testing.md) selects by the markers that tests/conftest.py gives
+    by what a test uses: no browser test and no installed-wheel test gets into the fast
+    tier, and nothing else is left out: the points test's parameter named `page` is no
+    browser page."""
+    paths = ["tests/e2e", "tests/packaging", "tests/competition/test_points_agree.py"]
+    slow = collected("-m", "e2e or installed", *paths)
+    fast = collected("-m", "not e2e and not installed", *paths)
+    assert {test.split("/")[1] for test in slow} == {"e2e", "packaging"}
+    assert fast and {test.split("::")[0] for test in fast} == {paths[2]}
