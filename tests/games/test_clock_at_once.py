@@ -6,6 +6,8 @@ tablets at once is one clock, and the other tablet hears that it runs already.
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 from django.db import connection
 from django.test import Client
@@ -78,8 +80,8 @@ def test_a_switch_and_a_pause_at_once_keep_one_and_refuse_the_other(game, secret
         clock = _running(game)
         sequence = len(clock.events)
         switch, pause = at_once(
-            lambda: _press(game.pk, secretary, "switch", clock_state(clock).to_move, sequence),
-            lambda: _press(game.pk, secretary, "pause", None, sequence),
+            partial(_press, game.pk, secretary, "switch", clock_state(clock).to_move, sequence),
+            partial(_press, game.pk, secretary, "pause", None, sequence),
         )
         events = GameClock.objects.get(game=game).events
         assert len(events) == sequence + 1, (switch, pause)
@@ -101,7 +103,7 @@ def test_the_clock_started_from_two_tablets_at_once_is_one_clock(make_game, secr
     assert isinstance(again, ClockError) and again.conflict
     for _ in range(RACES // 2):
         game = make_game()
-        results = at_once(lambda: _start(game.pk, secretary), lambda: _start(game.pk, secretary))
+        results = at_once(partial(_start, game.pk, secretary), partial(_start, game.pk, secretary))
         assert results.count(KEPT) == 1, results
         (refused,) = [result for result in results if result != KEPT]
         assert isinstance(refused, ClockError) and refused.conflict, refused
@@ -137,8 +139,8 @@ def test_two_tablets_at_once_over_http_get_200_and_409_never_500(game, secretary
         at = clock_ms(clock, timezone.now())
         switch = {"action": "switch", "player": clock_state(clock).to_move}
         replies = at_once(
-            lambda: _send(first, game, {**switch, "sequence": sequence, "at": at}),
-            lambda: _send(second, game, {"action": "pause", "sequence": sequence, "at": at}),
+            partial(_send, first, game, {**switch, "sequence": sequence, "at": at}),
+            partial(_send, second, game, {"action": "pause", "sequence": sequence, "at": at}),
         )
         assert sorted(reply.status_code for reply in replies) == [200, 409], replies
         (refused,) = [reply.json() for reply in replies if reply.status_code == 409]
