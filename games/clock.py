@@ -1,9 +1,10 @@
-"""The board's game clock: presses checked against the server's own clock, the flag kept.
+"""The board's game clock: presses checked against the server's clock, the flag kept.
 
 The clock runs in the browser (static/games/clock.js), through a lost connection and a
-reload. The server keeps every press on its own time line (ms since the clock's origin)
-and computes the clock from them with the same rules (rules.clock), so that every device
-shows the same clock, and it believes a press only at a moment it can:
+reload. The server keeps every press on its own time line (ms since the clock's origin,
+on the one clock every app server shares: `games.timing.clock_now`) and computes the
+clock from them with the same rules (rules.clock), so that every device shows the same
+clock, and it believes a press only at a moment it can:
 
 - never later than its own now (plus `SKEW_MS`, for a device whose clock runs ahead);
 - not earlier than `TOLERANCE_MS` before it arrived, nor before the last press it
@@ -18,10 +19,13 @@ shows the same clock, and it believes a press only at a moment it can:
 
 Each press carries how many presses the device knew of (`sequence`): a second device
 that missed one cannot press over it, and the same press sent twice (its answer lost)
-counts once. When a flag falls where that ends the game (Gouds 8), the flag fall is
-entered on the board for that player, as a flag fall entered by hand is; the result
-follows from the rules. The presses are the clock's own log (who and when); the start,
-the pauses for a dispute and the flag also go into the game's history, with the times.
+counts once. Two presses at the same moment from two devices are taken one after the
+other (each locks the clock's row, `games.locks.clock_lock`), so the second is answered
+as if it had come a moment later: never kept over the first, never lost. When a flag
+falls where that ends the game (Gouds 8), the flag fall is entered on the board for that
+player, as a flag fall entered by hand is; the result follows from the rules. The presses
+are the clock's own log (who and when); the start, the pauses for a dispute and the flag
+also go into the game's history, with the times.
 """
 
 from __future__ import annotations
@@ -31,19 +35,18 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction
 from games import engine
 from games.confirmation import game_moves_write
 from games.history import game_context, record_game_change
-from games.locks import game_lock, row_held
+from games.locks import clock_lock, game_lock, row_held
 from games.models import Game, GameClock
 from games.moves import move_add, moves_of
 from games.policy import GameAction, write_refusal
 from games.rule_messages import message
-from games.timing import clock_events, clock_ms, clock_of, clock_state
+from games.timing import clock_events, clock_ms, clock_now, clock_of, clock_state
 from rules import clock as rules_clock
 
 #: How long before its arrival a press sent at once may say it happened: the network,
@@ -73,11 +76,11 @@ def clock_minutes(game: Game) -> int | None:
 def clock_view(game: Game, now: datetime | None = None) -> dict[str, Any]:
     """The clock as the board page and its script read it (JSON): the presses, the
     server's now on the clock's time line, each player's time left, whose clock runs."""
-    now = now or timezone.now()
     clock = clock_of(game)
     names = [player.name for player in game.players]
     if clock is None:
         return {"started": False, "minutes": clock_minutes(game), "names": names}
+    now = now or clock_now()
     state = clock_state(clock, now)
     return {
         "started": True,
@@ -96,12 +99,15 @@ def clock_view(game: Game, now: datetime | None = None) -> dict[str, Any]:
 
 
 def _locked(game: Game, by: AbstractBaseUser | None) -> Game:
+    """The game's row and then its clock's, locked: a press changes the clock's row alone,
+    so a second press at the same moment waits for the first and reads the clock with it."""
     locked = game_lock(
         game,
         expected_version=None,
         stale=lambda: ClockError(""),
-        related=("round__competition__club", "clock"),
+        related=("round__competition__club",),
     )
+    clock_lock(locked)
     refusal = write_refusal(locked, by, GameAction.MOVES)
     if refusal is not None:
         raise ClockError(refusal.message, forbidden=refusal.forbidden)
@@ -118,8 +124,8 @@ def clock_start(
 ) -> GameClock:
     """Switch the clock on for the player to move: each player gets the competition's
     (or the rule set's) minutes."""
-    now = now or timezone.now()
     locked = _locked(game, by)
+    now = now or clock_now()
     if clock_of(locked) is not None:
         raise ClockError(message("clock_already_started", {}), conflict=True)
     minutes = clock_minutes(locked)
@@ -165,8 +171,8 @@ def clock_press(
 ) -> GameClock:
     """One press of the clock (a switch, a pause, a resume) at ``at`` ms on the clock's
     time line, as the device saw it; see the module's docstring for what is believed."""
-    now = now or timezone.now()
     locked = _locked(game, by)
+    now = now or clock_now()
     clock = clock_of(locked)
     if clock is None:
         raise ClockError(message("clock_not_started", {}), conflict=True)
@@ -212,8 +218,9 @@ def clock_flag_record(
     """Enter the flag fall on the board once the server's clock shows it, for the player
     whose flag fell, when the moves are in step with the clock (that player to move on
     the board too; else it waits for the move that is still to be entered). In the
-    transaction of the caller, which holds the game's row. True when it entered it."""
-    now = now or timezone.now()
+    transaction of the caller, which holds the game's and the clock's rows. True when it
+    entered it."""
+    now = now or clock_now()
     clock = clock_of(game)
     if clock is None or not clock.flag_ends:
         return False

@@ -2,8 +2,10 @@
 
 A write to a game (a move, a result, a confirmation) locks its row, then checks that the
 game is still as the screen showed it (`Game.version`): two people at one game never
-overwrite each other. The lock order and the kind of lock are `clubs.locks`'s: games come
-after the club and the round, in id order, FOR NO KEY UPDATE.
+overwrite each other. A press of the game's clock changes the clock's row alone, so the
+clock's services lock that row too, after its game's (`clock_lock`). The lock order and the
+kind of lock are `clubs.locks`'s: games come after the club and the round, in id order, a
+game's clock after its game, FOR NO KEY UPDATE.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from contextlib import contextmanager
 from django.db.models import prefetch_related_objects
 from django.db.models.fields.mixins import FieldCacheMixin
 
-from games.models import Game, seats_with_players
+from games.models import Game, GameClock, seats_with_players
 
 
 def game_lock(
@@ -72,6 +74,17 @@ def _reuse(locked: Game, game: Game, name: str) -> None:
     field = Game._meta.get_field(name)
     if getattr(locked, field.attname) == getattr(game, field.attname):  # type: ignore[union-attr]
         setattr(locked, name, getattr(game, name))
+
+
+def clock_lock(game: Game) -> GameClock | None:
+    """The clock of `game` (whose row the caller holds), locked until the transaction ends
+    and read as it is now, not as a read joined to the game's lock saw it before that lock
+    was granted: two presses at once append one after the other, and a second start finds
+    the first one's clock. None when the game has no clock; either way the game's clock from
+    now on (`games.timing.clock_of`)."""
+    clock = GameClock.objects.select_for_update(no_key=True).filter(game=game).first()
+    Game._meta.get_field("clock").set_cached_value(game, clock)
+    return clock
 
 
 def games_lock(game_ids: Iterable[int], *, related: Sequence[str] = ()) -> dict[int, Game]:

@@ -2,7 +2,8 @@
 
 Reads only; the presses are written by games.clock. The clock's events are on the
 server's time line, in ms since the clock's origin (`GameClock`); rules.clock computes
-everything else from them.
+everything else from them. The server's now is `clock_now`'s: one clock for every app
+server, since a flag or a pause can decide a result.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.db import connection
 from django.utils import timezone
 
 from games.models import Game, GameClock, Move
@@ -25,9 +27,21 @@ def clock_of(game: Game) -> GameClock | None:
         return None
 
 
+def clock_now() -> datetime:
+    """Now, for the clock: the database's time on PostgreSQL, which every app server shares
+    (their own clocks may drift apart, and one server would charge a press to a player
+    another would not); the server's own on SQLite, where it is the only one."""
+    if connection.vendor != "postgresql":
+        return timezone.now()
+    with connection.cursor() as cursor:
+        # The moment of the query, after the locks were granted (now() is the transaction's start).
+        cursor.execute("SELECT clock_timestamp()")
+        return cursor.fetchone()[0]
+
+
 def clock_ms(clock: GameClock, now: datetime | None = None) -> int:
     """``now`` on the clock's time line."""
-    return int(((now or timezone.now()) - clock.origin).total_seconds() * 1000)
+    return int(((now or clock_now()) - clock.origin).total_seconds() * 1000)
 
 
 def clock_events(clock: GameClock) -> list[rules_clock.ClockEvent]:

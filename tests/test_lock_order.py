@@ -111,6 +111,29 @@ class Holding:
         assert self.error is None
 
 
+def at_once(*calls):
+    """Run the calls in threads, each on its own connection, that start together; their
+    results (or errors) in order."""
+    start = threading.Barrier(len(calls))
+    results: list = [None] * len(calls)
+
+    def run(index, call):
+        try:
+            start.wait(10)
+            results[index] = call()
+        except BaseException as error:  # kept for the test, not lost in the thread
+            results[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=item) for item in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return results
+
+
 @pytest.fixture
 def table(competition):
     round_ = RoundFactory(competition=competition, status="published")

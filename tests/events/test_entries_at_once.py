@@ -4,8 +4,6 @@ every write runs alone: config/settings.py.)"""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from django.db import connection
 
@@ -17,6 +15,7 @@ from events.divisions import Division, division_kind
 from events.models import Entry
 from events.services import EventError, entry_create, event_create
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.test_lock_order import at_once
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -25,28 +24,6 @@ pytestmark = [
         reason="on SQLite every write runs alone (config/settings.py): nothing runs at once",
     ),
 ]
-
-
-def at_once(*calls):
-    """Run the calls in threads that start together; their results (or errors) in order."""
-    start = threading.Barrier(len(calls))
-    results: list = [None] * len(calls)
-
-    def run(index, call):
-        try:
-            start.wait(10)
-            results[index] = call()
-        except BaseException as error:  # kept for the test, not lost in the thread
-            results[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=item) for item in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return results
 
 
 def test_one_person_entered_twice_at_once_for_two_clubs_is_entered_once():

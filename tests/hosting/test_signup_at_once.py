@@ -2,8 +2,6 @@
 sign-ups for one address leave one sign-up, two confirmations of one link make one club.
 Whatever the order the database lets them run in, the outcome is the same."""
 
-import threading
-
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
@@ -11,6 +9,7 @@ from django.db import connection
 from clubs.models import Club, Membership, Player
 from hosting.models import SignUp
 from hosting.services import SignUpError, signup_confirm, signup_request
+from tests.test_lock_order import at_once
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -26,28 +25,6 @@ FORM = {
     "secretary_name": "Anke",
     "password": "lange-letters-zijn-fijn",
 }
-
-
-def at_once(*calls):
-    """Run the calls in threads that start together; their results (or errors) in order."""
-    start = threading.Barrier(len(calls))
-    results: list = [None] * len(calls)
-
-    def run(index, call):
-        try:
-            start.wait(10)
-            results[index] = call()
-        except BaseException as error:  # kept for the test, not lost in the thread
-            results[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=item) for item in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return results
 
 
 def test_two_sign_ups_for_one_address_at_once_leave_one():
