@@ -47,7 +47,9 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     from clubs.models import Club, Player
     from duplicate.models import DuplicateCompetition, Participant
-    from duplicate.services import evening_create, slip_submit, turn_choose_top, turn_draw
+    from duplicate.services.evenings import evening_create
+    from duplicate.services.slips import slip_submit
+    from duplicate.services.turns import turn_choose_top, turn_draw
 
     club = Club.objects.create(name="Bench", slug="bench")
     competition = DuplicateCompetition.objects.create(

@@ -9,7 +9,7 @@ order, on PostgreSQL:
 3. the games, in id order (`games.locks.game_lock`, `games.locks.games_lock`); a writer
    of several games (the CSV import) locks all of them before it touches a round or the
    competition for any one of them;
-   A duplicate turn (`row_lock`, in duplicate/services.py) sits here too: a redo of the
+   A duplicate turn (`row_lock`, in duplicate/services/) sits here too: a redo of the
    turn holds the club, then the turn; a slip's hand-in or correction holds the turn alone;
 4. the competition's `changed_at` (`competition.versioning`), always last, by an UPDATE.
 

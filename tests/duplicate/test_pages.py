@@ -14,13 +14,9 @@ from django.urls import reverse
 from clubs.models import HistoryEntry
 from duplicate.models import DuplicateCompetition, Evening, Slip, Turn
 from duplicate.selectors import evening_state
-from duplicate.services import (
-    evening_create,
-    slip_submit,
-    turn_choose_top,
-    turn_draw,
-    turn_redo,
-)
+from duplicate.services.evenings import evening_create
+from duplicate.services.slips import slip_submit
+from duplicate.services.turns import turn_choose_top, turn_draw, turn_redo
 from tests.factories import CompetitionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -335,7 +331,7 @@ def test_the_master_game_as_gcg_with_the_racks(client, evening, secretary):
 def test_an_archived_competition_refuses_every_duplicate_form_cleanly(
     client, evening, secretary, competition, four_entrants
 ):
-    from duplicate.services import duplicate_archive
+    from duplicate.services.competitions import duplicate_archive
 
     anna = four_entrants[0]
     turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
