@@ -6,7 +6,7 @@ prints figures, asserts nothing. On a fresh temporary SQLite file (or, with
 it migrates, makes a competition of N entrants and a duplicate evening, draws three turns
 (closing two, so each slip is scored on a rebuilt board), then every player hands in a
 slip for the open turn, from T threads at the same moment, through
-``duplicate.services.slip_submit`` (the engine scores each one). It prints the p50/p95
+``duplicate.services.slips.slip_submit`` (the engine scores each one). It prints the p50/p95
 time of one slip and of the whole room, and the slips that failed.
 
 Issue 22's target is over HTTP under the production server (p95 < 500 ms for 160
