@@ -797,7 +797,8 @@ def _evenings_as_the_engine_plays_them(evening_ids: list[int]) -> None:
     """Each duplicate evening's master game is replayed from its draws and tops, and every
     slip scored again on its turn's board: racks, top scores, sums and slip scores are the
     engine's, and an evening whose draws or tops do not play is refused."""
-    from duplicate.services import DuplicateEveningError, evening_rescore
+    from duplicate.services import DuplicateEveningError
+    from duplicate.services.evenings import evening_rescore
 
     for evening in Evening.objects.filter(pk__in=evening_ids).order_by("pk"):
         try:

@@ -69,7 +69,9 @@ def _child(command: str, players: int = 0) -> None:
 
     from clubs.models import Club, Player
     from duplicate.models import DuplicateCompetition, Evening, Participant, Slip
-    from duplicate.services import evening_create, master_game, turn_choose_top, turn_draw
+    from duplicate.replay import master_game
+    from duplicate.services.evenings import evening_create
+    from duplicate.services.turns import turn_choose_top, turn_draw
 
     if command == "--advance":
         evening = Evening.objects.get()

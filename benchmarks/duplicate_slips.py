@@ -6,7 +6,7 @@ prints figures, asserts nothing. On a fresh temporary SQLite file (or, with
 it migrates, makes a competition of N entrants and a duplicate evening, draws three turns
 (closing two, so each slip is scored on a rebuilt board), then every player hands in a
 slip for the open turn, from T threads at the same moment, through
-``duplicate.services.slip_submit`` (the engine scores each one). It prints the p50/p95
+``duplicate.services.slips.slip_submit`` (the engine scores each one). It prints the p50/p95
 time of one slip and of the whole room, and the slips that failed.
 
 Issue 22's target is over HTTP under the production server (p95 < 500 ms for 160
@@ -47,7 +47,9 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     from clubs.models import Club, Player
     from duplicate.models import DuplicateCompetition, Participant
-    from duplicate.services import evening_create, slip_submit, turn_choose_top, turn_draw
+    from duplicate.services.evenings import evening_create
+    from duplicate.services.slips import slip_submit
+    from duplicate.services.turns import turn_choose_top, turn_draw
 
     club = Club.objects.create(name="Bench", slug="bench")
     competition = DuplicateCompetition.objects.create(

@@ -82,7 +82,9 @@ def _child(command: str, players: int = 0, jury: int = 0, turn: int = 0) -> None
         Slip,
         SlipConflict,
     )
-    from duplicate.services import evening_create, master_game, turn_choose_top, turn_draw
+    from duplicate.replay import master_game
+    from duplicate.services.evenings import evening_create
+    from duplicate.services.turns import turn_choose_top, turn_draw
     from events.models import Event
 
     if command == "--turn":

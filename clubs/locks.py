@@ -10,7 +10,7 @@ order, on PostgreSQL:
    of several games (the CSV import) locks all of them before it touches a round or the
    competition for any one of them;
    a game's clock (`games.locks.clock_lock`) comes right after its game;
-   A duplicate turn (`row_lock`, in duplicate/services.py) sits here too: a redo of the
+   A duplicate turn (`row_lock`, in duplicate/services/) sits here too: a redo of the
    turn holds the club, then the turn; a slip's hand-in or correction holds the turn alone;
 4. the competition's `changed_at` (`competition.versioning`), always last, by an UPDATE.
 

@@ -1,47 +1,24 @@
 """A duplicate competition as a division of an open event: what events/ needs of it
-(`events.divisions`), done by this app's own services. Registered by `DuplicateConfig`.
+(`events.divisions`), done by this app's own services through the adapter every kind of
+division shares (`competition.divisions.services_kind`). Registered by `DuplicateConfig`.
 
-Django: adapters over `duplicate.services`.
+Django: adapters over `duplicate.services.participants`.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Player
-from competition.services import CompetitionError
-from duplicate.models import DuplicateCompetition, Participant
-from duplicate.services import participant_add, participant_remove
-from events.divisions import DivisionKind
-from events.services import EventError
+from competition.divisions import services_kind
+from duplicate.services.participants import participant_add, participant_remove
 
-
-def _enter(*, division: DuplicateCompetition, player: Player, by: Any) -> None:
-    try:
-        participant_add(competition=division, player=player, by=by)
-    except CompetitionError as error:
-        raise EventError(error.message, code="division") from None
-
-
-def _withdraw(*, division: DuplicateCompetition, player: Player, by: Any) -> None:
-    participant = Participant.objects.filter(competition=division, player=player).first()
-    if participant is None:
-        return
-    try:
-        participant_remove(participant=participant, by=by)
-    except CompetitionError as error:
-        raise EventError(error.message, code="division") from None
-
-
-DUPLICATE = DivisionKind(
+DUPLICATE = services_kind(
     code="duplicate",
     label=_("duplicate"),
     divisions="duplicate_competitions",
     players="participants",
-    enter=_enter,
-    withdraw=_withdraw,
+    add=participant_add,
+    remove=lambda participant, by: participant_remove(participant=participant, by=by),
     create_url="event_duplicate_create",
     page_url="duplicate_evenings",
 )

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.inputs import StrictIntegerField, bounded
 from duplicate.models import DuplicateCompetition
 from duplicate.rule_fields import CHOICES, DRAW_FIELDS, PRESET_LABELS, SLIP_FIELDS
-from duplicate.services import ADD_TIME_MAX
+from duplicate.services.turns import ADD_TIME_MAX
 from rules.board import Notation
 from rules.errors import RulesError
 from rules.referee import DuplicateSettings

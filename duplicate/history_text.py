@@ -33,7 +33,7 @@ def register_history_texts() -> None:
     """Name the settings, participant and evening keys of duplicate history entries."""
     from duplicate.models import DuplicateCompetition
     from duplicate.rule_fields import CHOICES, LABELS, PRESET_LABELS
-    from duplicate.services import SETTINGS_FIELDS
+    from duplicate.services.competitions import SETTINGS_FIELDS
 
     fields = [
         field

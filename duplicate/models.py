@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models.expressions import Combinable
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -66,7 +67,7 @@ class DuplicateCompetition(models.Model):
         verbose_name=_("event"),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    #: The last change to anything its pages show (`duplicate.services.duplicate_touched`).
+    #: The last change to anything its pages show (`duplicate.services.shared.duplicate_touched`).
     changed_at = models.DateTimeField(_("last changed"), auto_now=True)
     #: Set once, by `duplicate_archive`: readable, and takes no changes.
     archived_at = models.DateTimeField(_("archived"), null=True, blank=True)
@@ -100,10 +101,30 @@ class DuplicateCompetition(models.Model):
         return {"club": self.club.slug, "competition": self.slug}
 
 
+def _withdrawn_by(evening_number: int | Combinable) -> models.Q:
+    """The participants withdrawn from evening `evening_number` or one before it: the rule
+    of `Participant.plays_in` in SQL (`evening_number` may be an `OuterRef`)."""
+    return models.Q(withdrawn_from_evening__lte=evening_number)
+
+
+class ParticipantQuerySet(models.QuerySet["Participant"]):
+    """Who plays which evening, asked of the rows as `Participant.plays_in` asks it of one
+    (tests/duplicate/test_model.py holds the two to each other)."""
+
+    def playing_in(self, evening_number: int | Combinable) -> ParticipantQuerySet:
+        """Those who play evening `evening_number`: never withdrawn, or from a later one."""
+        return self.exclude(_withdrawn_by(evening_number))
+
+    def withdrawn_in(self, evening_number: int | Combinable) -> ParticipantQuerySet:
+        """Those withdrawn from evening `evening_number` or an earlier one: out of it."""
+        return self.filter(_withdrawn_by(evening_number))
+
+
 class Participant(models.Model):
     """A player in a duplicate competition. Withdrawn from evening N: plays the evenings
     before it, and from N on hands in no slip and is out of the rankings, as an entrant
-    withdrawn from a round is out of its pairings."""
+    withdrawn from a round is out of its pairings (`plays_in`; of many rows at once:
+    `Participant.objects.playing_in`, `withdrawn_in`)."""
 
     competition = models.ForeignKey(
         DuplicateCompetition,
@@ -124,6 +145,8 @@ class Participant(models.Model):
     table = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
     created_at = models.DateTimeField(_("entered"), auto_now_add=True)
 
+    objects = ParticipantQuerySet.as_manager()
+
     class Meta:
         ordering = ["player__name"]
         verbose_name = _("participant")
@@ -141,6 +164,8 @@ class Participant(models.Model):
         return f"{self.player} ({self.competition})"
 
     def plays_in(self, evening_number: int) -> bool:
+        """Whether the participant plays evening `evening_number` (the rule of
+        `ParticipantQuerySet.playing_in`, of this row)."""
         return self.withdrawn_from_evening is None or evening_number < self.withdrawn_from_evening
 
 

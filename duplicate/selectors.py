@@ -30,8 +30,8 @@ from duplicate.ranking import (
     season_ranking,
     slip_counts,
 )
+from duplicate.replay import evening_slip_rules, master_game, turn_drawn
 from duplicate.rule_fields import FAULT_LABELS
-from duplicate.services import evening_slip_rules, master_game, turn_drawn
 from games.board import column_labels, grid_html, squares
 from rules.board import Notation
 from rules.duplicate import DuplicateGame
@@ -46,8 +46,7 @@ def counted_slips(slips: QuerySet[Slip]) -> QuerySet[Slip]:
     withdrawn = Participant.objects.filter(
         competition_id=OuterRef("turn__evening__competition_id"),
         player_id=OuterRef("player_id"),
-        withdrawn_from_evening__lte=OuterRef("turn__evening__number"),
-    )
+    ).withdrawn_in(OuterRef("turn__evening__number"))
     return slips.exclude(Exists(withdrawn))
 
 
@@ -337,13 +336,11 @@ def evening_complete(evening: Evening) -> bool:
     turns = list(evening.turns.order_by("number"))
     if not turns or turns[-1].is_open:
         return False
-    playing = [
-        player
-        for player, withdrawn in Participant.objects.filter(
-            competition_id=evening.competition_id
-        ).values_list("player_id", "withdrawn_from_evening")
-        if withdrawn is None or evening.number < withdrawn  # as `Participant.plays_in`
-    ]
+    playing = list(
+        Participant.objects.filter(competition_id=evening.competition_id)
+        .playing_in(evening.number)
+        .values_list("player_id", flat=True)
+    )
     handed_in = (
         Slip.objects.filter(turn__evening=evening, player_id__in=playing)
         .order_by()
@@ -446,14 +443,11 @@ def jury_players(evening: Evening) -> list[tuple[int, int | None, str]]:
     """The players of the evening as the jury room finds them: (player id, table, name),
     by table (those without one last), then name; withdrawn ones left out (one query,
     no model instances: the room asks for it with every slip)."""
-    rows = Participant.objects.filter(competition_id=evening.competition_id).values_list(
-        "player_id", "table", "player__name", "withdrawn_from_evening"
+    playing = (
+        Participant.objects.filter(competition_id=evening.competition_id)
+        .playing_in(evening.number)
+        .values_list("player_id", "table", "player__name")
     )
-    playing = [
-        (player, table, name)
-        for player, table, name, withdrawn in rows
-        if withdrawn is None or evening.number < withdrawn  # as `Participant.plays_in`
-    ]
     return sorted(playing, key=lambda row: (row[1] is None, row[1] or 0, row[2].casefold()))
 
 

@@ -23,7 +23,9 @@ from competition.services.rounds import (
     round_set_status,
 )
 from duplicate.models import DuplicateCompetition, Participant
-from duplicate.services import evening_create, slip_submit, turn_choose_top, turn_draw
+from duplicate.services.evenings import evening_create
+from duplicate.services.slips import slip_submit
+from duplicate.services.turns import turn_choose_top, turn_draw
 from games.confirmation import game_result_enter
 from games.moves import move_add
 from games.services import ResultEntry, ResultInput

@@ -25,7 +25,9 @@ from clubs.models import Club, HistoryEntry, Membership, Player
 from competition import selectors
 from competition.models import Competition, Round
 from duplicate.models import Slip, Turn
-from duplicate.services import evening_create, slip_submit, turn_choose_top, turn_draw
+from duplicate.services.evenings import evening_create
+from duplicate.services.slips import slip_submit
+from duplicate.services.turns import turn_choose_top, turn_draw
 from games.confirmation import game_result_confirm, game_result_enter
 from games.models import Game, Move
 from games.moves import game_to_gcg, move_add

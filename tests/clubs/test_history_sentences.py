@@ -306,7 +306,7 @@ SAMPLES = {
     ),
     "competition.archive": (COMPETITION, {"archived": False}, {"archived": True}, "", "nee → ja"),
     "competition.delete": (COMPETITION, SETTINGS, None, "", "Voorjaar 2026"),
-    # duplicate/services.py
+    # duplicate/services/
     "duplicate.create": (DUPLICATE, None, DUPLICATE_SETTINGS, "", "SBNL-wedstrijdregels"),
     "duplicate.settings": (
         DUPLICATE,
@@ -389,7 +389,7 @@ SAMPLES = {
         "turn_redo",
         "8H KAAS",
     ),
-    # duplicate/services.py: the jury room
+    # duplicate/services/jury.py
     "slip.conflict": (
         SLIP,
         {"turn": 3, "slip": "8H KAAS", "claimed": 14},

@@ -12,7 +12,9 @@ from clubs.models import HistoryEntry
 from competition.services.rounds import round_create, round_set_pairings
 from config.home import Home
 from duplicate.models import DuplicateCompetition, Participant
-from duplicate.services import evening_create, slip_submit, turn_choose_top, turn_draw
+from duplicate.services.evenings import evening_create
+from duplicate.services.slips import slip_submit
+from duplicate.services.turns import turn_choose_top, turn_draw
 from games.analysis import game_review
 from games.engine import replay
 from games.moves import move_add

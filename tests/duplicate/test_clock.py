@@ -17,19 +17,11 @@ import pytest
 from clubs.models import HistoryEntry
 from duplicate.models import Slip, Turn
 from duplicate.selectors import evening_results, season_results
-from duplicate.services import (
-    DuplicateEveningError,
-    duplicate_rules_set,
-    evening_create,
-    evening_rules_apply,
-    slip_accept_late,
-    slip_correct,
-    slip_submit,
-    turn_add_time,
-    turn_choose_top,
-    turn_draw,
-    turn_redo,
-)
+from duplicate.services import DuplicateEveningError
+from duplicate.services.competitions import duplicate_rules_set, evening_rules_apply
+from duplicate.services.evenings import evening_create
+from duplicate.services.slips import slip_accept_late, slip_correct, slip_submit
+from duplicate.services.turns import turn_add_time, turn_choose_top, turn_draw, turn_redo
 from rules.referee import PRESETS, SlipRules
 
 pytestmark = pytest.mark.django_db

@@ -14,7 +14,9 @@ from django.utils import timezone
 
 from clubs.models import HistoryEntry
 from duplicate.models import Slip, Turn
-from duplicate.services import evening_create, slip_submit, turn_draw
+from duplicate.services.evenings import evening_create
+from duplicate.services.slips import slip_submit
+from duplicate.services.turns import turn_draw
 from tests.duplicate.test_pages import page, url
 from tests.factories import UserFactory
 

@@ -11,15 +11,10 @@ from django.test.utils import CaptureQueriesContext
 from clubs.models import HistoryEntry
 from duplicate.models import Slip
 from duplicate.selectors import evening_results, season_results
-from duplicate.services import (
-    DuplicateEveningError,
-    evening_create,
-    slip_correct,
-    slip_submit,
-    turn_choose_top,
-    turn_draw,
-    turn_redo,
-)
+from duplicate.services import DuplicateEveningError
+from duplicate.services.evenings import evening_create
+from duplicate.services.slips import slip_correct, slip_submit
+from duplicate.services.turns import turn_choose_top, turn_draw, turn_redo
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db

@@ -14,7 +14,9 @@ from clubs.models import Club
 from duplicate import hand_in_sql
 from duplicate.models import DuplicateCompetition, Participant
 from duplicate.selectors import evening_and_participation
-from duplicate.services import evening_create, participant_withdraw, turn_choose_top, turn_draw
+from duplicate.services.evenings import evening_create
+from duplicate.services.participants import participant_withdraw
+from duplicate.services.turns import turn_choose_top, turn_draw
 from tests.factories import PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

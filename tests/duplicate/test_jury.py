@@ -13,13 +13,9 @@ from django.urls import reverse
 from clubs.models import HistoryEntry
 from duplicate.models import Participant, Slip, SlipConflict
 from duplicate.selectors import evening_complete, evening_state
-from duplicate.services import (
-    evening_create,
-    slip_correct,
-    slip_submit,
-    turn_choose_top,
-    turn_draw,
-)
+from duplicate.services.evenings import evening_create
+from duplicate.services.slips import slip_correct, slip_submit
+from duplicate.services.turns import turn_choose_top, turn_draw
 from duplicate.signals import game_complete
 from events.models import Event
 from events.permissions import on_jury

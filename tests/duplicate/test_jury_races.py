@@ -8,7 +8,8 @@ from django.urls import reverse
 
 from clubs.models import Membership, Player
 from duplicate.models import Participant, Slip, SlipConflict
-from duplicate.services import evening_create, turn_draw
+from duplicate.services.evenings import evening_create
+from duplicate.services.turns import turn_draw
 from events.models import Event
 from tests.factories import PASSWORD, UserFactory
 from tests.live import Device, at_once

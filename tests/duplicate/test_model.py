@@ -20,15 +20,40 @@ from competition.services import CompetitionError
 from competition.services.competitions import competition_create, competition_update
 from duplicate import selectors
 from duplicate.models import DuplicateCompetition, Participant
-from duplicate.services import (
-    duplicate_create,
-    evening_create,
-    participant_withdraw,
-    slip_submit,
-    turn_choose_top,
-    turn_draw,
-)
+from duplicate.services.competitions import duplicate_create
+from duplicate.services.evenings import evening_create
+from duplicate.services.participants import participant_withdraw
+from duplicate.services.slips import slip_submit
+from duplicate.services.turns import turn_choose_top, turn_draw
 from tests.factories import CompetitionFactory, competition_form_data
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("evening", "playing"),
+    [
+        (1, {"Anna", "Cor", "Dirk"}),  # Bert withdrew from evening 1 on
+        (2, {"Anna", "Dirk"}),  # Cor from 2 on
+        (3, {"Anna"}),  # Dirk from 3 on
+        (4, {"Anna"}),  # Anna never withdrew
+    ],
+)
+def test_who_plays_an_evening_is_one_rule_of_a_row_and_of_the_rows(
+    competition, four_entrants, evening, playing
+):
+    """Withdrawn from evening N: plays the evenings before N only. `Participant.plays_in`
+    (one row, in Python) and `Participant.objects.playing_in` / `withdrawn_in` (the rows,
+    in SQL) say the same of every participant."""
+    for player, withdrawn in zip(four_entrants, (None, 1, 2, 3), strict=True):
+        Participant.objects.filter(competition=competition, player=player).update(
+            withdrawn_from_evening=withdrawn
+        )
+    rows = Participant.objects.filter(competition=competition)
+    names = {p.pk: p.player.name for p in rows.select_related("player")}
+    by_row = {p.pk for p in rows if p.plays_in(evening)}
+    assert {names[pk] for pk in by_row} == playing
+    assert set(rows.playing_in(evening).values_list("pk", flat=True)) == by_row
+    assert set(rows.withdrawn_in(evening).values_list("pk", flat=True)) == set(names) - by_row
 
 
 @pytest.mark.django_db

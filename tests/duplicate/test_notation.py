@@ -22,14 +22,9 @@ from django.urls import reverse
 from clubs.history import HistoryAction
 from clubs.models import HistoryEntry, SlipNotation
 from duplicate.models import Evening, Slip
-from duplicate.services import (
-    evening_create,
-    evening_rescore,
-    slip_submit,
-    turn_choose_top,
-    turn_draw,
-    turn_redo,
-)
+from duplicate.services.evenings import evening_create, evening_rescore
+from duplicate.services.slips import slip_submit
+from duplicate.services.turns import turn_choose_top, turn_draw, turn_redo
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

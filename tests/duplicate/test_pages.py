@@ -3,7 +3,7 @@ spelleider's page, the room screen, a player's slip and the secretary's paper sl
 
 from __future__ import annotations
 
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 import pytest
 from django.db import connection
@@ -14,13 +14,9 @@ from django.urls import reverse
 from clubs.models import HistoryEntry
 from duplicate.models import DuplicateCompetition, Evening, Slip, Turn
 from duplicate.selectors import evening_state
-from duplicate.services import (
-    evening_create,
-    slip_submit,
-    turn_choose_top,
-    turn_draw,
-    turn_redo,
-)
+from duplicate.services.evenings import evening_create
+from duplicate.services.slips import slip_submit
+from duplicate.services.turns import turn_choose_top, turn_draw, turn_redo
 from tests.factories import CompetitionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -79,6 +75,39 @@ def test_the_secretary_starts_an_evening_and_a_second_click_starts_no_other(
     assert Evening.objects.filter(competition=competition).count() == 1
     assert client.post(create, {"number": "٣"}).status_code == 302
     assert Evening.objects.filter(competition=competition).count() == 1
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "duplicate_leader",
+        "duplicate_leader_slips",
+        "duplicate_paper",
+        "duplicate_jury",
+        "duplicate_slip",
+    ],
+)
+def test_an_evenings_page_sends_a_visitor_to_the_login_and_back(client, evening, name):
+    """Not logged in: the login page, with the page asked for (its query too) as `next`,
+    as `redirect_to_login` writes it."""
+    address = url(name, evening) + "?beurt=1"
+    response = client.get(address)
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('login')}?next={quote(address, safe='/')}"
+    assert response["Location"].endswith("/%3Fbeurt%3D1")
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["duplicate_settings", "duplicate_rules", "duplicate_participants", "duplicate_history"],
+)
+def test_a_competitions_page_sends_a_visitor_to_the_login_and_back(client, competition, name):
+    address = reverse(name, args=[competition.club.slug, competition.slug])
+    response = client.get(address)
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('login')}?next={address}"
+    made = reverse("duplicate_create", args=[competition.club.slug])
+    assert client.get(made)["Location"] == f"{reverse('login')}?next={made}"
 
 
 def test_only_the_clubs_secretaries_lead_the_evening(client, evening, anna):
@@ -335,7 +364,7 @@ def test_the_master_game_as_gcg_with_the_racks(client, evening, secretary):
 def test_an_archived_competition_refuses_every_duplicate_form_cleanly(
     client, evening, secretary, competition, four_entrants
 ):
-    from duplicate.services import duplicate_archive
+    from duplicate.services.competitions import duplicate_archive
 
     anna = four_entrants[0]
     turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)

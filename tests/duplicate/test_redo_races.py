@@ -19,7 +19,9 @@ from django.db import connection, transaction
 
 from duplicate.models import Slip, Turn
 from duplicate.selectors import evening_state
-from duplicate.services import evening_create, slip_correct, slip_submit, turn_draw, turn_redo
+from duplicate.services.evenings import evening_create
+from duplicate.services.slips import slip_correct, slip_submit
+from duplicate.services.turns import turn_draw, turn_redo
 from tests.test_lock_order import Beside
 
 pytestmark = pytest.mark.django_db(transaction=True)

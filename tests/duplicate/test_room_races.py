@@ -1,7 +1,7 @@
 """A room of phones handing in at once while the spelleider puts the top on the board,
 over real HTTP against a live server, on SQLite and on PostgreSQL.
 
-The hand-in holds the turn (duplicate/services.py, `_turn_held`), writes its slip, its
+The hand-in holds the turn (duplicate/services/shared.py, `turn_held`), writes its slip, its
 history and the competition's timestamp; the spelleider's top takes the club's lock, then
 the turn, its history and the same timestamp. These tests
 keep the two from waiting in a circle and from losing or doubling a slip: every phone
@@ -11,9 +11,12 @@ clicks twice, and every answer is the page or a message, never a server error.
 import pytest
 from django.urls import reverse
 
+from clubs.history import HistoryAction
 from clubs.models import HistoryEntry, Membership, Player
 from duplicate.models import Participant, Slip, Turn
-from duplicate.services import SLIP_SUBMIT, TURN_TOP, evening_create, master_game, turn_draw
+from duplicate.replay import master_game
+from duplicate.services.evenings import evening_create
+from duplicate.services.turns import turn_draw
 from tests.factories import PASSWORD, UserFactory
 from tests.live import Device, at_once
 
@@ -88,9 +91,9 @@ def test_twelve_phones_click_twice_while_the_top_goes_on_the_board(live_server, 
     )
     assert sum(reply.status == 302 for reply in replies[:-1]) >= PHONES
     # One history entry per slip, and the top's: none lost, none doubled.
-    written = HistoryEntry.objects.filter(action=SLIP_SUBMIT)
+    written = HistoryEntry.objects.filter(action=HistoryAction.SLIP_SUBMIT)
     assert sorted(entry.after["slip"] for entry in written) == sorted(writings)
-    assert HistoryEntry.objects.filter(action=TURN_TOP).count() == 1
+    assert HistoryEntry.objects.filter(action=HistoryAction.DUPLICATE_TOP).count() == 1
     # A slip is late exactly when its history says so.
     for slip in slips:
         assert written.get(object_id=slip.pk).after["late"] is slip.late

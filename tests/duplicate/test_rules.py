@@ -15,17 +15,13 @@ from django.urls import reverse
 
 from clubs.models import HistoryEntry
 from duplicate.models import DuplicateCompetition, Evening, Slip, Turn
+from duplicate.replay import duplicate_settings
 from duplicate.selectors import evening_results
-from duplicate.services import (
-    DuplicateEveningError,
-    duplicate_rules_set,
-    duplicate_settings,
-    evening_create,
-    evening_rules_apply,
-    slip_submit,
-    turn_choose_top,
-    turn_draw,
-)
+from duplicate.services import DuplicateEveningError
+from duplicate.services.competitions import duplicate_rules_set, evening_rules_apply
+from duplicate.services.evenings import evening_create
+from duplicate.services.slips import slip_submit
+from duplicate.services.turns import turn_choose_top, turn_draw
 from rules.referee import PRESETS
 from tests.factories import UserFactory
 
@@ -274,8 +270,9 @@ def test_under_the_fisf_rules_a_rejected_draw_goes_back_whole(
 ):
     """FISF-2023 §3.2: a draw without 2 vowels and 2 consonants (turns 1-15) is rejected:
     « le juge-arbitre remet toutes les lettres dans le sac (reliquat compris) »."""
+    from duplicate.replay import master_game
     from duplicate.selectors import evening_state
-    from duplicate.services import evening_rescore, master_game
+    from duplicate.services.evenings import evening_rescore
 
     duplicate_rules_set(competition=competition, settings=FISF, by=secretary)
     evening = evening_create(competition=competition, number=1, by=secretary)

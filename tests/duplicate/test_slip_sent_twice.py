@@ -7,7 +7,7 @@ import pytest
 
 from clubs.models import HistoryEntry, Submission
 from duplicate.models import Slip
-from duplicate.services import turn_draw
+from duplicate.services.turns import turn_draw
 from tests.duplicate.test_pages import anna, evening, url
 
 pytestmark = pytest.mark.django_db

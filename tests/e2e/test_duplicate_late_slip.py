@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, expect
 from clubs.history import HistoryAction
 from clubs.models import HistoryEntry
 from duplicate.models import DuplicateCompetition, Participant, Slip
-from duplicate.services import evening_create
+from duplicate.services.evenings import evening_create
 from rules.referee import SlipRules
 from tests.e2e.test_duplicate_evening import _hand_in, _logged_in, _reload, duplicate_club
 

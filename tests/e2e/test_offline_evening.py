@@ -8,7 +8,8 @@ from playwright.sync_api import Browser, expect
 
 from clubs.models import Player, Submission
 from duplicate.models import DuplicateCompetition, Participant, Slip
-from duplicate.services import evening_create, turn_draw
+from duplicate.services.evenings import evening_create
+from duplicate.services.turns import turn_draw
 from games.models import Move
 from games.moves import move_add
 from tests.e2e.conftest import PASSWORD

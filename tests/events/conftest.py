@@ -8,7 +8,7 @@ import pytest
 from competition.forms import CompetitionForm
 from competition.models import Competition
 from competition.services.competitions import competition_create
-from duplicate.services import duplicate_create
+from duplicate.services.competitions import duplicate_create
 from events.divisions import Division, division_kind
 from events.services import event_create
 from tests.factories import competition_form_data, secretary_of, user_in_club

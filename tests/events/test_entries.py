@@ -13,7 +13,8 @@ from competition.models import Entrant
 from competition.services import CompetitionError
 from competition.services.entrants import entrant_add
 from duplicate.models import Participant
-from duplicate.services import DuplicateEveningError, participant_add
+from duplicate.services import DuplicateEveningError
+from duplicate.services.participants import participant_add
 from events.models import Entry
 from events.services import EventError, entry_create, entry_withdraw, event_update
 from tests.factories import (
@@ -206,7 +207,7 @@ def test_a_refusal_of_a_division_leaves_no_entry(
 ):
     """All or nothing: the duplicate division is archived, so the paired place made
     before it goes too."""
-    from duplicate.services import duplicate_archive
+    from duplicate.services.competitions import duplicate_archive
 
     duplicate_archive(
         competition=duplicate_division.competition, by=organiser_secretary, reason="x"

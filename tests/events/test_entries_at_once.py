@@ -10,7 +10,7 @@ from django.db import connection
 from clubs.models import Club, Membership
 from competition.models import Entrant
 from duplicate.models import Participant
-from duplicate.services import duplicate_create
+from duplicate.services.competitions import duplicate_create
 from events.divisions import Division, division_kind
 from events.models import Entry
 from events.services import EventError, entry_create, event_create

@@ -7,7 +7,8 @@ from django.urls import reverse
 import rules
 from clubs.models import ClubStatus, HistoryEntry, Membership
 from duplicate.models import DuplicateCompetition, Participant, Slip
-from duplicate.services import evening_create, turn_draw
+from duplicate.services.evenings import evening_create
+from duplicate.services.turns import turn_draw
 from games.models import Game, Move
 from hosting.middleware import forget_club_status
 from tests.factories import GameFactory, RoundFactory, secretary_of, user_in_club

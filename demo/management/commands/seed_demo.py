@@ -29,15 +29,12 @@ from competition.services.rounds import (
     round_set_attendance,
 )
 from duplicate.models import DuplicateCompetition
-from duplicate.services import (
-    duplicate_create,
-    evening_create,
-    master_game,
-    participant_add,
-    slip_submit,
-    turn_choose_top,
-    turn_draw,
-)
+from duplicate.replay import master_game
+from duplicate.services.competitions import duplicate_create
+from duplicate.services.evenings import evening_create
+from duplicate.services.participants import participant_add
+from duplicate.services.slips import slip_submit
+from duplicate.services.turns import turn_choose_top, turn_draw
 from events.divisions import Division, division_kind
 from events.models import Event, Season
 from events.services import entry_create, event_create

@@ -17,14 +17,11 @@ import pytest
 
 from clubs.models import Membership
 from duplicate.models import DuplicateCompetition, Participant
+from duplicate.replay import master_game
 from duplicate.selectors import evening_results
-from duplicate.services import (
-    evening_create,
-    master_game,
-    slip_submit,
-    turn_choose_top,
-    turn_draw,
-)
+from duplicate.services.evenings import evening_create
+from duplicate.services.slips import slip_submit
+from duplicate.services.turns import turn_choose_top, turn_draw
 from events.models import Entry, Event
 from ranking.files import FileClub, event_results_file, results_file_read
 from ranking.files_import import results_import_apply

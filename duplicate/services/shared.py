@@ -1,0 +1,79 @@
+"""What the writes of duplicate/ share: an archived competition refused, its last change
+moved forward, a turn's history entry, the turn held while a slip is scored on it, and
+the announcement of an evening's complete results. For the modules of
+`duplicate.services` only; a page calls the write itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from clubs.history import history_record
+from competition.services import CompetitionArchived
+from duplicate import hand_in_sql
+from duplicate.models import DuplicateCompetition, Evening, Slip, Turn
+from duplicate.selectors import evening_complete
+from duplicate.services import DuplicateEveningError
+from duplicate.signals import game_complete
+from games.rule_messages import describe
+from rules.errors import RulesError
+
+
+def engine_error(exc: RulesError) -> DuplicateEveningError:
+    """The engine's refusal as this app's error, its message in the reader's language."""
+    return DuplicateEveningError(describe(exc.code, exc.params), code=exc.code)
+
+
+def duplicate_check_open(competition_id: int) -> None:
+    """Refuse any change to an archived duplicate competition (`CompetitionArchived`)."""
+    if DuplicateCompetition.objects.filter(pk=competition_id, archived_at__isnull=False).exists():
+        raise CompetitionArchived
+
+
+def duplicate_touched(*, competition_id: int) -> None:
+    """Moves the competition's last change forward, last in every write's transaction; an
+    archived one refuses the write here (as `competition.versioning.competition_touched`)."""
+    open_ones = DuplicateCompetition.objects.filter(pk=competition_id, archived_at__isnull=True)
+    if not open_ones.update(changed_at=timezone.now()):
+        raise CompetitionArchived
+
+
+def turn_history(turn: Turn, *, by: Any, action: str, obj: Turn | Slip, **change: Any) -> None:
+    """One history entry of a turn or of one of its slips, labelled "evening, turn"."""
+    evening = turn.evening
+    history_record(
+        club_id=evening.competition.club_id,
+        by=by,
+        action=action,
+        object_type="duplicate_slip" if isinstance(obj, Slip) else "duplicate_turn",
+        object_id=obj.pk,
+        label=f"{evening}, {turn.number}",
+        duplicate_id=evening.competition_id,
+        **change,
+    )
+
+
+def turn_held(turn: Turn) -> Turn:
+    """The slip's turn as it is now, held until the transaction ends: a redo of the turn
+    holds it too, so a slip is scored on the rack before the redo (which scores it again)
+    or after it, never on one the redo is replacing. Read in SQL of our own, inside the
+    hand-in's write lock (`duplicate.hand_in_sql` says why)."""
+    return hand_in_sql.turn_held(turn)
+
+
+def announce_when_complete(evening: Evening) -> None:
+    """After the commit, when the evening's results are complete: `game_complete` tells
+    the apps above (ranking/ publishes a ranked event's game), and again after every
+    later change of them. Read anew after the commit, so two writes in one transaction
+    or a rollback announce nothing wrong."""
+    evening_id = evening.pk
+
+    def announce() -> None:
+        current = Evening.objects.select_related("competition__club").get(pk=evening_id)
+        if evening_complete(current):
+            game_complete.send(sender=Evening, evening=current)
+
+    transaction.on_commit(announce)
