@@ -28,7 +28,14 @@ from competition.rulesets import competition_score_max
 from competition.services import CompetitionError
 from competition.services.rounds import round_record_results
 from games.models import Game
-from games.services import ResultEntry, ResultError, ResultInput, ResultKind, result_kind_of
+from games.services import (
+    ResultEntry,
+    ResultError,
+    ResultInput,
+    ResultKind,
+    ResultsRecorded,
+    result_kind_of,
+)
 
 
 @dataclass
@@ -37,7 +44,7 @@ class ResultsPage:
     the board (their result comes from the moves, not from this page)."""
 
     formset: BaseResultFormSet
-    by_moves: list[Game]
+    by_moves: Sequence[Game]
 
     def context(self) -> dict[str, Any]:
         rows = [(form.game_obj, form) for form in self.formset.forms if form.game_obj is not None]
@@ -108,6 +115,14 @@ def results_post(
         return ResultsAnswer(page, [(messages.ERROR, error.message)])
     except CompetitionError as error:
         return ResultsAnswer(page, [(messages.ERROR, error.message)])
+    return _saved_answer(competition, round_obj, rows, recorded)
+
+
+def _saved_answer(
+    competition: Competition, round_obj: Round, rows: list, recorded: ResultsRecorded
+) -> ResultsAnswer:
+    """After the save: how many results it saved, and the page again when rows changed
+    under it (a row typed over a game entered on the board meanwhile is one of them)."""
     changed_meanwhile = {
         **{
             game.pk: _("Entered on the board in the meantime: the board decides.")
