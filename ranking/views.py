@@ -1,7 +1,8 @@
 """The ranking's pages: a federation's seasons, a season's ranking of persons and of clubs,
 a person's results, and the settings (the federation's officials).
 
-Thin: the reads are `ranking.selectors`, the writes `ranking.services`.
+Thin: the reads are `ranking.selectors`; the writes are the seasons' own
+(`events.services.season_create`, `season_update`).
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from clubs.permissions import can_manage_club
-from ranking import selectors, services
+from events.services import EventError, season_create, season_update
+from ranking import selectors
 from ranking.forms import SeasonForm
 
 
-def _refused(form: SeasonForm, error: ValidationError | services.RankingError) -> None:
-    if isinstance(error, services.RankingError):
+def _refused(form: SeasonForm, error: ValidationError | EventError) -> None:
+    if isinstance(error, EventError):
         form.add_error(None, str(error.message))
     elif hasattr(error, "error_dict"):
         for field, errors in error.error_dict.items():
@@ -43,10 +45,10 @@ def seasons_page(request: HttpRequest, club: str) -> HttpResponse:
         form = SeasonForm(request.POST)
         if form.is_valid():
             try:
-                season = services.season_create(
+                season = season_create(
                     federation=federation, fields=form.settings(), by=request.user
                 )
-            except (ValidationError, services.RankingError) as error:
+            except (ValidationError, EventError) as error:
                 _refused(form, error)
             else:
                 messages.success(request, _("The season is made."))
@@ -147,13 +149,13 @@ def season_edit_page(request: HttpRequest, club: str, season: str) -> HttpRespon
         form = SeasonForm(request.POST, instance=found, with_reason=True)
         if form.is_valid():
             try:
-                changed = services.season_update(
+                changed = season_update(
                     season=found,
                     fields=form.settings(),
                     by=request.user,
                     reason=form.cleaned_data["reason"],
                 )
-            except (ValidationError, services.RankingError) as error:
+            except (ValidationError, EventError) as error:
                 _refused(form, error)
             else:
                 messages.success(request, _("Settings saved."))
