@@ -328,7 +328,7 @@ class Command(BaseCommand):
                 by=None,
                 event=event,
             )
-            entered = [
+            entered: list[tuple[Player, Club | None]] = [
                 (player, clubs[slug])
                 for slug, which in plan.entries
                 for player in members[slug][which]
