@@ -10,6 +10,7 @@ from another address, is never held up by them.
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError
@@ -58,10 +59,9 @@ from clubs.throttle import (
 SESSION_KEY = "invite_code"
 
 
+@login_required
 def club_players(request, club: str):
     """The club's members, who has an account, and an "invite" button for the others."""
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
     club_obj = get_object_or_404(Club, slug=club)
     if not can_manage_club(request.user, club_obj):
         raise PermissionDenied
@@ -101,12 +101,11 @@ def club_players(request, club: str):
     )
 
 
+@login_required
 def club_player(request, club: str, player_id: int):
     """A member's name, federation number and start rating, for the club's secretary (the
     start rating was the admin's alone); the change goes into the history of each of the
     player's clubs."""
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
     club_obj = get_object_or_404(Club, slug=club)
     if not can_manage_club(request.user, club_obj):
         raise PermissionDenied
@@ -123,11 +122,10 @@ def club_player(request, club: str, player_id: int):
     return render(request, "clubs/player_form.html", {"club": club_obj, "form": form})
 
 
+@login_required
 def club_settings(request, club: str):
     """The club's settings for its secretary: how the players write a duplicate slip.
     Saved through `club_save`, which keeps the change in the club's history."""
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
     club_obj = get_object_or_404(Club, slug=club)
     if not can_manage_club(request.user, club_obj):
         raise PermissionDenied
@@ -221,6 +219,8 @@ def invite_mail(request, club: str, player_id: int):
     """Mail the invitation the page has just shown (its code comes back with the form) to
     the address the secretary types. A POST only."""
     if not request.user.is_authenticated:
+        # Not `login_required`: after logging in, back to the members' page (this address
+        # takes a POST only, with the code the page had just shown).
         return redirect_to_login(reverse("club_players", kwargs={"club": club}))
     club_obj = get_object_or_404(Club, slug=club)
     if not can_manage_club(request.user, club_obj):
@@ -269,11 +269,10 @@ def invite_mail(request, club: str, player_id: int):
     return redirect("club_players", club=club_obj.slug)
 
 
+@login_required
 def account(request):
     """The signed-in person's account: its username and address, a new address (confirmed
     from that address before it counts) and the way to a new password."""
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
     form = EmailChangeForm(request.POST or None, user=request.user)
     status = 200
     if request.method == "POST" and settings.MAIL_CONFIGURED:

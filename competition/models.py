@@ -60,7 +60,29 @@ def default_tiebreaks() -> list[str]:
     return ["spread"]
 
 
-class Competition(models.Model):
+class ArchivableCompetition(models.Model):
+    """What both kinds of a club's competition have in their life: when made, when last
+    changed, and when archived. A paired `Competition` and a `duplicate.DuplicateCompetition`
+    are different models (neither is the other with a flag); archiving, and the version of
+    their pages, work alike for both."""
+
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    #: The last change to anything its pages show (competition/versioning.py,
+    #: `duplicate.services.shared.duplicate_touched`).
+    changed_at = models.DateTimeField(_("last changed"), auto_now=True)
+    #: Set once, by `competition_archive` or `duplicate_archive`: it stays readable and
+    #: takes no changes.
+    archived_at = models.DateTimeField(_("archived"), null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def is_archived(self) -> bool:
+        return self.archived_at is not None
+
+
+class Competition(ArchivableCompetition):
     class Kind(models.TextChoices):
         CLUB = "club", _("club competition")
         TOURNAMENT = "tournament", _("tournament")
@@ -192,12 +214,7 @@ class Competition(models.Model):
         related_name="competitions",
         verbose_name=_("event"),
     )
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    #: The last change to anything the competition's pages show (competition/versioning.py).
-    changed_at = models.DateTimeField(_("last changed"), auto_now=True)
     _stored_slug: str | None  # the short name as loaded (from_db), for clean()
-    #: Set once, by `competition_archive`: the competition stays readable and takes no changes.
-    archived_at = models.DateTimeField(_("archived"), null=True, blank=True)
 
     class Meta:
         ordering = ["-start_date", "name"]
@@ -251,10 +268,6 @@ class Competition(models.Model):
                 "need the standard rules or a club variant for up to 4 players."
             ) % {"count": players_max}
         return None
-
-    @property
-    def is_archived(self) -> bool:
-        return self.archived_at is not None
 
     @property
     def url_kwargs(self) -> dict[str, Any]:

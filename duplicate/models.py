@@ -21,11 +21,12 @@ from django.utils.translation import gettext_lazy as _
 from clubs.inputs import validate_plain_text
 from clubs.models import Club, Player, SlipNotation, validate_word_list_name
 from clubs.slugs import validate_competition_slug
+from competition.models import ArchivableCompetition
 from duplicate import clock
 from duplicate.ranking import slip_counts
 
 
-class DuplicateCompetition(models.Model):
+class DuplicateCompetition(ArchivableCompetition):
     """A season of duplicate evenings: only what a duplicate competition has. It has no
     rounds, games or attendance: those belong to `competition.Competition`, which this is
     not, so a duplicate competition cannot be paired (by construction)."""
@@ -66,11 +67,6 @@ class DuplicateCompetition(models.Model):
         related_name="duplicate_competitions",
         verbose_name=_("event"),
     )
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    #: The last change to anything its pages show (`duplicate.services.shared.duplicate_touched`).
-    changed_at = models.DateTimeField(_("last changed"), auto_now=True)
-    #: Set once, by `duplicate_archive`: readable, and takes no changes.
-    archived_at = models.DateTimeField(_("archived"), null=True, blank=True)
 
     class Meta:
         ordering = ["-start_date", "name"]
@@ -91,10 +87,6 @@ class DuplicateCompetition(models.Model):
             validate_competition_slug(self.slug)
         except ValidationError as error:
             raise ValidationError({"slug": error}) from None
-
-    @property
-    def is_archived(self) -> bool:
-        return self.archived_at is not None
 
     @property
     def url_kwargs(self) -> dict[str, Any]:

@@ -1,10 +1,14 @@
-"""Making and changing an open event, its directors and jury, and the entries of persons.
+"""Making and changing an open event, its directors and jury, the entries of persons, and
+a federation's seasons.
 
 Each write runs in `transaction.atomic`, checks who may make it, and leaves an entry in
 the organiser's history (and, for an entry, in the history of the club it is for).
 Refusals are one `EventError` with a translated message; nothing is half done. An entry
 and its places in the divisions are made and taken back together: the divisions' apps do
-their part through the kinds they registered (`events.divisions`).
+their part through the kinds they registered (`events.divisions`). A season's settings are
+its federation's officials' (the ranking's pages); what follows from a change (the ranked
+games scored again with another GV) the ranking does on `events.signals.season_changed`,
+in the same transaction.
 
 Django: services over the events' models.
 """
@@ -14,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -30,6 +35,7 @@ from clubs.permissions import can_manage_club
 from events.divisions import Division, division_kinds
 from events.models import Entry, Event, Season
 from events.permissions import directs_event
+from events.signals import season_changed
 
 
 class EventError(Exception):
@@ -418,3 +424,107 @@ def entry_withdraw(*, entry: Entry, by: Any, now: datetime | None = None) -> Non
         _record(current, by=by, action=withdrawn, club_id=entry.club_id, before=summary)
     entry.delete()
     current.save(update_fields=["changed_at"])
+
+
+#: A season's settings, as the officials' form edits them and the history keeps them.
+SEASON_FIELDS = (
+    "name",
+    "slug",
+    "start",
+    "end",
+    "gap_value",
+    "min_games",
+    "min_interclub_share",
+    "counted_results",
+    "result_months",
+    "club_results",
+)
+
+NOT_AN_OFFICIAL = _("Only an official of the federation may do this.")
+NOT_A_FEDERATION = _("Only a federation keeps seasons of a ranking.")
+SEASON_SLUG_TAKEN = _("The federation has a season with this short name already.")
+
+
+def _check_official(federation: Club, by: Any) -> None:
+    if not federation.is_federation:
+        raise EventError(NOT_A_FEDERATION, code="not_a_federation")
+    if not can_manage_club(by, federation):
+        raise EventError(NOT_AN_OFFICIAL, code="not_an_official", forbidden=True)
+
+
+def season_settings(season: Season) -> dict[str, Any]:
+    """The settings as the history keeps them: JSON values (dates ISO, GV as text)."""
+    values: dict[str, Any] = {}
+    for name in SEASON_FIELDS:
+        value = getattr(season, name)
+        if isinstance(value, date):
+            value = value.isoformat()
+        elif isinstance(value, Decimal):
+            value = f"{value.normalize():f}"  # "20", not "2E+1"
+        values[name] = value
+    return values
+
+
+def _season_saved(season: Season) -> Season:
+    """Checked whole (the constraints too: a short name once per federation), then saved;
+    a short name taken meanwhile is refused as the check would have."""
+    taken = Season.objects.filter(federation_id=season.federation_id, slug=season.slug)
+    if taken.exclude(pk=season.pk).exists():
+        raise ValidationError({"slug": SEASON_SLUG_TAKEN})
+    season.full_clean()
+    try:
+        with transaction.atomic():
+            season.save()
+    except IntegrityError:
+        raise ValidationError({"slug": SEASON_SLUG_TAKEN}) from None
+    return season
+
+
+def season_create(*, federation: Club, fields: Mapping[str, Any], by: Any) -> Season:
+    """A new season of the federation's ranking. Raises `EventError` (who) or
+    `ValidationError` (what), and then saves nothing."""
+    _check_official(federation, by)
+    with transaction.atomic():
+        club_lock(federation.pk)
+        season = _season_saved(Season(federation=federation, **dict(fields)))
+        history_record(
+            club_id=federation.pk,
+            by=by,
+            action=HistoryAction.SEASON_CREATE,
+            object_type="season",
+            object_id=season.pk,
+            label=season.name,
+            after=season_settings(season),
+        )
+    return season
+
+
+def season_update(
+    *, season: Season, fields: Mapping[str, Any], by: Any, reason: str = ""
+) -> Season:
+    """The season's settings changed; `season_changed` tells the ranking, in the same
+    transaction (with another GV it scores every ranked game of the season again)."""
+    _check_official(season.federation, by)
+    with transaction.atomic():
+        club_lock(season.federation_id)
+        stored = Season.objects.get(pk=season.pk)
+        before = season_settings(stored)
+        for name, value in fields.items():
+            setattr(stored, name, value)
+        _season_saved(stored)
+        after = season_settings(stored)
+        changed = [name for name in SEASON_FIELDS if before[name] != after[name]]
+        if changed:
+            history_record(
+                club_id=stored.federation_id,
+                by=by,
+                action=HistoryAction.SEASON_SETTINGS,
+                object_type="season",
+                object_id=stored.pk,
+                label=stored.name,
+                before={name: before[name] for name in changed},
+                after={name: after[name] for name in changed},
+                reason=reason,
+            )
+            season_changed.send(sender=Season, season=stored, changed=changed)
+    return stored

@@ -11,7 +11,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -44,10 +43,9 @@ def game_role_required(view):
     """The game's two players and its club's secretaries (and staff); anonymous visitors
     log in first, everyone else gets 403 (a game of a draft round stays a 404)."""
 
+    @login_required
     @wraps(view)
     def wrapper(request, game_id: int, **kwargs):
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
         game = _game(game_id, user=request.user)
         role = role_in_game(game, request.user)
         if role is None:

@@ -10,7 +10,7 @@ from functools import wraps
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -69,10 +69,9 @@ def board_manager_required(view):
     a published round, before the result is confirmed) the services decide
     (games.confirmation.game_moves_write)."""
 
+    @login_required
     @wraps(view)
     def wrapper(request, game_id: int, **kwargs):
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
         game = _game(game_id, user=request.user)
         if role_in_game(game, request.user) is None:
             raise PermissionDenied

@@ -22,7 +22,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
-from django.contrib.auth.views import redirect_to_login
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, redirect, render
@@ -191,11 +191,10 @@ def signup_confirm_view(request, token: str):
     return redirect("first_steps", club=confirmed.club.slug)
 
 
+@login_required
 def first_steps(request, club: str):
     """The new club's three first steps, each ticked when done; a club waiting for the
     operator's approval says so."""
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
     club_obj = get_object_or_404(Club, slug=club)
     if not can_manage_club(request.user, club_obj):
         raise PermissionDenied
@@ -237,11 +236,10 @@ def first_steps(request, club: str):
     )
 
 
+@login_required
 def invite(request):
     """The operator mails an invitation to sign a club up (for BORDPUNT_SIGNUP=invite; it
     works in every mode). Kept as a `SignUpInvitation`."""
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
     if not is_operator(request.user):
         raise PermissionDenied
     form = InviteSignUpForm(request.POST or None)
@@ -268,10 +266,9 @@ def invite(request):
 def operator_required(view):
     """The operator's alone: a visitor is sent to log in, anyone else refused (403)."""
 
+    @login_required
     @wraps(view)
     def wrapper(request, *args, **kwargs):
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
         if not is_operator(request.user):
             raise PermissionDenied
         return view(request, *args, **kwargs)

@@ -7,7 +7,7 @@ Django: thin views over persons/services.py.
 from collections import Counter
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect, render
@@ -34,9 +34,8 @@ def _managed_club(request, club: str) -> Club:
     return club_obj
 
 
+@login_required
 def member_add_view(request, club: str):
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
     club_obj = _managed_club(request, club)
     form = MemberAddForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -60,10 +59,9 @@ def member_add_view(request, club: str):
     return render(request, "persons/member_add.html", {"club": club_obj, "form": form})
 
 
+@login_required
 def membership_view(request, club: str, player_id: int):
     """The club's own details of a member: its secretaries see and change only these."""
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
     club_obj = _managed_club(request, club)
     membership = get_object_or_404(
         Membership.objects.select_related("player"), club=club_obj, player_id=player_id
@@ -127,10 +125,9 @@ def _merges_of(club: Club):
     ).distinct()
 
 
+@login_required
 def merge_view(request, club: str):
     """Merge two records of one person; the merges of the club's members, each undoable."""
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
     club_obj = _managed_club(request, club)
     form = MergeForm(request.POST or None, players=_merge_choices(club_obj, request.user))
     if request.method == "POST" and form.is_valid():
@@ -158,10 +155,9 @@ def merge_view(request, club: str):
     )
 
 
+@login_required
 def unmerge_view(request, club: str, merge_id: int):
     """Undo a merge (a POST only)."""
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
     club_obj = _managed_club(request, club)
     merge = get_object_or_404(_merges_of(club_obj), pk=merge_id)
     if request.method != "POST":

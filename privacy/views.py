@@ -9,7 +9,6 @@ import json
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpResponse
@@ -99,11 +98,10 @@ def my_data_erase(request):
     return redirect("privacy")
 
 
+@login_required
 def member_erase(request, club: str, player_id: int):
     """The club's secretary erases a member without an account, at the member's request,
     after typing the member's name."""
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
     club_obj = get_object_or_404(Club, slug=club)
     if not can_manage_club(request.user, club_obj):
         raise PermissionDenied

@@ -15,9 +15,12 @@ class RankingConfig(AppConfig):
 
     def ready(self) -> None:
         from duplicate.signals import game_complete
+        from events.signals import season_changed
         from ranking.history_text import register_history_texts
-        from ranking.services import on_game_complete
+        from ranking.services import on_game_complete, on_season_changed
 
         # An evening's results complete (or corrected): its ranked game published again.
         game_complete.connect(on_game_complete, dispatch_uid="ranking.evening_publish")
+        # A season's GV changed: its ranked games scored again, in the same transaction.
+        season_changed.connect(on_season_changed, dispatch_uid="ranking.season_recompute")
         register_history_texts()

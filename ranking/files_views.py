@@ -10,7 +10,6 @@ import hashlib
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -36,10 +35,8 @@ from ranking.files_import import (
 )
 
 
-def _exported(request, club: str, event: str) -> tuple[Event, EventFile] | HttpResponse:
+def _exported(request, club: str, event: str) -> tuple[Event, EventFile]:
     """The event of the address and its file, for those who may export it."""
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
     found = get_object_or_404(
         Event.objects.select_related("organiser", "season"), organiser__slug=club, slug=event
     )
@@ -48,20 +45,15 @@ def _exported(request, club: str, event: str) -> tuple[Event, EventFile] | HttpR
     return found, event_results_file(found)
 
 
+@login_required
 def event_results_page(request, club: str, event: str):
     """What the event's results file holds, and its downloads."""
-    loaded = _exported(request, club, event)
-    if isinstance(loaded, HttpResponse):
-        return loaded
-    found, exported = loaded
+    found, exported = _exported(request, club, event)
     return render(request, "ranking/results_file.html", {"event": found, "exported": exported})
 
 
 def _download(request, club: str, event: str, suffix: str):
-    loaded = _exported(request, club, event)
-    if isinstance(loaded, HttpResponse):
-        return loaded
-    found, exported = loaded
+    found, exported = _exported(request, club, event)
     if exported.results is None:
         messages.error(
             request, _("No evening of this event is finished yet: there is nothing to export.")
@@ -79,10 +71,12 @@ def _download(request, club: str, event: str, suffix: str):
     return response
 
 
+@login_required
 def event_results_json(request, club: str, event: str):
     return _download(request, club, event, "json")
 
 
+@login_required
 def event_results_csv(request, club: str, event: str):
     return _download(request, club, event, "csv")
 

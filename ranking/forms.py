@@ -11,7 +11,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from events.models import Season
-from ranking.services import SEASON_FIELDS
+from events.services import SEASON_FIELDS
 
 
 class SeasonForm(forms.ModelForm):

@@ -16,7 +16,7 @@ def register_history_texts() -> None:
     from django.db import models
 
     from events.models import Season
-    from ranking.services import SEASON_FIELDS
+    from events.services import SEASON_FIELDS
 
     fields = [
         field

@@ -1,26 +1,29 @@
 """The ranking's pages: a federation's seasons, a season's ranking of persons and of clubs,
 a person's results, and the settings (the federation's officials).
 
-Thin: the reads are `ranking.selectors`, the writes `ranking.services`.
+Thin: the reads are `ranking.selectors`; the writes are the seasons' own
+(`events.services.season_create`, `season_update`).
 """
 
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
+from clubs.models import Club
 from clubs.permissions import can_manage_club
-from ranking import selectors, services
+from events.services import EventError, season_create, season_update
+from ranking import selectors
 from ranking.forms import SeasonForm
 
 
-def _refused(form: SeasonForm, error: ValidationError | services.RankingError) -> None:
-    if isinstance(error, services.RankingError):
+def _refused(form: SeasonForm, error: ValidationError | EventError) -> None:
+    if isinstance(error, EventError):
         form.add_error(None, str(error.message))
     elif hasattr(error, "error_dict"):
         for field, errors in error.error_dict.items():
@@ -33,24 +36,31 @@ def _refused(form: SeasonForm, error: ValidationError | services.RankingError) -
 def seasons_page(request: HttpRequest, club: str) -> HttpResponse:
     """The federation's seasons; its officials make a new one here."""
     federation = selectors.federation_get(club)
-    can_manage = can_manage_club(request.user, federation)
-    form = SeasonForm() if can_manage else None
     if request.method == "POST":
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if not can_manage:
-            raise PermissionDenied
-        form = SeasonForm(request.POST)
-        if form.is_valid():
-            try:
-                season = services.season_create(
-                    federation=federation, fields=form.settings(), by=request.user
-                )
-            except (ValidationError, services.RankingError) as error:
-                _refused(form, error)
-            else:
-                messages.success(request, _("The season is made."))
-                return redirect("ranking_season", federation.slug, season.slug)
+        return _season_create(request, federation)
+    can_manage = can_manage_club(request.user, federation)
+    return _seasons(request, federation, SeasonForm() if can_manage else None, can_manage)
+
+
+@login_required
+def _season_create(request: HttpRequest, federation: Club) -> HttpResponse:
+    if not can_manage_club(request.user, federation):
+        raise PermissionDenied
+    form = SeasonForm(request.POST)
+    if form.is_valid():
+        try:
+            season = season_create(federation=federation, fields=form.settings(), by=request.user)
+        except (ValidationError, EventError) as error:
+            _refused(form, error)
+        else:
+            messages.success(request, _("The season is made."))
+            return redirect("ranking_season", federation.slug, season.slug)
+    return _seasons(request, federation, form, True)
+
+
+def _seasons(
+    request: HttpRequest, federation: Club, form: SeasonForm | None, can_manage: bool
+) -> HttpResponse:
     return render(
         request,
         "ranking/seasons.html",
@@ -134,11 +144,10 @@ def person_page(request: HttpRequest, club: str, season: str, person: str) -> Ht
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@login_required
 def season_edit_page(request: HttpRequest, club: str, season: str) -> HttpResponse:
     """The season's settings (its federation's officials); another GV scores every ranked
     game of the season again."""
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
     found = selectors.season_get(federation_slug=club, season_slug=season)
     if not can_manage_club(request.user, found.federation):
         raise PermissionDenied
@@ -147,13 +156,13 @@ def season_edit_page(request: HttpRequest, club: str, season: str) -> HttpRespon
         form = SeasonForm(request.POST, instance=found, with_reason=True)
         if form.is_valid():
             try:
-                changed = services.season_update(
+                changed = season_update(
                     season=found,
                     fields=form.settings(),
                     by=request.user,
                     reason=form.cleaned_data["reason"],
                 )
-            except (ValidationError, services.RankingError) as error:
+            except (ValidationError, EventError) as error:
                 _refused(form, error)
             else:
                 messages.success(request, _("Settings saved."))

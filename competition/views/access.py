@@ -2,7 +2,7 @@
 
 from functools import wraps
 
-from django.contrib.auth.views import redirect_to_login
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 
 from competition.selectors import competition_get
@@ -17,10 +17,9 @@ def secretary_required(view):
     gets 403. The view receives the competition instead of the two slugs.
     """
 
+    @login_required
     @wraps(view)
     def wrapper(request, club: str, competition: str, **kwargs):
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
         loaded = competition_get(club_slug=club, competition_slug=competition)
         if not manages_competition(request.user, loaded):
             raise PermissionDenied

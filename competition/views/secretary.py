@@ -1,7 +1,6 @@
 """The secretary's pages. Each view validates a form, calls one service, and reports."""
 
 import hashlib
-from collections.abc import Sequence
 from typing import cast
 
 from django.contrib import messages
@@ -16,7 +15,6 @@ from django.views.decorators.http import require_POST
 
 from clubs.models import Club
 from clubs.permissions import can_manage_club
-from clubs.submissions import AlreadySaved, submission_applied, submission_key, submission_once
 from competition import exports, selectors
 from competition.filters import HistoryFilter
 from competition.forms import (
@@ -28,15 +26,13 @@ from competition.forms import (
     GroupForm,
     ImportConfirmForm,
     ImportForm,
-    ResultFormSet,
     ResultRowForm,
     RoundCreateForm,
     WithdrawForm,
     question_field_name,
-    score_names,
 )
 from competition.models import Competition
-from competition.rulesets import competition_score_max
+from competition.results_page import results_page, results_post
 from competition.services import CompetitionError, competitions
 from competition.services.competitions import SlugTaken
 from competition.services.entrants import (
@@ -62,7 +58,6 @@ from competition.services.importing import (
 from competition.services.rounds import (
     round_correct_result,
     round_create,
-    round_record_results,
 )
 from competition.views.access import secretary_required
 from competition.views.warnings import open_games_warning
@@ -70,7 +65,7 @@ from events.permissions import directs_event
 from events.selectors import event_get
 from games.models import Game
 from games.selectors import game_history
-from games.services import ResultEntry, ResultError, ResultInput, ResultKind, result_kind_of
+from games.services import ResultError, ResultInput
 
 
 @login_required
@@ -314,205 +309,24 @@ def round_results(request, competition: Competition, number: int):
     The cursor starts in the first empty score and, after a refused save, in the first
     marked field; a score out of the ordinary is saved only once its row confirms it. A row
     whose game changed under the page (another device, a first move on the board) is
-    marked and kept as typed, and the other rows are saved.
+    marked and kept as typed, and the other rows are saved (`competition.results_page`).
     """
     round_obj = selectors.round_get(competition, number)
-    if request.method == "POST" and submission_applied(submission_key(request.POST)):
-        return redirect(round_obj)  # sent again: saved the first time
-    all_games = [game for game in selectors.round_games(round_obj) if not game.is_bye]
-    # A game entered move by move gets its result from the moves, not from this page.
-    by_moves = [game for game in all_games if game.move_count]
-    games = [game for game in all_games if not game.move_count]
-    formset = _results_formset(
-        competition, games if request.method != "POST" else all_games, data=request.POST or None
-    )
-    rows = [(form.game_obj, form) for form in formset.forms]
-    if request.method == "POST" and formset.is_valid() and all(game for game, _f in rows):
-        on_board = {
-            game.pk: _("Entered on the board in the meantime: the board decides.")
-            for game, form in rows
-            if game.move_count and form.typed_over
-        }
-        entries = [_entry_from(form) for game, form in rows if not game.move_count]
-        try:
-            recorded = submission_once(
-                submission_key(request.POST),
-                by=request.user,
-                kind="results",
-                led_to=lambda recorded: f"round {round_obj.pk}" if recorded.changed else None,
-                write=lambda: round_record_results(
-                    round=round_obj, entries=entries, by=request.user
-                ),
-            )
-        except AlreadySaved:
-            # Sent again (its answer or the connection was lost): the round as it is now.
+    if request.method == "POST":
+        answer = results_post(
+            competition=competition, round_obj=round_obj, data=request.POST, by=request.user
+        )
+        for level, text in answer.messages:
+            messages.add_message(request, level, text)
+        if answer.page is None:
             return redirect(round_obj)
-        except ResultError as error:
-            for game, form in rows:
-                if game.pk in error.errors:
-                    form.add_error(None, error.errors[game.pk])
-            messages.error(request, error.message)
-        except CompetitionError as error:
-            messages.error(request, error.message)
-        else:
-            _saved_message(request, recorded.changed)
-            changed_meanwhile = {**on_board, **recorded.changed_meanwhile}
-            if not changed_meanwhile:
-                return redirect(round_obj)
-            messages.warning(
-                request,
-                ngettext(
-                    "%(count)s row changed in the meantime and was not saved: check the "
-                    "marked row.",
-                    "%(count)s rows changed in the meantime and were not saved: check the "
-                    "marked rows.",
-                    len(changed_meanwhile),
-                )
-                % {"count": len(changed_meanwhile)},
-            )
-            return _results_page_again(request, competition, round_obj, rows, changed_meanwhile)
-    elif request.method == "POST":
-        marked = [form for _game, form in rows if form.errors]
-        if not all(game for game, _f in rows):
-            messages.error(
-                request,
-                _(
-                    "Nothing was saved: a row is for a game that is not in this round. "
-                    "Reload the page."
-                ),
-            )
-        elif marked and all(form.only_asks_confirmation for form in marked):
-            messages.warning(
-                request, _("Nothing was saved yet: confirm or correct the marked scores.")
-            )
-        else:
-            messages.error(request, _("Nothing was saved: correct the marked rows."))
-    return _results_page(request, competition, round_obj, formset, by_moves)
-
-
-def _results_formset(competition: Competition, games: Sequence[Game], *, data=None):
-    return ResultFormSet(
-        data,
-        initial=[ResultRowForm.initial_for(game) for game in games],
-        games=games,
-        score_max=competition_score_max(competition),
-        rules_name=competition.get_rules_display(),
-    )
-
-
-def _results_page(request, competition, round_obj, formset, by_moves):
-    rows = [(form.game_obj, form) for form in formset.forms if form.game_obj is not None]
-    _place_focus([form for _game, form in rows])
+        page = answer.page
+    else:
+        page = results_page(competition, round_obj)
     return render(
         request,
         "competition/round_results.html",
-        {
-            "competition": competition,
-            "round": round_obj,
-            "formset": formset,
-            "rows": rows,
-            "by_moves": by_moves,
-            # A round with a table of 3 or 4: every row lists its players with their scores.
-            "at_tables": any(len(game.seat_list) > 2 for game, _form in rows),
-        },
-    )
-
-
-def _stored_now(game: Game) -> str:
-    """What the game holds now, for the row that changed under the page."""
-    kind = result_kind_of(game)
-    if kind is None:
-        return _("It has no result now.")
-    shown = dict(ResultKind.for_table([player.name for player in game.players]))[kind]
-    if any(score is not None for score in game.scores):
-        shown = f"{' – '.join(str(score) for score in game.scores if score is not None)} ({shown})"
-    return _("Saved now: %(result)s.") % {"result": shown}
-
-
-def _saved_message(request, changed: int) -> None:
-    if changed:
-        messages.success(
-            request,
-            ngettext("%(count)s result saved.", "%(count)s results saved.", changed)
-            % {"count": changed},
-        )
-    else:
-        messages.info(request, _("Nothing changed: no result was saved."))
-
-
-def _results_page_again(request, competition, round_obj, rows, changed_meanwhile: dict):
-    """The page as it is now, after a save that left rows changed under it: every row
-    shows the game's current result, except the marked ones, which keep what was typed
-    (on the current version, so that saving again is a deliberate overwrite)."""
-    typed = {game.pk: form.cleaned_data for game, form in rows}
-    fresh = [game for game in selectors.round_games(round_obj) if not game.is_bye]
-    games = [game for game in fresh if not game.move_count]
-    data = {
-        "form-TOTAL_FORMS": str(len(games)),
-        "form-INITIAL_FORMS": str(len(games)),
-        "form-MIN_NUM_FORMS": "0",
-        "form-MAX_NUM_FORMS": "1000",
-    }
-    for index, game in enumerate(games):
-        values = ResultRowForm.initial_for(game)
-        if game.pk in changed_meanwhile:
-            kept = typed[game.pk]
-            names = ("kind", *score_names(len(game.seat_list)))
-            values.update({name: kept.get(name) for name in names})
-            values.update(reason=kept.get("reason", ""), confirm=kept.get("confirm", ""))
-        for name, value in values.items():
-            data[f"form-{index}-{name}"] = "" if value is None else str(value)
-    formset = _results_formset(competition, games, data=data)
-    formset.is_valid()
-    for form in formset.forms:
-        if form.game_obj.pk in changed_meanwhile:
-            form.add_error(None, changed_meanwhile[form.game_obj.pk])
-            form.add_error(None, _stored_now(form.game_obj))
-    by_moves = [game for game in fresh if game.move_count]
-    for game in by_moves:
-        if game.pk in changed_meanwhile:
-            kept = typed[game.pk]
-            scores = [kept.get(name) for name in score_names(len(game.seat_list))]
-            shown = " – ".join("–" if score is None else str(score) for score in scores)
-            game.typed_on_board = (  # type: ignore[attr-defined]  # for the template
-                changed_meanwhile[game.pk],
-                kept,
-                shown if len(scores) > 2 else "",
-            )
-    return _results_page(request, competition, round_obj, formset, by_moves)
-
-
-def _place_focus(forms: list) -> None:
-    """Open the page in the first marked field after a refused save, else in the first
-    empty score."""
-    focus = next(
-        (
-            (form, name)
-            for find in (ResultRowForm.first_marked_field, ResultRowForm.first_empty_score)
-            for form in forms
-            if (name := find(form))
-        ),
-        (None, None),
-    )
-    for form in forms:
-        form.prepare_widgets(autofocus=focus[1] if form is focus[0] else None)
-
-
-def _entry_from(form: ResultRowForm) -> ResultEntry:
-    """A row as the service takes it: nothing to record when it was left as shown."""
-    data = form.cleaned_data
-    scores = form.scores()
-    empty = all(score is None for score in scores)
-    result = (
-        None
-        if (empty and data["kind"] in ResultKind.SCORED) or not form.typed_over
-        else ResultInput(data["kind"], scores)
-    )
-    return ResultEntry(
-        game_id=data["game"],
-        result=result,
-        reason=data.get("reason") or "",
-        expected_version=data["version"],
+        {"competition": competition, "round": round_obj, **page.context()},
     )
 
 

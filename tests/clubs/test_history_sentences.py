@@ -601,7 +601,7 @@ SAMPLES = {
     ),
     "operator.act_start": (CLUB, None, None, "", "Dienstbeheerder treedt op voor de club"),
     "operator.act_stop": (CLUB, None, None, "", "De Goudse Letters"),
-    # ranking/services.py season_create, season_update, evening_publish
+    # events/services.py season_create, season_update; ranking/services.py evening_publish
     "season.create": (
         {"object_type": "season", "object_label": "Seizoen 2026"},
         None,

@@ -14,8 +14,8 @@ from clubs.models import HistoryEntry
 from duplicate.models import Slip
 from duplicate.signals import game_complete
 from events.models import Event
+from events.services import EventError, season_update
 from ranking.models import RankedEvent, RankedGame, RankedResult
-from ranking.services import RankingError, season_update
 from tests.factories import UserFactory
 from tests.ranking.fixtures import play_evening
 
@@ -129,7 +129,7 @@ def test_another_gap_value_scores_the_seasons_games_again(interclub, season, off
 
 def test_only_an_official_changes_a_season(season, interclub):
     outsider = UserFactory()
-    with pytest.raises(RankingError) as refused:
+    with pytest.raises(EventError) as refused:
         season_update(season=season, fields={"min_games": 3}, by=outsider)
     assert refused.value.code == "not_an_official"
     season.refresh_from_db()

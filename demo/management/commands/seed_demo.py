@@ -7,8 +7,10 @@ use. Every kind of result is in it: scores, moves, walk-overs, flag falls, annul
 byes; the browser crawl (tests/e2e/test_crawl.py) opens it all."""
 
 import random
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -61,6 +63,162 @@ LEIDEN_NAMES = [
 DEMO_PASSWORD = "bordpunt-demo"
 
 
+@dataclass(frozen=True)
+class PairedPlan:
+    """A paired competition of the demo club, entered and played round by round: every
+    round paired and its results in (each table's by `Command._play`), the last round
+    published with only `last_share` of its tables in."""
+
+    settings: dict[str, Any]
+    #: Who enters: these of the club's players (PLAYER_NAMES), in this order.
+    entrants: slice
+    rounds: int
+    #: The first round's date; a round a week later each (`weekly`), or all on one day.
+    first: date
+    low: int
+    high: int
+    last_share: float
+    weekly: bool = True
+    #: Entered by rating, strongest first, with their seed numbers.
+    seeded: bool = False
+    #: Each entrant present by lot (88%) every round; else all present, but for
+    #: `absent_last` (a player's number in PLAYER_NAMES) on the last evening.
+    present_by_lot: bool = False
+    absent_last: int | None = None
+    #: The last round's first tables entered move by move (games/demo/*.gcg).
+    moves_last: bool = False
+    #: One round more, paired and not published: a draft, the secretaries' alone.
+    draft: bool = False
+
+    def date_of(self, number: int) -> date:
+        return self.first + timedelta(weeks=number - 1 if self.weekly else 0)
+
+
+@dataclass(frozen=True)
+class EventPlan:
+    """An open event with one duplicate division, organised by the club of `organiser`
+    (a short name), and who entered it: each club's members (`entries`, by short name and
+    a slice of them) playing for their club, and `guests`, new players without a club."""
+
+    organiser: str
+    settings: dict[str, Any]
+    division: dict[str, Any]
+    entries: tuple[tuple[str, slice], ...]
+    guests: tuple[str, ...] = ()
+    #: One of the federation's season's events (the season the demo makes).
+    in_season: bool = False
+    #: Its first evening played to its end by everyone entered.
+    played: bool = False
+
+
+#: The events, both with their entries closed: entering is shown on a fresh event.
+EVENTS = [
+    # Twelve players, six of each club: enough for a ranking, cheap to seed.
+    EventPlan(
+        organiser="ntsv",
+        settings=dict(
+            name="Interclub Gouda 2026",
+            slug="interclub-gouda-2026",
+            kind=Event.Kind.INTERCLUB,
+            date=date(2026, 11, 14),
+            guests_allowed=False,
+            entry_closes_at=datetime(2026, 11, 7, 17, 0, tzinfo=UTC),
+        ),
+        division=dict(
+            name="Interclub Gouda 2026",
+            slug="interclub-gouda-2026",
+            rules=DuplicateCompetition.Rules.STANDARD,
+            start_date=date(2026, 11, 14),
+        ),
+        entries=(("gouda", slice(2, 8)), ("leiden", slice(6))),
+        in_season=True,
+        played=True,
+    ),
+    EventPlan(
+        organiser="gouda",
+        settings=dict(
+            name="Gouds Duplicate Open 2027",
+            slug="duplicate-open-2027",
+            kind=Event.Kind.OPEN,
+            date=date(2027, 2, 13),
+            entry_closes_at=datetime(2026, 12, 1, 17, 0, tzinfo=UTC),
+        ),
+        division=dict(
+            name="Duplicate Open 2027",
+            slug="duplicate-open-2027",
+            rules=DuplicateCompetition.Rules.STANDARD,
+            start_date=date(2027, 2, 13),
+        ),
+        entries=(("gouda", slice(4)), ("leiden", slice(3))),
+        guests=("Gerrit Gast",),
+    ),
+]
+
+PAIRED = [
+    # Rounds 1-6 finish with their last result, round 7 is published with its first.
+    PairedPlan(
+        settings=dict(
+            name="Clubcompetitie 2026–2027",
+            slug="competitie-2026",
+            kind=Competition.Kind.CLUB,
+            rules=Competition.Rules.GOUDS_8,
+            start_date=date(2026, 9, 1),
+            ranking=Competition.Ranking.TOTALS,
+            tiebreaks=["spread", "wins", "opponents_match_points"],
+        ),
+        entrants=slice(None),
+        rounds=7,
+        first=date(2026, 9, 1),
+        low=110,
+        high=330,
+        last_share=0.3,
+        present_by_lot=True,
+        moves_last=True,
+        draft=True,
+    ),
+    PairedPlan(
+        settings=dict(
+            name="Gouds Open 2026",
+            slug="gouds-open-2026",
+            kind=Competition.Kind.TOURNAMENT,
+            rules=Competition.Rules.STANDARD,
+            start_date=date(2026, 6, 13),
+            number_of_rounds=5,
+            starters=Competition.Starters.ASSIGNED,
+            tiebreaks=["spread", "sonneborn_berger"],
+        ),
+        entrants=slice(12),
+        rounds=5,
+        first=date(2026, 6, 13),
+        weekly=False,
+        low=280,
+        high=520,
+        last_share=1.0,
+        seeded=True,
+    ),
+    # Thursdays in tables of 3 and 4: rounds 1-3 finish; round 4 is published with half of
+    # its tables in, and one is absent that evening: its tables are of 4 and of 3.
+    PairedPlan(
+        settings=dict(
+            name="Donderdag in viertallen",
+            slug="viertallen-2026",
+            kind=Competition.Kind.CLUB,
+            rules=Competition.Rules.STANDARD,
+            start_date=date(2026, 9, 1),
+            table_size="fours",
+            tiebreaks=["relative_score", "wins"],
+        ),
+        entrants=slice(14),
+        rounds=4,
+        first=date(2026, 9, 3),
+        low=150,
+        high=420,
+        last_share=0.5,
+        absent_last=5,
+    ),
+]
+
+
 class Command(BaseCommand):
     help = "Create demo data: a club, players, a Gouds 8 competition and a tournament."
 
@@ -108,82 +266,9 @@ class Command(BaseCommand):
         if not user_model.objects.filter(username="admin").exists():
             user_model.objects.create_superuser("admin", password=DEMO_PASSWORD)
 
+        for plan in PAIRED:
+            self._play_paired(club, plan, players, rng)
         start = date(2026, 9, 1)
-        season = competition_create(
-            club=club,
-            settings=dict(
-                name="Clubcompetitie 2026–2027",
-                slug="competitie-2026",
-                kind=Competition.Kind.CLUB,
-                rules=Competition.Rules.GOUDS_8,
-                start_date=start,
-                ranking=Competition.Ranking.TOTALS,
-                tiebreaks=["spread", "wins", "opponents_match_points"],
-            ),
-        )
-        for player in players:
-            entrant_add(competition=season, player=player, joined_round=1)
-        for number in range(1, 8):
-            round_obj = round_create(competition=season, date=start + timedelta(weeks=number - 1))
-            active = entrants_active_in(round_obj)
-            present = [e.player_id for e in active if rng.random() > 0.12]
-            round_set_attendance(round=round_obj, present_player_ids=present)
-            round_pair(round=round_obj)
-            if number == 7:
-                self._enter_demo_games(round_obj)
-            # Rounds 1-6 finish with their last result, round 7 is published with its first.
-            self._play(round_obj, rng, low=110, high=330, share=1.0 if number < 7 else 0.3)
-        # Round 8 is paired and not yet published: a draft, the secretaries' alone.
-        round_pair(round=round_create(competition=season, date=start + timedelta(weeks=7)))
-
-        tournament = competition_create(
-            club=club,
-            settings=dict(
-                name="Gouds Open 2026",
-                slug="gouds-open-2026",
-                kind=Competition.Kind.TOURNAMENT,
-                rules=Competition.Rules.STANDARD,
-                start_date=date(2026, 6, 13),
-                number_of_rounds=5,
-                starters=Competition.Starters.ASSIGNED,
-                tiebreaks=["spread", "sonneborn_berger"],
-            ),
-        )
-        for seed_number, player in enumerate(
-            sorted(players[:12], key=lambda p: -(p.rating or 0)), 1
-        ):
-            entrant_add(competition=tournament, player=player, seed=seed_number)
-        for _number in range(5):
-            round_obj = round_create(competition=tournament, date=date(2026, 6, 13))
-            round_pair(round=round_obj)
-            self._play(round_obj, rng, low=280, high=520, share=1.0)
-
-        foursomes = competition_create(
-            club=club,
-            settings=dict(
-                name="Donderdag in viertallen",
-                slug="viertallen-2026",
-                kind=Competition.Kind.CLUB,
-                rules=Competition.Rules.STANDARD,
-                start_date=start,
-                table_size="fours",
-                tiebreaks=["relative_score", "wins"],
-            ),
-        )
-        for player in players[:14]:
-            entrant_add(competition=foursomes, player=player, joined_round=1)
-        for number in range(1, 5):
-            round_obj = round_create(
-                competition=foursomes, date=start + timedelta(weeks=number - 1, days=2)
-            )
-            # One is absent on the last evening: its tables are of 4 and of 3.
-            if number == 4:
-                present = [player.pk for player in players[:14] if player != players[5]]
-                round_set_attendance(round=round_obj, present_player_ids=present)
-            round_pair(round=round_obj)
-            # Rounds 1-3 finish; round 4 is published with half of its tables in.
-            self._play(round_obj, rng, low=150, high=420, share=1.0 if number < 4 else 0.5)
-
         duplicate = duplicate_create(
             club=club,
             settings=dict(
@@ -229,75 +314,66 @@ class Command(BaseCommand):
             end=date(2027, 8, 31),
             gap_value=Decimal("20"),
         )
-        interclub = event_create(
-            organiser=ntsv,
-            settings=dict(
-                name="Interclub Gouda 2026",
-                slug="interclub-gouda-2026",
-                kind=Event.Kind.INTERCLUB,
-                date=date(2026, 11, 14),
-                season=season,
-                guests_allowed=False,
-                entry_closes_at=datetime(2026, 11, 7, 17, 0, tzinfo=UTC),
-            ),
-            by=None,
-        )
-        division = duplicate_create(
-            club=ntsv,
-            settings=dict(
-                name="Interclub Gouda 2026",
-                slug="interclub-gouda-2026",
-                rules=DuplicateCompetition.Rules.STANDARD,
-                start_date=date(2026, 11, 14),
-            ),
-            by=None,
-            event=interclub,
-        )
-        # Twelve players, six of each club: enough for a ranking, cheap to seed.
-        field = [(player, club) for player in players[2:8]] + [(p, leiden) for p in guests[:6]]
-        for player, for_club in field:
-            entry_create(
-                event=interclub,
-                player=player,
-                club=for_club,
-                divisions=[Division(division_kind("duplicate"), division)],
+        members = {club.slug: players, leiden.slug: guests}
+        clubs = {club.slug: club, leiden.slug: leiden, ntsv.slug: ntsv}
+        for plan in EVENTS:
+            settings = {**plan.settings, **({"season": season} if plan.in_season else {})}
+            event = event_create(organiser=clubs[plan.organiser], settings=settings, by=None)
+            division = duplicate_create(
+                club=clubs[plan.organiser],
+                settings=plan.division,
                 by=None,
+                event=event,
             )
-        self._play_duplicate(division, 1, [player for player, _c in field], rng, turns=None)
+            entered: list[tuple[Player, Club | None]] = [
+                (player, clubs[slug])
+                for slug, which in plan.entries
+                for player in members[slug][which]
+            ]
+            entered += [(player_save(Player(name=name), by=None), None) for name in plan.guests]
+            for player, plays_for in entered:
+                entry_create(
+                    event=event,
+                    player=player,
+                    club=plays_for,
+                    divisions=[Division(division_kind("duplicate"), division)],
+                    by=None,
+                )
+            if plan.played:
+                self._play_duplicate(
+                    division, 1, [player for player, _c in entered], rng, turns=None
+                )
 
-        open_event = event_create(
-            organiser=club,
-            settings=dict(
-                name="Gouds Duplicate Open 2027",
-                slug="duplicate-open-2027",
-                kind=Event.Kind.OPEN,
-                date=date(2027, 2, 13),
-                entry_closes_at=datetime(2026, 12, 1, 17, 0, tzinfo=UTC),
-            ),
-            by=None,
-        )
-        open_division = duplicate_create(
-            club=club,
-            settings=dict(
-                name="Duplicate Open 2027",
-                slug="duplicate-open-2027",
-                rules=DuplicateCompetition.Rules.STANDARD,
-                start_date=date(2027, 2, 13),
-            ),
-            by=None,
-            event=open_event,
-        )
-        guest = player_save(Player(name="Gerrit Gast"), by=None)
-        entered: list[tuple[Player, Club | None]] = [(p, club) for p in players[:4]]
-        entered += [(p, leiden) for p in guests[:3]] + [(guest, None)]
-        for player, plays_for in entered:
-            entry_create(
-                event=open_event,
-                player=player,
-                club=plays_for,
-                divisions=[Division(division_kind("duplicate"), open_division)],
-                by=None,
+    def _play_paired(
+        self, club: Club, plan: PairedPlan, players: list[Player], rng: random.Random
+    ) -> None:
+        competition = competition_create(club=club, settings=plan.settings)
+        entrants = players[plan.entrants]
+        if plan.seeded:
+            entrants = sorted(entrants, key=lambda p: -(p.rating or 0))
+        for number, player in enumerate(entrants, 1):
+            entrant_add(
+                competition=competition, player=player, seed=number if plan.seeded else None
             )
+        for number in range(1, plan.rounds + 1):
+            last = number == plan.rounds
+            round_obj = round_create(competition=competition, date=plan.date_of(number))
+            if plan.present_by_lot:
+                active = entrants_active_in(round_obj)
+                present = [e.player_id for e in active if rng.random() > 0.12]
+                round_set_attendance(round=round_obj, present_player_ids=present)
+            elif last and plan.absent_last is not None:
+                away = players[plan.absent_last]
+                present = [player.pk for player in entrants if player != away]
+                round_set_attendance(round=round_obj, present_player_ids=present)
+            round_pair(round=round_obj)
+            if last and plan.moves_last:
+                self._enter_demo_games(round_obj)
+            share = plan.last_share if last else 1.0
+            self._play(round_obj, rng, low=plan.low, high=plan.high, share=share)
+        if plan.draft:
+            draft = round_create(competition=competition, date=plan.date_of(plan.rounds + 1))
+            round_pair(round=draft)
 
     def _play_duplicate(
         self,

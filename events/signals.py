@@ -1,0 +1,14 @@
+"""What the events app tells the apps above it, which it may not import.
+
+`season_changed` is sent inside the transaction that changed a season's settings
+(`events.services.season_update`), so that what follows from them is written with the
+change or not at all: the ranking (ranking/) scores the season's ranked games again when
+its GV changed. Arguments: `season` (an `events.models.Season`, as saved) and `changed`
+(the names of the settings that changed, never empty).
+
+Django: a signal.
+"""
+
+from django.dispatch import Signal
+
+season_changed = Signal()
