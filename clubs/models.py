@@ -438,6 +438,9 @@ class Submission(models.Model):
     kind = models.CharField(_("form"), max_length=20)
     # What it led to, for whoever reads the table: "game 12", "slip 40", "round 3".
     led_to = models.CharField(_("led to"), max_length=60, blank=True)
+    # A digest of what the form said (`submission_sent`): the same key with other text is a
+    # form changed after it was first sent, refused rather than answered as the first.
+    digest = models.CharField(_("digest"), max_length=64, blank=True)
 
     class Meta:
         ordering = ["-made"]

@@ -20,9 +20,15 @@ from django.contrib import messages
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from clubs.submissions import AlreadySaved, submission_applied, submission_key, submission_once
+from clubs.submissions import AlreadySaved, submission_check, submission_once, submission_sent
 from competition import selectors
-from competition.forms import BaseResultFormSet, ResultFormSet, ResultRowForm, score_names
+from competition.forms import (
+    BaseResultFormSet,
+    ResultFormSet,
+    ResultRowForm,
+    score_names,
+    shown_token,
+)
 from competition.models import Competition, Round
 from competition.rulesets import competition_score_max
 from competition.services import CompetitionError
@@ -61,10 +67,11 @@ class ResultsPage:
 @dataclass
 class ResultsAnswer:
     """The answer to a posted page: messages (level, text) for the reader, and the page
-    to show again, or None when the round's page is next."""
+    to show again, or None when the round's page is next; `status`: the page's."""
 
     page: ResultsPage | None = None
     messages: list[tuple[int, str]] = field(default_factory=list)
+    status: int = 200
 
 
 def results_page(competition: Competition, round_obj: Round) -> ResultsPage:
@@ -80,9 +87,11 @@ def results_post(
 ) -> ResultsAnswer:
     """A posted page: every row checked, then saved together (`round_record_results`), or
     the page again with the marked rows and what to do about them."""
-    key = submission_key(data)
-    if submission_applied(key):
-        return ResultsAnswer()  # sent again: saved the first time
+    sent = submission_sent(data)
+    try:
+        submission_check(sent)
+    except AlreadySaved as repeat:
+        return _sent_again(competition, round_obj, data, repeat)
     all_games = [game for game in selectors.round_games(round_obj) if not game.is_bye]
     # A row of a game entered on the board meanwhile is still posted: it is marked below.
     by_moves = [game for game in all_games if game.move_count]
@@ -99,15 +108,14 @@ def results_post(
     entries = [_entry_from(form) for game, form in rows if not game.move_count]
     try:
         recorded = submission_once(
-            key,
+            sent,
             by=by,
             kind="results",
             led_to=lambda recorded: f"round {round_obj.pk}" if recorded.changed else None,
             write=lambda: round_record_results(round=round_obj, entries=entries, by=by),
         )
-    except AlreadySaved:
-        # Sent again (its answer or the connection was lost): the round as it is now.
-        return ResultsAnswer()
+    except AlreadySaved as repeat:
+        return _sent_again(competition, round_obj, data, repeat)
     except ResultError as error:
         for game, form in rows:
             if game.pk in error.errors:
@@ -116,6 +124,40 @@ def results_post(
     except CompetitionError as error:
         return ResultsAnswer(page, [(messages.ERROR, error.message)])
     return _saved_answer(competition, round_obj, rows, recorded)
+
+
+def _sent_again(
+    competition: Competition, round_obj: Round, data: Any, repeat: AlreadySaved
+) -> ResultsAnswer:
+    """A page sent again (its answer or the connection was lost): the round as it is now.
+    Changed since it was first sent (390 saved, then 399 sent with the same key), the
+    change is not saved: the page again, each row that differs from what is saved now
+    marked and kept as typed, on the current version, to be corrected with a reason."""
+    if not repeat.edited:
+        return ResultsAnswer()
+    all_games = [game for game in selectors.round_games(round_obj) if not game.is_bye]
+    formset = _results_formset(competition, all_games, data=data)
+    formset.is_valid()  # each row's cleaned data, as far as it goes
+    rows = [(form.game_obj, form) for form in formset.forms if form.game_obj is not None]
+    changed = {
+        game.pk: _("Already saved as first sent; the change made afterwards was not saved.")
+        for game, form in rows
+        if not game.move_count
+        and shown_token(form.cleaned_data, len(game.seat_list))
+        != ResultRowForm.initial_for(game)["shown"]
+    }
+    if not changed:
+        return ResultsAnswer()  # what was typed is what is saved now
+    refused = _(
+        "These results had already been saved as they were first sent; the changes made "
+        "afterwards were not saved. The marked rows say what is saved now: correct them "
+        "here, with a reason, and save again."
+    )
+    return ResultsAnswer(
+        _results_page_again(competition, round_obj, rows, changed),
+        [(messages.ERROR, refused)],
+        status=409,
+    )
 
 
 def _saved_answer(

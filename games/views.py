@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 import rules
 from clubs.inputs import query_int
-from clubs.submissions import AlreadySaved, submission_key, submission_once
+from clubs.submissions import AlreadySaved, submission_once, submission_sent
 from events.permissions import manages_competition
 from games import engine
 from games.analysis import game_review
@@ -184,7 +184,7 @@ def board(request, game: Game):
         prepared = _prepared(game, form.cleaned_data["version"], notation, rack)
         try:
             saved = submission_once(
-                submission_key(request.POST),
+                submission_sent(request.POST),
                 by=request.user,
                 kind="move",
                 led_to=lambda saved: f"game {game.pk} move {saved.pk}",
@@ -201,9 +201,19 @@ def board(request, game: Game):
                     ),
                 ),
             )
-        except AlreadySaved:
+        except AlreadySaved as repeat:
+            shown = _game(game.pk, user=request.user)
+            if repeat.edited:
+                # Sent again, changed: the move as first sent is on the board, the change
+                # is not. The form is left empty: what it held would be a move of its own.
+                refusal = _(
+                    "This move had already been saved as it was first sent (see the moves); "
+                    "the change made to it afterwards was not saved. Check the board and "
+                    "enter again what is still missing."
+                )
+                return _board_page(request, shown, refusal=refusal, status=409)
             # Sent again (its answer or the connection was lost): the board as it is now.
-            return _board_saved(request, _game(game.pk, user=request.user))
+            return _board_saved(request, shown)
         except MoveError as error:
             game.refresh_from_db()
             form = MoveForm(

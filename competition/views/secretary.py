@@ -320,13 +320,14 @@ def round_results(request, competition: Competition, number: int):
             messages.add_message(request, level, text)
         if answer.page is None:
             return redirect(round_obj)
-        page = answer.page
+        page, status = answer.page, answer.status
     else:
-        page = results_page(competition, round_obj)
+        page, status = results_page(competition, round_obj), 200
     return render(
         request,
         "competition/round_results.html",
         {"competition": competition, "round": round_obj, **page.context()},
+        status=status,
     )
 
 

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh, reselect, retarget
 
-from clubs.submissions import AlreadySaved, submission_applied, submission_key, submission_once
+from clubs.submissions import AlreadySaved, submission_check, submission_once, submission_sent
 from competition.services import CompetitionError
 from duplicate import clock, hand_in_sql, selectors
 from duplicate.forms import SlipForm
@@ -70,12 +70,25 @@ def _preview_of(state: selectors.EveningState, turn, text: str) -> dict:
     }
 
 
-def _slip_page(request, evening, player, *, form=None, state=None, fragment=False, added=None):
+def _slip_page(
+    request,
+    evening,
+    player,
+    *,
+    form=None,
+    state=None,
+    fragment=False,
+    added=None,
+    refusal="",
+    status=200,
+):
     """The slip page; `state`: the evening as the caller has just read it. `fragment`:
     only the part a hand-in changes (the turn, the form or "your slip is in", and the
     list of slips out of band), for the phone's own form: when the whole room hands in
     within seconds, the board is not rendered again for each slip. `added`: the slip
-    just handed in, whose row alone goes to the list the phone shows."""
+    just handed in, whose row alone goes to the list the phone shows. `refusal`: a send
+    refused for no field of the form (a slip changed after it was handed in), `status` its
+    status (409) for a plain post; htmx gets 200 and swaps the refusal in like any answer."""
     state = state or selectors.evening_state(evening)
     turn = _slip_turn(state)
     if added is None:
@@ -95,6 +108,7 @@ def _slip_page(request, evening, player, *, form=None, state=None, fragment=Fals
         "handed_in": handed_in,
         "mine": mine,
         "added": added,
+        "refusal": refusal,
         "form": form or SlipForm(notation=evening.competition.club.slip_notation),
         "fragment": fragment,
         "remaining": seconds_left(turn),
@@ -106,10 +120,11 @@ def _slip_page(request, evening, player, *, form=None, state=None, fragment=Fals
         "follow": None if state.is_over else state.last_draw,
         "poll_seconds": SLIP_POLL_SECONDS,
     }
+    status = 200 if request.htmx else status
     if fragment:
-        return render(request, "duplicate/_slip_hand_in.html", context)
+        return render(request, "duplicate/_slip_hand_in.html", context, status=status)
     context["board"] = state.board() if turn is None or turn.is_open else None
-    return render(request, "duplicate/slip.html", context)
+    return render(request, "duplicate/slip.html", context, status=status)
 
 
 def _turn_over_page(request, evening, player, *, form, state):
@@ -152,8 +167,11 @@ def slip(request, club: str, competition: str, number: int):
         return _slip_page(request, evening, player, state=_slip_state(evening))
     form = SlipForm(request.POST, notation=evening.competition.club.slip_notation)
     state = _slip_state(evening)
-    if submission_applied(submission_key(request.POST)):
-        return _slip_sent_again(request, evening, player, state)
+    sent = submission_sent(request.POST)
+    try:
+        submission_check(sent)
+    except AlreadySaved as repeat:
+        return _slip_sent_again(request, evening, player, state, edited=repeat.edited)
     turn = _slip_turn(state)
     wanted = request.POST.get("turn", "")
     if turn is None or wanted != str(turn.number):
@@ -165,7 +183,7 @@ def slip(request, club: str, competition: str, number: int):
         return _slip_page(request, evening, player, form=form, state=state, fragment=fragment)
     try:
         slip = submission_once(
-            submission_key(request.POST),
+            sent,
             by=request.user,
             kind="slip",
             led_to=lambda slip: f"slip {slip.pk}",
@@ -180,8 +198,8 @@ def slip(request, club: str, competition: str, number: int):
                 position=state.game if turn.is_open else None,
             ),
         )
-    except AlreadySaved:
-        return _slip_sent_again(request, evening, player, state)
+    except AlreadySaved as repeat:
+        return _slip_sent_again(request, evening, player, state, edited=repeat.edited)
     except CompetitionError as error:
         form.add_error(None, refusal(error))
         return _slip_page(request, evening, player, form=form, state=state, fragment=fragment)
@@ -192,9 +210,19 @@ def slip(request, club: str, competition: str, number: int):
     return redirect(evening_url("duplicate_slip", evening))
 
 
-def _slip_sent_again(request, evening, player, state):
+def _slip_sent_again(request, evening, player, state, *, edited: bool):
     """A slip sent again (its answer or the connection was lost): answered as the first,
-    "your slip is in"."""
+    "your slip is in". Changed since it was first sent, the change is refused in words:
+    the slip is in as first sent (the list of slips shows it), one slip per turn."""
+    if edited:
+        refusal = _(
+            "Your slip had already been handed in as it was first sent (see your slips); "
+            "the change made to it afterwards was not saved."
+        )
+        fragment = bool(request.htmx)
+        return _slip_page(
+            request, evening, player, state=state, fragment=fragment, refusal=refusal, status=409
+        )
     if request.htmx:
         return _slip_page(request, evening, player, state=state, fragment=True)
     return redirect(evening_url("duplicate_slip", evening))

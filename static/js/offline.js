@@ -103,6 +103,14 @@
     }
   }
 
+  function forget(form) {
+    var list = waiting();
+    var others = list.filter(function (entry) {
+      return entry.form !== form.id;
+    });
+    if (others.length !== list.length) keep(others);
+  }
+
   function notice() {
     var list = waiting();
     var shown = document.getElementById("offline-waiting");
@@ -125,12 +133,18 @@
     shown.textContent = texts().dataset.waiting + (labels.length ? " " + labels.join(" · ") : "");
   }
 
-  // Sent while the browser knows it has no connection: kept, not sent.
+  // Sent while the browser knows it has no connection: kept, not sent. A whole form sent
+  // again online replaces what of it waits: sent later, the older text would be answered
+  // as saved (its key is the same) and the page reloaded over the newer one's answer.
   document.addEventListener(
     "submit",
     function (event) {
       var form = event.target;
-      if (!form.matches("form[data-offline]") || navigator.onLine !== false) return;
+      if (!form.matches("form[data-offline]")) return;
+      if (navigator.onLine !== false) {
+        if (form.dataset.offline === "replace") forget(form);
+        return;
+      }
       event.preventDefault();
       event.stopImmediatePropagation();
       var data;
@@ -170,6 +184,15 @@
   function versionIn(html) {
     var field = new DOMParser().parseFromString(html, "text/html").querySelector("input[name='version']");
     return field ? field.value : null;
+  }
+
+  // Why the server refused a send, in its own words: the texts its page marks
+  // `data-refusal` (a move's refusal, a slip's, the results page's messages and rows).
+  function reasonIn(html) {
+    var page = new DOMParser().parseFromString(html, "text/html");
+    return Array.prototype.map.call(page.querySelectorAll("[data-refusal]"), function (node) {
+      return node.textContent.replace(/\s+/g, " ").trim();
+    }).filter(Boolean).join(" ");
   }
 
   // Kept as typed over the reload that shows what the server saved: the fields typed and
@@ -231,7 +254,8 @@
               return;
             }
             keep(waiting().slice(1));
-            if (!response.redirected) return done(entry); // refused: shown typed again
+            // Refused: shown typed again, with the server's reason.
+            if (!response.redirected) return done(entry, reasonIn(html));
             version = versionIn(html);
             landed = response.url;
             next();
@@ -244,7 +268,7 @@
       sending = false;
       notice();
     }
-    function done(refused) {
+    function done(refused, reason) {
       if (refused) {
         // What was typed after it assumed the board it would have made: not sent, shown
         // with it as not saved, to be typed again.
@@ -254,9 +278,13 @@
         keep(waiting().filter(function (entry) {
           return !entry.chained;
         }));
-        write(window.sessionStorage, REFUSED, [refused].concat(later).map(function (entry) {
-          return entry.label;
-        }));
+        write(window.sessionStorage, REFUSED, {
+          label: refused.label,
+          reason: reason,
+          later: later.map(function (entry) {
+            return entry.label;
+          }).filter(Boolean),
+        });
       }
       keepDrafts(refused);
       sending = false;
@@ -266,18 +294,31 @@
     next();
   }
 
-  // Sends that the server refused when they came (the page had changed meanwhile): said
-  // once, beside the form, which holds the first of them as it was typed.
+  // A send that the server refused when it came: said once, beside the form, which holds
+  // it as it was typed, with the server's reason (a move that does not fit the board, a
+  // turn that is over, a result changed since it was first sent) and what was typed after
+  // it and not sent.
   function refusedNotice() {
-    var labels = read(window.sessionStorage, REFUSED);
+    var refused = read(window.sessionStorage, REFUSED);
     write(window.sessionStorage, REFUSED, null);
-    var anchor = document.querySelector("form[data-offline]");
-    if (!labels || !labels.length || !anchor) return;
+    var anchor = document.querySelector("form[data-offline]") || document.querySelector("main");
+    if (!refused || !anchor) return;
     var shown = document.createElement("div");
     shown.id = "offline-refused";
     shown.className = "alert alert-danger";
     shown.setAttribute("role", "alert");
-    shown.textContent = texts().dataset.refused + " " + labels.filter(Boolean).join(" · ");
+    var lines = [
+      (texts().dataset.refused + " " + (refused.label || "")).trim(),
+      refused.reason || texts().dataset.refusedCheck,
+    ];
+    if (refused.later && refused.later.length) {
+      lines.push(texts().dataset.refusedLater + " " + refused.later.join(" · "));
+    }
+    lines.forEach(function (line) {
+      var part = document.createElement("div");
+      part.textContent = line;
+      shown.appendChild(part);
+    });
     anchor.before(shown);
   }
 
