@@ -183,13 +183,165 @@ def test_moves_sent_late_onto_a_board_that_changed_stay_typed(
 
     context.set_offline(False)
     board.evaluate("window.dispatchEvent(new Event('online'))")
-    expect(board.locator("#offline-refused")).to_contain_text(
-        "Niet opgeslagen, de pagina was intussen veranderd"
-    )
-    expect(board.locator("#offline-refused")).to_contain_text("8H WOORD · -")
+    refused = board.locator("#offline-refused")
+    expect(refused).to_contain_text("Niet opgeslagen toen de verbinding terug was: 8H WOORD")
+    # The server's own reason, and the move typed after it, not sent.
+    expect(refused).to_contain_text("Iemand anders heeft intussen een zet in deze partij ingevoerd")
+    expect(refused).to_contain_text("Daarna getypt, dus ook niet verstuurd: -")
     expect(board.locator("#id_notation")).to_have_value("8H WOORD")  # to check and save
     expect(board.locator("#offline-waiting")).to_have_count(0)
     assert list(Move.objects.filter(game=paired_game).values_list("notation", flat=True)) == [
         "H8 WAAS"
     ]
     context.close()
+
+
+def _login(context, live_server):
+    page = context.new_page()
+    page.goto(f"{live_server.url}{reverse('login')}")
+    page.fill("#id_username", "secretaris")
+    page.fill("#id_password", PASSWORD)
+    page.locator("main form button").click()
+    page.wait_for_url(lambda url: "login" not in url)
+    return page
+
+
+# The late send is refused for a reason of its own: the move does not fit the board.
+@pytest.mark.browser_errors(r"ERR_INTERNET_DISCONNECTED", r"422 .*/partij/\d+/bord/")
+def test_a_move_refused_for_its_own_reason_says_that_reason(
+    browser: Browser, live_server, paired_game
+):
+    context = browser.new_context(locale="nl-NL", **PHONE)
+    board = _login(context, live_server)
+    board.goto(f"{live_server.url}{reverse('board', args=[paired_game.pk])}")
+    board.locator('#starter-form button[value="0"]').tap()
+    expect(board.locator("#id_notation")).to_be_visible()
+    board.fill("#id_notation", "8H WOORD")  # the R on K8
+    board.keyboard.press("Enter")
+    expect(board.locator('#scoresheet tr[data-move="1"]')).to_be_visible()
+
+    context.set_offline(True)
+    board.fill("#id_notation", "K7 KAAS")  # its A on K8, where the R is
+    board.keyboard.press("Enter")
+    expect(board.locator("#offline-waiting")).to_contain_text("K7 KAAS")
+    context.set_offline(False)
+    board.evaluate("window.dispatchEvent(new Event('online'))")
+    refused = board.locator("#offline-refused")
+    expect(refused).to_contain_text("Niet opgeslagen toen de verbinding terug was: K7 KAAS")
+    expect(refused).to_contain_text("Op K8 ligt al een R")
+    expect(refused).not_to_contain_text("intussen")  # nothing changed meanwhile
+    expect(board.locator("#id_notation")).to_have_value("K7 KAAS")  # to correct
+    assert Move.objects.filter(game=paired_game).count() == 1
+    context.close()
+
+
+def _answer_lost(page, address: str) -> list:
+    """The next POST to `address` reaches the server, and its answer is lost."""
+    lost: list = []
+
+    def lose_the_answer(route):
+        if route.request.method == "POST" and not lost:
+            lost.append(route.fetch())  # it reaches the server
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    page.route(f"**{address}", lose_the_answer)
+    return lost
+
+
+# The first send's answer is lost on purpose; the changed one is refused (409).
+@pytest.mark.browser_errors(r"ERR_INTERNET_DISCONNECTED", r"409 .*/uitslagen/")
+def test_results_changed_after_their_answer_was_lost_are_refused_in_words(
+    browser: Browser, live_server, paired_game
+):
+    """390 – 300 is sent when the Wi-Fi is back and saved, but its answer is lost; the
+    secretary, seeing it still waits, makes it 399 – 300 (the same page, so the same
+    key). Not dropped as "already saved": the page says that 390 is saved and 399 not,
+    and holds 399 to be saved as a correction, with a reason."""
+    context = browser.new_context(locale="nl-NL")
+    page = _login(context, live_server)
+    round_obj = paired_game.round
+    kwargs = {**round_obj.competition.url_kwargs, "number": round_obj.number}
+    address = reverse("round_results", kwargs=kwargs)
+    page.goto(f"{live_server.url}{address}")
+
+    context.set_offline(True)
+    page.fill("#id_form-0-score_a", "390")
+    page.fill("#id_form-0-score_b", "300")
+    page.keyboard.press("Enter")
+    expect(page.locator("#offline-waiting")).to_contain_text("390 300")
+    lost = _answer_lost(page, address)
+    with page.expect_event("requestfailed"):
+        context.set_offline(False)
+        page.evaluate("window.dispatchEvent(new Event('online'))")
+    assert lost
+    paired_game.refresh_from_db()
+    assert tuple(paired_game.scores) == (390, 300)
+    expect(page.locator("#offline-waiting")).to_contain_text("390 300")  # still waits
+
+    context.set_offline(True)
+    page.fill("#id_form-0-score_a", "399")
+    page.keyboard.press("Enter")
+    expect(page.locator("#offline-waiting")).to_contain_text("399 300")
+    page.unroute(f"**{address}")
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    refused = page.locator("#offline-refused")
+    expect(refused).to_contain_text("Niet opgeslagen toen de verbinding terug was: 399 300")
+    expect(refused).to_contain_text("Deze uitslagen waren al opgeslagen")
+    expect(refused).to_contain_text("Nu opgeslagen: 390 – 300")
+    expect(page.locator("#offline-waiting")).to_have_count(0)
+    expect(page.locator("#id_form-0-score_a")).to_have_value("399")  # to correct
+    paired_game.refresh_from_db()
+    assert tuple(paired_game.scores) == (390, 300)
+
+    page.fill("#id_form-0-reason", "typfout")
+    page.locator("#id_form-0-reason").press("Enter")
+    page.wait_for_url(f"**{round_obj.get_absolute_url()}")
+    paired_game.refresh_from_db()
+    assert tuple(paired_game.scores) == (399, 300)
+    context.close()
+
+
+# The first hand-in's answer is lost on purpose: htmx logs the failed send.
+@pytest.mark.browser_errors(r"ERR_INTERNET_DISCONNECTED", r"htmx:(afterRequest|sendError)")
+def test_a_slip_changed_after_its_answer_was_lost_is_refused_in_words(
+    browser: Browser, live_server, paired_game
+):
+    """The slip reaches the server, its answer is lost; the player changes it and hands it
+    in again (the same form, so the same key): told that the first is in and the change
+    is not, and nothing waits to be sent over that answer later."""
+    club = paired_game.round.competition.club
+    duplicate = DuplicateCompetition.objects.create(club=club, name="Duplicate", slug="dup")
+    Participant.objects.create(
+        competition=duplicate, player=Player.objects.get(user__username="secretaris")
+    )
+    evening = evening_create(competition=duplicate, number=1, by=None)
+    turn_draw(evening=evening, tiles="KAAS?EN", by=None)
+    context = browser.new_context(locale="nl-NL", **PHONE)
+    slip = _login(context, live_server)
+    address = reverse("duplicate_slip", args=[club.slug, "dup", 1])
+    slip.goto(f"{live_server.url}{address}")
+    expect(slip.locator("#slip-rack")).to_be_visible()
+
+    lost = _answer_lost(slip, address)
+    slip.fill("#id_text", "8H KAAS")
+    slip.fill("#id_claimed", "14")
+    slip.locator("#slip-send").click()
+    expect(slip.locator("#offline-waiting")).to_contain_text("8H KAAS")
+    assert lost and Slip.objects.get().text == "8H KAAS"
+
+    slip.fill("#id_text", "8H KAASE")
+    slip.fill("#id_claimed", "16")
+    slip.locator("#slip-send").click()
+    expect(slip.locator("#slip-refusal")).to_contain_text(
+        "Je beurtbriefje was al ingeleverd zoals je het eerst verstuurde"
+    )
+    expect(slip.locator("#slip-sent")).to_be_visible()
+    expect(slip.locator("#offline-waiting")).to_have_count(0)
+    assert slip.evaluate("Object.keys(localStorage).filter(k => k.includes('waiting'))") == []
+    (handed_in,) = Slip.objects.all()
+    assert (handed_in.text, handed_in.score) == ("8H KAAS", 14)
+    context.close()
+
