@@ -344,4 +344,3 @@ def test_a_slip_changed_after_its_answer_was_lost_is_refused_in_words(
     (handed_in,) = Slip.objects.all()
     assert (handed_in.text, handed_in.score) == ("8H KAAS", 14)
     context.close()
-
