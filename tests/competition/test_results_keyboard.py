@@ -39,7 +39,7 @@ def stored(round_obj) -> list[tuple]:
 
 
 def error_line(html: str, index: int) -> str:
-    match = re.search(rf'id="form-{index}-errors">(.*?)</td>', html, re.S)
+    match = re.search(rf'id="form-{index}-errors"[^>]*>(.*?)</td>', html, re.S)
     assert match, f"row {index} has no error line"
     return " ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", match.group(1))).split())
 
@@ -49,7 +49,7 @@ def flash(response) -> list[str]:
     the captured context: a live-server thread of another test that renders at the same
     moment adds its own context to the capture)."""
     alerts = re.findall(
-        r'<div class="alert [^"]*" role="alert">(.*?)</div>', response.content.decode(), re.S
+        r'<div class="alert [^"]*"[^>]* role="alert">(.*?)</div>', response.content.decode(), re.S
     )
     return [html_lib.unescape(alert).strip() for alert in alerts]
 
