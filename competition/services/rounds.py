@@ -193,7 +193,7 @@ def pairing_version(status: str, game_ids: Iterable[int]) -> str:
 
 #: What the director is told when the pairing is the one the page showed but the round's
 #: status is not, by the status it has now.
-STATUS_CHANGED = {
+STATUS_CHANGED: dict[str, Any] = {
     Round.Status.DRAFT: _(
         "The pairing was withdrawn in the meantime (by a second click or on another "
         "device): round %(number)s is a draft again. Check it and try again."

@@ -174,9 +174,7 @@ def test_a_row_left_as_shown_with_an_unusual_score_does_not_hold_back_the_typed_
     assert scores(two) == (410, 290)  # the correction stands
 
 
-def test_a_typed_unusual_score_on_a_changed_row_is_still_asked_about(
-    secretary_client, round_games
-):
+def test_a_typed_unusual_score_on_a_changed_row_is_still_asked_about(secretary_client, round_games):
     """What the secretary typed is checked as before: only the row left as shown is not."""
     round_obj, (one, two, _three) = round_games
     game_record_result(game=two, result=ResultInput.of_pair("normal", 510, 290), by=None)

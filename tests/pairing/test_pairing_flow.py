@@ -333,9 +333,7 @@ def test_the_director_acts_on_the_pairing_the_page_showed(competition, six):
     assert Round.objects.get(pk=round_obj.pk).status == Round.Status.PUBLISHED
 
 
-def test_a_change_on_a_page_that_showed_another_status_is_refused_and_says_which(
-    competition, six
-):
+def test_a_change_on_a_page_that_showed_another_status_is_refused_and_says_which(competition, six):
     """The same games, another status: a pairing published (or withdrawn) on another
     device since the page was shown. Generating, swapping or undoing it from the page is
     refused, with what happened, so that a published pairing never goes back to a draft
