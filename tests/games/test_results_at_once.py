@@ -78,9 +78,7 @@ def _enter(game_id: int, by, scores: tuple[int, ...], version: int):
 
 def _confirm(game_id: int, by, version: int):
     game = Game.objects.get(pk=game_id)
-    return _kept_or_refused(
-        lambda: game_result_confirm(game=game, by=by, expected_version=version)
-    )
+    return _kept_or_refused(lambda: game_result_confirm(game=game, by=by, expected_version=version))
 
 
 def test_both_players_entering_their_result_at_once_keep_one_entry(competition, players):

@@ -72,7 +72,8 @@ def test_two_secretaries_erasing_one_member_at_once_erase_once(club, secretary):
     for race in range(RACES):
         player = _member(club, f"Lid {race}")
         results = at_once(
-            partial(_for_club, club, player.pk, secretary), partial(_for_club, club, player.pk, other)
+            partial(_for_club, club, player.pk, secretary),
+            partial(_for_club, club, player.pk, other),
         )
         _erased_once(player.pk, after, results)
 
