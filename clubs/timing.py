@@ -69,11 +69,21 @@ WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 def first_seen(application: WSGIApp) -> WSGIApp:
     """``application`` with every request stamped with the moment it first reached it
-    (`FIRST_SEEN`)."""
+    (`FIRST_SEEN`). A request from a trusted proxy that names its start is answered with
+    the time it waited between the proxy and us (``Server-Timing: queue;dur=<ms>``, the
+    W3C header browsers' tools show): what a busy evening costs before any code runs."""
 
     def stamped(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        environ[FIRST_SEEN] = time.time()
-        return application(environ, start_response)
+        seen = environ[FIRST_SEEN] = time.time()
+        start = request_start(environ, seen)
+        if start == seen:
+            return application(environ, start_response)
+        queue = ("Server-Timing", f"queue;dur={(seen - start) * 1000:.1f}")
+
+        def start_timed(status: str, headers: list, exc_info: Any = None) -> Any:
+            return start_response(status, [*headers, queue], exc_info)
+
+        return application(environ, start_timed)
 
     return stamped
 

@@ -107,3 +107,24 @@ def test_the_shared_clock_is_the_database_s(database_clock_behind):
     request = RequestFactory().post("/", REMOTE_ADDR=PHONE)
     ahead = timezone.now() - arrived_at(request)
     assert datetime.timedelta(minutes=59) < ahead < datetime.timedelta(minutes=61)
+
+
+def test_a_request_from_the_proxy_is_answered_with_its_time_in_the_queue():
+    answered = []
+
+    def application(environ, start_response):
+        start_response("204 No Content", [("Content-Length", "0")])
+        return [b""]
+
+    def start_response(status, headers, exc_info=None):
+        answered.append(dict(headers))
+
+    stamped = first_seen(application)
+    stamped(
+        {"REMOTE_ADDR": PROXY, "HTTP_X_REQUEST_START": f"t={time.time() - 1.5:.3f}"},
+        start_response,
+    )
+    queue = answered[0]["Server-Timing"]
+    assert queue.startswith("queue;dur=") and 1499 <= float(queue.split("=")[1]) < 2500  # ms
+    stamped({"REMOTE_ADDR": PHONE, "HTTP_X_REQUEST_START": "t=1"}, start_response)
+    assert "Server-Timing" not in answered[1]
