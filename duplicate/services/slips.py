@@ -90,7 +90,8 @@ def slip_submit(
     when the rack is still that one. `participation`: the player's entry in the
     competition, as the caller read it (read here otherwise). Whether the competition is
     archived is refused by `duplicate_touched`, at the end of the same transaction."""
-    arrived = arrived_at or clock_now()
+    # A paper slip meets no clock: the shared clock is not asked (a query on PostgreSQL).
+    arrived = None if on_paper else arrived_at or clock_now()
     text = slip_text(text)
     if claimed is not None and not 0 <= claimed <= 9999:
         raise DuplicateEveningError(_("A score is a whole number 0–9999."), code="bad_claim")
@@ -109,7 +110,7 @@ def slip_submit(
                 player_id=player_id,
                 text=text,
                 claimed=claimed,
-                late=not on_paper and not turn.in_time(arrived, rules.grace_seconds),
+                late=arrived is not None and not turn.in_time(arrived, rules.grace_seconds),
                 **scored,
             )
             turn_history(
