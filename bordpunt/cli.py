@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bordpunt import backups, i18n
+from bordpunt.home_lock import HomeInUse, held
 from bordpunt.i18n import _
 from config.home import Home, default_home
 
@@ -129,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         parser().print_help()
         return 0
-    except (Refused, backups.BackupError) as refusal:
+    except (Refused, backups.BackupError, HomeInUse) as refusal:
         print(f"bordpunt: {refusal}", file=sys.stderr)
         return 2
 
@@ -162,7 +163,7 @@ def writable(home: Home) -> None:
 
 
 def backup(home: Home, file: Path | None) -> int:
-    if not home.database.is_file():
+    if not backups.holds_data(home.database):
         raise Refused(_("There is no database in %(home)s yet.") % {"home": home.root})
     writable(home)
     target = file
@@ -186,12 +187,15 @@ def restore(home: Home, file: Path | None) -> int:
         if not made:
             print(_("There are no backups in %(folder)s.") % {"folder": home.backups})
         for path in made:
-            print(path)
+            print(f"{backups.local_time(path)}  {path}")
         return 0
     backups.check(file)
     writable(home)
-    _refuse_newer(home, file)
-    saved = backups.restore(file, home.database, home.backups)
+    # Never under a running server: its pages would meet another schema, its phones other
+    # data; nor a run starting while the data is being put back.
+    with held(home, "restore"):
+        _refuse_newer(home, file)
+        saved = backups.restore(file, home.database, home.backups)
     if saved:
         print(_("The data as it was is kept in %(file)s.") % {"file": saved})
     print(_("Restored from %(file)s.") % {"file": file})
