@@ -40,6 +40,7 @@ RUN = ("run", "--no-browser", "--port")
 def bordpunt(home: Home, *args: str, lang: str = "nl") -> int:
     return main(["--lang", lang, "--home", str(home.root), *args])
 
+
 DUTCH = "Bordpunt draait al met de gegevens in"
 ENGLISH = "Bordpunt is running already with the data in"
 
@@ -108,5 +109,3 @@ def test_restore_holds_the_home_while_it_puts_the_data_back(home, saturday, monk
     monkeypatch.setattr(backups, "restore", restore)
     assert bordpunt(home, "restore", str(saturday)) == 0
     assert "`bordpunt restore` is bezig" in seen[0]
-
-
