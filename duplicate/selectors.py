@@ -342,7 +342,8 @@ def evening_complete(evening: Evening) -> bool:
         .values_list("player_id", flat=True)
     )
     handed_in = (
-        Slip.objects.standing().filter(turn__evening=evening, player_id__in=playing)
+        Slip.objects.standing()
+        .filter(turn__evening=evening, player_id__in=playing)
         .order_by()
         .values("player_id")
         .annotate(slips=Count("pk"))

@@ -149,6 +149,15 @@ def slip_submit(
     return slip
 
 
+def _not_standing(slip: Slip) -> DuplicateEveningError:
+    """Why a slip cannot be changed: its turn was drawn again (void), or it is gone."""
+    if Slip.objects.filter(pk=slip.pk, void=True).exists():
+        return DuplicateEveningError(
+            _("This slip is void: its turn was drawn again."), code="slip_void"
+        )
+    return DuplicateEveningError(_("This slip no longer exists."), code="no_slip")
+
+
 def slip_accept_late(*, slip: Slip, reason: str, by: Any) -> Slip:
     """The spelleider accepts a late slip (a phone that lost its connection): from now on
     it counts as one in time, with the score the engine gave it when it came in. The
@@ -162,7 +171,7 @@ def slip_accept_late(*, slip: Slip, reason: str, by: Any) -> Slip:
         duplicate_check_open(turn.evening.competition_id)
         current = row_lock(Slip.objects.standing()).filter(pk=slip.pk).first()
         if current is None:
-            raise DuplicateEveningError(_("This slip no longer exists."), code="no_slip")
+            raise _not_standing(slip)
         if not current.late:
             raise DuplicateEveningError(_("This slip was handed in on time."), code="not_late")
         if current.late_accepted:
@@ -200,7 +209,7 @@ def slip_correct(
         standing = Slip.objects.standing().filter(pk=slip.pk)
         changed = standing.update(text=text, claimed=claimed, **scored)
         if not changed:
-            raise DuplicateEveningError(_("This slip no longer exists."), code="no_slip")
+            raise _not_standing(slip)
         slip.refresh_from_db()
         after = {"slip": slip.text, "claimed": slip.claimed, "score": slip.score}
         if before == after:
