@@ -148,14 +148,19 @@ def test_the_spelleider_types_the_draw_chooses_a_top_and_plays_a_turn_again(
     assert (turn.top, turn.top_score, turn.total) == ("8D KAArSEN", 74, 74)
 
     # Played again after an error: a reason is required.
-    no_reason = client.post(leader, {"action": "redo", "tiles": "KAAS?EN"})
+    no_reason = client.post(leader, {"action": "redo", "tiles": "KAAS?ET"})
     assert "Dit veld is verplicht" in no_reason.content.decode()
-    response = client.post(
+    # The same rack again is refused: the rules want a different draw (FISF §3.6).
+    same = client.post(
         leader, {"action": "redo", "tiles": "KAAS?EN", "reason": "Verkeerde top gekozen"}
+    )
+    assert "is dat van de beurt die opnieuw gespeeld wordt" in same.content.decode()
+    response = client.post(
+        leader, {"action": "redo", "tiles": "KAAS?ET", "reason": "Verkeerde top gekozen"}
     )
     assert response.status_code == 302
     turn.refresh_from_db()
-    assert (turn.top, turn.rack) == ("", "AAEKNS?")
+    assert (turn.top, turn.rack) == ("", "AAEKST?")
     assert HistoryEntry.objects.filter(action="duplicate.redo", reason="Verkeerde top gekozen")
     assert client.post(leader, {"action": "explode"}).status_code == 302
 
