@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from django.db.models import Count, Exists, OuterRef, QuerySet
+from django.db.models import Count, Exists, OuterRef
 from django.shortcuts import get_object_or_404
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
@@ -20,6 +20,7 @@ from duplicate.models import (
     Participant,
     Slip,
     SlipConflict,
+    SlipQuerySet,
     Turn,
 )
 from duplicate.notation import reason_shown
@@ -38,7 +39,7 @@ from rules.duplicate import DuplicateGame
 from rules.referee import SlipLine, SlipRules, tally
 
 
-def counted_slips(slips: QuerySet[Slip]) -> QuerySet[Slip]:
+def counted_slips(slips: SlipQuerySet) -> SlipQuerySet:
     """The slips that rank (each as it counts: `duplicate.ranking.counted_score`, a late
     slip 0 until accepted): a participant withdrawn from an evening is out of the ranking
     of that evening and every later one (as an entrant withdrawn from a round is out of
