@@ -229,7 +229,8 @@ class Turn(models.Model):
     top_score = models.PositiveIntegerField(_("top score"), null=True, blank=True)
     #: The sum of the tops up to and including this turn.
     total = models.PositiveIntegerField(_("sum of the tops"), null=True, blank=True)
-    #: When the rack was announced: the turn's clock runs from here (`deadline`).
+    #: When the rack was announced, on the clock every app server shares
+    #: (`clubs.timing.clock_now`): the turn's clock runs from here (`deadline`).
     drawn_at = models.DateTimeField(_("drawn at"), null=True, blank=True)
     #: The thinking time of this turn, copied from the evening's slip rules at the draw
     #: (`SlipRules.turn_seconds`): a later change of the rules moves no turn already drawn.

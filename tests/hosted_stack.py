@@ -171,14 +171,14 @@ class Redis:
 class AppServer:
     """`python -m config.serve`: the preparation (migrate, collectstatic), then gunicorn."""
 
-    def __init__(self, env: dict[str, str], port: int, folder: Path) -> None:
+    def __init__(self, env: dict[str, str], port: int, folder: Path, code: Path = ROOT) -> None:
         self.url = f"http://127.0.0.1:{port}"
         self.port = port
         self.log = folder / f"server-{port}.log"
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "config.serve"],
-                cwd=ROOT,
+                cwd=code,
                 env={**env, "PORT": str(port)},
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -266,8 +266,12 @@ class Stack:
         workers: int = 2,
         nginx_workers: int = 1,
         extra_env: dict[str, str] | None = None,
+        code: Path = ROOT,
     ) -> None:
+        """`code`: the checkout the app servers run (another release's, for a benchmark's
+        figure before a change); nginx's locations are this checkout's."""
         self.folder = folder
+        self.code = code
         self.server_count = servers
         self.workers = workers
         self.nginx_workers = nginx_workers
@@ -315,7 +319,7 @@ class Stack:
         for number, port in enumerate(ports):
             static_root = self.folder / f"machine-{number}" / "static"
             env = {**self.env, "DJANGO_STATIC_ROOT": str(static_root)}
-            self.servers.append(AppServer(env, port, self.folder))
+            self.servers.append(AppServer(env, port, self.folder, self.code))
         for server in self.servers:
             server.wait_ready()
         self.nginx = Nginx(

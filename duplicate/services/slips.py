@@ -8,11 +8,11 @@ from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction
 from clubs.locks import row_lock
+from clubs.timing import clock_now
 from duplicate.models import Evening, Participant, Slip, Turn
 from duplicate.replay import evening_slip_rules, master_game, slip_judged, slip_text, turn_drawn
 from duplicate.services import DuplicateEveningError
@@ -87,19 +87,23 @@ def slip_submit(
     position: DuplicateGame | None = None,
     participation: Participant | None = None,
     on_paper: bool = False,
-    now: datetime | None = None,
+    arrived_at: datetime | None = None,
 ) -> Slip:
     """Hand in a player's slip: scored at once; a second slip for the turn is refused
     (a correction goes through `slip_correct`). A slip from the player's phone that
-    arrives (``now``) after the turn's time or after the top is marked late
-    (`Turn.in_time`): kept with the engine's score, counting 0 until accepted. A paper
+    arrives after the turn's time or after the top is marked late (`Turn.in_time`): kept
+    with the engine's score, counting 0 until accepted. ``arrived_at``: when the slip
+    reached us, on the shared clock (`clubs.timing.arrived_at`, which the page takes):
+    time spent waiting for a worker, or for the turn held here, never makes a slip late;
+    now on that clock when not given. A paper
     slip typed by the secretary (``on_paper``) is never late: it was handed in on paper
     when the time was called, and is typed afterwards by nature.
     `position`: the master game with the turn's rack drawn, as the caller read it; used
     when the rack is still that one. `participation`: the player's entry in the
     competition, as the caller read it (read here otherwise). Whether the competition is
     archived is refused by `duplicate_touched`, at the end of the same transaction."""
-    arrived = now or timezone.now()
+    # A paper slip meets no clock: the shared clock is not asked (a query on PostgreSQL).
+    arrived = None if on_paper else arrived_at or clock_now()
     text = slip_text(text)
     if claimed is not None and not 0 <= claimed <= 9999:
         raise DuplicateEveningError(_("A score is a whole number 0–9999."), code="bad_claim")
@@ -119,7 +123,7 @@ def slip_submit(
                 player_id=player_id,
                 text=text,
                 claimed=claimed,
-                late=not on_paper and not turn.in_time(arrived, rules.grace_seconds),
+                late=arrived is not None and not turn.in_time(arrived, rules.grace_seconds),
                 **scored,
             )
             turn_history(

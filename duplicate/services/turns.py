@@ -8,11 +8,11 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction, HistoryReason
 from clubs.locks import club_lock, row_lock
+from clubs.timing import clock_now
 from duplicate.models import Evening, Slip, Turn
 from duplicate.replay import evening_slip_rules, master_game
 from duplicate.services import DuplicateEveningError
@@ -69,7 +69,7 @@ def turn_draw(
             rejected=thrown,
             rack=rack,
             top_score=tops[0].score if tops else 0,
-            drawn_at=timezone.now(),
+            drawn_at=clock_now(),
             seconds=evening_slip_rules(evening).turn_seconds,
         )
         turn_history(
@@ -202,7 +202,7 @@ def turn_redo(
         turn.drawn, turn.rack, turn.rejected = game.drawn, rack, thrown
         turn.top, turn.top_score, turn.total = "", tops[0].score if tops else 0, None
         # A new draw: the clock starts again, with the thinking time the competition has now.
-        turn.drawn_at = timezone.now()
+        turn.drawn_at = clock_now()
         turn.seconds, turn.added_seconds = evening_slip_rules(evening).turn_seconds, 0
         turn.save(
             update_fields=[

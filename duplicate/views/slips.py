@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh, reselect, retarget
 
 from clubs.submissions import AlreadySaved, submission_applied, submission_key, submission_once
+from clubs.timing import arrived_at
 from competition.services import CompetitionError
 from duplicate import clock, hand_in_sql, selectors
 from duplicate.forms import SlipForm
@@ -166,6 +167,8 @@ def slip(request, club: str, competition: str, number: int):
     fragment = bool(request.htmx)
     if not form.is_valid():
         return _slip_page(request, evening, player, form=form, state=state, fragment=fragment)
+    # Judged by when it reached us, not by when this worker took it (`clubs.timing`).
+    arrived = arrived_at(request)
     try:
         slip = submission_once(
             submission_key(request.POST),
@@ -179,6 +182,7 @@ def slip(request, club: str, competition: str, number: int):
                 claimed=form.cleaned_data["claimed"],
                 by=request.user,
                 participation=participation,
+                arrived_at=arrived,
                 # The open turn's board and rack, as the page has just replayed them.
                 position=state.game if turn.is_open else None,
             ),

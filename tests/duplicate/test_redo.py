@@ -125,7 +125,7 @@ def test_a_late_slip_is_judged_again_on_the_new_clock(competition, secretary, fo
         player_id=anna.pk,
         text="8H KAAS",
         by=anna,
-        now=turn.drawn_at + timedelta(seconds=300),
+        arrived_at=turn.drawn_at + timedelta(seconds=300),
     )
     assert late.late and late_slips(turn) == [late]
     turn = turn_redo(turn=turn, tiles="KAAS?ET", reason="verkeerd", by=secretary)
@@ -138,7 +138,7 @@ def test_a_late_slip_is_judged_again_on_the_new_clock(competition, secretary, fo
         player_id=anna.pk,
         text="8H KAAS",
         by=anna,
-        now=turn.drawn_at + timedelta(seconds=10),
+        arrived_at=turn.drawn_at + timedelta(seconds=10),
     )
     assert (again.late, again.score, again.counted_score) == (False, 14, 14)
     # And one after the new clock's time is late by the new clock.
@@ -147,6 +147,6 @@ def test_a_late_slip_is_judged_again_on_the_new_clock(competition, secretary, fo
         player_id=bert.pk,
         text="8H KAAS",
         by=bert,
-        now=turn.drawn_at + timedelta(seconds=183),
+        arrived_at=turn.drawn_at + timedelta(seconds=183),
     )
     assert late_again.late
