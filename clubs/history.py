@@ -87,6 +87,7 @@ class HistoryAction(models.TextChoices):
     SLIP_SUBMIT = "slip.submit", _("slip handed in")
     SLIP_CORRECT = "slip.correct", _("slip corrected")
     SLIP_ACCEPT_LATE = "slip.accept_late", _("late slip accepted")
+    SLIP_VOID = "slip.void", _("slip void: its turn was played again")
     SLIP_CONFLICT = "slip.conflict", _("slip typed again differently")
     SLIP_CONFLICT_RESOLVE = "slip.conflict_resolve", _("slip conflict resolved")
     PARTICIPANT_TABLE = "participant.table", _("player's table set")

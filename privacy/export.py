@@ -274,6 +274,7 @@ def personal_data(user: Any, *, now: datetime | None = None) -> dict[str, Any]:
                 "penalty": slip.penalty,
                 "late": slip.late,
                 "late_accepted": slip.late_accepted,
+                "void": slip.void,
                 "handed_in_at": slip.submitted_at,
             }
             for slip in Slip.objects.filter(player=player)

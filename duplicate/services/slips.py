@@ -65,6 +65,18 @@ def _plays_this_evening(
     return participation is not None and participation.plays_in(evening.number)
 
 
+def _check_not_redrawn(turn: Turn, position: DuplicateGame | None) -> None:
+    """Refuse a slip written on a rack the spelleider has since drawn again (`turn_redo`):
+    ``position``, the turn as the page read it, holds another rack than the turn now. Its
+    player hands in again on the new rack (the redo voided what was in before it)."""
+    if position is not None and position.turn_number == turn.number and position.rack != turn.rack:
+        raise DuplicateEveningError(
+            _("Turn %(turn)s was drawn again: write your slip for the new rack.")
+            % {"turn": turn.number},
+            code="turn_redrawn",
+        )
+
+
 def slip_submit(
     *,
     turn: Turn,
@@ -103,6 +115,7 @@ def slip_submit(
     try:
         with transaction.atomic():
             turn = turn_held(turn)
+            _check_not_redrawn(turn, position)
             rules = evening_slip_rules(turn.evening)
             scored = _scored(turn, text, claimed, position, rules)
             slip = Slip.objects.create(
@@ -140,6 +153,15 @@ def slip_submit(
     return slip
 
 
+def _not_standing(slip: Slip) -> DuplicateEveningError:
+    """Why a slip cannot be changed: its turn was drawn again (void), or it is gone."""
+    if Slip.objects.filter(pk=slip.pk, void=True).exists():
+        return DuplicateEveningError(
+            _("This slip is void: its turn was drawn again."), code="slip_void"
+        )
+    return DuplicateEveningError(_("This slip no longer exists."), code="no_slip")
+
+
 def slip_accept_late(*, slip: Slip, reason: str, by: Any) -> Slip:
     """The spelleider accepts a late slip (a phone that lost its connection): from now on
     it counts as one in time, with the score the engine gave it when it came in. The
@@ -151,9 +173,9 @@ def slip_accept_late(*, slip: Slip, reason: str, by: Any) -> Slip:
     turn = slip.turn
     with transaction.atomic():
         duplicate_check_open(turn.evening.competition_id)
-        current = row_lock(Slip.objects).filter(pk=slip.pk).first()
+        current = row_lock(Slip.objects.standing()).filter(pk=slip.pk).first()
         if current is None:
-            raise DuplicateEveningError(_("This slip no longer exists."), code="no_slip")
+            raise _not_standing(slip)
         if not current.late:
             raise DuplicateEveningError(_("This slip was handed in on time."), code="not_late")
         if current.late_accepted:
@@ -188,9 +210,10 @@ def slip_correct(
         turn = turn_held(slip.turn)
         scored = _scored(turn, text, claimed)
         before = {"slip": slip.text, "claimed": slip.claimed, "score": slip.score}
-        changed = Slip.objects.filter(pk=slip.pk).update(text=text, claimed=claimed, **scored)
+        standing = Slip.objects.standing().filter(pk=slip.pk)
+        changed = standing.update(text=text, claimed=claimed, **scored)
         if not changed:
-            raise DuplicateEveningError(_("This slip no longer exists."), code="no_slip")
+            raise _not_standing(slip)
         slip.refresh_from_db()
         after = {"slip": slip.text, "claimed": slip.claimed, "score": slip.score}
         if before == after:

@@ -189,7 +189,7 @@ def evening_print(request, club: str, competition: str, number: int):
     turns = [turn for turn in evening.turns.order_by("number") if not turn.is_open]
     names = selectors.player_names(evening.competition_id)
     by_player: dict[int, dict[int, Slip]] = {}
-    for found in Slip.objects.filter(turn__evening=evening).select_related("turn"):
+    for found in Slip.objects.standing().filter(turn__evening=evening).select_related("turn"):
         by_player.setdefault(found.player_id, {})[found.turn.number] = found
     sheets = []
     for player_id, name in sorted(names.items(), key=lambda item: item[1]):

@@ -85,7 +85,10 @@ def _slip_page(request, evening, player, *, form=None, state=None, fragment=Fals
             .select_related("turn")
             .order_by("turn__number")
         )
-        handed_in = turn is not None and any(slip.turn_id == turn.pk for slip in mine)
+        # A slip the spelleider's redo voided is listed, and the player hands in again.
+        handed_in = turn is not None and any(
+            slip.turn_id == turn.pk and not slip.void for slip in mine
+        )
     else:
         mine, handed_in = [], True
     context = {
