@@ -139,18 +139,24 @@ def _healthy(url: str) -> bool:
 
 
 class Redis:
-    """A redis-server without persistence, on a free port."""
+    """A redis-server without persistence, on a free port; killed and started again on
+    the same port, it is Redis crashing and coming back (empty)."""
 
     def __init__(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
-        port = free_port()
-        self.url = f"redis://127.0.0.1:{port}/0"
+        self.folder = folder
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
         self.log = folder / "redis.log"
-        with self.log.open("wb") as log:
+        self.start()
+
+    def start(self) -> None:
+        with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 [
-                    *(REDIS_SERVER or "redis-server", "--port", str(port), "--bind", "127.0.0.1"),
-                    *("--save", "", "--appendonly", "no", "--dir", str(folder)),
+                    *(REDIS_SERVER or "redis-server", "--port", str(self.port)),
+                    *("--bind", "127.0.0.1", "--save", "", "--appendonly", "no"),
+                    *("--dir", str(self.folder)),
                 ],
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -158,11 +164,15 @@ class Redis:
             )
 
         def answers() -> bool:
-            with socket.create_connection(("127.0.0.1", port), timeout=1) as connection:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=1) as connection:
                 connection.sendall(b"PING\r\n")
                 return connection.recv(16).startswith(b"+PONG")
 
         _wait_for(answers, self.process, self.log, "redis-server", 20)
+
+    def kill(self) -> None:
+        """Gone at once, as in a crash: no goodbye to its clients."""
+        _stop(self.process, signal.SIGKILL)
 
     def stop(self) -> None:
         _stop(self.process)
