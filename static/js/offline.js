@@ -144,14 +144,22 @@
     true
   );
 
-  // Sent, but it never arrived, or its answer did not (the browser thought it was online).
-  document.addEventListener("htmx:sendError", function (event) {
+  // Sent, but it never arrived, or its answer did not (the browser thought it was online);
+  // or the proxy answered for an app server that could not: 502 (gone, perhaps in the
+  // middle of the save), 504 (no answer in time). Kept as without a connection, and sent
+  // again with its key: a save that went through after all is saved once. (An app
+  // server's own 503 says what is wrong and leaves the form as typed: static/js/bordpunt.js.)
+  function keepUnsent(event) {
     var form = event.detail.elt; // the form's own send, not a live preview inside it
     var config = event.detail.requestConfig;
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (event.type === "htmx:responseError" && status !== 502 && status !== 504) return;
     if (!form || !form.matches || !form.matches("form[data-offline]")) return;
     if (!config || config.verb !== "post" || !config.formData) return;
     record(form, config.formData);
-  });
+  }
+  document.addEventListener("htmx:sendError", keepUnsent);
+  document.addEventListener("htmx:responseError", keepUnsent);
 
   function csrf() {
     var field = document.querySelector("input[name='csrfmiddlewaretoken']");
