@@ -1,6 +1,9 @@
-"""The proxy's own part (issue 51, point 6), with the project's deploy/nginx in front of
-two app servers (tests/hosted_stack.py), on a port other than 80 or 443:
+"""What the hosted service does when a part of it fails, and the proxy's own part (issue
+51, points 4 and 6), with the project's deploy/nginx in front of two app servers
+(tests/hosted_stack.py), on a port other than 80 or 443:
 
+- Redis killed: the pages, the login and a logged-in page answer through the proxy, and
+  `/gezond/` says "degraded" with a 200; Redis back, "ok" (config/cache.py);
 - nginx passes the Host as the visitor sent it, port and all: a mailed link (the password
   reset's) leads back through the proxy, and a browser's POST, whose Origin names the
   port, passes Django's CSRF check;
@@ -10,6 +13,7 @@ two app servers (tests/hosted_stack.py), on a port other than 80 or 443:
 
 from __future__ import annotations
 
+import json
 import urllib.parse
 
 import pytest
@@ -38,7 +42,13 @@ def stack(stack_components, tmp_path, inbox):
         yield running
 
 
-def test_links_keep_the_port_and_a_dead_server_gets_the_dutch_page(stack, inbox):
+def health(stack: Stack) -> list[tuple[int, dict]]:
+    """Each app server's answer to `/gezond/`."""
+    replies = [Device(server.url).get("/gezond/") for server in stack.servers]
+    return [(reply.status, json.loads(reply.body)) for reply in replies]
+
+
+def test_redis_down_links_with_the_port_and_the_dutch_page_for_a_dead_server(stack, inbox):
     (club,) = stack.seed(clubs=1, boards=1)
     secretary = club["secretary"]
     port = stack.nginx.port
@@ -53,6 +63,23 @@ def test_links_keep_the_port_and_a_dead_server_gets_the_dutch_page(stack, inbox)
         headers={"Origin": stack.proxy_url},
     )
     assert login.status == 302, login.body[-2000:]
+
+    # Redis killed: every kind of page answers through the proxy, on both servers.
+    public = [club["competition"], f"{club['competition']}ronde/1/", "/accounts/login/"]
+    stack.redis.kill()
+    degraded = (200, {"status": "degraded", "database": "ok", "cache": "failing"})
+    assert health(stack) == [degraded, degraded]
+    late = Device(stack.proxy_url, source_address=CLIENT)
+    late.log_in(secretary, PASSWORD)
+    for _ in range(2):  # nginx alternates between the servers
+        for path in public:
+            assert Device(stack.proxy_url).get(path).status == 200, path
+        for device in (browser, late):
+            assert device.get(f"{club['competition']}beheer/").status == 200
+    stack.redis.start()
+    ok = (200, {"status": "ok", "database": "ok", "cache": "ok"})
+    assert health(stack) == [ok, ok]
+    assert browser.get(f"{club['competition']}beheer/").status == 200
 
     # The password reset's mailed link: the proxy's host and port.
     visitor = Device(stack.proxy_url, source_address=CLIENT)
