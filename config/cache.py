@@ -52,8 +52,9 @@ T = TypeVar("T")
 
 
 class _State:
-    """One Redis location's state in this process, shared by its threads (Django makes
-    a cache backend per thread)."""
+    """One Redis location's state as this process sees it, shared by its threads (Django
+    makes a cache backend per thread). Another server keeps its own view: nothing in it
+    is needed elsewhere."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
