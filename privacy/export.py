@@ -172,17 +172,17 @@ class _Names:
 
 def _names(user: Any, entries: list[HistoryEntry]) -> _Names:
     """The names of the players of the accounts `entries` mention: one query."""
-    usernames = {
-        username
-        for entry in entries
-        for values in (entry.before, entry.after)
-        if isinstance(values, dict)
-        for key in USERNAME_KEYS
-        for username in (
-            values.get(key) if isinstance(values.get(key), list) else [values.get(key)]
-        )
-        if isinstance(username, str)
-    }
+    usernames: set[str] = set()
+    for entry in entries:
+        for values in (entry.before, entry.after):
+            if isinstance(values, dict):
+                for key in USERNAME_KEYS:
+                    value = values.get(key)
+                    usernames.update(
+                        item
+                        for item in (value if isinstance(value, list) else [value])
+                        if isinstance(item, str)
+                    )
     authors = {entry.by_id for entry in entries if entry.by_id is not None}
     by_id: dict[int, str] = {}
     by_username: dict[str, str] = {}
