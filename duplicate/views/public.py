@@ -13,8 +13,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from clubs import numbers
-from competition.exports import spreadsheet_csv
 from competition.qr import qr_svg
+from competition.spreadsheets import spreadsheet_csv
 from duplicate import selectors
 from duplicate.models import Evening, Slip
 from duplicate.replay import evening_slip_rules
