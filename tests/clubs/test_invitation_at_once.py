@@ -8,24 +8,16 @@ from __future__ import annotations
 
 from functools import partial
 
-import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.utils import translation
 
 from clubs.accounts import AccountError, account_create_from_invite, player_invite
 from clubs.history import HistoryAction
 from clubs.models import HistoryEntry, Player
 from tests.factories import MembershipFactory, PlayerFactory
-from tests.test_lock_order import at_once
+from tests.test_lock_order import AT_ONCE_ON_POSTGRESQL, at_once
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="on SQLite every write runs alone (config/settings.py): nothing runs at once",
-    ),
-]
+pytestmark = AT_ONCE_ON_POSTGRESQL
 
 #: Codes used twice at once, one after the other: each a fresh chance for the race.
 RACES = 10

@@ -10,7 +10,6 @@ from __future__ import annotations
 from functools import partial
 
 import pytest
-from django.db import connection
 from django.utils import translation
 
 from clubs.history import HistoryAction
@@ -24,15 +23,9 @@ from games.models import Confirmation, Game, Move
 from games.moves import MoveError, move_add, move_undo
 from games.services import ResultError, ResultInput
 from tests.factories import GameFactory, RoundFactory, user_in_club
-from tests.test_lock_order import at_once
+from tests.test_lock_order import AT_ONCE_ON_POSTGRESQL, at_once
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="on SQLite every write runs alone (config/settings.py): nothing runs at once",
-    ),
-]
+pytestmark = AT_ONCE_ON_POSTGRESQL
 
 #: Races in a row: each one a fresh chance for the two writes to meet.
 RACES = 10

@@ -2,22 +2,14 @@
 sign-ups for one address leave one sign-up, two confirmations of one link make one club.
 Whatever the order the database lets them run in, the outcome is the same."""
 
-import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection
 
 from clubs.models import Club, Membership, Player
 from hosting.models import SignUp
 from hosting.services import USED, SignUpError, signup_confirm, signup_request
-from tests.test_lock_order import at_once
+from tests.test_lock_order import AT_ONCE_ON_POSTGRESQL, at_once
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="on SQLite every write runs alone (config/settings.py): nothing runs at once",
-    ),
-]
+pytestmark = AT_ONCE_ON_POSTGRESQL
 
 FORM = {
     "club_name": "De Woordzoekers",

@@ -7,23 +7,15 @@ from __future__ import annotations
 
 from functools import partial
 
-import pytest
-from django.db import connection
 from django.utils import translation
 
 from clubs.history import HistoryAction, HistoryReason
 from clubs.models import HistoryEntry, Membership, Player
 from privacy.erasure import ErasureError, player_erase, player_erase_for_club
 from tests.factories import MembershipFactory, PlayerFactory, secretary_of, user_in_club
-from tests.test_lock_order import at_once
+from tests.test_lock_order import AT_ONCE_ON_POSTGRESQL, at_once
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="on SQLite every write runs alone (config/settings.py): nothing runs at once",
-    ),
-]
+pytestmark = AT_ONCE_ON_POSTGRESQL
 
 #: Persons erased twice at once, one after the other: each a fresh chance for the race.
 RACES = 10
