@@ -28,7 +28,8 @@ _STILL_KNOWN = (
 
 
 def club_rows_delete(club: Club) -> dict[str, int]:
-    """Delete `club`, everything of it and its history; how many rows of each model went."""
+    """Delete `club`, everything of it and its history (the operator's entries about it
+    stay, without it: `history_forget_club`); how many rows of each model went."""
     players = list(_rows_of(Player, club).values_list("pk", flat=True))
     deleted: dict[str, int] = {}
     # Children before parents: games and rounds are PROTECTed from their parents' deletion.

@@ -14,14 +14,23 @@ import os
 import re
 import sqlite3
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 SUFFIX = ".sqlite3"
 SQLITE_HEADER = b"SQLite format 3\x00"
-#: bordpunt-2026-12-06-221500-evening.sqlite3: sortable by name, the reason last (and a
-#: number when a second backup falls in the same second).
-NAME = re.compile(r"^bordpunt-(\d{4})-(\d{2})-(\d{2})-(\d{6})-([a-z-]+)(-\d+)?\.sqlite3$")
+#: bordpunt-2026-12-06-211500Z-evening.sqlite3: the moment in UTC (Z), whatever the zone of
+#: the process that made it, the reason last (and a number when a second backup falls in
+#: the same second). Names without the Z are of before: local time, see OLD_NAMES_ZONE.
+NAME = re.compile(
+    r"^bordpunt-(?P<moment>\d{4}-\d{2}-\d{2}-\d{6})(?P<utc>Z?)-(?P<reason>[a-z-]+?)"
+    r"(?:-(?P<number>\d+))?\.sqlite3$"
+)
+#: The zone of the names without a Z: the server and `restore` wrote them in the site's
+#: zone (Django sets the process's zone to settings.TIME_ZONE), `backup` in the system's,
+#: which on a Dutch club's laptop is the same.
+OLD_NAMES_ZONE = ZoneInfo("Europe/Amsterdam")
 #: Evening backups kept: the newest this many, and the newest of every month.
 KEEP_EVENINGS = 10
 #: The fingerprint of the database as it was at the newest backup into the home's folder.
@@ -33,8 +42,17 @@ class BackupError(Exception):
 
 
 def new_backup(folder: Path, reason: str, now: datetime | None = None) -> Path:
-    """A name in `folder` for a new backup, not yet taken."""
-    stem = f"bordpunt-{(now or datetime.now()).strftime('%Y-%m-%d-%H%M%S')}-{reason}"
+    """A name in `folder` for a new backup, not yet taken, its moment in UTC.
+
+    >>> from datetime import timedelta, timezone
+    >>> new_backup(Path("b"), "evening", datetime(2026, 12, 6, 22, 15, tzinfo=timezone.utc)).name
+    'bordpunt-2026-12-06-221500Z-evening.sqlite3'
+    >>> tokyo = timezone(timedelta(hours=9))
+    >>> new_backup(Path("b"), "backup", datetime(2026, 12, 7, 7, 15, tzinfo=tokyo)).name
+    'bordpunt-2026-12-06-221500Z-backup.sqlite3'
+    """
+    moment = (now or datetime.now(UTC)).astimezone(UTC)
+    stem = f"bordpunt-{moment.strftime('%Y-%m-%d-%H%M%S')}Z-{reason}"
     path, number = folder / f"{stem}{SUFFIX}", 1
     while path.exists():
         number += 1
@@ -112,7 +130,7 @@ def restore(backup: Path, database: Path, backups: Path) -> Path | None:
     first into `backups`. Returns that backup of the current database, if there was one."""
     check(backup)
     saved = None
-    if database.is_file():
+    if holds_data(database):
         saved = backup_into(database, backups, "before-restore")
     database.parent.mkdir(parents=True, exist_ok=True)
     with _connect(backup, read_only=True) as src, _connect(database, create=True) as dst:
@@ -120,11 +138,45 @@ def restore(backup: Path, database: Path, backups: Path) -> Path | None:
     return saved
 
 
+def taken_at(name: str) -> datetime | None:
+    """When the backup of this name was made (in UTC), or None for a name not of a backup.
+
+    >>> taken_at("bordpunt-2026-12-06-221500Z-evening.sqlite3").isoformat()
+    '2026-12-06T22:15:00+00:00'
+    >>> taken_at("bordpunt-2026-12-06-231500-evening-2.sqlite3").isoformat()  # CET, UTC+1
+    '2026-12-06T22:15:00+00:00'
+    >>> taken_at("bordpunt-2026-13-06-231500-evening.sqlite3") is None
+    True
+    """
+    match = NAME.match(name)
+    if not match:
+        return None
+    try:
+        moment = datetime.strptime(match["moment"], "%Y-%m-%d-%H%M%S")
+    except ValueError:
+        return None
+    return moment.replace(tzinfo=UTC if match["utc"] else OLD_NAMES_ZONE).astimezone(UTC)
+
+
+def _order(name: str) -> tuple[datetime, int, str]:
+    """Oldest first by the moment, then by the number of a second backup in its second."""
+    match = NAME.match(name)
+    moment = taken_at(name)
+    assert match and moment  # only names of backups are ordered
+    return moment, int(match["number"] or 1), name
+
+
+def local_time(backup: Path) -> str:
+    """When a listed backup was made, in this computer's time (its name says it in UTC)."""
+    return f"{_order(backup.name)[0].astimezone():%Y-%m-%d %H:%M:%S}"
+
+
 def listed(backups: Path) -> list[Path]:
-    """The home's backups, oldest first."""
+    """The home's backups, oldest first (old names and new ones by the moment they name)."""
     if not backups.is_dir():
         return []
-    return sorted(path for path in backups.iterdir() if NAME.match(path.name))
+    made = [path for path in backups.iterdir() if taken_at(path.name)]
+    return sorted(made, key=lambda path: _order(path.name))
 
 
 def fingerprint(database: Path) -> str:
@@ -149,9 +201,26 @@ def backup_into(database: Path, backups: Path, reason: str) -> Path:
     return made
 
 
-def changed_since_last_backup(database: Path, backups: Path) -> bool:
-    """Whether the database changed after the newest backup into `backups`."""
+def holds_data(database: Path) -> bool:
+    """Whether the database is Bordpunt's with its tables made: not the empty file the very
+    first start opens before it migrates (nothing to back up: `restore` refuses it). A file
+    that cannot be read counts as data: the callers refuse it with the reason."""
     if not database.is_file():
+        return False
+    try:
+        with _connect(database) as db:
+            (tables,) = db.execute(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' "
+                "AND name = 'django_migrations'"
+            ).fetchone()
+            return bool(tables) and bool(db.execute("SELECT 1 FROM django_migrations").fetchone())
+    except sqlite3.DatabaseError:
+        return True
+
+
+def changed_since_last_backup(database: Path, backups: Path) -> bool:
+    """Whether the database holds data that changed after the newest backup into `backups`."""
+    if not holds_data(database):
         return False
     last = backups / LAST
     return not last.exists() or last.read_text() != fingerprint(database)
@@ -159,18 +228,29 @@ def changed_since_last_backup(database: Path, backups: Path) -> bool:
 
 def to_prune(names: Iterable[str]) -> list[str]:
     """The evening backups to delete: all but the newest KEEP_EVENINGS and the newest of
-    each month. Other backups (by hand, before an upgrade or a restore) are kept.
+    each month (in UTC). Other backups (by hand, before an upgrade or a restore) are kept.
 
-    >>> names = [f"bordpunt-2026-{m:02}-{d:02}-220000-evening.sqlite3"
+    >>> names = [f"bordpunt-2026-{m:02}-{d:02}-220000Z-evening.sqlite3"
     ...          for m in (1, 2) for d in range(1, 8)]
     >>> [name[9:19] for name in to_prune(names)]
     ['2026-01-01', '2026-01-02', '2026-01-03', '2026-01-04']
+
+    Names of before (local time, no Z) take their place by the moment they name:
+
+    >>> to_prune([f"bordpunt-2026-01-{d:02}-223000Z-evening.sqlite3" for d in range(2, 12)]
+    ...          + ["bordpunt-2026-01-02-230000-evening.sqlite3"])  # CET: 22:00 UTC
+    ['bordpunt-2026-01-02-230000-evening.sqlite3']
     """
-    evenings = sorted(name for name in names if (m := NAME.match(name)) and m[5] == "evening")
+    evenings = sorted(
+        (
+            name
+            for name in names
+            if (match := NAME.match(name)) and match["reason"] == "evening" and taken_at(name)
+        ),
+        key=_order,
+    )
     keep = set(evenings[-KEEP_EVENINGS:])
-    newest_of_month = {}
-    for name in evenings:
-        newest_of_month[name[9:16]] = name
+    newest_of_month = {_order(name)[0].strftime("%Y-%m"): name for name in evenings}
     keep |= set(newest_of_month.values())
     return [name for name in evenings if name not in keep]
 

@@ -16,11 +16,15 @@ import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bordpunt import backups, i18n
+from bordpunt.home_lock import HomeInUse, held
 from bordpunt.i18n import _
 from config.home import Home, default_home
+
+if TYPE_CHECKING:
+    from rules.lexicon_source import WordListError
 
 
 class Refused(Exception):
@@ -129,7 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         parser().print_help()
         return 0
-    except (Refused, backups.BackupError) as refusal:
+    except (Refused, backups.BackupError, HomeInUse) as refusal:
         print(f"bordpunt: {refusal}", file=sys.stderr)
         return 2
 
@@ -162,7 +166,7 @@ def writable(home: Home) -> None:
 
 
 def backup(home: Home, file: Path | None) -> int:
-    if not home.database.is_file():
+    if not backups.holds_data(home.database):
         raise Refused(_("There is no database in %(home)s yet.") % {"home": home.root})
     writable(home)
     target = file
@@ -186,12 +190,15 @@ def restore(home: Home, file: Path | None) -> int:
         if not made:
             print(_("There are no backups in %(folder)s.") % {"folder": home.backups})
         for path in made:
-            print(path)
+            print(f"{backups.local_time(path)}  {path}")
         return 0
     backups.check(file)
     writable(home)
-    _refuse_newer(home, file)
-    saved = backups.restore(file, home.database, home.backups)
+    # Never under a running server: its pages would meet another schema, its phones other
+    # data; nor a run starting while the data is being put back.
+    with held(home, "restore"):
+        _refuse_newer(home, file)
+        saved = backups.restore(file, home.database, home.backups)
     if saved:
         print(_("The data as it was is kept in %(file)s.") % {"file": saved})
     print(_("Restored from %(file)s.") % {"file": file})
@@ -214,11 +221,13 @@ def _refuse_newer(home: Home, file: Path) -> None:
 
 def lexicon(home: Home, file: Path, kind: str | None) -> int:
     """Build the club's own list into the home; its name is the file's, as a short name
-    (`Klub Lijst.txt`: `klub-lijst`), which the club's settings offer to choose."""
+    (`Klub Lijst.txt`: `klub-lijst`), which the club's settings offer to choose. A file
+    that is no word list (rules/lexicon_source.py) is refused before anything is built."""
     import io
 
     from rules.lexicon import KINDS
     from rules.lexicon_build import build_club_list
+    from rules.lexicon_source import WordListError
     from rules.ruleset import WORD_LIST_NAME
 
     if not file.is_file():
@@ -237,22 +246,60 @@ def lexicon(home: Home, file: Path, kind: str | None) -> int:
     writable(home)
     output = home.lexicons / f"{name}.marisa"
     try:
-        words = build_club_list(file, output, kind, io.StringIO())
-    except UnicodeDecodeError:
-        raise Refused(_("%(file)s is not a text file in UTF-8.") % {"file": file}) from None
+        made = build_club_list(file, output, kind, io.StringIO())
+    except WordListError as error:
+        raise Refused(_word_list_refusal(error) % {"file": file, **error.params}) from None
     except OSError as error:
         raise Refused(
             _("The word list could not be written to %(folder)s (%(reason)s).")
             % {"folder": home.lexicons, "reason": error.strerror or error}
         ) from None
+    if made.byte_order_mark:
+        print(_("The byte order mark at the start of the file (Windows Notepad) was left out."))
+    if made.first_joined:
+        entry, word = made.first_joined
+        print(
+            _(
+                "%(count)s entries with spaces became one word each, as the Gouds 8 rules "
+                "play them (%(entry)s: %(word)s). Separate words go on lines of their own."
+            )
+            % {"count": made.joined, "entry": entry, "word": word}
+        )
     print(
         _(
             "Word list %(name)s made: %(words)s words. A club plays with it once its "
             "secretary chooses it in the club's settings."
         )
-        % {"name": name, "words": words}
+        % {"name": name, "words": len(made.words)}
     )
     return 0
+
+
+def _word_list_refusal(error: WordListError) -> str:
+    """The message for a file that is no word list, by its code."""
+    return {
+        "empty": _("%(file)s holds no words; nothing was made."),
+        "too_few_words": _(
+            "%(file)s holds %(words)s words: too few to play with (at least %(minimum)s). "
+            "The list replaces the shipped one: put the shipped words in it as well; "
+            "nothing was made."
+        ),
+        "binary": _(
+            "%(file)s is not a text file (line %(line)s holds a NUL byte); nothing was made."
+        ),
+        "utf16": _(
+            "%(file)s is saved as UTF-16 (Unicode): save it as UTF-8 and try again; nothing "
+            "was made."
+        ),
+        "not_utf8": _(
+            "Line %(line)s of %(file)s is not UTF-8: save the file as UTF-8 and try again; "
+            "nothing was made."
+        ),
+        "line_too_long": _(
+            "Line %(line)s of %(file)s is longer than %(limit)s characters: no word is that "
+            "long. A word list has one word a line; nothing was made."
+        ),
+    }[error.code]
 
 
 def list_name(stem: str) -> str:

@@ -2,8 +2,9 @@
 backup), then the site served by waitress (a production server that runs on Windows and
 macOS as well) until Ctrl+C, and a backup at the end of the evening.
 
-The order keeps bad starts harmless: a home made by a newer version and a port in use are
-refused before anything in the home changes.
+The order keeps bad starts harmless: a home another `bordpunt` holds (bordpunt/home_lock.py),
+a home made by a newer version and a port in use are refused before anything in the home
+changes.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 
 from bordpunt import backups
 from bordpunt.cli import Refused, writable
+from bordpunt.home_lock import HomeLock, held
 from bordpunt.i18n import _
 from config.home import HOME_VARIABLE, Home
 
@@ -133,8 +135,24 @@ def run(
     demo: bool = False,
     shown: str | None = None,
 ) -> int:
-    """Serve on `host`; the browser opens `shown` (the LAN address with --lan) if given."""
+    """Serve on `host`; the browser opens `shown` (the LAN address with --lan) if given.
+    The home is this command's alone from before its database is read until after the
+    evening's backup: a second run, a restore, a demo into it wait for the end."""
     writable(home)
+    with held(home, "demo" if demo else "run") as lock:
+        return _serve(home, lock, host=host, port=port, browser=browser, demo=demo, shown=shown)
+
+
+def _serve(
+    home: Home,
+    lock: HomeLock,
+    *,
+    host: str,
+    port: int,
+    browser: bool,
+    demo: bool,
+    shown: str | None,
+) -> int:
     setup_django(home)
     has_data, needs_migrating = pending_migrations(home)
     from waitress import create_server
@@ -166,6 +184,7 @@ def run(
     # A polite stop (SIGTERM from a service manager or a test) ends like Ctrl+C: set before
     # the address is announced, so a stop that follows at once ends as politely.
     signal.signal(signal.SIGTERM, _interrupt)
+    lock.announce(url)
     try:
         with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C: the evening ends
             print(

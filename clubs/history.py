@@ -87,6 +87,7 @@ class HistoryAction(models.TextChoices):
     SLIP_SUBMIT = "slip.submit", _("slip handed in")
     SLIP_CORRECT = "slip.correct", _("slip corrected")
     SLIP_ACCEPT_LATE = "slip.accept_late", _("late slip accepted")
+    SLIP_VOID = "slip.void", _("slip void: its turn was played again")
     SLIP_CONFLICT = "slip.conflict", _("slip typed again differently")
     SLIP_CONFLICT_RESOLVE = "slip.conflict_resolve", _("slip conflict resolved")
     PARTICIPANT_TABLE = "participant.table", _("player's table set")
@@ -221,7 +222,8 @@ def history_record(
     object as it is now ("Ronde 3, tafel 2: An – Bert"), so the entry reads well after the
     object is gone. `reason` is what a person typed; `reason_code` a `HistoryReason`.
     `club_id` is None only for the operator's removal of a club: the club is gone, the
-    entry names it in its label and keeps its old id as `object_id`.
+    entry names it in its label and keeps its old id as `object_id` (as the operator's
+    earlier entries about it do once it is gone: `history_forget_club`).
     """
     from clubs.models import HistoryEntry
 
@@ -246,14 +248,27 @@ def history_record(
     )
 
 
+#: What the operator did about a club, and the downloads of its archive that its removal
+#: rests on: kept when the club is removed (`history_forget_club`), with its name (`label`)
+#: and its number (`object_id`), as the removal's own entry.
+OPERATOR_KEPT = models.Q(action__startswith="operator.") | models.Q(
+    action=HistoryAction.ARCHIVE_DOWNLOAD
+)
+
+
 def history_forget_club(*, club_id: int) -> int:
     """Delete a club's history, the one way history goes: the operator removes the club
     (`hosting.services.club_remove`) only after its archive, history included, was downloaded.
-    Call it inside the removal's transaction. Returns how many entries went."""
+    The operator's own entries about it (`OPERATOR_KEPT`) outlive it, without the club: each
+    names it by its name and number. Call it inside the removal's transaction. Returns how
+    many entries went."""
     from clubs.models import HistoryEntry
 
     entries = HistoryEntry.objects.filter(club_id=club_id)
-    count = entries.count()
-    # The queryset's own delete() refuses always; this is the exception it guards.
-    models.QuerySet.delete(entries)
+    kept = entries.filter(OPERATOR_KEPT)
+    # The queryset's own update() and delete() refuse always; this is the exception they guard.
+    models.QuerySet.update(kept, club=None)
+    forgotten = entries.exclude(OPERATOR_KEPT)
+    count = forgotten.count()
+    models.QuerySet.delete(forgotten)
     return count

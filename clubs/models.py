@@ -290,7 +290,8 @@ class HistoryEntry(models.Model):
     Written only by `clubs.history.history_record`; never changed, never deleted.
     """
 
-    # Empty only on the operator's entry for a removed club (`clubs.history.history_record`).
+    # Empty only on the operator's entries about a removed club, which name it by label and
+    # `object_id` (`clubs.history.history_record`, `history_forget_club`).
     club = models.ForeignKey(
         Club,
         on_delete=models.PROTECT,

@@ -81,7 +81,7 @@ def client_ip(request: HttpRequest) -> str:
     throttle by sending a new address with every try."""
     remote = request.META.get("REMOTE_ADDR", "")
     address = remote
-    if not _trusted(remote):
+    if not trusted_proxy(remote):
         return remote
     forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
     for entry in reversed(forwarded.split(",")):
@@ -89,7 +89,7 @@ def client_ip(request: HttpRequest) -> str:
         if not _is_address(entry):
             break  # not written by a proxy of ours: keep the last hop we trust
         address = entry
-        if not _trusted(entry):
+        if not trusted_proxy(entry):
             break
     return address
 
@@ -102,7 +102,9 @@ def _is_address(text: str) -> bool:
     return True
 
 
-def _trusted(address: str) -> bool:
+def trusted_proxy(address: str) -> bool:
+    """Whether a connection from ``address`` comes from one of our proxies
+    (`settings.TRUSTED_PROXIES`), whose headers about the request are believed."""
     try:
         parsed = ip_address(address)
     except ValueError:

@@ -3,16 +3,12 @@
 Django: reads the ORM through the selectors.
 """
 
-import csv
-import io
-import re
 from collections.abc import Sequence
 from typing import Any, cast
 
-from clubs import numbers
-from competition.core.results_csv import FORMULA_START
 from competition.models import Competition, Round
 from competition.selectors import StandingsView
+from competition.spreadsheets import spreadsheet_csv
 from games.models import Game
 
 
@@ -58,39 +54,6 @@ CSV_COLUMNS = [
     "board_points",
     "spread",
 ]
-
-
-PLAIN_NUMBER = re.compile(r"[+-]?[0-9]+([.,][0-9]+)?")
-
-
-def spreadsheet_cell(value: Any) -> Any:
-    """A value a spreadsheet will show as text, never run as a formula.
-
-    A text starting with = + - @ tab or CR gets a leading apostrophe (the OWASP advice
-    against CSV injection); numbers, also negative ones written as text, stay numbers.
-
-    >>> [spreadsheet_cell(v) for v in ["=HYPERLINK(1)", "@SUM(A1)", "-12", -12, "Anna", "-x"]]
-    ["'=HYPERLINK(1)", "'@SUM(A1)", '-12', -12, 'Anna', "'-x"]
-    """
-    unsafe = isinstance(value, str) and value.startswith(FORMULA_START)
-    return "'" + value if unsafe and not PLAIN_NUMBER.fullmatch(value) else value
-
-
-def spreadsheet_csv(columns: list[str], rows: list[dict[str, Any]]) -> str:
-    """Rows as CSV for the reader's spreadsheet, every cell made safe to open there.
-
-    In Dutch a fraction has a decimal comma and the fields are separated by semicolons, as
-    a Dutch spreadsheet opens them; in English a point and commas (`clubs.numbers`)."""
-    buffer = io.StringIO()
-    writer = csv.DictWriter(
-        buffer, fieldnames=columns, extrasaction="ignore", delimiter=numbers.csv_delimiter()
-    )
-    writer.writeheader()
-    for row in rows:
-        writer.writerow(
-            {key: spreadsheet_cell(numbers.csv_number(value)) for key, value in row.items()}
-        )
-    return buffer.getvalue()
 
 
 def standings_csv(view: StandingsView) -> str:

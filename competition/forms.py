@@ -371,6 +371,12 @@ class ResultRowForm(forms.Form):
     def clean(self) -> dict:
         cleaned = super().clean()
         assert cleaned is not None  # Django's clean() returns cleaned_data
+        if not self.errors and not self.typed_over:
+            # Left as the page showed it: nothing typed to check, and nothing is saved
+            # (`_entry_from`). The game may have changed since (another device, its
+            # table): a score it no longer holds must not ask for a confirmation and so
+            # hold back the rows that were typed.
+            return cleaned
         kind = cleaned.get("kind")
         scores = {side: cleaned.get(side) for side in self.score_names}
         valid = {side: side not in self.errors for side in scores}

@@ -6,6 +6,7 @@
     <home>/backups/      `bordpunt backup`, and the backups made before an upgrade or restore
     <home>/logs/         the server's log
     <home>/lexicons/     the club's own word lists (`bordpunt lexicon`)
+    <home>/bordpunt.lock held by the `bordpunt` that serves or restores (bordpunt/home_lock.py)
 
 The home is BORDPUNT_HOME, or else the platform's user data folder (platformdirs: e.g.
 ~/.local/share/bordpunt, %LOCALAPPDATA%\\bordpunt). Nothing is ever written into the
@@ -69,6 +70,10 @@ class Home:
     @property
     def lexicons(self) -> Path:
         return self.root / "lexicons"
+
+    @property
+    def lock_file(self) -> Path:
+        return self.root / "bordpunt.lock"
 
     def prepare(self) -> None:
         """Make the folders and the secret key (OSError when the home cannot be written)."""

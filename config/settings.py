@@ -233,10 +233,12 @@ def cache_and_sessions(redis_url: str) -> tuple[dict, str]:
     With a cache every worker and server shares (Redis, at `redis_url`), sessions are
     Django's cached_db: read from the cache, written to both. Without it, each process has
     a cache of its own, and sessions stay in the database alone: a session cached in one
-    worker's memory would outlive its logout in another worker.
+    worker's memory would outlive its logout in another worker. Redis is Django's own
+    backend, answering "nothing cached" while Redis fails (config/cache.py): the pages are
+    slower then, not broken, and sessions come from the database.
     """
     if redis_url:
-        cache = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": redis_url}
+        cache = {"BACKEND": "config.cache.DegradingRedisCache", "LOCATION": redis_url}
         return {"default": cache}, "django.contrib.sessions.backends.cached_db"
     locmem = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     return {"default": locmem}, "django.contrib.sessions.backends.db"

@@ -34,8 +34,9 @@ class SlipAdmin(ViewOnlyAdmin):
         "reason_code",
         "late",
         "late_accepted",
+        "void",
     ]
-    list_filter = ["late", "corrected", "turn__evening__competition"]
+    list_filter = ["late", "corrected", "void", "turn__evening__competition"]
     search_fields = ["player__name", "text"]
     list_select_related = ["player", "turn__evening__competition"]
 

@@ -68,6 +68,7 @@ def register_history_texts() -> None:
             "rack": _("rack"),
             "late": _("late"),
             "late_accepted": _("late slip accepted"),
+            "void": _("void"),
             "typed_again": _("typed again"),
             "taken": _("second typing taken"),
             "table": _("table"),

@@ -220,12 +220,17 @@ class Turn(models.Model):
     #: (`services.turn_drawn`).
     rejected = models.CharField(_("thrown back"), max_length=200, blank=True)
     rack = models.CharField(_("rack"), max_length=15)
+    #: The rack of the draw the last redo cancelled (`services.turn_redo`), or empty:
+    #: every tile of it, the kept ones included, went back into the bag before `rejected`
+    #: and `drawn`, and `rack` differs from it (FISF §3.6; `DuplicateGame.cancel`).
+    cancelled = models.CharField(_("rack cancelled"), max_length=15, blank=True, default="")
     #: The top put on the board, in the engine's notation; empty while the turn is open.
     top = models.CharField(_("top"), max_length=40, blank=True)
     top_score = models.PositiveIntegerField(_("top score"), null=True, blank=True)
     #: The sum of the tops up to and including this turn.
     total = models.PositiveIntegerField(_("sum of the tops"), null=True, blank=True)
-    #: When the rack was announced: the turn's clock runs from here (`deadline`).
+    #: When the rack was announced, on the clock every app server shares
+    #: (`clubs.timing.clock_now`): the turn's clock runs from here (`deadline`).
     drawn_at = models.DateTimeField(_("drawn at"), null=True, blank=True)
     #: The thinking time of this turn, copied from the evening's slip rules at the draw
     #: (`SlipRules.turn_seconds`): a later change of the rules moves no turn already drawn.
@@ -261,6 +266,13 @@ class Turn(models.Model):
         """Whether a slip arriving at ``at`` is in time: the top not on the board, and the
         clock not run out (`duplicate.clock.in_time`, with the evening's grace)."""
         return self.is_open and clock.in_time(self.deadline, at, grace_seconds)
+
+
+class SlipQuerySet(models.QuerySet["Slip"]):
+    def standing(self) -> SlipQuerySet:
+        """The slips that stand: not void by a redo of their turn (`Slip.void`). Every
+        ranking, count and list of slips reads these; the history keeps the void ones."""
+        return self.filter(void=False)
 
 
 class Slip(models.Model):
@@ -301,12 +313,22 @@ class Slip(models.Model):
     late = models.BooleanField(_("late"), default=False)
     #: The spelleider accepted the late slip, with a reason (`slip_accept_late`): it counts.
     late_accepted = models.BooleanField(_("late slip accepted"), default=False)
+    #: Handed in on a draw the spelleider cancelled (`turn_redo`, FISF §3.6): kept as it
+    #: was, with its history, and never counted; its player hands in again on the new rack.
+    void = models.BooleanField(_("void"), default=False)
     submitted_at = models.DateTimeField(auto_now_add=True)
+
+    objects = SlipQuerySet.as_manager()
 
     class Meta:
         ordering = ("turn", "player")
         constraints = [
-            models.UniqueConstraint(fields=("turn", "player"), name="duplicate_slip_once")
+            # One slip that stands per player and turn; the void ones stay beside it.
+            models.UniqueConstraint(
+                fields=("turn", "player"),
+                condition=models.Q(void=False),
+                name="duplicate_slip_once",
+            )
         ]
         verbose_name = _("slip")
         verbose_name_plural = _("slips")
@@ -317,7 +339,7 @@ class Slip(models.Model):
     @property
     def counts(self) -> bool:
         """Whether the slip counts (`duplicate.ranking.slip_counts`, the one rule)."""
-        return slip_counts(late=self.late, accepted=self.late_accepted)
+        return not self.void and slip_counts(late=self.late, accepted=self.late_accepted)
 
     @property
     def counted_score(self) -> int:

@@ -76,9 +76,12 @@ def master_game(evening: Evening, turns: list[Turn] | None = None) -> DuplicateG
 
 
 def turn_drawn(game: DuplicateGame, turn: Turn) -> str:
-    """``turn``'s draw on ``game``, after the draws thrown back before it
+    """``turn``'s draw on ``game``, after the draw a redo cancelled (`Turn.cancelled`: the
+    kept tiles went back into the bag with it) and the draws thrown back before it
     (`Turn.rejected`: under the rule that a rejected rack goes back whole, its kept tiles
     went back into the bag with them); the rack."""
+    if turn.cancelled:
+        game.cancel(turn.cancelled)
     for thrown in turn.rejected.split():
         game.reject(thrown)
     return game.draw(turn.drawn)

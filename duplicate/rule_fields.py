@@ -55,6 +55,11 @@ SLIP_FIELDS: tuple[tuple[str, object, object], ...] = (
     ("slips.solo_bonus", _("Bonus for a solo (points)"), _("0: solos are counted, no bonus.")),
     ("slips.solo_min_players", _("Bonus from how many players in the room"), ""),
     ("slips.solo_rule", _("A solo is"), ""),
+    (
+        "slips.first_turn_max",
+        _("First turn: the word's highest score, wherever the slip places it"),
+        _("No fault for the position on the first turn; a score other than the highest warns."),
+    ),
 )
 DRAW_FIELDS: tuple[tuple[str, object, object], ...] = (
     ("draw.leftovers", _("Tiles left on the rack after the top"), ""),

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from django.db.models import Count, Exists, OuterRef, QuerySet
+from django.db.models import Count, Exists, OuterRef
 from django.shortcuts import get_object_or_404
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
@@ -20,6 +20,7 @@ from duplicate.models import (
     Participant,
     Slip,
     SlipConflict,
+    SlipQuerySet,
     Turn,
 )
 from duplicate.notation import reason_shown
@@ -38,16 +39,16 @@ from rules.duplicate import DuplicateGame
 from rules.referee import SlipLine, SlipRules, tally
 
 
-def counted_slips(slips: QuerySet[Slip]) -> QuerySet[Slip]:
+def counted_slips(slips: SlipQuerySet) -> SlipQuerySet:
     """The slips that rank (each as it counts: `duplicate.ranking.counted_score`, a late
     slip 0 until accepted): a participant withdrawn from an evening is out of the ranking
     of that evening and every later one (as an entrant withdrawn from a round is out of
-    its pairings); the evenings before count as played."""
+    its pairings); the evenings before count as played. A void slip never ranks."""
     withdrawn = Participant.objects.filter(
         competition_id=OuterRef("turn__evening__competition_id"),
         player_id=OuterRef("player_id"),
     ).withdrawn_in(OuterRef("turn__evening__number"))
-    return slips.exclude(Exists(withdrawn))
+    return slips.standing().exclude(Exists(withdrawn))
 
 
 #: A slip row as the ranking reads it (`_line`).
@@ -273,7 +274,7 @@ def _replayed_game(evening: Evening, turns: list[Turn]) -> DuplicateGame:
         evening.rules,
         evening.word_list,
         repr(sorted((evening.draw_rules or {}).items())),
-        tuple((turn.number, turn.rejected, turn.drawn, turn.top) for turn in turns),
+        tuple((turn.number, turn.cancelled, turn.rejected, turn.drawn, turn.top) for turn in turns),
     )
     with _replayed_guard:
         game = _replayed.get(key)
@@ -299,8 +300,8 @@ def turn_position(evening: Evening, turns: list[Turn], turn: Turn) -> DuplicateG
         evening.pk,
         evening.rules,
         repr(sorted((evening.draw_rules or {}).items())),
-        tuple((t.number, t.rejected, t.drawn, t.top) for t in before),
-        (turn.number, turn.rejected, turn.drawn),
+        tuple((t.number, t.cancelled, t.rejected, t.drawn, t.top) for t in before),
+        (turn.number, turn.cancelled, turn.rejected, turn.drawn),
     )
     with _replayed_guard:
         game = _replayed.get(key)
@@ -342,7 +343,8 @@ def evening_complete(evening: Evening) -> bool:
         .values_list("player_id", flat=True)
     )
     handed_in = (
-        Slip.objects.filter(turn__evening=evening, player_id__in=playing)
+        Slip.objects.standing()
+        .filter(turn__evening=evening, player_id__in=playing)
         .order_by()
         .values("player_id")
         .annotate(slips=Count("pk"))
@@ -390,7 +392,8 @@ def late_slips(turn: Turn | None) -> list[Slip]:
     """The turn's late slips, with their players, for the spelleider to accept or not."""
     if turn is None:
         return []
-    return list(turn.slips.filter(late=True).select_related("player").order_by("player__name"))
+    late = turn.slips.standing().filter(late=True)
+    return list(late.select_related("player").order_by("player__name"))
 
 
 def draw_key(number: int, rack: str) -> str:
@@ -404,7 +407,8 @@ def open_turn(evening: Evening) -> Turn | None:
 
 def slips_of(evening: Evening) -> list[Slip]:
     slips = list(
-        Slip.objects.filter(turn__evening=evening)
+        Slip.objects.standing()
+        .filter(turn__evening=evening)
         .select_related("turn", "player")
         .order_by("turn__number", "player__name", "pk")
     )
@@ -459,7 +463,7 @@ def missing_slips(
     the caller read them; two queries more)."""
     if players is None:
         players = jury_players(evening)
-    slips = Slip.objects.filter(turn__evening=evening).order_by()
+    slips = Slip.objects.standing().filter(turn__evening=evening).order_by()
     handed_in = set(slips.filter(turn=turn).values_list("player_id", flat=True))
     any_slip = set(slips.values_list("player_id", flat=True).distinct())
     tables: dict[int | None, list[tuple[int, int | None, str]]] = {}
@@ -482,7 +486,9 @@ def open_conflicts(evening: Evening) -> list[SlipConflict]:
     """The evening's second typings that differ from their slip, waiting for the
     spelleider, with the slip, its player and turn, and who typed them (one query)."""
     conflicts = list(
-        SlipConflict.objects.filter(slip__turn__evening=evening, resolved_at__isnull=True)
+        SlipConflict.objects.filter(
+            slip__turn__evening=evening, slip__void=False, resolved_at__isnull=True
+        )
         .select_related("slip__player", "slip__turn", "typed_by")
         .order_by("slip__turn__number", "slip__player__name", "pk")
     )
@@ -538,7 +544,8 @@ def post_check(evening: Evening) -> PostCheck:
     slip), by turn and player; withdrawn players' slips included, as they were judged
     (two queries)."""
     slips = list(
-        Slip.objects.filter(turn__evening=evening)
+        Slip.objects.standing()
+        .filter(turn__evening=evening)
         .select_related("turn", "player")
         .order_by("turn__number", "player__name", "pk")
     )

@@ -2,7 +2,7 @@
 
 The clock runs in the browser (static/games/clock.js), through a lost connection and a
 reload. The server keeps every press on its own time line (ms since the clock's origin,
-on the one clock every app server shares: `games.timing.clock_now`) and computes the
+on the one clock every app server shares: `clubs.timing.clock_now`) and computes the
 clock from them with the same rules (rules.clock), so that every device shows the same
 clock, and it believes a press only at a moment it can:
 
@@ -38,6 +38,7 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction
+from clubs.timing import clock_now
 from games import engine
 from games.confirmation import game_moves_write
 from games.history import game_context, record_game_change
@@ -46,7 +47,7 @@ from games.models import Game, GameClock
 from games.moves import move_add, moves_of
 from games.policy import GameAction, write_refusal
 from games.rule_messages import message
-from games.timing import clock_events, clock_ms, clock_now, clock_of, clock_state
+from games.timing import clock_events, clock_ms, clock_of, clock_state
 from rules import clock as rules_clock
 
 #: How long before its arrival a press sent at once may say it happened: the network,

@@ -136,6 +136,12 @@ MESSAGES = {
     "duplicate_bag_order": _("A bag order must hold the whole {tiles} set ({count} tiles)."),
     "duplicate_not_a_play": _("{notation} is not a play: a slip holds a position and a word."),
     "duplicate_draw_meets_minimum": _("The rack {rack} meets the minimum: it is not thrown back."),
+    "duplicate_draw_as_cancelled": _(
+        "The rack {rack} is the one of the turn played again: throw it back and draw again."
+    ),
+    "duplicate_no_different_draw": _(
+        "The tiles left can give no rack other than {rack}: under the rules the game ends here."
+    ),
     # the duplicate referee (rules.referee): its settings, and a slip's faults
     "invalid_slip_rules": _("Invalid duplicate slip rules: {reason}."),
     "invalid_duplicate_settings": _("Invalid duplicate settings: {reason}."),

@@ -2,8 +2,8 @@
 
 Reads only; the presses are written by games.clock. The clock's events are on the
 server's time line, in ms since the clock's origin (`GameClock`); rules.clock computes
-everything else from them. The server's now is `clock_now`'s: one clock for every app
-server, since a flag or a pause can decide a result.
+everything else from them. The server's now is `clubs.timing.clock_now`'s: one clock for
+every app server, since a flag or a pause can decide a result.
 """
 
 from __future__ import annotations
@@ -11,9 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db import connection
-from django.utils import timezone
-
+from clubs.timing import clock_now
 from games.models import Game, GameClock, Move
 from rules import clock as rules_clock
 
@@ -25,18 +23,6 @@ def clock_of(game: Game) -> GameClock | None:
         return game.clock
     except GameClock.DoesNotExist:
         return None
-
-
-def clock_now() -> datetime:
-    """Now, for the clock: the database's time on PostgreSQL, which every app server shares
-    (their own clocks may drift apart, and one server would charge a press to a player
-    another would not); the server's own on SQLite, where it is the only one."""
-    if connection.vendor != "postgresql":
-        return timezone.now()
-    with connection.cursor() as cursor:
-        # The moment of the query, after the locks were granted (now() is the transaction's start).
-        cursor.execute("SELECT clock_timestamp()")
-        return cursor.fetchone()[0]
 
 
 def clock_ms(clock: GameClock, now: datetime | None = None) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
+from clubs.history import OPERATOR_KEPT
 from clubs.models import Club, HistoryEntry, Membership
 from competition.models import Competition
 from duplicate.models import DuplicateCompetition
@@ -43,5 +44,6 @@ def clubs_for_operator(status: str | None = None) -> QuerySet[Club]:
 
 
 def operator_history(limit: int = 50) -> QuerySet[HistoryEntry]:
-    """The operator's own actions, newest first, removed clubs' entries included."""
-    return HistoryEntry.objects.filter(action__startswith="operator.").select_related("by")[:limit]
+    """The operator's own actions and the archives' downloads that a removal rests on
+    (`OPERATOR_KEPT`), newest first, removed clubs' entries included."""
+    return HistoryEntry.objects.filter(OPERATOR_KEPT).select_related("by")[:limit]

@@ -389,8 +389,9 @@ def removal_refusal(club: Club) -> Any | None:
 
 @transaction.atomic
 def club_remove(*, club: Club, by: Any, reason: str, confirm_slug: str) -> Removal:
-    """Delete `club` and everything of it, its history too (the archive keeps it); one entry
-    without a club keeps the fact: who, when, which club (name, short name, town), why."""
+    """Delete `club` and everything of it, its history too (the archive keeps it) but the
+    operator's own entries about it (`clubs.history.OPERATOR_KEPT`); one entry without a
+    club keeps the fact: who, when, which club (name, short name, town), why."""
     reason = _reason(reason)
     club = _locked(club)
     if confirm_slug.strip() != club.slug:

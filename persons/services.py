@@ -294,7 +294,7 @@ def persons_merge(*, keep: Player, other: Player, by: Any, reason: str = "") -> 
     if keep.pk == other.pk:
         raise PersonsError(_("A record cannot be merged with itself."))
     keep, other = _locked_pair(keep.pk, other.pk)
-    if by is not None and not may_merge(by, keep, other):
+    if by is not None and not _may_merge_now(by, keep, other):
         raise PersonsError(
             _(
                 "Only staff, a federation official or a secretary of a club both records "
@@ -356,6 +356,22 @@ def persons_merge(*, keep: Player, other: Player, by: Any, reason: str = "") -> 
     )
     player_changed.send(sender=Player, player_id=keep.pk)
     return merge
+
+
+def _may_merge_now(by: Any, keep: Player, other: Player) -> bool:
+    """`may_merge`, with a record already merged into another judged by the clubs it had
+    before (its memberships went to the record it was merged into). So the second of two
+    merges of one person, sent at the same moment or a moment later, is told that the
+    record is merged already, not refused as if its secretary had no say over it."""
+    merged = {
+        merge.other_id: merge.moved.get("other_clubs", [])
+        for merge in PersonMerge.objects.filter(other__in=[keep, other], undone_at__isnull=True)
+    }
+    if other.pk in merged:
+        return may_merge(by, keep, other, other_clubs=merged[other.pk])
+    if keep.pk in merged:
+        return may_merge(by, other, keep, other_clubs=merged[keep.pk])
+    return may_merge(by, keep, other)
 
 
 def _refuse_unmergeable(keep: Player, other: Player) -> None:

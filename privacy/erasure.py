@@ -221,7 +221,11 @@ def player_erase_for_club(*, club: Club, player: Player, by: Any) -> None:
     is not this secretary's to erase)."""
     if not can_manage_club(by, club):
         raise ErasureError(_("Only the club's secretaries can do this."))
-    player = Player.objects.get(pk=player.pk)
+    # Locked and asked first: the second of two erasures at once then hears what it hears
+    # one after the other (erased already), not that the member's memberships are gone.
+    player = row_lock(Player.objects).get(pk=player.pk)
+    if player.erased_at is not None:
+        raise ErasureError(ALREADY_ERASED)
     if player.user_id is not None:
         raise ErasureError(HAS_ACCOUNT % {"name": player.name})
     clubs = set(Membership.objects.filter(player=player).values_list("club_id", flat=True))

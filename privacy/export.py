@@ -7,6 +7,10 @@ duplicate slips, the games and moves they entered for others, and the history en
 them or about them. A draft round is its club's secretaries' alone (DESIGN.md, rule 9), so
 its games and their history come in once the round is published.
 
+The copy names other people by their players' names, never by their accounts: a username
+or an e-mail address (a club's signed-up secretary logs in with their address) is the
+person's own alone (`_names`, `_author`, `_without_accounts`).
+
 `RELATIONS` names every foreign key to a player or an account and where the copy holds
 it; `tests/privacy/test_export.py` walks every model and fails when a new one is not named,
 so data added later cannot be left out of the copy unnoticed.
@@ -16,6 +20,7 @@ Django: a selector (reads only), in a fixed number of queries.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -142,28 +147,111 @@ def _game(game: Game, moves: list[Move], you: int) -> dict[str, Any]:
     }
 
 
-def _history(entry: HistoryEntry) -> dict[str, Any]:
+#: The keys of a history entry's `before` and `after` that hold accounts: a username (or a
+#: list of them), an e-mail address.
+USERNAME_KEYS = ("username", "directors", "jury")
+EMAIL_KEYS = ("email",)
+
+
+@dataclass(frozen=True)
+class _Names:
+    """Whom the copy may name how: the person's own accounts and addresses, and the names of
+    the players of the other accounts the history mentions."""
+
+    own: frozenset[str]  # the person's username and address, folded
+    by_id: dict[int, str]  # account id -> its player's name
+    by_username: dict[str, str]  # username, folded -> its player's name
+
+    def account(self, username: Any) -> Any:
+        """An account mentioned in the history: the person's own as it is, another by the
+        name of its player (None when it has none)."""
+        if not isinstance(username, str) or username.casefold() in self.own:
+            return username
+        return self.by_username.get(username.casefold())
+
+
+def _names(user: Any, entries: list[HistoryEntry]) -> _Names:
+    """The names of the players of the accounts `entries` mention: one query."""
+    usernames: set[str] = set()
+    for entry in entries:
+        for values in (entry.before, entry.after):
+            if isinstance(values, dict):
+                for key in USERNAME_KEYS:
+                    value = values.get(key)
+                    usernames.update(
+                        item
+                        for item in (value if isinstance(value, list) else [value])
+                        if isinstance(item, str)
+                    )
+    authors = {entry.by_id for entry in entries if entry.by_id is not None}
+    by_id: dict[int, str] = {}
+    by_username: dict[str, str] = {}
+    if usernames or authors:
+        for user_id, username, name in Player.objects.filter(
+            Q(user_id__in=authors) | Q(user__username__in=usernames)
+        ).values_list("user_id", "user__username", "name"):
+            by_id[user_id] = name
+            by_username[username.casefold()] = name
+    own = {user.get_username(), user.email}
+    return _Names(frozenset(value.casefold() for value in own if value), by_id, by_username)
+
+
+def _author(entry: HistoryEntry, user: Any, names: _Names) -> str | None:
+    """Who made the change, by their player's name; the person themself by their own name
+    (their username when they have no player). None for anyone without a player (the
+    operator, a federation official) or an account since removed: never another's username,
+    which for a club's signed-up secretary is their e-mail address."""
+    if entry.by_id is not None and entry.by_id == user.pk:
+        return names.by_id.get(user.pk, user.get_username())
+    return names.by_id.get(entry.by_id) if entry.by_id is not None else None
+
+
+def _without_accounts(values: Any, names: _Names) -> Any:
+    """An entry's `before` or `after` with other people's accounts named by their players
+    and their addresses left out; the person's own stay."""
+    if not isinstance(values, dict):
+        return values
+    cleaned = dict(values)
+    for key in USERNAME_KEYS:
+        if isinstance(value := cleaned.get(key), list):
+            cleaned[key] = [names.account(item) for item in value]
+        elif key in cleaned:
+            cleaned[key] = names.account(value)
+    for key in EMAIL_KEYS:
+        value = cleaned.get(key)
+        if isinstance(value, str) and value.casefold() not in names.own:
+            cleaned[key] = None
+    return cleaned
+
+
+def _history(
+    entry: HistoryEntry, user: Any, player: Player | None, names: _Names
+) -> dict[str, Any]:
+    # An entry about the person's own player (an invitation mailed to them, their address
+    # changed: the old one too) holds their own accounts and addresses, as they were.
+    own = player is not None and entry.object_type == "player" and entry.object_id == player.pk
     return {
-        "club": entry.club.slug if entry.club else None,  # an operator's removal: no club
+        "club": entry.club.slug if entry.club else None,  # a removed club's: none
         "at": entry.at,
         "action": entry.action,
-        "by": entry.author,
+        "by": _author(entry, user, names),
+        "by_you": entry.by_id is not None and entry.by_id == user.pk,
         "object_type": entry.object_type,
         "object": entry.object_label,
         "competition_id": entry.competition_id,
         "duplicate_id": entry.duplicate_id,
         "round": entry.round_number,
         "game_id": entry.game_id,
-        "before": entry.before,
-        "after": entry.after,
+        "before": entry.before if own else _without_accounts(entry.before, names),
+        "after": entry.after if own else _without_accounts(entry.after, names),
         "reason_code": entry.reason_code,
         "reason": entry.reason,
     }
 
 
 def personal_data(user: Any, *, now: datetime | None = None) -> dict[str, Any]:
-    """Everything kept about the person of `user`'s account (17 queries, whatever their
-    number of games, moves and slips)."""
+    """Everything kept about the person of `user`'s account: 17 queries, 18 when its history
+    names other accounts, whatever their number of games, moves and slips."""
     player = Player.objects.filter(user=user).first()
     data: dict[str, Any] = {
         "format": FORMAT,
@@ -274,6 +362,7 @@ def personal_data(user: Any, *, now: datetime | None = None) -> dict[str, Any]:
                 "penalty": slip.penalty,
                 "late": slip.late,
                 "late_accepted": slip.late_accepted,
+                "void": slip.void,
                 "handed_in_at": slip.submitted_at,
             }
             for slip in Slip.objects.filter(player=player)
@@ -311,10 +400,7 @@ def personal_data(user: Any, *, now: datetime | None = None) -> dict[str, Any]:
             | Q(object_type="participant", object_id__in=[p.pk for p in participants])
             | Q(game_id__in=[game.pk for game in games])
         )
-    data["history"] = [
-        _history(entry)
-        for entry in HistoryEntry.objects.filter(about)
-        .select_related("club", "by")
-        .order_by("at", "pk")
-    ]
+    entries = list(HistoryEntry.objects.filter(about).select_related("club").order_by("at", "pk"))
+    names = _names(user, entries)
+    data["history"] = [_history(entry, user, player, names) for entry in entries]
     return data

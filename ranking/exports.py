@@ -1,15 +1,15 @@
 """A season's ranking as plain data: the JSON and CSV of `manage.py ranking` (unrounded
-averages and percentages, as the federation asks for its own sheets).
+averages and percentages, as the federation asks for its own sheets; the CSV through the
+one writer, `competition.spreadsheets`).
 
 Django: none but the selectors' records.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
+from competition.spreadsheets import csv_text
 from ranking.selectors import Standings
 
 CSV_HEADER = [
@@ -74,20 +74,22 @@ def season_data(standings: Standings) -> dict[str, Any]:
 
 def season_csv(standings: Standings) -> str:
     """One row per person, ranked first: the average unrounded (`repr` of the float)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_HEADER)
-    for person in season_data(standings)["persons"]:
-        writer.writerow(
-            [
-                "" if person["rank"] is None else person["rank"],
-                person["federation_number"],
-                person["name"],
-                person["club"],
-                person["games"],
-                person["interclubs"],
-                person["counted"],
-                repr(person["average"]),
-            ]
-        )
-    return out.getvalue()
+    return csv_text(
+        [
+            CSV_HEADER,
+            *(
+                [
+                    "" if person["rank"] is None else person["rank"],
+                    person["federation_number"],
+                    person["name"],
+                    person["club"],
+                    person["games"],
+                    person["interclubs"],
+                    person["counted"],
+                    repr(person["average"]),
+                ]
+                for person in season_data(standings)["persons"]
+            ),
+        ],
+        lineterminator="\n",
+    )

@@ -16,11 +16,9 @@ Django: reads the event's rows; the writer and the reader need no database.
 
 from __future__ import annotations
 
-import csv
 import functools
 import hashlib
 import importlib.metadata
-import io
 import json
 import math
 import uuid
@@ -36,6 +34,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.inputs import validate_plain_text
 from clubs.models import Player
+from competition.spreadsheets import csv_text
 from duplicate.models import Evening
 from duplicate.selectors import evening_results, evening_state
 from events.models import Entry, Event, Season
@@ -190,13 +189,12 @@ CSV_COLUMNS = ("game", "division", "number", "name", "club", "points", "percenta
 
 def results_file_csv(results: ResultsFile) -> str:
     """One row per player and game, as the federation's spreadsheets take it: federation
-    number, name, club, points and the percentage unrounded (a dot before the decimals)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(CSV_COLUMNS)
-    for game in results.games:
-        for result in game.results:
-            writer.writerow(
+    number, name, club, points and the percentage unrounded (a dot before the decimals);
+    every cell through the one writer, so that no name runs as a formula there."""
+    return csv_text(
+        [
+            CSV_COLUMNS,
+            *(
                 [
                     game.number,
                     game.division,
@@ -206,8 +204,11 @@ def results_file_csv(results: ResultsFile) -> str:
                     result.points,
                     repr(result.percentage),
                 ]
-            )
-    return out.getvalue()
+                for game in results.games
+                for result in game.results
+            ),
+        ]
+    )
 
 
 def results_with_percentages(

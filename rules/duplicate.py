@@ -242,6 +242,8 @@ class DuplicateGame:
         self.drawn = ""
         #: The draws thrown back for this turn (:meth:`reject`), as they went back.
         self.thrown_back: list[str] = []
+        #: The rack of this turn's draw cancelled by :meth:`cancel`: the next draw differs.
+        self.cancelled = ""
         self.turns: list[Turn] = []
         #: The board before each turn (index 0 = before turn 1), for checking slips.
         self.positions: list[Game] = []
@@ -304,7 +306,39 @@ class DuplicateGame:
         missing = Counter(drawn) - self.bag
         if missing:
             raise DuplicateError("duplicate_not_in_bag", tiles="".join(sorted(missing.elements())))
-        return drawn, parse_rack(self.kept + drawn, self.tiles)
+        rack = parse_rack(self.kept + drawn, self.tiles)
+        if rack == self.cancelled:
+            raise DuplicateError("duplicate_draw_as_cancelled", rack=rack)
+        return drawn, rack
+
+    def as_cancelled(self, tiles: str) -> bool:
+        """Whether ``tiles`` drawn now would give the rack of the draw cancelled
+        (:meth:`cancel`), which :meth:`draw` refuses."""
+        return bool(self.cancelled) and parse_rack(self.kept + tiles, self.tiles) == self.cancelled
+
+    def cancel(self, rack: str) -> None:
+        """Cancel this turn's draw, the rack ``rack`` (FISF §3.6, a spelleider's error):
+        every tile of it goes back into the bag, the kept tiles included, and the next
+        draw takes a full rack that must differ from ``rack`` (a draw of the same tiles
+        is refused, ``duplicate_draw_as_cancelled``: thrown back and drawn again). Called
+        before the new draw: on the game as it was before the cancelled one (its tiles are
+        still in the bag) or with ``rack`` drawn. Refuses, changing nothing, a rack the
+        tiles left could not have given, and a cancel when they can give no other rack
+        (``duplicate_no_different_draw``: the FISF ends the game, §3.6, §3.7)."""
+        if self.ending is not None:
+            raise DuplicateError("duplicate_over", ending=self.ending)
+        pool = self.pool + Counter(self.drawn if self.rack is not None else "")
+        cancelled = parse_rack(rack, self.tiles)
+        missing = Counter(cancelled) - pool
+        if missing:
+            raise DuplicateError("duplicate_not_in_bag", tiles="".join(sorted(missing.elements())))
+        if sum(pool.values()) <= len(cancelled):
+            raise DuplicateError("duplicate_no_different_draw", rack=cancelled)
+        self.bag = pool
+        self.kept = ""
+        self.rack, self.drawn, self._tops = None, "", None
+        self.thrown_back = []
+        self.cancelled = cancelled
 
     def reject(self, tiles: str) -> str:
         """Throw back ``tiles``, a draw that breaks the minimum (as :meth:`draw` refused
@@ -422,6 +456,7 @@ class DuplicateGame:
         )
         self.turns.append(turn)
         self.thrown_back = []
+        self.cancelled = ""
         self.rack = None
         self._tops = None
         self._check_end()

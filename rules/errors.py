@@ -133,6 +133,12 @@ MESSAGES: dict[str, str] = {
         "throw the draw back and draw again"
     ),
     "duplicate_draw_meets_minimum": "the rack {rack} meets the minimum: it is not thrown back",
+    "duplicate_draw_as_cancelled": (
+        "the rack {rack} is the one of the turn cancelled: throw it back and draw again"
+    ),
+    "duplicate_no_different_draw": (
+        "the tiles left can give no rack other than {rack}: the game ends"
+    ),
     "duplicate_no_rack": "no rack is drawn yet",
     "duplicate_no_play": "no word can be made with {rack}: the game ends",
     "duplicate_not_a_top": "{play} is not a top: the top scores {score}",

@@ -5,7 +5,8 @@
 (OpenTaal), ``/usr/share/dict/dutch`` unless ``--source`` says otherwise.
 
 ``python -m rules build-lexicon --club-list FILE --output OUT`` builds a club's own list
-from a plain text file (one entry per line, ``#`` comments), normalised the same way.
+from a plain text file (one entry per line, ``#`` comments), normalised the same way, once
+:mod:`rules.lexicon_source` has checked it.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from rules.lexicon import (
     normalise,
     read_entries,
 )
+from rules.lexicon_source import ClubList, WordListError, read_club_list
 
 DEFAULT_SOURCE = Path("/usr/share/dict/dutch")
 
@@ -172,29 +174,42 @@ def build_default(
     return stats
 
 
-def build_club_list(source: Path, output: Path, kind: str | None, out: TextIO) -> int:
+def build_club_list(source: Path, output: Path, kind: str | None, out: TextIO) -> ClubList:
     """Write a club's own list: ``output`` (the marisa file, for checking words) and the
-    DAWG beside it (``.dawg``, for the duplicate tops); returns the number of words.
-    The DAWG is written first, so a list whose marisa file is there is whole."""
-    with source.open(encoding="utf-8") as fh:
-        entries = list(read_entries(fh))
-    lexicon = Lexicon.from_words(entries, kind=kind)
+    DAWG beside it (``.dawg``, for the duplicate tops); returns what was read. The file is
+    checked first (:mod:`rules.lexicon_source`: WordListError, and nothing written); the
+    DAWG is written first, so a list whose marisa file is there is whole."""
+    club_list = read_club_list(source, kind)
+    lexicon = Lexicon(club_list.words, name=output.stem)
     output.parent.mkdir(parents=True, exist_ok=True)
     dawg_path = output.with_suffix(DAWG_SUFFIX)
     partial = dawg_path.with_name(f".{dawg_path.name}.tmp")
     try:
-        build_dawg(lexicon, name=output.stem).save(partial)
+        build_dawg(club_list.words, name=output.stem).save(partial)
         partial.replace(dawg_path)
     except BaseException:
         partial.unlink(missing_ok=True)  # a full disk leaves no half file behind
         raise
     lexicon.save(output)
     print(
-        f"{source}: {len(entries)} entries -> {len(lexicon)} words"
+        f"{source}: {club_list.entries} entries -> {len(lexicon)} words"
         f"{f' (kind {kind})' if kind else ''}, {output} ({output.stat().st_size} bytes)",
         file=out,
     )
-    return len(lexicon)
+    if club_list.dropped:
+        print(
+            f"left out: {club_list.dropped} entries that are no words of 2 to 15 letters", file=out
+        )
+    if club_list.byte_order_mark:
+        print("a byte-order mark was dropped", file=out)
+    if club_list.first_joined:
+        entry, word = club_list.first_joined
+        print(
+            f"{club_list.joined} entries with spaces became one word each "
+            f"(e.g. {entry!r} -> {word}): one word a line if they are separate words",
+            file=out,
+        )
+    return club_list
 
 
 def parser() -> argparse.ArgumentParser:
@@ -243,7 +258,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.club_list.is_file():
             print(f"club list {args.club_list} does not exist", file=sys.stderr)
             return 2
-        build_club_list(args.club_list, args.output, args.kind, out)
+        try:
+            build_club_list(args.club_list, args.output, args.kind, out)
+        except WordListError as error:
+            print(f"club list {args.club_list}: {error}", file=sys.stderr)
+            return 2
         return 0
     if args.output is not None or args.kind is not None:
         p.error("--output and --kind go with --club-list; use --output-dir for the defaults")

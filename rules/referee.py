@@ -102,6 +102,10 @@ class SlipRules:
     #: A solo is a top found by one player alone ("top"), or a score higher than every
     #: other player's on the turn, even below the top ("highest"), before penalties.
     solo_rule: SoloRule = "top"
+    #: On the first turn a slip is paid the word's highest score on the empty board,
+    #: whatever its position and blank marking; only a score written wrong or missing and
+    #: a marking that is not the highest's are faults (FISF §5.4.2.a, §5.5).
+    first_turn_max: bool = False
 
     def __post_init__(self) -> None:
         def fail(reason: str) -> None:
@@ -126,6 +130,8 @@ class SlipRules:
                 fail(f"{fault} must be one of {', '.join(CONSEQUENCES)}")
         if self.solo_rule not in _SOLO_RULES:
             fail(f"solo_rule must be one of {', '.join(_SOLO_RULES)}")
+        if not isinstance(self.first_turn_max, bool):
+            fail("first_turn_max must be true or false")
 
     def consequence(self, fault: str) -> str:
         """What ``fault`` (a code of :data:`FAULTS`) leads to under these rules."""
@@ -251,6 +257,7 @@ PRESETS: dict[str, DuplicateSettings] = {
             solo_bonus=10,  # §3.5
             solo_min_players=16,  # §3.5
             solo_rule="highest",  # §3.5
+            first_turn_max=True,  # §5.4.2.a, §5.5
         ),
     ),
 }
@@ -306,7 +313,10 @@ def judge_slip(
     # under rules that make those faults a zero (the NTSV preset) the slip as written
     # stands, and the search (some milliseconds on a full board) is not made.
     mendable = {"blank_unmarked", "reference_swapped"}
-    if written is not None:
+    if rules.first_turn_max and board.board.is_empty():
+        # FISF §5.4.2.a: the word's maximum, whatever the reference (no fault for it).
+        reading = _first_turn(board, rack, text)
+    elif written is not None:
         reading = _Reading(written, ())
     else:
         if any(rules.consequence(fault) != "zero" for fault in mendable):
@@ -427,6 +437,32 @@ def _at_written_square(board: Game, rack: str, text: str) -> _Reading | None:
         for result, blank in _plays(board, rack, pos, word):
             faults = (*fault, "blank_unmarked") if blank else fault
             found.append(((len(faults), -result.score, rank), _Reading(result, faults)))
+    if not found:
+        return None
+    return min(found, key=lambda item: item[0])[1]
+
+
+def _first_turn(board: Game, rack: str, text: str) -> _Reading | None:
+    """The first turn's reading (FISF §5.4.2.a): the word at the place, in either
+    direction, and with the blank marking, that scores most on the empty board, whatever
+    position the slip wrote. A marking other than the slip's is ``blank_unmarked`` (§5.5:
+    "l'encerclement ne correspond pas au score maximum"); among equal scores the slip's
+    own marking, then across before down, then the first square. None when the word plays
+    nowhere (the slip as written then says why it scores 0)."""
+    parts = _slip_parts(text)
+    if parts is None:
+        return None
+    word = parts[1]
+    found: list[tuple[tuple[int, int, int, int, int], _Reading]] = []
+    for d, direction in enumerate((Direction.ACROSS, Direction.DOWN)):
+        for start in range(SIZE):
+            row, col = (7, start) if direction is Direction.ACROSS else (start, 7)
+            if not _may_fit(board, row, col, direction, word):
+                continue
+            pos = format_position(row, col, direction)
+            for result, blank in _plays(board, rack, pos, word):
+                faults = ("blank_unmarked",) if blank else ()
+                found.append(((-result.score, len(faults), d, row, col), _Reading(result, faults)))
     if not found:
         return None
     return min(found, key=lambda item: item[0])[1]

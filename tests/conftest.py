@@ -170,3 +170,20 @@ def two_rounds(competition, four_entrants):
             by=None,
         )
     return four_entrants
+
+
+@pytest.fixture
+def database_clock_behind(db):
+    """On PostgreSQL, for the test's transaction: the database's clock an hour behind this
+    server's, as a database on another machine may be (or this app server's clock an hour
+    ahead). `clock_timestamp()` is shadowed by one in a schema searched before pg_catalog;
+    both are rolled back with the test."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE SCHEMA skewed_clock")
+        cursor.execute(
+            "CREATE FUNCTION skewed_clock.clock_timestamp() RETURNS timestamptz LANGUAGE sql "
+            "AS $$ SELECT pg_catalog.clock_timestamp() - interval '1 hour' $$"
+        )
+        cursor.execute("SET LOCAL search_path = skewed_clock, pg_catalog, public")

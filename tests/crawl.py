@@ -146,16 +146,7 @@ class Demo:
                 "game_id": [],
                 "player_id": [str(speler.pk)],
             }
-        from events.divisions import divisions_of
-        from events.models import Event
-
-        events = {
-            event.slug: {
-                "competition": [division.competition.slug for division in divisions_of(event)],
-                "entry_id": [str(pk) for pk in event.entries.values_list("pk", flat=True)[:1]],
-            }
-            for event in Event.objects.filter(organiser=club).order_by("pk")
-        }
+        events = events_of(club)
         admin = {}
         from django.contrib import admin as django_admin
 
@@ -177,6 +168,21 @@ class Demo:
     def user_of(role: str):
         username = ROLES[role]
         return None if username is None else get_user_model().objects.get(username=username)
+
+
+def events_of(club) -> dict[str, dict[str, list[str]]]:
+    """The events `club` organises: slug -> its divisions' short names ("competition") and
+    an entry, the path values of an event's pages."""
+    from events.divisions import divisions_of
+    from events.models import Event
+
+    return {
+        event.slug: {
+            "competition": [division.competition.slug for division in divisions_of(event)],
+            "entry_id": [str(pk) for pk in event.entries.values_list("pk", flat=True)[:1]],
+        }
+        for event in Event.objects.filter(organiser=club).order_by("pk")
+    }
 
 
 def _fill(route: str, values: dict[str, list[str]]) -> list[str]:

@@ -34,6 +34,8 @@ ROOT = Path(__file__).resolve().parent.parent
 LOCATIONS = ROOT / "deploy" / "nginx" / "bordpunt-locations.conf"
 #: The STATIC_ROOT the shipped locations name; the stack's own is put in its place.
 SHIPPED_STATIC_ROOT = "/srv/bordpunt/staticfiles/"
+#: Where the shipped locations find the proxy's own error page; the checkout's is used.
+SHIPPED_DEPLOY = "/srv/bordpunt/deploy;"
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
 REDIS_SERVER = shutil.which("redis-server")
 #: Where the visitors connect from: not the proxy's address.
@@ -139,18 +141,24 @@ def _healthy(url: str) -> bool:
 
 
 class Redis:
-    """A redis-server without persistence, on a free port."""
+    """A redis-server without persistence, on a free port; killed and started again on
+    the same port, it is Redis crashing and coming back (empty)."""
 
     def __init__(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
-        port = free_port()
-        self.url = f"redis://127.0.0.1:{port}/0"
+        self.folder = folder
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
         self.log = folder / "redis.log"
-        with self.log.open("wb") as log:
+        self.start()
+
+    def start(self) -> None:
+        with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 [
-                    *(REDIS_SERVER or "redis-server", "--port", str(port), "--bind", "127.0.0.1"),
-                    *("--save", "", "--appendonly", "no", "--dir", str(folder)),
+                    *(REDIS_SERVER or "redis-server", "--port", str(self.port)),
+                    *("--bind", "127.0.0.1", "--save", "", "--appendonly", "no"),
+                    *("--dir", str(self.folder)),
                 ],
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -158,11 +166,15 @@ class Redis:
             )
 
         def answers() -> bool:
-            with socket.create_connection(("127.0.0.1", port), timeout=1) as connection:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=1) as connection:
                 connection.sendall(b"PING\r\n")
                 return connection.recv(16).startswith(b"+PONG")
 
         _wait_for(answers, self.process, self.log, "redis-server", 20)
+
+    def kill(self) -> None:
+        """Gone at once, as in a crash: no goodbye to its clients."""
+        _stop(self.process, signal.SIGKILL)
 
     def stop(self) -> None:
         _stop(self.process)
@@ -171,14 +183,14 @@ class Redis:
 class AppServer:
     """`python -m config.serve`: the preparation (migrate, collectstatic), then gunicorn."""
 
-    def __init__(self, env: dict[str, str], port: int, folder: Path) -> None:
+    def __init__(self, env: dict[str, str], port: int, folder: Path, code: Path = ROOT) -> None:
         self.url = f"http://127.0.0.1:{port}"
         self.port = port
         self.log = folder / f"server-{port}.log"
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "config.serve"],
-                cwd=ROOT,
+                cwd=code,
                 env={**env, "PORT": str(port)},
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -187,6 +199,10 @@ class AppServer:
 
     def wait_ready(self, timeout: float = 120) -> None:
         _wait_for(lambda: _healthy(self.url), self.process, self.log, "app server", timeout)
+
+    def kill(self) -> None:
+        """Gone at once, as a machine that fails: gunicorn and its workers."""
+        _stop(self.process, signal.SIGKILL)
 
     def stop(self) -> None:
         _stop(self.process)
@@ -204,9 +220,14 @@ class Nginx:
         self.url = f"http://127.0.0.1:{self.port}"
         locations = folder / "bordpunt-locations.conf"
         shipped = LOCATIONS.read_text()
-        if SHIPPED_STATIC_ROOT not in shipped:
-            raise RuntimeError(f"{LOCATIONS} no longer names {SHIPPED_STATIC_ROOT}")
-        locations.write_text(shipped.replace(SHIPPED_STATIC_ROOT, f"{static_root}/"))
+        for shipped_path in (SHIPPED_STATIC_ROOT, SHIPPED_DEPLOY):
+            if shipped_path not in shipped:
+                raise RuntimeError(f"{LOCATIONS} no longer names {shipped_path}")
+        locations.write_text(
+            shipped.replace(SHIPPED_STATIC_ROOT, f"{static_root}/").replace(
+                SHIPPED_DEPLOY, f"{ROOT / 'deploy'};"
+            )
+        )
         servers = "\n".join(f"        server 127.0.0.1:{port};" for port in upstreams)
         temp = "\n".join(
             f"    {kind}_temp_path {folder / kind};"
@@ -266,8 +287,12 @@ class Stack:
         workers: int = 2,
         nginx_workers: int = 1,
         extra_env: dict[str, str] | None = None,
+        code: Path = ROOT,
     ) -> None:
+        """`code`: the checkout the app servers run (another release's, for a benchmark's
+        figure before a change); nginx's locations are this checkout's."""
         self.folder = folder
+        self.code = code
         self.server_count = servers
         self.workers = workers
         self.nginx_workers = nginx_workers
@@ -315,7 +340,7 @@ class Stack:
         for number, port in enumerate(ports):
             static_root = self.folder / f"machine-{number}" / "static"
             env = {**self.env, "DJANGO_STATIC_ROOT": str(static_root)}
-            self.servers.append(AppServer(env, port, self.folder))
+            self.servers.append(AppServer(env, port, self.folder, self.code))
         for server in self.servers:
             server.wait_ready()
         self.nginx = Nginx(
@@ -364,10 +389,11 @@ class Stack:
 
 
 def seed_evening(clubs: int, boards: int, paper: int = 0) -> list[dict]:
-    """Per club: its slug, its secretary's username, a competition whose first round
-    (published) has `boards` games for the board (with the starters of the demo
-    scoresheets) and then `paper` games on paper. The secretaries' password is PASSWORD.
-    Runs in the child process `Stack.seed` starts."""
+    """Per club: its slug, its secretary's username (whose address is
+    USERNAME@example.org), a competition whose first round (published) has `boards` games
+    for the board (with the starters of the demo scoresheets) and then `paper` games on
+    paper. The secretaries' password is PASSWORD. Runs in the child process `Stack.seed`
+    starts."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
@@ -384,7 +410,10 @@ def seed_evening(clubs: int, boards: int, paper: int = 0) -> list[dict]:
     made = []
     for number in range(1, clubs + 1):
         slug = f"club{number:02d}"
-        user = get_user_model().objects.create_user(f"secretaris{number:02d}", password=PASSWORD)
+        username = f"secretaris{number:02d}"
+        user = get_user_model().objects.create_user(
+            username, email=f"{username}@example.org", password=PASSWORD
+        )
         club = Club.objects.create(name=f"Club {number:02d}", slug=slug, city="Gouda")
         secretary = Player.objects.create(name=f"Secretaris {number:02d}", user=user)
         Membership.objects.create(club=club, player=secretary, role=Membership.Role.SECRETARY)

@@ -111,6 +111,17 @@ class Holding:
         assert self.error is None
 
 
+#: The marks of a test that fires writes from two connections at once: a database the
+#: threads share committed, and PostgreSQL, where writers really run side by side.
+AT_ONCE_ON_POSTGRESQL = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql",
+        reason="on SQLite every write runs alone (config/settings.py): nothing runs at once",
+    ),
+]
+
+
 def at_once(*calls):
     """Run the calls in threads, each on its own connection, that start together; their
     results (or errors) in order."""

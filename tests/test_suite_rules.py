@@ -52,26 +52,19 @@ def test_every_app_is_searched_for_examples(pytestconfig, folder):
     assert folder in pytestconfig.getini("testpaths")
 
 
-def collected(*args: str) -> set[str]:
-    """The test ids pytest collects with `args`, in a process of its own."""
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:xdist", "--collect-only", "-q", *args],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    return {line for line in done.stdout.splitlines() if "::" in line}
-
-
-def test_make_check_leaves_out_exactly_the_browser_and_installed_wheel_tests():
-    """`make check` (docs/testing.md) selects by the markers that tests/conftest.py gives
-    by what a test uses: no browser test and no installed-wheel test gets into the fast
-    tier, and nothing else is left out: the points test's parameter named `page` is no
-    browser page."""
-    paths = ["tests/e2e", "tests/packaging", "tests/competition/test_points_agree.py"]
-    slow = collected("-m", "e2e or installed", *paths)
-    fast = collected("-m", "not e2e and not installed", *paths)
-    assert {test.split("/")[1] for test in slow} == {"e2e", "packaging"}
-    assert fast and {test.split("::")[0] for test in fast} == {paths[2]}
+def test_the_tiers_hold_what_their_markers_say(request):
+    """`make check` (docs/testing.md) leaves out the tests marked `e2e` and `installed`,
+    markers that tests/conftest.py gives by what a test uses: every test of this run that
+    needs Playwright's browser is `e2e`, and exactly the installed wheel's are `installed`.
+    Under `make check` this run holds no browser test and no wheel test at all; under
+    `make test` it holds every test, and each one's marks are checked."""
+    packaging = REPO / "tests" / "packaging"
+    items = request.session.items
+    for item in items:
+        if "browser" in item.fixturenames:
+            assert item.get_closest_marker("e2e"), item.nodeid
+        in_packaging = packaging in Path(item.path).parents
+        assert bool(item.get_closest_marker("installed")) == in_packaging, item.nodeid
+    if request.config.getoption("markexpr") == "not e2e and not installed":
+        assert not [item for item in items if item.get_closest_marker("e2e")]
+        assert not [item for item in items if item.get_closest_marker("installed")]

@@ -29,8 +29,9 @@ MAX_ROWS = 5000
 # A PositiveSmallIntegerField holds up to 32767 on every database Django supports.
 MAX_NUMBER = 32767
 BYE = "bye"
-#: What a spreadsheet would run as a formula: the export writes a text that starts so with
-#: an apostrophe before it (`competition.exports.spreadsheet_cell`), and reading takes it off.
+#: What a spreadsheet would run as a formula: every CSV the site writes puts an apostrophe
+#: before a text that starts so (`competition.spreadsheets.spreadsheet_cell`), and reading
+#: takes it off.
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 # The result kinds are the codes of `games.services.ResultKind` (a test holds them equal).

@@ -183,26 +183,52 @@ def round_lock(round: Round) -> Round:
     return row_lock(Round.objects.select_related("competition")).get(pk=round.pk)
 
 
-def pairing_version(game_ids: Iterable[int]) -> str:
-    """What a pairing page showed, from its games' ids. Generating, swapping and undoing a
-    pairing make new game rows (ids are never reused), so every change makes a new version.
-    """
+def pairing_version(status: str, game_ids: Iterable[int]) -> str:
+    """What a pairing page showed: the round's status and its games' ids. Generating,
+    swapping and undoing a pairing make new game rows (ids are never reused), publishing
+    and withdrawing change the status, so every change makes a new version."""
     ids = sorted(game_ids)
-    return f"{len(ids)}-{ids[-1] if ids else 0}"
+    return f"{status}-{len(ids)}-{ids[-1] if ids else 0}"
 
 
-def check_pairing_version(round: Round, expected: str | None) -> None:
+#: What the director is told when the pairing is the one the page showed but the round's
+#: status is not, by the status it has now.
+STATUS_CHANGED: dict[str, Any] = {
+    Round.Status.DRAFT: _(
+        "The pairing was withdrawn in the meantime (by a second click or on another "
+        "device): round %(number)s is a draft again. Check it and try again."
+    ),
+    Round.Status.PUBLISHED: _(
+        "The pairing was published in the meantime (by a second click or on another "
+        "device). Check it and try again."
+    ),
+    Round.Status.FINISHED: _(
+        "Round %(number)s was finished in the meantime: all its results are in."
+    ),
+}
+
+
+def check_pairing_version(
+    round: Round, expected: str | None, *, asked_status: str | None = None
+) -> None:
     """Refuse a change based on a pairing that is no longer there (a second click, or a
-    second device): the director acts on what the page showed, or not at all."""
+    second device): the director acts on what the page showed, or not at all, and is told
+    what changed. `asked_status`: the status the change sets (publishing, withdrawing); a
+    round that has it already, with the games the page showed, is a second click of the
+    same button, not a conflict."""
     if expected is None:
         return
-    if pairing_version(round.games.values_list("pk", flat=True)) != expected:
+    games = pairing_version("", round.games.values_list("pk", flat=True))
+    shown_status, _dash, shown_games = expected.partition("-")
+    if f"-{shown_games}" != games:
         raise CompetitionError(
             _(
                 "The pairing was changed in the meantime (by a second click or on another "
                 "device). This is the pairing now; check it and try again."
             )
         )
+    if round.status not in (shown_status, asked_status):
+        raise CompetitionError(STATUS_CHANGED[round.status] % {"number": round.number})
 
 
 def _absent_names(round: Round) -> list[str]:
@@ -377,7 +403,7 @@ def round_set_status(
     games (`round_update_status`); a finished round is reopened with `round_reopen`.
     """
     locked = round_lock(round)
-    check_pairing_version(locked, expected_pairing)
+    check_pairing_version(locked, expected_pairing, asked_status=status)
     if status not in (Round.Status.DRAFT, Round.Status.PUBLISHED):
         raise CompetitionError(
             _("A round is finished when all its results are in; it cannot be set so by hand.")

@@ -215,7 +215,7 @@ def _slips_judged_again(evening: Evening, *, by: Any, reason: str) -> None:
         for turn in evening.turns.order_by("number"):
             turn.evening = evening
             turn_drawn(game, turn)  # the turn's board and rack, as its slips met them
-            for slip in turn.slips.order_by("pk"):
+            for slip in turn.slips.standing().order_by("pk"):
                 notation = Notation(slip.written_in)
                 judged = slip_judged(game, turn, slip.text, slip.claimed, notation, rules)
                 Slip.objects.filter(pk=slip.pk).update(**judged)

@@ -90,7 +90,8 @@ def evening_rescore(evening: Evening) -> None:
     are not taken on trust). Raises `DuplicateEveningError` when the turns do not play."""
     turns = list(evening.turns.order_by("number"))
     slips: dict[int, list[Slip]] = {}
-    for slip in Slip.objects.filter(turn__evening=evening).order_by("pk"):
+    # A void slip stays as it was scored on the rack its turn's redo cancelled.
+    for slip in Slip.objects.standing().filter(turn__evening=evening).order_by("pk"):
         slips.setdefault(slip.turn_id, []).append(slip)
     game = new_master_game(evening)
     rules = evening_slip_rules(evening)

@@ -60,7 +60,7 @@ def _conflict_record(
     slip and from every conflict still waiting; refused otherwise."""
     with transaction.atomic():
         duplicate_check_open(turn.evening.competition_id)
-        slip = row_lock(Slip.objects).filter(turn=turn, player_id=player_id).first()
+        slip = row_lock(Slip.objects.standing()).filter(turn=turn, player_id=player_id).first()
         if slip is None:
             raise DuplicateEveningError(_("This slip no longer exists."), code="no_slip")
         if (slip.text, slip.claimed) == (text, claimed):

@@ -8,11 +8,11 @@ from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction
 from clubs.locks import row_lock
+from clubs.timing import clock_now
 from duplicate.models import Evening, Participant, Slip, Turn
 from duplicate.replay import evening_slip_rules, master_game, slip_judged, slip_text, turn_drawn
 from duplicate.services import DuplicateEveningError
@@ -65,6 +65,18 @@ def _plays_this_evening(
     return participation is not None and participation.plays_in(evening.number)
 
 
+def _check_not_redrawn(turn: Turn, position: DuplicateGame | None) -> None:
+    """Refuse a slip written on a rack the spelleider has since drawn again (`turn_redo`):
+    ``position``, the turn as the page read it, holds another rack than the turn now. Its
+    player hands in again on the new rack (the redo voided what was in before it)."""
+    if position is not None and position.turn_number == turn.number and position.rack != turn.rack:
+        raise DuplicateEveningError(
+            _("Turn %(turn)s was drawn again: write your slip for the new rack.")
+            % {"turn": turn.number},
+            code="turn_redrawn",
+        )
+
+
 def slip_submit(
     *,
     turn: Turn,
@@ -75,19 +87,23 @@ def slip_submit(
     position: DuplicateGame | None = None,
     participation: Participant | None = None,
     on_paper: bool = False,
-    now: datetime | None = None,
+    arrived_at: datetime | None = None,
 ) -> Slip:
     """Hand in a player's slip: scored at once; a second slip for the turn is refused
     (a correction goes through `slip_correct`). A slip from the player's phone that
-    arrives (``now``) after the turn's time or after the top is marked late
-    (`Turn.in_time`): kept with the engine's score, counting 0 until accepted. A paper
+    arrives after the turn's time or after the top is marked late (`Turn.in_time`): kept
+    with the engine's score, counting 0 until accepted. ``arrived_at``: when the slip
+    reached us, on the shared clock (`clubs.timing.arrived_at`, which the page takes):
+    time spent waiting for a worker, or for the turn held here, never makes a slip late;
+    now on that clock when not given. A paper
     slip typed by the secretary (``on_paper``) is never late: it was handed in on paper
     when the time was called, and is typed afterwards by nature.
     `position`: the master game with the turn's rack drawn, as the caller read it; used
     when the rack is still that one. `participation`: the player's entry in the
     competition, as the caller read it (read here otherwise). Whether the competition is
     archived is refused by `duplicate_touched`, at the end of the same transaction."""
-    arrived = now or timezone.now()
+    # A paper slip meets no clock: the shared clock is not asked (a query on PostgreSQL).
+    arrived = None if on_paper else arrived_at or clock_now()
     text = slip_text(text)
     if claimed is not None and not 0 <= claimed <= 9999:
         raise DuplicateEveningError(_("A score is a whole number 0–9999."), code="bad_claim")
@@ -99,6 +115,7 @@ def slip_submit(
     try:
         with transaction.atomic():
             turn = turn_held(turn)
+            _check_not_redrawn(turn, position)
             rules = evening_slip_rules(turn.evening)
             scored = _scored(turn, text, claimed, position, rules)
             slip = Slip.objects.create(
@@ -106,7 +123,7 @@ def slip_submit(
                 player_id=player_id,
                 text=text,
                 claimed=claimed,
-                late=not on_paper and not turn.in_time(arrived, rules.grace_seconds),
+                late=arrived is not None and not turn.in_time(arrived, rules.grace_seconds),
                 **scored,
             )
             turn_history(
@@ -136,6 +153,15 @@ def slip_submit(
     return slip
 
 
+def _not_standing(slip: Slip) -> DuplicateEveningError:
+    """Why a slip cannot be changed: its turn was drawn again (void), or it is gone."""
+    if Slip.objects.filter(pk=slip.pk, void=True).exists():
+        return DuplicateEveningError(
+            _("This slip is void: its turn was drawn again."), code="slip_void"
+        )
+    return DuplicateEveningError(_("This slip no longer exists."), code="no_slip")
+
+
 def slip_accept_late(*, slip: Slip, reason: str, by: Any) -> Slip:
     """The spelleider accepts a late slip (a phone that lost its connection): from now on
     it counts as one in time, with the score the engine gave it when it came in. The
@@ -147,9 +173,9 @@ def slip_accept_late(*, slip: Slip, reason: str, by: Any) -> Slip:
     turn = slip.turn
     with transaction.atomic():
         duplicate_check_open(turn.evening.competition_id)
-        current = row_lock(Slip.objects).filter(pk=slip.pk).first()
+        current = row_lock(Slip.objects.standing()).filter(pk=slip.pk).first()
         if current is None:
-            raise DuplicateEveningError(_("This slip no longer exists."), code="no_slip")
+            raise _not_standing(slip)
         if not current.late:
             raise DuplicateEveningError(_("This slip was handed in on time."), code="not_late")
         if current.late_accepted:
@@ -184,9 +210,10 @@ def slip_correct(
         turn = turn_held(slip.turn)
         scored = _scored(turn, text, claimed)
         before = {"slip": slip.text, "claimed": slip.claimed, "score": slip.score}
-        changed = Slip.objects.filter(pk=slip.pk).update(text=text, claimed=claimed, **scored)
+        standing = Slip.objects.standing().filter(pk=slip.pk)
+        changed = standing.update(text=text, claimed=claimed, **scored)
         if not changed:
-            raise DuplicateEveningError(_("This slip no longer exists."), code="no_slip")
+            raise _not_standing(slip)
         slip.refresh_from_db()
         after = {"slip": slip.text, "claimed": slip.claimed, "score": slip.score}
         if before == after:

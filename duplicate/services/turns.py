@@ -8,13 +8,13 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction, HistoryReason
 from clubs.locks import club_lock, row_lock
+from clubs.timing import clock_now
 from duplicate.models import Evening, Slip, Turn
-from duplicate.replay import evening_slip_rules, master_game, slip_judged
+from duplicate.replay import evening_slip_rules, master_game
 from duplicate.services import DuplicateEveningError
 from duplicate.services.shared import (
     announce_when_complete,
@@ -24,7 +24,6 @@ from duplicate.services.shared import (
     turn_held,
     turn_history,
 )
-from rules.board import Notation
 from rules.duplicate import DuplicateGame
 from rules.errors import RulesError
 
@@ -70,7 +69,7 @@ def turn_draw(
             rejected=thrown,
             rack=rack,
             top_score=tops[0].score if tops else 0,
-            drawn_at=timezone.now(),
+            drawn_at=clock_now(),
             seconds=evening_slip_rules(evening).turn_seconds,
         )
         turn_history(
@@ -112,6 +111,8 @@ def _app_draw(game: DuplicateGame, rng: random.Random | None) -> tuple[str, str]
     for _attempt in range(1000):
         tiles = list(game.bag.elements())
         drawn = "".join(rng.sample(tiles, min(game.needed(), len(tiles))))
+        if game.as_cancelled(drawn):
+            continue  # the rack of the turn played again: drawn again (FISF §3.6)
         if game.meets_minimum(game.kept + drawn):
             break
         if game.draw_rules.rejection == "whole" and game.kept:
@@ -160,18 +161,30 @@ def turn_choose_top(*, turn: Turn, by: Any, play: str | None = None) -> Turn:
     return turn
 
 
-def turn_redo(*, turn: Turn, by: Any, reason: str, tiles: str | None = None) -> Turn:
+def turn_redo(
+    *,
+    turn: Turn,
+    by: Any,
+    reason: str,
+    tiles: str | None = None,
+    rng: random.Random | None = None,
+) -> Turn:
     """Play the last turn again after a spelleider's error (the wrong tiles typed, a top
-    put on the board too soon): a new draw (typed, or by the app), the top open again,
-    and every slip of the turn scored again against the new rack. The turn before and
-    after, the reason, and each slip whose score changed are kept in the history."""
+    put on the board too soon), as FISF §3.6 cancels a turn (the NTSV says nothing of it;
+    docs/duplicate.md, *A turn played again*): every tile of the rack, the kept ones
+    included, goes back into the bag and a different rack is drawn (typed, refused when
+    it is the same; or by the app, ``rng``, drawn again until it differs); the top is open
+    again and the clock starts anew. Every slip of the turn is void: kept as it was and in
+    the history, never counted; its player hands in again on the new rack, judged on the
+    new clock. The turn before and after, the reason, and each slip voided are kept in the
+    history."""
     if not reason.strip():
         raise DuplicateEveningError(_("Give a reason for the correction."), code="no_reason")
     evening = turn.evening
     with transaction.atomic():
         duplicate_check_open(evening.competition_id)
         club_lock(evening.competition.club_id)
-        # Held from here: a slip handed in meanwhile waits for the new rack to score on.
+        # Held from here: a slip handed in meanwhile waits, and then finds the new rack.
         turn.refresh_from_db(from_queryset=row_lock(Turn.objects.all()))
         if evening.turns.filter(number__gt=turn.number).exists():
             raise DuplicateEveningError(
@@ -179,19 +192,21 @@ def turn_redo(*, turn: Turn, by: Any, reason: str, tiles: str | None = None) -> 
             )
         game = master_game(evening, list(evening.turns.filter(number__lt=turn.number)))
         try:
-            thrown, rack = _drawn(game, tiles, "", None)
+            game.cancel(turn.rack)
+            thrown, rack = _drawn(game, tiles, "", rng)
             tops = game.tops()
         except RulesError as exc:
             raise engine_error(exc) from None
-        before = {"drawn": turn.drawn, "top": turn.top, "score": turn.top_score}
+        before = {"drawn": turn.drawn, "rack": turn.rack, "top": turn.top, "score": turn.top_score}
+        turn.cancelled = turn.rack
         turn.drawn, turn.rack, turn.rejected = game.drawn, rack, thrown
         turn.top, turn.top_score, turn.total = "", tops[0].score if tops else 0, None
         # A new draw: the clock starts again, with the thinking time the competition has now.
-        turn.drawn_at = timezone.now()
+        turn.drawn_at = clock_now()
         turn.seconds, turn.added_seconds = evening_slip_rules(evening).turn_seconds, 0
         turn.save(
             update_fields=[
-                *("drawn", "rejected", "rack", "top", "top_score", "total"),
+                *("cancelled", "drawn", "rejected", "rack", "top", "top_score", "total"),
                 *("drawn_at", "seconds", "added_seconds"),
             ]
         )
@@ -201,25 +216,30 @@ def turn_redo(*, turn: Turn, by: Any, reason: str, tiles: str | None = None) -> 
             action=HistoryAction.DUPLICATE_REDO,
             obj=turn,
             before=before,
-            after={"drawn": turn.drawn, "top": "", "score": turn.top_score},
+            after={"drawn": turn.drawn, "rack": rack, "top": "", "score": turn.top_score},
             reason=reason,
         )
-        for slip in turn.slips.order_by("pk"):
-            scored = slip_judged(game, turn, slip.text, slip.claimed, Notation(slip.written_in))
-            Slip.objects.filter(pk=slip.pk).update(**scored)
-            if scored["score"] == slip.score and scored["reason_code"] == slip.reason_code:
-                continue
-            turn_history(
-                turn,
-                by=by,
-                action=HistoryAction.SLIP_CORRECT,
-                obj=slip,
-                before={"slip": slip.text, "score": slip.score},
-                after={"slip": slip.text, "score": scored["score"]},
-                reason_code=HistoryReason.TURN_REDO,
-            )
+        _slips_voided(turn, by=by, reason=reason)
         duplicate_touched(competition_id=evening.competition_id)
     return turn
+
+
+def _slips_voided(turn: Turn, *, by: Any, reason: str) -> None:
+    """Every standing slip of ``turn`` void (its draw was cancelled: FISF §3.6, "les points
+    afférents à ce coup sont annulés"), each with a history entry: what it was and paid,
+    the spelleider's reason, and `HistoryReason.TURN_REDO`."""
+    for slip in turn.slips.standing().order_by("pk"):
+        Slip.objects.filter(pk=slip.pk).update(void=True)
+        turn_history(
+            turn,
+            by=by,
+            action=HistoryAction.SLIP_VOID,
+            obj=slip,
+            before={"turn": turn.number, "slip": slip.text, "score": slip.counted_score},
+            after={"turn": turn.number, "slip": slip.text, "score": 0, "void": True},
+            reason=reason,
+            reason_code=HistoryReason.TURN_REDO,
+        )
 
 
 def turn_add_time(*, turn: Turn, seconds: int, reason: str, by: Any) -> Turn:

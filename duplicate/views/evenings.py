@@ -90,7 +90,8 @@ LEADER_ACTIONS = {
 def _late_slip(evening: Evening, slip_id: int) -> Slip:
     """A slip of the evening, for the spelleider to accept (refused when there is none)."""
     found = (
-        Slip.objects.filter(pk=slip_id, turn__evening=evening)
+        Slip.objects.standing()
+        .filter(pk=slip_id, turn__evening=evening)
         .select_related("turn__evening__competition")
         .first()
     )
@@ -185,7 +186,7 @@ def _slips_in(evening: Evening, open_turn) -> dict:
     """The spelleider's count of slips in (`_leader_slips.html`): on the page and each time
     it asks again; None when no turn is open."""
     return {
-        "open_slips": open_turn.slips.count() if open_turn is not None else None,
+        "open_slips": open_turn.slips.standing().count() if open_turn is not None else None,
         "entrants": len(selectors.player_names(evening.competition_id)),
         "poll_seconds": LEADER_POLL_SECONDS,
     }

@@ -13,8 +13,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from clubs import numbers
-from competition.exports import spreadsheet_csv
 from competition.qr import qr_svg
+from competition.spreadsheets import spreadsheet_csv
 from duplicate import selectors
 from duplicate.models import Evening, Slip
 from duplicate.replay import evening_slip_rules
@@ -189,7 +189,7 @@ def evening_print(request, club: str, competition: str, number: int):
     turns = [turn for turn in evening.turns.order_by("number") if not turn.is_open]
     names = selectors.player_names(evening.competition_id)
     by_player: dict[int, dict[int, Slip]] = {}
-    for found in Slip.objects.filter(turn__evening=evening).select_related("turn"):
+    for found in Slip.objects.standing().filter(turn__evening=evening).select_related("turn"):
         by_player.setdefault(found.player_id, {})[found.turn.number] = found
     sheets = []
     for player_id, name in sorted(names.items(), key=lambda item: item[1]):

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh, reselect, retarget
 
 from clubs.submissions import AlreadySaved, submission_check, submission_once, submission_sent
+from clubs.timing import arrived_at
 from competition.services import CompetitionError
 from duplicate import clock, hand_in_sql, selectors
 from duplicate.forms import SlipForm
@@ -97,7 +98,10 @@ def _slip_page(
             .select_related("turn")
             .order_by("turn__number")
         )
-        handed_in = turn is not None and any(slip.turn_id == turn.pk for slip in mine)
+        # A slip the spelleider's redo voided is listed, and the player hands in again.
+        handed_in = turn is not None and any(
+            slip.turn_id == turn.pk and not slip.void for slip in mine
+        )
     else:
         mine, handed_in = [], True
     context = {
@@ -181,6 +185,8 @@ def slip(request, club: str, competition: str, number: int):
     fragment = bool(request.htmx)
     if not form.is_valid():
         return _slip_page(request, evening, player, form=form, state=state, fragment=fragment)
+    # Judged by when it reached us, not by when this worker took it (`clubs.timing`).
+    arrived = arrived_at(request)
     try:
         slip = submission_once(
             sent,
@@ -194,6 +200,7 @@ def slip(request, club: str, competition: str, number: int):
                 claimed=form.cleaned_data["claimed"],
                 by=request.user,
                 participation=participation,
+                arrived_at=arrived,
                 # The open turn's board and rack, as the page has just replayed them.
                 position=state.game if turn.is_open else None,
             ),

@@ -154,7 +154,7 @@ def _late_arrival_form(
         bye_players=bye_players,
         chosen=chosen,
         tables=_tables_with_room(round_obj, games),
-        initial={"pairing": pairing_version(game.pk for game in games)},
+        initial={"pairing": pairing_version(round_obj.status, (game.pk for game in games))},
     )
 
 

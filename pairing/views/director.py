@@ -198,7 +198,7 @@ def round_pairing(request, competition: Competition, number: int):
             **forms,
             "can_delete": not has_results and not any(game.move_count for game in games),
             "has_results": has_results,
-            "pairing_version": pairing_version(game.pk for game in games),
+            "pairing_version": pairing_version(round_obj.status, (game.pk for game in games)),
         },
     )
 

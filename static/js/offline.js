@@ -158,14 +158,22 @@
     true
   );
 
-  // Sent, but it never arrived, or its answer did not (the browser thought it was online).
-  document.addEventListener("htmx:sendError", function (event) {
+  // Sent, but it never arrived, or its answer did not (the browser thought it was online);
+  // or the proxy answered for an app server that could not: 502 (gone, perhaps in the
+  // middle of the save), 504 (no answer in time). Kept as without a connection, and sent
+  // again with its key: a save that went through after all is saved once. (An app
+  // server's own 503 says what is wrong and leaves the form as typed: static/js/bordpunt.js.)
+  function keepUnsent(event) {
     var form = event.detail.elt; // the form's own send, not a live preview inside it
     var config = event.detail.requestConfig;
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (event.type === "htmx:responseError" && status !== 502 && status !== 504) return;
     if (!form || !form.matches || !form.matches("form[data-offline]")) return;
     if (!config || config.verb !== "post" || !config.formData) return;
     record(form, config.formData);
-  });
+  }
+  document.addEventListener("htmx:sendError", keepUnsent);
+  document.addEventListener("htmx:responseError", keepUnsent);
 
   function csrf() {
     var field = document.querySelector("input[name='csrfmiddlewaretoken']");
@@ -328,6 +336,53 @@
     notice();
     flush();
   }
+
+  // A form the browser sends itself (the round's results; not htmx) cannot see the proxy
+  // answer 502/503/504 for an app server that could not: the browser shows the proxy's
+  // page (deploy/fout-bezig.html), which notes the address it stands for. Kept: what each
+  // such send held. Back on the form's page at that address, the send waits as if it had
+  // been sent without a connection. Any other page that loads after it is the server's
+  // answer: nothing to keep.
+  var SENT = "bordpunt-sent";
+  var PROXY_FAILED = "bordpunt-proxy-failed"; // written by deploy/fout-bezig.html
+  function take(key) {
+    try {
+      var value = JSON.parse(window.sessionStorage.getItem(key) || "null");
+      window.sessionStorage.removeItem(key);
+      return value;
+    } catch (error) {
+      return null;
+    }
+  }
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var boosted = form.closest("[hx-boost]");
+    if (!form.matches("form[data-offline]") || event.defaultPrevented) return;
+    if (boosted && boosted.getAttribute("hx-boost") === "true") return; // htmx: keepUnsent
+    var fields = [];
+    new FormData(form).forEach(function (value, name) {
+      if (typeof value === "string") fields.push([name, value]);
+    });
+    try {
+      window.sessionStorage.setItem(SENT, JSON.stringify({ path: window.location.pathname, form: form.id, fields: fields }));
+    } catch (error) {
+      /* private mode: nothing kept */
+    }
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    var sent = take(SENT);
+    var failed = take(PROXY_FAILED);
+    var form = sent && document.getElementById(sent.form);
+    if (!form || sent.path !== window.location.pathname || failed !== sent.path) return;
+    var data = new FormData();
+    sent.fields.forEach(function (pair) {
+      data.append(pair[0], pair[1]);
+    });
+    record(form, data);
+    var drafts = read(window.sessionStorage, DRAFT) || {};
+    drafts[form.id] = sent.fields; // shown as typed while it waits (restoreDrafts)
+    write(window.sessionStorage, DRAFT, drafts);
+  });
 
   document.addEventListener("DOMContentLoaded", start);
   document.addEventListener("htmx:load", notice);

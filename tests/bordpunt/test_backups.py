@@ -4,6 +4,9 @@ database and one made by a newer version, each with a clear message and the data
 and keeps the current data in a backup before it replaces it."""
 
 import sqlite3
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -12,6 +15,9 @@ from bordpunt import backups
 from bordpunt.cli import main
 from bordpunt.server import known_migrations
 from config.home import Home
+from tests.packaging.installed import environment
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def bordpunt_database(path: Path, clubs: list[str], *, extra_migration: str = "") -> Path:
@@ -142,7 +148,81 @@ def test_an_evening_backup_only_after_changes_and_old_evenings_pruned(home):
         db.execute("INSERT INTO clubs_club (name) VALUES ('Later')")
     assert backups.evening_backup(home.database, home.backups) is not None
     kept = [backups.NAME.match(path.name) for path in backups.listed(home.backups)]
-    evenings = [f"{m[1]}-{m[2]}-{m[3]}" for m in kept if m[5] == "evening"]
+    evenings = [m["moment"][:10] for m in kept if m and m["reason"] == "evening"]
     # The newest ten (the two of today and 8 of January), and January's newest among them.
     assert len(evenings) == 10 and evenings[:8] == [f"2026-01-{day:02}" for day in range(7, 15)]
-    assert [m[0] for m in kept if m[5] == "backup"] == ["bordpunt-2026-01-01-120000-backup.sqlite3"]
+    assert [m[0] for m in kept if m and m["reason"] == "backup"] == [
+        "bordpunt-2026-01-01-120000-backup.sqlite3"
+    ]
+
+
+def test_an_empty_database_is_not_backed_up(tmp_path, capsys):
+    """The very first start opens the database before it migrates: an empty file, which
+    `restore` would refuse as not Bordpunt's. Neither the start nor `backup` copies it."""
+    home = Home(tmp_path / "home")
+    home.prepare()
+    with sqlite3.connect(home.database) as db:
+        db.execute("PRAGMA journal_mode=WAL")  # as Django's first connection leaves it
+    assert home.database.is_file() and not backups.holds_data(home.database)
+    assert not backups.changed_since_last_backup(home.database, home.backups)
+    assert backups.evening_backup(home.database, home.backups) is None
+    assert bordpunt(home, "backup") == 2
+    assert "Er is nog geen database" in capsys.readouterr().err
+    assert list(home.backups.iterdir()) == []
+
+
+def restore_list(home: Home, zone: str) -> list[str]:
+    """`bordpunt restore`'s list as a process in `zone` prints it (its own time zone)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bordpunt", "--lang", "nl", "restore"],
+        cwd=ROOT,
+        env=environment(home.root, TZ=zone),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+#: Three backups whose names sort otherwise than their moments: two of before (Amsterdam's
+#: time, CET in December: UTC+1) around one in UTC.
+MADE = {
+    "bordpunt-2026-12-06-230000-evening.sqlite3": "22:00 UTC",
+    "bordpunt-2026-12-06-221500Z-backup.sqlite3": "22:15 UTC",
+    "bordpunt-2026-12-06-233000-before-restore.sqlite3": "22:30 UTC",
+}
+
+
+@pytest.mark.parametrize(
+    ("zone", "shown"),
+    [
+        # New York in December: UTC-5; Tokyo: UTC+9, the next day.
+        ("America/New_York", ["2026-12-06 17:00:00", "2026-12-06 17:15:00", "2026-12-06 17:30:00"]),
+        ("Asia/Tokyo", ["2026-12-07 07:00:00", "2026-12-07 07:15:00", "2026-12-07 07:30:00"]),
+    ],
+)
+def test_backups_are_listed_by_their_moment_in_the_computers_time(home, zone, shown):
+    for name in MADE:
+        backups.copy_database(home.database, home.backups / name)
+    # One more by the command itself, in the zone of the list: now, in UTC, so the newest.
+    made = subprocess.run(
+        [sys.executable, "-m", "bordpunt", "backup"],
+        cwd=ROOT,
+        env=environment(home.root, TZ=zone),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert made.returncode == 0, made.stderr
+    (new,) = [path for path in home.backups.glob("*.sqlite3") if path.name not in MADE]
+    moment = backups.taken_at(new.name)
+    assert new.name.endswith("Z-backup.sqlite3") and moment is not None
+    assert abs(datetime.now(UTC) - moment) < timedelta(minutes=5)
+
+    lines = restore_list(home, zone)
+    assert [line.split("  ", 1)[1] for line in lines] == [
+        *(str(home.backups / name) for name in MADE),
+        str(new),
+    ]
+    assert [line.split("  ", 1)[0] for line in lines[:3]] == shown

@@ -37,9 +37,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def contents(home: Path) -> dict[str, bytes]:
-    """Every file of the home with its bytes."""
+    """Every file of the home with its bytes, but its lock (bordpunt/home_lock.py: a run
+    that got so far took it, and the file stays; it holds no data)."""
     return {
-        str(path.relative_to(home)): path.read_bytes() for path in home.rglob("*") if path.is_file()
+        str(path.relative_to(home)): path.read_bytes()
+        for path in home.rglob("*")
+        if path.is_file() and path.name != "bordpunt.lock"
     }
 
 

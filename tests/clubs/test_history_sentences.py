@@ -386,8 +386,15 @@ SAMPLES = {
         SLIP,
         {"slip": "8H KAAZ", "claimed": 30, "score": 0},
         {"slip": "8H KAAS", "claimed": 14, "score": 14},
-        "turn_redo",
+        "",
         "8H KAAS",
+    ),
+    "slip.void": (
+        SLIP,
+        {"turn": 3, "slip": "8D KAArSEN", "score": 74},
+        {"turn": 3, "slip": "8D KAArSEN", "score": 0, "void": True},
+        "turn_redo",
+        "vervallen",
     ),
     # duplicate/services/jury.py
     "slip.conflict": (

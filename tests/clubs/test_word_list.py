@@ -20,11 +20,12 @@ from games.engine import replay
 from games.moves import move_add
 from games.services import PairingSpec
 from tests.factories import PlayerFactory
+from tests.word_lists import club_list
 
 pytestmark = pytest.mark.django_db
 
 #: SNAKE and XQZW are in neither shipped list; KAAS is in both.
-CLUB_LIST = "# De lijst van De Goudse Letters\nkaas\nsnake\nxqzw\n"
+CLUB_LIST = club_list("# De lijst van De Goudse Letters", "kaas", "snake", "xqzw")
 
 
 @pytest.fixture
@@ -51,9 +52,9 @@ def choose(client, club, word_list: str):
 
 def test_the_command_builds_the_list_and_says_how_to_choose_it(home, tmp_path, capsys):
     source = tmp_path / "Één lijst.txt"
-    source.write_text("kaas\nsnake\n", encoding="utf-8")
+    source.write_text(club_list("kaas", "snake"), encoding="utf-8")
     assert main(["--lang", "nl", "--home", str(home.root), "lexicon", str(source)]) == 0
-    assert "Woordenlijst een-lijst gemaakt: 2 woorden" in capsys.readouterr().out
+    assert "Woordenlijst een-lijst gemaakt: 1002 woorden" in capsys.readouterr().out
     assert sorted(path.name for path in home.lexicons.iterdir()) == [
         "een-lijst.dawg",
         "een-lijst.marisa",
@@ -192,7 +193,7 @@ def test_the_list_built_again_is_read_anew(home, club, competition, four_entrant
     (game,) = pair(competition, four_entrants[:2])
     assert move_add(game=game, notation="8H SNAKE", by=None).warnings == []
     source = Path(tmp_path / "Goudse Lijst.txt")
-    source.write_text("kaas\nsnakes\n", encoding="utf-8")
+    source.write_text(club_list("kaas", "snakes"), encoding="utf-8")
     assert main(["--lang", "nl", "--home", str(home.root), "lexicon", str(source)]) == 0
     (game,) = pair(competition, four_entrants[2:])
     row = move_add(game=game, notation="8H SNAKE", by=None)

@@ -6,8 +6,8 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from competition.exports import spreadsheet_cell
 from competition.services.rounds import round_create, round_record_results, round_set_pairings
+from competition.spreadsheets import spreadsheet_cell
 from games.services import ResultEntry, ResultInput
 from tests.factories import EntrantFactory, PlayerFactory
 from tests.seats import pair_spec

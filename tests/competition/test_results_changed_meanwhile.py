@@ -6,13 +6,16 @@ included), so these tests post what a real page posts.
 """
 
 import pytest
+from django.db import connection, transaction
 from django.utils import translation
 
+from competition.services.rounds import round_record_results
 from games.models import Game, Move
 from games.moves import move_add
-from games.services import ResultInput, game_record_result
+from games.services import ResultEntry, ResultInput, game_record_result
 from tests.competition.test_results_entry import results_url
 from tests.competition.test_results_entry import round_games as round_games  # the fixture
+from tests.test_lock_order import Beside
 from tests.test_odd_forms import post_forms
 
 pytestmark = pytest.mark.django_db
@@ -141,3 +144,85 @@ def test_a_wrong_row_beside_a_changed_one_saves_nothing_and_marks_both(
     html = response.content.decode()
     assert "Er is niets opgeslagen: verbeter de gemarkeerde regels." in html
     assert 'value="31O"' in html  # what was typed is still there
+
+
+# A score outside the usual range (above Gouds 8's 500, or 0 – 0) is saved once it is
+# confirmed; a page that shows it later asks nothing about it, as long as the game still
+# holds it. Once it changed under the page, the row as shown used to be asked about again:
+# "nothing was saved yet: confirm the marked scores", and the typed rows waited.
+UNUSUAL = [(510, 290), (0, 0)]
+
+
+@pytest.mark.parametrize("shown", UNUSUAL)
+def test_a_row_left_as_shown_with_an_unusual_score_does_not_hold_back_the_typed_ones(
+    secretary_client, round_games, shown
+):
+    round_obj, (one, two, _three) = round_games
+    game_record_result(game=two, result=ResultInput.of_pair("normal", *shown), by=None)
+    url = results_url(round_obj)
+    data = page_form(secretary_client, url)
+    typed(data, one, 300, 200)
+    # Another device corrects table 2 after the page was read.
+    game_record_result(
+        game=two, result=ResultInput.of_pair("normal", 410, 290), by=None, reason="telfout"
+    )
+
+    response = secretary_client.post(url, data)
+
+    assert response.status_code == 302
+    assert scores(one) == (300, 200)
+    assert scores(two) == (410, 290)  # the correction stands
+
+
+def test_a_typed_unusual_score_on_a_changed_row_is_still_asked_about(secretary_client, round_games):
+    """What the secretary typed is checked as before: only the row left as shown is not."""
+    round_obj, (one, two, _three) = round_games
+    game_record_result(game=two, result=ResultInput.of_pair("normal", 510, 290), by=None)
+    url = results_url(round_obj)
+    data = page_form(secretary_client, url)
+    typed(data, one, 520, 200)
+    game_record_result(
+        game=two, result=ResultInput.of_pair("normal", 410, 290), by=None, reason="telfout"
+    )
+
+    with translation.override("nl"):
+        response = secretary_client.post(url, data)
+
+    assert response.status_code == 200
+    assert "520 is hoger dan gebruikelijk" in response.content.decode()
+    assert "510 is hoger dan gebruikelijk" not in response.content.decode()
+    assert scores(one) == (None, None)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("shown", UNUSUAL)
+def test_two_secretaries_save_the_same_round_at_once(
+    secretary_client, secretary, round_games, shown
+):
+    """The second secretary corrects table 2 on the results page while the first saves
+    table 1 from a page that showed table 2's old score, from two connections at once: the
+    first waits for the second's locks (on PostgreSQL the test waits until it does), then
+    both are saved. (The refusal this guards against came from the form, before any lock:
+    it needs the other save to land between reading the page and saving it, which the test
+    above does one after the other.)"""
+    round_obj, (one, two, _three) = round_games
+    game_record_result(game=two, result=ResultInput.of_pair("normal", *shown), by=None)
+    url = results_url(round_obj)
+    data = page_form(secretary_client, url)
+    typed(data, one, 300, 200)
+    two.refresh_from_db()
+    correction = ResultEntry(
+        two.pk, ResultInput.of_pair("normal", 410, 290), "telfout", two.version
+    )
+
+    first = Beside(lambda: secretary_client.post(url, data))
+    with transaction.atomic():
+        round_record_results(round=round_obj, entries=[correction], by=secretary)
+        first.start()
+        if connection.vendor == "postgresql":
+            first.wait_for_a_lock()
+    response = first.result()
+
+    assert response.status_code == 302
+    assert scores(one) == (300, 200)
+    assert scores(two) == (410, 290)

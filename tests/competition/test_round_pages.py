@@ -72,7 +72,7 @@ def test_late_arrival_against_the_bye_from_the_attendance_page(
             "action": "late",
             "player": dirk.pk,
             "opponent": cor.pk,
-            "pairing": pairing_version(games),
+            "pairing": pairing_version(published.status, games),
         },
         follow=True,
     )
@@ -352,7 +352,7 @@ def test_a_late_arrival_without_a_place_chosen_is_asked_for_it(
     games = list(published.games.values_list("pk", flat=True))
     response = secretary_client.post(
         url("attendance", published.competition),
-        {"action": "late", "player": dirk.pk, "pairing": pairing_version(games)},
+        {"action": "late", "player": dirk.pk, "pairing": pairing_version(published.status, games)},
     )
     assert response.url.endswith(f"?nakomer={dirk.pk}#late")
     page = secretary_client.get(response.url).content.decode()

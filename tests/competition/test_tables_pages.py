@@ -52,7 +52,8 @@ def pairing_url(competition, number=1) -> str:
 
 
 def shown(round_obj) -> str:
-    return pairing_version(round_obj.games.values_list("pk", flat=True))
+    round_obj.refresh_from_db(fields=["status"])
+    return pairing_version(round_obj.status, round_obj.games.values_list("pk", flat=True))
 
 
 def seats(round_obj) -> list[tuple[int, ...]]:

@@ -79,7 +79,7 @@ def test_no_mail_and_no_admins_by_default():
 def test_health_is_200_with_the_database(client, db):
     response = client.get(reverse("health"))
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok"}
+    assert response.json() == {"status": "ok", "database": "ok", "cache": "ok"}
     assert "no-store" in response["Cache-Control"]
 
 

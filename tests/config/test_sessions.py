@@ -5,20 +5,15 @@ every process shares, the database alone otherwise (config/settings.py,
 `cache_and_sessions`). The tests that matter run a second process beside this one, as a
 second gunicorn worker would be: a session logged out here must be gone there too.
 
-Redis: a `redis-server` of the test's own on a free port. Without the binary the Redis
-test skips with the reason on a developer machine and fails in CI (CI=true), where
-.ci/run installs it.
+Redis: a `redis-server` of the test's own on a free port (tests/config/conftest.py).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
-import socket
 import subprocess
 import sys
-import time
 import urllib.parse
 from importlib import import_module
 from pathlib import Path
@@ -36,7 +31,6 @@ from config.settings import cache_and_sessions
 from tests.factories import PASSWORD, UserFactory
 
 ROOT = Path(__file__).resolve().parents[2]
-REDIS_SERVER = shutil.which("redis-server")
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +64,7 @@ def test_the_settings_keep_sessions_in_the_database_without_a_shared_cache():
 def test_the_settings_cache_sessions_in_redis_when_it_is_configured():
     chosen = _settings_in_a_fresh_python(REDIS_URL="redis://127.0.0.1:6390/2")
     assert chosen["cache"] == {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "config.cache.DegradingRedisCache",
         "LOCATION": "redis://127.0.0.1:6390/2",
     }
     assert chosen["engine"] == "django.contrib.sessions.backends.cached_db"
@@ -192,48 +186,9 @@ def test_why_not_cached_db_over_a_cache_of_each_process(client):
     assert after == before  # still logged in there
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    """A redis-server of this module's own, without persistence, on a free port."""
-    if REDIS_SERVER is None:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("redis-server not found; .ci/run installs Debian's redis-server")
-        pytest.skip("redis-server not found; install Debian's redis-server")
-    import redis
-
-    port = _free_port()
-    folder = tmp_path_factory.mktemp("redis")
-    server = subprocess.Popen(
-        [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", folder],
-        stdout=subprocess.DEVNULL,
-    )
-    url = f"redis://127.0.0.1:{port}/0"
-    try:
-        client = redis.Redis.from_url(url, socket_connect_timeout=1)
-        for _attempt in range(500):
-            try:
-                client.ping()
-                break
-            except redis.ConnectionError:
-                if server.poll() is not None:
-                    pytest.fail(f"redis-server ended with {server.returncode}")
-                time.sleep(0.02)
-        else:
-            pytest.fail("redis-server did not answer")
-        yield url
-    finally:
-        server.terminate()
-        server.wait(30)
-
-
 @pytest.mark.django_db(transaction=True)
-def test_with_redis_a_session_logged_out_in_one_worker_is_gone_in_the_other(client, redis_url):
+def test_with_redis_a_session_logged_out_in_one_worker_is_gone_in_the_other(client, redis_server):
+    redis_url = redis_server.url
     caches, engine = cache_and_sessions(redis_url)
     second = SecondWorker(redis_url=redis_url)
     assert second.engine == engine == "django.contrib.sessions.backends.cached_db"

@@ -1,5 +1,5 @@
 """The turn's clock kept by the server, late slips and their acceptance, time added: through
-the services, with the moment of arrival passed in (`now=`), so no test waits.
+the services, with the moment of arrival passed in (`arrived_at=`), so no test waits.
 
 The rules, from /work/wt/research/duplicate_sources.md: FISF-2023 §5.7 lists « Remise d'un
 bulletin de jeu écrit après la fin du coup » among the faults whose sanction is the
@@ -59,7 +59,7 @@ def refused(code, call, **kwargs):
 
 def hand_in(turn, player, text, seconds, **kwargs):
     return slip_submit(
-        turn=turn, player_id=player.pk, text=text, by=None, now=at(seconds), **kwargs
+        turn=turn, player_id=player.pk, text=text, by=None, arrived_at=at(seconds), **kwargs
     )
 
 

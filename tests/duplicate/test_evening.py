@@ -154,29 +154,65 @@ def test_a_typed_draw_the_bag_cannot_give_is_refused_and_nothing_is_written(even
     assert not Slip.objects.exists()
 
 
-def test_the_last_turn_played_again_after_a_wrong_draw_rescores_its_slips(
+def test_the_last_turn_played_again_voids_its_slips_and_opens_the_hand_in_again(
     evening, secretary, four_entrants
 ):
     anna, bert, *_ = four_entrants
     # The spelleider typed KAAS?EN; the real draw was KAAS?ET.
     turn = turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
-    kept = slip_submit(turn=turn, player_id=anna.pk, text="8H KAAS", claimed=14, by=anna)
-    lost = slip_submit(turn=turn, player_id=bert.pk, text="8D KAArSEN", by=bert)
+    slip_submit(turn=turn, player_id=anna.pk, text="8H KAAS", claimed=14, by=anna)
+    slip_submit(turn=turn, player_id=bert.pk, text="8D KAArSEN", by=bert)
     turn = turn_choose_top(turn=turn, by=secretary)
     refused("no_reason", turn_redo, turn=turn, tiles="KAAS?ET", reason="", by=secretary)
+    # The same rack again is no other draw (FISF §3.6): thrown back, drawn again.
+    refused(
+        "duplicate_draw_as_cancelled",
+        turn_redo,
+        turn=turn,
+        tiles="KAAS?NE",
+        reason="x",
+        by=secretary,
+    )
     turn = turn_redo(turn=turn, tiles="KAAS?ET", reason="verkeerd ingetikt", by=secretary)
-    assert (turn.rack, turn.top, turn.total, turn.is_open) == ("AAEKST?", "", None, True)
-    kept.refresh_from_db()
-    lost.refresh_from_db()
-    assert (kept.score, kept.reason_code) == (14, "")  # KAAS is still on the rack
-    assert (lost.score, lost.reason_code) == (0, "not_in_rack")  # no N any more
+    assert (turn.rack, turn.cancelled, turn.top, turn.total, turn.is_open) == (
+        "AAEKST?",
+        "AAEKNS?",
+        "",
+        None,
+        True,
+    )
+    # Both slips stay as they were handed in on the cancelled rack, void.
+    assert [(s.player_id, s.text, s.score, s.void) for s in Slip.objects.order_by("pk")] == [
+        (anna.pk, "8H KAAS", 14, True),
+        (bert.pk, "8D KAArSEN", 74, True),
+    ]
     redo = HistoryEntry.objects.get(action="duplicate.redo")
-    assert redo.before == {"drawn": "AAEKNS?", "top": "8D KAArSEN", "score": 74}
+    assert redo.before == {"drawn": "AAEKNS?", "rack": "AAEKNS?", "top": "8D KAArSEN", "score": 74}
     assert redo.reason == "verkeerd ingetikt"
-    rescored = HistoryEntry.objects.get(action="slip.correct")
-    assert (rescored.object_id, rescored.reason_code) == (lost.pk, "turn_redo")
-    assert rescored.after == {"slip": "8D KAArSEN", "score": 0}
-    turn_choose_top(turn=turn, by=secretary)
+    voided = HistoryEntry.objects.filter(action="slip.void").order_by("pk")
+    assert [(e.before, e.after, e.reason, e.reason_code) for e in voided] == [
+        (
+            {"turn": 1, "slip": "8H KAAS", "score": 14},
+            {"turn": 1, "slip": "8H KAAS", "score": 0, "void": True},
+            "verkeerd ingetikt",
+            "turn_redo",
+        ),
+        (
+            {"turn": 1, "slip": "8D KAArSEN", "score": 74},
+            {"turn": 1, "slip": "8D KAArSEN", "score": 0, "void": True},
+            "verkeerd ingetikt",
+            "turn_redo",
+        ),
+    ]
+    assert not HistoryEntry.objects.filter(action="slip.correct").exists()
+    # The hand-in is open again, on the new rack; a second slip is refused as before.
+    # K3 A1 A1 S2 = 7, on H8 (DW): 14, on either rack.
+    again = slip_submit(turn=turn, player_id=anna.pk, text="8H KAAS", claimed=14, by=anna)
+    assert (again.score, again.void, again.late) == (14, False, False)
+    refused("slip_twice", slip_submit, turn=turn, player_id=anna.pk, text="8H KAS", by=anna)
+    turn = turn_choose_top(turn=turn, by=secretary)
+    # Bert's void 74 counts nothing: he has no slip that stands.
+    assert {row.player_id: row.total for row in evening_results(evening)} == {anna.pk: 14}
     turn_draw(evening=evening, tiles="EIGLMPU", by=secretary)
     refused("not_last_turn", turn_redo, turn=turn, tiles="KAAS?EN", reason="x", by=secretary)
 

@@ -187,15 +187,17 @@ def test_a_change_of_notation_changes_how_old_slips_are_shown_not_their_scores(
     html = get(client, url("duplicate_slip", evening))
     assert ">8H KAAS<" in html and ">D8 KAAS<" in html and ">4H KAAS<" not in html
     assert "8D KAArSEN" in get(client, url("duplicate_evening", evening))
-    # Scored again (a restored archive, a turn played again), each read as it was typed.
+    # Scored again (a restored archive), each read as it was typed; a turn played again
+    # leaves its slip as it was, void.
     evening = Evening.objects.select_related("competition__club").get(pk=evening.pk)
     assert evening.competition.club.slip_notation == NUMBERED
     evening_rescore(evening)
     assert list(Slip.objects.values_list("score", flat=True)) == [14, 7]
     turn = evening.turns.get(number=2)
-    turn_redo(turn=turn, by=secretary, reason="Verkeerd getrokken", tiles="AASTTEO")
+    turn_redo(turn=turn, by=secretary, reason="Verkeerd getrokken", tiles="AASTTEN")
     after = list(Slip.objects.order_by("pk").values_list("score", "is_top", "reason_code"))
     assert after == before
+    assert list(Slip.objects.order_by("pk").values_list("void", flat=True)) == [False, True]
     assert list(Slip.objects.values_list("written_in", flat=True)) == [LETTERED, LETTERED]
 
 

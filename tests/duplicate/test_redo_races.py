@@ -1,13 +1,13 @@
-"""A slip that comes in while the spelleider plays its turn again (`turn_redo`), on SQLite
-and on PostgreSQL.
+"""A slip that comes in while the spelleider plays its turn again (`turn_redo`), and a
+redo while a slip comes in, on SQLite and on PostgreSQL.
 
-The redo draws a new rack and scores the turn's slips again; a slip written meanwhile must
-be scored on the rack its own transaction sees, not on the one its phone's page read: the
-redo's rescoring never sees a slip that was not in yet. Here the redo is held open (its
-new rack written, not committed) while a hand-in, and a secretary's correction, come in
-from another thread. On PostgreSQL the test waits until the database says the hand-in
-waits for a lock (the turn, held by the redo); on SQLite the hand-in waits for the write
-lock at its BEGIN.
+The redo cancels the turn's draw (FISF §3.6): every slip in by then is void and its player
+hands in again on the new rack. A slip written on the old rack that arrives while the redo
+is held open (its new rack written, not committed) waits for it and is then refused: its
+rack is gone, and its player hands in again. A slip held open when the redo starts is in
+before the redo reads the turn's slips, so the redo voids it. On PostgreSQL the test waits
+until the database says the second writer waits for a lock (the turn, held by the first);
+on SQLite it waits for the write lock at its BEGIN.
 """
 
 from __future__ import annotations
@@ -17,8 +17,10 @@ import threading
 import pytest
 from django.db import connection, transaction
 
+from clubs.models import HistoryEntry
 from duplicate.models import Slip, Turn
 from duplicate.selectors import evening_state
+from duplicate.services import DuplicateEveningError
 from duplicate.services.evenings import evening_create
 from duplicate.services.slips import slip_correct, slip_submit
 from duplicate.services.turns import turn_draw, turn_redo
@@ -27,12 +29,14 @@ from tests.test_lock_order import Beside
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-class RedoHeldOpen:
-    """`turn_redo` in a second thread's transaction, kept open until the block ends: the
-    new rack is written, the turn's slips scored again, nothing committed yet."""
+class HeldOpen:
+    """``write()`` in a second thread's transaction, kept open until the block ends: for
+    a redo, the new rack written and the turn's slips voided; for a hand-in, the slip
+    written; nothing committed yet."""
 
-    def __init__(self, **redo) -> None:
-        self.redo = redo
+    def __init__(self, write) -> None:
+        self.write = write
+        self.value = None
         self.ready = threading.Event()
         self.release = threading.Event()
         self.error: BaseException | None = None
@@ -41,7 +45,7 @@ class RedoHeldOpen:
     def _run(self) -> None:
         try:
             with transaction.atomic():
-                turn_redo(**self.redo)
+                self.value = self.write()
                 self.ready.set()
                 self.release.wait(30)
         except BaseException as error:  # reported by the test, not lost in the thread
@@ -59,6 +63,15 @@ class RedoHeldOpen:
         self.release.set()
         self.thread.join(30)
         assert self.error is None, self.error
+
+
+def refusal_code(write):
+    """``write``'s refusal code, or None when it went through: for a thread's work."""
+    try:
+        write()
+    except DuplicateEveningError as error:
+        return error.code
+    return None
 
 
 def _meanwhile(write) -> Beside:
@@ -89,47 +102,88 @@ def typed_wrong(competition, secretary):
     return turn, state
 
 
-def test_a_slip_handed_in_while_its_turn_is_played_again_is_scored_on_the_new_rack(
+def test_a_slip_handed_in_while_its_turn_is_played_again_is_refused_and_handed_in_again(
     typed_wrong, secretary, four_entrants
 ):
     read_by_the_page, state = typed_wrong
     anna = four_entrants[0]
-    redo = {"turn": Turn.objects.get(), "tiles": "KAAS?ET", "reason": "verkeerd", "by": secretary}
-    with RedoHeldOpen(**redo):
+    turn = Turn.objects.get()
+    redo = {"turn": turn, "tiles": "KAAS?ET", "reason": "verkeerd", "by": secretary}
+    with HeldOpen(lambda: turn_redo(**redo)):
         hand_in = _meanwhile(
-            lambda: slip_submit(
-                turn=read_by_the_page,
-                player_id=anna.pk,
-                text="8D KAArSEN",
-                by=anna,
-                position=state.game,
+            lambda: refusal_code(
+                lambda: slip_submit(
+                    turn=read_by_the_page,
+                    player_id=anna.pk,
+                    text="8D KAArSEN",
+                    by=anna,
+                    position=state.game,
+                )
             )
         )
-    slip = hand_in.result()
-    # The new rack AAEKST? has no N: KAArSEN is not on it (on the old one it scored 74).
-    assert (slip.score, slip.reason_code, slip.late) == (0, "not_in_rack", False)
-    stored = Slip.objects.get()
-    assert (stored.score, stored.reason_code) == (0, "not_in_rack")
-    assert stored.reason_params == {"rack": "AAEKST?", "missing": "N"}
+    # Written on AAEKNS?, which the redo cancelled: refused, nothing kept.
+    assert hand_in.result() == "turn_redrawn"
+    assert not Slip.objects.exists()
     assert Turn.objects.get().rack == "AAEKST?"
+    # Anna hands in again on the page read anew. K3 A1 A1 S2 = 7, on H8 (DW): 14.
+    again = evening_state(read_by_the_page.evening)
+    slip = slip_submit(
+        turn=again.open_turn, player_id=anna.pk, text="8H KAAS", by=anna, position=again.game
+    )
+    assert (slip.score, slip.void, slip.late) == (14, False, False)
 
 
-def test_a_slip_corrected_while_its_turn_is_played_again_is_scored_on_the_new_rack(
+def test_the_turn_played_again_while_a_slip_is_handed_in_voids_it(
+    typed_wrong, secretary, four_entrants
+):
+    read_by_the_page, state = typed_wrong
+    anna = four_entrants[0]
+    # K on D8 (DL) 6, A1 A1, r0, S on H8 (DW) 2, E1 N1 = 12 x 2 = 24, + 50 = 74.
+    hand_in = HeldOpen(
+        lambda: slip_submit(
+            turn=read_by_the_page,
+            player_id=anna.pk,
+            text="8D KAArSEN",
+            by=anna,
+            position=state.game,
+        )
+    )
+    with hand_in:
+        redo = _meanwhile(
+            lambda: turn_redo(
+                turn=Turn.objects.get(), tiles="KAAS?ET", reason="verkeerd", by=secretary
+            )
+        )
+    assert redo.result().rack == "AAEKST?"
+    # The slip came in first, on the old rack: the redo found it and voided it.
+    stored = Slip.objects.get()
+    assert (stored.pk, stored.score, stored.void) == (hand_in.value.pk, 74, True)
+    assert HistoryEntry.objects.filter(action="slip.void", object_id=stored.pk).exists()
+    again = evening_state(read_by_the_page.evening)
+    slip = slip_submit(
+        turn=again.open_turn, player_id=anna.pk, text="8H KAAS", by=anna, position=again.game
+    )
+    assert (slip.score, slip.void) == (14, False)
+
+
+def test_a_slip_corrected_while_its_turn_is_played_again_stays_void(
     typed_wrong, secretary, four_entrants
 ):
     read_by_the_page, _state = typed_wrong
     anna = four_entrants[0]
-    # K3 A1 A1 S2 = 7, on H8 (DW): 14, on either rack.
+    # K3 A1 A1 S2 = 7, on H8 (DW): 14.
     handed_in = slip_submit(turn=read_by_the_page, player_id=anna.pk, text="8H KAAS", by=anna)
     assert handed_in.score == 14
     as_listed = Slip.objects.select_related("turn", "player").get()  # the paper-slips page
     redo = {"turn": Turn.objects.get(), "tiles": "KAAS?ET", "reason": "verkeerd", "by": secretary}
-    with RedoHeldOpen(**redo):
+    with HeldOpen(lambda: turn_redo(**redo)):
         correction = _meanwhile(
-            lambda: slip_correct(
-                slip=as_listed, text="8D KAArSEN", reason="misgelezen", by=secretary
+            lambda: refusal_code(
+                lambda: slip_correct(
+                    slip=as_listed, text="8D KAArSEN", reason="misgelezen", by=secretary
+                )
             )
         )
-    corrected = correction.result()
-    assert (corrected.score, corrected.reason_code) == (0, "not_in_rack")
-    assert Slip.objects.get().score == 0
+    assert correction.result() == "slip_void"
+    stored = Slip.objects.get()
+    assert (stored.text, stored.score, stored.void) == ("8H KAAS", 14, True)

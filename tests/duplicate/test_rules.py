@@ -69,24 +69,24 @@ def test_under_the_fisf_rules_faults_warn_and_cost_a_penalty(competition, secret
     # place (FISF §5.3.2, §5.5): 74.
     bert_slip = hand_in(turn, bert, "8D KAARSEN", 74)
     assert (bert_slip.score, bert_slip.warning, bert_slip.penalty) == (74, "blank_unmarked", 0)
-    # Row 9 for row 8: the word, across, scores the 74 written at 8D: a penalty of 5
-    # (FISF §5.3.3, §5.6): 74 - 5 = 69.
+    # Row 9 for row 8: on the first turn the word's maximum is paid whatever the position,
+    # without a fault (FISF §5.4.2.a): 74 at 8D. (From the second turn the position off
+    # costs 5: tests/rules/test_referee.py.)
     cor_slip = hand_in(turn, cor, "9D KAArSEN", 74)
-    assert (cor_slip.score, cor_slip.penalty, cor_slip.faults) == (69, 5, ["position_off"])
-    assert not cor_slip.corrected  # paid the 74 written, less the penalty: not corrected
+    assert (cor_slip.score, cor_slip.penalty, cor_slip.faults) == (74, 0, [])
     # KAAS on the star, 14, written as 20: a warning, paid its real 14 (FISF §5.3.2).
     dirk_slip = hand_in(turn, dirk, "8H KAAS", 20)
     assert (dirk_slip.score, dirk_slip.warning) == (14, "score_wrong")
     turn_choose_top(turn=turn, by=secretary)
 
     # (total, points before penalties, warnings, penalties, solos): each warning costs 5
-    # (none free); the position off costs its 5 on the slip. Nobody is alone with the
+    # (none free). Nobody is alone with the
     # highest score: anna, bert and cor all wrote 74 (solos compare before penalties,
     # FISF §3.5).
     assert rows_of(evening, four_entrants) == {
         "Anna": (74, 74, 0, 0, 0),
         "Bert": (69, 74, 1, 5, 0),  # 74 - 5
-        "Cor": (69, 74, 0, 5, 0),  # 74 - 5, taken off the slip
+        "Cor": (74, 74, 0, 0, 0),
         "Dirk": (9, 14, 1, 5, 0),  # 14 - 5
     }
 
@@ -344,7 +344,9 @@ def test_the_phone_shows_its_own_warning_and_the_secretary_sees_everyones(
     anna, bert, *_ = four_entrants
     bert.user = UserFactory(username="bert")
     bert.save()
-    duplicate_rules_set(competition=competition, settings=FISF, by=secretary)
+    # The first turn's own rule off, so that turn 1's board shows a position off.
+    rules = fisf(first_turn_max=False)
+    duplicate_rules_set(competition=competition, settings=rules, by=secretary)
     evening = evening_create(competition=competition, number=1, by=secretary)
     turn = first_turn(evening, secretary)
     hand_in(turn, anna, "8H KAAS", 20)  # a wrong score: a warning (FISF §5.3.2)

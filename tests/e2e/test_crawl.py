@@ -429,7 +429,7 @@ def crawl_role(
                     report.axe_exempt.append(line)
                 else:
                     report.axe.append(line)
-            report.timings["axe"] += time.monotonic() - clock
+            report.timings[f"axe {size}"] += time.monotonic() - clock
         guard.settle()
         guard.closing(context)
         context.close()

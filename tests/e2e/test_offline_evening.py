@@ -1,6 +1,9 @@
 """A phone loses the club's Wi-Fi in the middle of an evening: the moves typed on the board
 and the slip handed in meanwhile stay on the phone, each page says that it waits, and once
-the Wi-Fi is back every one is sent and saved exactly once (docs/offline.md)."""
+the Wi-Fi is back every one is sent and saved exactly once (docs/offline.md). So is a
+move the proxy answered with 502 for an app server that died (deploy/fout-bezig.html)."""
+
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -17,6 +20,7 @@ from tests.e2e.conftest import PASSWORD
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
+ROOT = Path(__file__).resolve().parents[2]
 WAITING = "Geen verbinding — wordt verstuurd zodra de verbinding terug is"
 
 
@@ -193,6 +197,99 @@ def test_moves_sent_late_onto_a_board_that_changed_stay_typed(
     assert list(Move.objects.filter(game=paired_game).values_list("notation", flat=True)) == [
         "H8 WAAS"
     ]
+    context.close()
+
+
+# The proxy's answer for an app server that died in the middle of the save.
+@pytest.mark.browser_errors(r"502 .*/partij/\d+/bord/", r"htmx:responseError")
+def test_a_move_answered_502_by_the_proxy_waits_and_is_sent_again(
+    browser: Browser, live_server, paired_game
+):
+    context = browser.new_context(locale="nl-NL", **PHONE)
+    board = context.new_page()
+    board.goto(f"{live_server.url}{reverse('login')}")
+    board.fill("#id_username", "secretaris")
+    board.fill("#id_password", PASSWORD)
+    board.locator("main form button").click()
+    board.wait_for_url(lambda url: "login" not in url)
+    board.goto(f"{live_server.url}{reverse('board', args=[paired_game.pk])}")
+    board.locator('#starter-form button[value="0"]').tap()
+    expect(board.locator("#id_notation")).to_be_visible()
+
+    proxy_page = (ROOT / "deploy" / "fout-bezig.html").read_text()
+    answered = []
+
+    def proxy_without_server(route):
+        if route.request.method == "POST" and not answered:
+            answered.append(502)
+            route.fulfill(status=502, body=proxy_page, content_type="text/html")
+        else:
+            route.continue_()
+
+    board.route(f"**{reverse('board', args=[paired_game.pk])}", proxy_without_server)
+    board.fill("#id_notation", "8H WOORD")
+    board.keyboard.press("Enter")
+    expect(board.locator("#offline-waiting")).to_contain_text("8H WOORD")
+    expect(board.locator("#id_notation")).to_have_value("")  # ready for the next move
+    assert answered == [502] and not Move.objects.exists()
+
+    # The server answers again: the move is sent with its key and saved once.
+    board.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(board.locator('#scoresheet tr[data-move="1"]')).to_contain_text("WOORD")
+    expect(board.locator("#offline-waiting")).to_have_count(0)
+    assert list(Move.objects.values_list("notation", flat=True)) == ["8H WOORD"]
+    context.close()
+
+
+# The proxy's answer for an app server that died in the middle of the save.
+@pytest.mark.browser_errors(r"502 .*/ronde/\d+/uitslagen/")
+def test_results_answered_502_by_the_proxy_wait_and_are_sent_again(
+    browser: Browser, live_server, paired_game
+):
+    """The results form is sent by the browser itself: the proxy's page shows (in Dutch),
+    and back on the results page the typed scores wait and are sent."""
+    context = browser.new_context(locale="nl-NL")
+    page = context.new_page()
+    page.goto(f"{live_server.url}{reverse('login')}")
+    page.fill("#id_username", "secretaris")
+    page.fill("#id_password", PASSWORD)
+    page.locator("main form button").click()
+    page.wait_for_url(lambda url: "login" not in url)
+    round_obj = paired_game.round
+    kwargs = {**round_obj.competition.url_kwargs, "number": round_obj.number}
+    results_url = reverse("round_results", kwargs=kwargs)
+    page.goto(f"{live_server.url}{results_url}")
+
+    proxy_page = (ROOT / "deploy" / "fout-bezig.html").read_text()
+    answered = []
+
+    def proxy_without_server(route):  # the first send and the first try again
+        if route.request.method == "POST" and len(answered) < 2:
+            answered.append(502)
+            route.fulfill(status=502, body=proxy_page, content_type="text/html")
+        else:
+            route.continue_()
+
+    page.route(f"**{results_url}", proxy_without_server)
+    page.fill("#id_form-0-score_a", "412")
+    page.fill("#id_form-0-score_b", "377")
+    page.keyboard.press("Enter")
+    expect(page.locator("h1")).to_have_text("Even bezig")
+    expect(page.locator("main")).to_contain_text("Wat je typte blijft bewaard")
+    paired_game.refresh_from_db()
+    assert answered == [502] and not paired_game.has_result
+
+    page.go_back()  # still no server: the scores wait, as typed
+    expect(page.locator("#offline-waiting")).to_contain_text(WAITING)
+    expect(page.locator("#offline-waiting")).to_contain_text("412 377")
+    expect(page.locator("#id_form-0-score_a")).to_have_value("412")
+    assert answered == [502, 502]
+    # The server answers again: sent, with its key, once.
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.wait_for_url(f"**{round_obj.get_absolute_url()}")  # where a save leads
+    paired_game.refresh_from_db()
+    assert tuple(paired_game.scores) == (412, 377)
+    assert list(Submission.objects.values_list("kind", flat=True)) == ["results"]
     context.close()
 
 

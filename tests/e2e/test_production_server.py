@@ -277,7 +277,7 @@ def test_make_serve_in_chromium(production_server, page: Page):
 
     health = page.request.get(f"{base}/gezond/")
     assert health.status == 200
-    assert health.json() == {"status": "ok", "database": "ok"}
+    assert health.json() == {"status": "ok", "database": "ok", "cache": "ok"}
 
     missing = page.goto(f"{base}/gouda/bestaat-niet/")
     assert missing is not None and missing.status == 404

@@ -4,9 +4,6 @@ every write runs alone: config/settings.py.)"""
 
 from __future__ import annotations
 
-import pytest
-from django.db import connection
-
 from clubs.models import Club, Membership
 from competition.models import Entrant
 from duplicate.models import Participant
@@ -15,15 +12,9 @@ from events.divisions import Division, division_kind
 from events.models import Entry
 from events.services import EventError, entry_create, event_create
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
-from tests.test_lock_order import at_once
+from tests.test_lock_order import AT_ONCE_ON_POSTGRESQL, at_once
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="on SQLite every write runs alone (config/settings.py): nothing runs at once",
-    ),
-]
+pytestmark = AT_ONCE_ON_POSTGRESQL
 
 
 def test_one_person_entered_twice_at_once_for_two_clubs_is_entered_once():

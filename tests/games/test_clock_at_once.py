@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from functools import partial
 
-import pytest
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -19,15 +17,9 @@ from clubs.models import HistoryEntry
 from games.clock import ClockError, clock_press, clock_start
 from games.models import Game, GameClock
 from games.timing import clock_ms, clock_state
-from tests.test_lock_order import at_once
+from tests.test_lock_order import AT_ONCE_ON_POSTGRESQL, at_once
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="on SQLite every write runs alone (config/settings.py): nothing runs at once",
-    ),
-]
+pytestmark = AT_ONCE_ON_POSTGRESQL
 
 #: Presses in a row at the same moment: each one is a fresh chance for the race.
 RACES = 20

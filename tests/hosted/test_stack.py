@@ -10,12 +10,15 @@ servers; a save through one server is seen through the other at once (the board,
 public page that does not answer 304 with its old ETag); a session made on one works on
 the other, and a logout on one ends it on both; failed logins count across both servers,
 under the visitor's address as nginx forwards it (a forged X-Forwarded-For changes
-nothing); nginx serves the static files itself and refuses a body over its limit.
+nothing); the servers believe nginx's request start (X-Request-Start), a visitor's own
+neither through nginx nor straight; nginx serves the static files itself and refuses a
+body over its limit.
 """
 
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -135,6 +138,17 @@ def test_an_evening_through_the_proxy_on_two_servers(stack):
             == 429
         )
     Device(stack.proxy_url, source_address="127.0.0.4").log_in(secretary, PASSWORD)
+
+    # nginx names when a request reached it (X-Request-Start, replacing a visitor's own),
+    # which the servers believe from nginx only: their answer says how long it queued.
+    forged = {"X-Request-Start": f"t={time.time() - 50:.3f}"}
+    queued = Device(stack.proxy_url, source_address=CLIENT).request(
+        "GET", "/gezond/", headers=forged
+    )
+    queue_ms = float(queued.headers["Server-Timing"].removeprefix("queue;dur="))
+    assert 0 <= queue_ms < 10_000, queue_ms
+    direct = Device(a.url, source_address=CLIENT).request("GET", "/gezond/", headers=forged)
+    assert direct.status == 200 and "Server-Timing" not in direct.headers
 
     # nginx serves the static files itself and refuses a body over its limit.
     page = Device(stack.proxy_url).get("/accounts/login/").body.decode()

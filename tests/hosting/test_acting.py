@@ -1,14 +1,17 @@
 """The operator reads no club's drafts or personal data unless acting for that club; the
 acting is kept in the session, recorded at its start and its end, and shown on every page."""
 
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from clubs.history import HistoryAction
 from clubs.models import HistoryEntry
 from clubs.permissions import can_manage_club
 from competition.models import Round
-from tests.factories import RoundFactory
+from tests.factories import HistoryEntryFactory, RoundFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -115,6 +118,44 @@ def test_acting_the_operator_downloads_the_archive_and_may_then_remove(
     )
     assert response.status_code == 302 and response.url == reverse("operator_clubs")
     assert not type(club).objects.filter(pk=club.pk).exists()
+
+
+def test_the_operators_entries_outlive_the_club(operator_client, operator, club, secretary):
+    """Acting for the club and its archive's download stay after its removal, apart from any
+    club, each with the club's name and number; the club's own history goes with it."""
+    club_id, name = club.pk, club.name
+    HistoryEntryFactory(club=club, by=secretary, at=timezone.now() - timedelta(days=1))
+    act(operator_client, club)
+    operator_client.get(reverse("club_backup", kwargs={"club": club.slug}))
+    operator_client.post(reverse("operator_act_stop"))
+    operator_client.post(
+        reverse("operator_remove", kwargs={"club": club.slug}),
+        {"reason": "opgezegd", "confirm_slug": club.slug},
+    )
+    assert not type(club).objects.filter(pk=club_id).exists()
+
+    kept = HistoryEntry.objects.filter(club=None).order_by("pk")
+    assert [entry.action for entry in kept] == [
+        HistoryAction.OPERATOR_ACT_START,
+        HistoryAction.ARCHIVE_DOWNLOAD,
+        HistoryAction.OPERATOR_ACT_STOP,
+        HistoryAction.OPERATOR_REMOVE,
+    ]
+    assert {(entry.object_type, entry.object_id, entry.object_label) for entry in kept} == {
+        ("club", club_id, name)
+    }
+    assert {entry.by for entry in kept} == {operator}
+    assert kept[0].reason == "hulp gevraagd door de secretaris"
+    assert HistoryEntry.objects.count() == 4  # the secretary's entry went with the club
+
+    page = text(operator_client.get(reverse("operator_history")))
+    for label in (
+        "Dienstbeheerder treedt op voor de club",
+        "Clubarchief gedownload",
+        "Dienstbeheerder treedt niet meer op voor de club",
+        "Club verwijderd door de dienstbeheerder",
+    ):
+        assert f"{label}</strong>: {name}" in page
 
 
 def test_a_logout_ends_acting_and_is_recorded(operator_client, operator, club):

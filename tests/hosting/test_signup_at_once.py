@@ -2,22 +2,14 @@
 sign-ups for one address leave one sign-up, two confirmations of one link make one club.
 Whatever the order the database lets them run in, the outcome is the same."""
 
-import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection
 
 from clubs.models import Club, Membership, Player
 from hosting.models import SignUp
-from hosting.services import SignUpError, signup_confirm, signup_request
-from tests.test_lock_order import at_once
+from hosting.services import USED, SignUpError, signup_confirm, signup_request
+from tests.test_lock_order import AT_ONCE_ON_POSTGRESQL, at_once
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="on SQLite every write runs alone (config/settings.py): nothing runs at once",
-    ),
-]
+pytestmark = AT_ONCE_ON_POSTGRESQL
 
 FORM = {
     "club_name": "De Woordzoekers",
@@ -46,6 +38,8 @@ def test_one_link_confirmed_twice_at_once_makes_one_club():
     results = at_once(lambda: signup_confirm(token), lambda: signup_confirm(token))
     errors = [result for result in results if isinstance(result, BaseException)]
     assert len(errors) == 1 and isinstance(errors[0], SignUpError), results
+    # What the second click hears one after the other: the link is used.
+    assert str(errors[0].message) == str(USED)
     assert Club.objects.count() == Player.objects.count() == Membership.objects.count() == 1
     assert get_user_model().objects.count() == 1
     assert not SignUp.objects.exists()

@@ -41,11 +41,13 @@ def applied_in(database: Path) -> set[tuple[str, str]]:
 
 def contents(home: Path) -> tuple[list[str], list[str]]:
     """The database's rows and schema, and the home's other files (an empty folder made
-    for the backups or the logs holds nothing)."""
+    for the backups or the logs holds nothing; the lock, bordpunt/home_lock.py, no data)."""
     with sqlite3.connect(home / "db.sqlite3") as db:
         dump = list(db.iterdump())
     return dump, sorted(
-        path.name for path in home.rglob("*") if path.is_file() and "sqlite3" not in path.name
+        path.name
+        for path in home.rglob("*")
+        if path.is_file() and "sqlite3" not in path.name and path.name != "bordpunt.lock"
     )
 
 

@@ -7,6 +7,7 @@ import sqlite3
 from pathlib import Path
 
 from tests.packaging.installed import python, running
+from tests.word_lists import club_list
 
 # A script for the installed Python: the club's competition gets a game, which plays SNAKE
 # (a word of the club's list only) without a warning.
@@ -38,10 +39,10 @@ def test_the_installed_command_builds_a_list_the_clubs_games_play(
     installed, outside, club_home, tmp_path
 ):
     source = tmp_path / "Clublijst.txt"
-    source.write_text("kaas\nsnake\n", encoding="utf-8")
+    source.write_text(club_list("kaas", "snake"), encoding="utf-8")
     done = installed.run(["lexicon", str(source)], home=club_home, cwd=outside)
     assert done.returncode == 0, done.stderr
-    assert "Woordenlijst clublijst gemaakt: 2 woorden" in done.stdout
+    assert "Woordenlijst clublijst gemaakt: 1002 woorden" in done.stdout
     assert {path.name for path in (club_home / "lexicons").iterdir()} == {
         "clublijst.marisa",
         "clublijst.dawg",

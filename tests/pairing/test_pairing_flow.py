@@ -292,39 +292,107 @@ def test_the_swap_does_not_start_with_one_player_on_both_sides(secretary_client,
     assert 'id="swap-errors"' in response.content.decode()
 
 
+def shown(round_obj: Round) -> str:
+    """The pairing version the round's page shows now."""
+    status = Round.objects.get(pk=round_obj.pk).status
+    return pairing_version(status, round_obj.games.values_list("pk", flat=True))
+
+
 def test_the_director_acts_on_the_pairing_the_page_showed(competition, six):
     """A swap, an undo or a publish made on a page that shows an older pairing (another
     device generated again meanwhile) is refused and changes nothing."""
     round_obj = round_create(competition=competition)
-    round_pair(round=round_obj, system="swiss", expected_pairing=pairing_version([]))
-    shown = pairing_version(round_obj.games.values_list("pk", flat=True))
-    round_pair(round=round_obj, system="random", seed=3, expected_pairing=shown)
-    now = pairing_version(round_obj.games.values_list("pk", flat=True))
-    assert now != shown
+    round_pair(round=round_obj, system="swiss", expected_pairing=shown(round_obj))
+    before = shown(round_obj)
+    round_pair(round=round_obj, system="random", seed=3, expected_pairing=before)
+    now = shown(round_obj)
+    assert now != before
     game = round_obj.games.exclude(outcome=Outcome.BYE).first()
     other = round_obj.games.exclude(pk=game.pk).exclude(outcome=Outcome.BYE).first()
     stale = [
-        lambda: round_pair(round=round_obj, system="swiss", expected_pairing=shown),
+        lambda: round_pair(round=round_obj, system="swiss", expected_pairing=before),
         lambda: round_swap_players(
             round=round_obj,
             player_x=game.players[0].pk,
             player_y=other.players[0].pk,
-            expected_pairing=shown,
+            expected_pairing=before,
         ),
-        lambda: round_clear_pairings(round=round_obj, expected_pairing=shown),
+        lambda: round_clear_pairings(round=round_obj, expected_pairing=before),
         lambda: round_set_status(
-            round=round_obj, status=Round.Status.PUBLISHED, expected_pairing=shown
+            round=round_obj, status=Round.Status.PUBLISHED, expected_pairing=before
         ),
     ]
     for action in stale:
         with pytest.raises(CompetitionError, match="changed in the meantime"):
             action()
-    assert pairing_version(round_obj.games.values_list("pk", flat=True)) == now
+    assert shown(round_obj) == now
     assert Round.objects.get(pk=round_obj.pk).status == Round.Status.DRAFT
     # Publishing what the page showed works, and a second click publishes nothing new.
     for _click in range(2):
         round_set_status(round=round_obj, status=Round.Status.PUBLISHED, expected_pairing=now)
     assert Round.objects.get(pk=round_obj.pk).status == Round.Status.PUBLISHED
+
+
+def test_a_change_on_a_page_that_showed_another_status_is_refused_and_says_which(competition, six):
+    """The same games, another status: a pairing published (or withdrawn) on another
+    device since the page was shown. Generating, swapping or undoing it from the page is
+    refused, with what happened, so that a published pairing never goes back to a draft
+    behind the back of the director who published it; a second click of the same button
+    is not refused."""
+    round_obj = round_create(competition=competition)
+    round_pair(round=round_obj, system="swiss", expected_pairing=shown(round_obj))
+    draft = shown(round_obj)
+    round_set_status(round=round_obj, status=Round.Status.PUBLISHED, expected_pairing=draft)
+    published = shown(round_obj)
+    games = set(round_obj.games.values_list("pk", flat=True))
+    game = round_obj.games.exclude(outcome=Outcome.BYE).first()
+    other = round_obj.games.exclude(pk=game.pk).exclude(outcome=Outcome.BYE).first()
+    on_the_draft = [
+        lambda: round_pair(round=round_obj, system="random", seed=3, expected_pairing=draft),
+        lambda: round_swap_players(
+            round=round_obj,
+            player_x=game.players[0].pk,
+            player_y=other.players[0].pk,
+            expected_pairing=draft,
+        ),
+        lambda: round_clear_pairings(round=round_obj, expected_pairing=draft),
+    ]
+    for action in on_the_draft:
+        with translation.override("nl"), pytest.raises(CompetitionError) as refusal:
+            action()
+        assert "De indeling is in de tussentijd gepubliceerd" in str(refusal.value.message)
+    assert Round.objects.get(pk=round_obj.pk).status == Round.Status.PUBLISHED
+    assert set(round_obj.games.values_list("pk", flat=True)) == games
+    # Publishing again from the draft's page is the same click twice: done, nothing new.
+    round_set_status(round=round_obj, status=Round.Status.PUBLISHED, expected_pairing=draft)
+
+    round_set_status(round=round_obj, status=Round.Status.DRAFT, expected_pairing=published)
+    with translation.override("nl"), pytest.raises(CompetitionError) as refusal:
+        round_pair(round=round_obj, system="random", seed=3, expected_pairing=published)
+    assert "De indeling is in de tussentijd ingetrokken" in str(refusal.value.message)
+    assert set(round_obj.games.values_list("pk", flat=True)) == games
+    round_set_status(round=round_obj, status=Round.Status.DRAFT, expected_pairing=published)
+    assert Round.objects.get(pk=round_obj.pk).status == Round.Status.DRAFT
+
+
+def test_the_director_who_lost_is_told_on_the_pairing_page(secretary_client, competition, six):
+    round_obj = round_create(competition=competition)
+    round_pair(round=round_obj, system="swiss", expected_pairing=shown(round_obj))
+    url = reverse("round_pairing", kwargs={**competition.url_kwargs, "number": 1})
+    page = secretary_client.get(url).content.decode()
+    draft = re.search(r'name="pairing" value="([^"]*)"', page).group(1)
+    assert secretary_client.post(url, {"action": "publish", "pairing": draft}).status_code == 302
+
+    with translation.override("nl"):
+        response = secretary_client.post(
+            url, {"action": "generate", "system": "swiss", "pairing": draft}
+        )
+
+    assert response.status_code == 200
+    assert "De indeling is in de tussentijd gepubliceerd" in response.content.decode()
+    assert Round.objects.get(pk=round_obj.pk).status == Round.Status.PUBLISHED
+    # The page now shows the round as it is, so the next click acts on that.
+    assert f'value="{shown(round_obj)}"' in response.content.decode()
 
 
 def test_printable_list_by_table_and_by_name(client, competition, six):

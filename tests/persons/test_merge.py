@@ -269,31 +269,66 @@ def test_only_secretaries_reach_the_merge_pages(client, club, member, other_secr
         assert client.get(merge_page(club)).status_code == 403
 
 
-@postgres_only
-@pytest.mark.django_db(transaction=True)
-def test_two_merges_of_one_pair_at_once_one_is_refused(club, other_club):
-    """Each way round at the same moment: the second waits for the first's locks, then
-    finds the record merged, and says so; nothing is merged twice or lost."""
-    anna = PlayerFactory(name="Anna")
-    second = PlayerFactory(name="Anna")
-    for player in (anna, second):
+@pytest.fixture
+def one_person_twice(club):
+    """Two records of one person at the club, each entered in a competition of its own."""
+    records = (PlayerFactory(name="Anna"), PlayerFactory(name="Anna"))
+    for player in records:
         MembershipFactory(club=club, player=player)
         EntrantFactory(competition=CompetitionFactory(club=club), player=player)
+    return records
 
-    def the_other_way():
+
+@pytest.mark.parametrize("way", ["same", "other"])
+def test_a_merge_done_already_is_said_so_to_the_secretary(secretary, one_person_twice, way):
+    """The second merge of one person, the same way or the other way round: the record is
+    merged already, which the secretary who may merge them is told (not a 403: the
+    secretary's say over a record does not end because its memberships moved)."""
+    anna, second = one_person_twice
+    persons_merge(keep=anna, other=second, by=secretary)
+    again = {"keep": anna, "other": second} if way == "same" else {"keep": second, "other": anna}
+    with override("en"), pytest.raises(PersonsError, match="already merged") as refusal:
+        persons_merge(by=secretary, **again)
+    assert not refusal.value.forbidden
+    assert PersonMerge.objects.count() == 1
+
+
+def test_a_merge_done_already_is_still_refused_to_a_stranger(
+    other_secretary, secretary, one_person_twice
+):
+    anna, second = one_person_twice
+    persons_merge(keep=anna, other=second, by=secretary)
+    with pytest.raises(PersonsError) as refusal:
+        persons_merge(keep=anna, other=second, by=other_secretary)
+    assert refusal.value.forbidden
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("way", ["same", "other"])
+def test_two_merges_of_one_pair_at_once_one_is_refused(secretary, one_person_twice, way):
+    """Two secretaries' merges of one person at the same moment, the same way or each way
+    round: the second waits for the first's locks, then finds the record merged, and says
+    so as it would a moment later (not a 403); nothing is merged twice or lost."""
+    anna, second = one_person_twice
+    again = {"keep": anna, "other": second} if way == "same" else {"keep": second, "other": anna}
+
+    def the_second():
         try:
-            persons_merge(keep=second, other=anna, by=None)
+            with override("nl"):
+                persons_merge(by=secretary, **again)
         except PersonsError as error:
             return error
         return None
 
-    beside = Beside(the_other_way)
+    beside = Beside(the_second)
     with transaction.atomic():
-        persons_merge(keep=anna, other=second, by=None)
+        persons_merge(keep=anna, other=second, by=secretary)
         beside.start()
         beside.wait_for_a_lock()
     refusal = beside.result()
     assert refusal is not None and not refusal.forbidden
+    assert "is al samengevoegd" in str(refusal.message)
     assert PersonMerge.objects.count() == 1
     assert Membership.objects.filter(player=anna).count() == 1
     assert not Membership.objects.filter(player=second).exists()

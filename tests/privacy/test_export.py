@@ -8,6 +8,7 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.serializers.json import DjangoJSONEncoder
 
+from clubs.history import HistoryAction, history_record
 from clubs.models import Club, HistoryEntry, Player
 from competition.models import Absence, Round
 from duplicate.models import Slip
@@ -91,9 +92,89 @@ def test_the_copy_holds_everything_of_the_person(speler, django_assert_num_queri
 
 
 def test_the_query_count_does_not_grow_with_the_data(speler, django_assert_max_num_queries):
-    """At most the same 12 queries for a person without games as for one with many."""
+    """At most the same 18 queries for a person without games as for one with many."""
     user = UserFactory(username="nieuw")
     Player.objects.create(name="Nieuw", user=user)
-    with django_assert_max_num_queries(17):
+    with django_assert_max_num_queries(18):
         data = personal_data(user)
     assert data["games"] == [] and data["account"]["username"] == "nieuw"
+
+
+MARK = "issue 51"
+
+
+def test_the_copy_names_people_never_their_accounts(speler, django_assert_num_queries):
+    """Another person is named by their player's name: a signed-up secretary's username is
+    their e-mail address, and the copy holds no one's account or address but the person's."""
+    gouda = Club.objects.get(slug="gouda")
+    sara = UserFactory(username="sara@example.org", email="sara@example.org")
+    Player.objects.create(name="Sara Secretaris", user=sara)
+    staff = UserFactory(username="beheer@example.org", email="beheer@example.org", is_staff=True)
+    mate = Player.objects.exclude(pk=speler.pk).filter(clubs=gouda)[0]
+
+    def record(by, action, **fields):
+        fields.setdefault("object_type", "player")
+        history_record(club_id=gouda.pk, by=by, action=action, reason=MARK, **fields)
+
+    about_speler = {"object_id": speler.pk, "label": speler.name}
+    record(
+        sara,
+        HistoryAction.PLAYER_CHANGE,
+        before={"rating": 1500},
+        after={"rating": 1600},
+        **about_speler,
+    )
+    record(
+        staff,
+        HistoryAction.PLAYER_CHANGE,
+        before={"rating": 1600},
+        after={"rating": 1650},
+        **about_speler,
+    )
+    # The person's own address, old and new, on their own player.
+    record(
+        speler.user,
+        HistoryAction.ACCOUNT_EMAIL,
+        before={"email": "oud@example.org"},
+        after={"email": "nieuw@example.org"},
+        **about_speler,
+    )
+    # What the person did, naming others' accounts: as a secretary, an invitation mailed to
+    # a club mate; as an event's director, its directors chosen.
+    record(
+        speler.user,
+        HistoryAction.PLAYER_INVITE_MAIL,
+        object_id=mate.pk,
+        label=mate.name,
+        after={"email": "maat@example.org"},
+    )
+    record(
+        speler.user,
+        HistoryAction.EVENT_DIRECTORS,
+        object_type="event",
+        before={"directors": ["beheer@example.org"]},
+        after={"directors": ["sara@example.org", "speler"]},
+    )
+
+    with django_assert_num_queries(18):  # the players of the accounts named: one more
+        data = personal_data(speler.user)
+    text = json.dumps(data, cls=DjangoJSONEncoder)
+    for account in ("sara@example.org", "beheer@example.org", "maat@example.org"):
+        assert account not in text
+    assert "oud@example.org" in text and "nieuw@example.org" in text
+    others = set(
+        get_user_model().objects.exclude(pk=speler.user_id).values_list("username", flat=True)
+    )
+    assert not others & {entry["by"] for entry in data["history"]}
+    mine = [entry for entry in data["history"] if entry["reason"] == MARK]
+    assert [(entry["action"], entry["by"], entry["by_you"]) for entry in mine] == [
+        (HistoryAction.PLAYER_CHANGE, "Sara Secretaris", False),
+        (HistoryAction.PLAYER_CHANGE, None, False),  # staff without a player: no one to name
+        (HistoryAction.ACCOUNT_EMAIL, speler.name, True),
+        (HistoryAction.PLAYER_INVITE_MAIL, speler.name, True),
+        (HistoryAction.EVENT_DIRECTORS, speler.name, True),
+    ]
+    assert mine[2]["before"] == {"email": "oud@example.org"}  # their own, as it was
+    assert mine[3]["after"] == {"email": None}
+    assert mine[4]["before"] == {"directors": [None]}  # staff: no player to name
+    assert mine[4]["after"] == {"directors": ["Sara Secretaris", "speler"]}

@@ -1,9 +1,12 @@
 """A member without an account asks the club's secretary to be erased."""
 
+import pytest
 from django.urls import reverse
+from django.utils.translation import override
 
 from clubs.history import HistoryAction
 from clubs.models import HistoryEntry, Membership, Player
+from privacy.erasure import ErasureError, player_erase_for_club
 from tests.factories import MembershipFactory, PlayerFactory, secretary_of, user_in_club
 
 
@@ -64,3 +67,14 @@ def test_only_the_clubs_secretary(client, club, other_club, member):
     client.force_login(secretary_of(club, username="gouda2"))
     assert client.post(_address(club, elsewhere), {"name": "Els"}).status_code == 404
     assert not Player.objects.filter(erased_at__isnull=False).exists()
+
+
+def test_a_second_erasure_hears_the_member_is_erased_already(club, secretary):
+    """What the second of two secretaries hears, one after the other and at once
+    (tests/privacy/test_erasure_at_once.py): erased already, not "not a member"."""
+    player = _member(club)
+    player_erase_for_club(club=club, player=player, by=secretary)
+    with override("nl"), pytest.raises(ErasureError) as refused:
+        player_erase_for_club(club=club, player=player, by=secretary)
+    assert str(refused.value.message) == "De gegevens van deze speler zijn al gewist."
+    assert HistoryEntry.objects.filter(action=HistoryAction.PLAYER_ERASE).count() == 1

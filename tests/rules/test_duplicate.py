@@ -4,6 +4,7 @@ the tops against the slow reference generator."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -115,6 +116,55 @@ def test_leftovers_kept_are_completed_to_a_full_rack():
         game.draw("KKKSTR")  # the set has 3 K, one is on the board
     assert info.value.code == "duplicate_not_in_bag"
     assert game.draw("STREEA") == "AEERRST"
+
+
+def test_a_cancelled_turn_sends_the_whole_rack_back_and_needs_another_draw():
+    # FISF §3.6: "toutes les lettres qui s'y rapportent (y compris le reliquat du coup
+    # précédent) sont remises dans le sac et de nouvelles lettres sont tirées. Si les
+    # lettres du tirage sont identiques à celles du coup annulé, le juge-arbitre rejette
+    # de nouveau les lettres". Turn 1 leaves R kept; turn 2 draws STREEA: AEERRST.
+    game = DuplicateGame(
+        STANDARD, HAND, DrawRules(name="keep", leftovers="keep"), build(HAND_WORDS)
+    )
+    game.draw("KANTER?")
+    game.play()
+    assert sum(game.bag.values()) == 36  # 41 letters + 2 blanks - the 7 of turn 1
+    game.draw("STREEA")
+    game.cancel("AEERRST")
+    # Everything back: 36 - 6 drawn + the 6 and the R kept = 37; a full rack is drawn now.
+    assert (game.kept, game.rack, game.needed(), sum(game.bag.values())) == ("", None, 7, 37)
+    with pytest.raises(DuplicateError) as info:
+        game.draw("RSTREEA")  # the same seven tiles
+    assert info.value.code == "duplicate_draw_as_cancelled"
+    assert game.as_cancelled("EEARRTS") and not game.as_cancelled("EEARRTN")
+    assert game.draw("NSTREEA") == "AEENRST"
+    # The same cancel on the game as it was before the draw (a master game rebuilt from
+    # the turns before it, as the app replays a turn played again) ends the same way.
+    replayed = DuplicateGame(
+        STANDARD, HAND, DrawRules(name="keep", leftovers="keep"), build(HAND_WORDS)
+    )
+    replayed.draw("KANTER?")
+    replayed.play()
+    replayed.cancel("AEERRST")
+    assert replayed.draw("NSTREEA") == "AEENRST" and replayed.bag == game.bag
+
+
+def test_a_cancel_with_no_other_draw_possible_is_refused():
+    # FISF §3.6 / §3.7: the game ends "si le coup est annulé ... et qu'il n'est pas possible
+    # d'obtenir un tirage différent (reliquat de 7 lettres ou moins)". Seven tiles left:
+    # every draw takes them all. The engine refuses and changes nothing.
+    game = DuplicateGame(
+        STANDARD, HAND, DrawRules(name="keep", leftovers="keep"), build(HAND_WORDS)
+    )
+    game.bag = Counter("AEKNRST")  # (a test shortcut: the end of a game)
+    game.draw("AEKNRST")
+    with pytest.raises(DuplicateError) as info:
+        game.cancel("AEKNRST")
+    assert info.value.code == "duplicate_no_different_draw"
+    assert game.rack == "AEKNRST" and not game.bag
+    with pytest.raises(DuplicateError) as info:  # four K: the set has three
+        DuplicateGame(STANDARD, HAND, NTSV, build(HAND_WORDS)).cancel("KKKKAAA")
+    assert info.value.code == "duplicate_not_in_bag"
 
 
 def test_a_draw_that_breaks_the_minimum_is_refused_then_thrown_back_from_a_bag_order():

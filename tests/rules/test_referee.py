@@ -30,7 +30,11 @@ from rules.referee import (
 
 from .test_duplicate import HAND, HAND_WORDS
 
-FISF = PRESETS["fisf"].slips
+#: The FISF's slip rules as from the second turn (§5.3: "Cette section ne s'applique qu'à
+#: partir du deuxième coup"): the faults are shown on the first turn's board, the only
+#: board worked out by hand here, with the first turn's own rule (§5.4.2.a) left out.
+FISF = dataclasses.replace(PRESETS["fisf"].slips, first_turn_max=False)
+FISF_PRESET = PRESETS["fisf"].slips
 NTSV_SLIPS = PRESETS["ntsv"].slips
 
 
@@ -158,6 +162,56 @@ def test_what_no_reading_saves_scores_zero_with_the_engines_reason(first_turn):
         assert slip.notation == "8D KANTER"
         assert judge(first_turn, "", 3, rules).reason == "bad_notation"
         assert judge(first_turn, "-KAT", 3, rules).reason == "duplicate_not_a_play"
+
+
+def test_the_fisf_first_turn_pays_the_words_maximum_whatever_the_reference(first_turn):
+    # FISF §5.4.2.a: "au premier coup, le score maximum pour le mot joué est attribué, cela
+    # quelle que soit la référence alphanumérique éventuelle"; a warning only for a score
+    # absent or not the maximum, or a blank marked otherwise than the maximum's (§5.5).
+    # KANTEn's maximum is 8D: (K 3x2 + A1 + N1 + T2 + E1 + n0) x 2 = 22.
+    for text in ("8D KANTEn", "8J KANTEn", "D8 KANTEn", "8H KANTEn", "H4 KANTEn", "KANTEn"):
+        slip = judge(first_turn, text, 22, FISF_PRESET)
+        assert outcome(slip) == (22, (), None, 0, None), text
+        assert slip.notation == "8D KANTEn" and slip.is_top
+    # 8H as written plays: K on H8 (DW), E on L8 (DL): (3+1+1+2+1x2+0) x 2 = 18; it is
+    # paid 22, and the 18 claimed is a score not the maximum: a warning.
+    slip = judge(first_turn, "8H KANTEn", 18, FISF_PRESET)
+    assert outcome(slip) == (22, ("score_wrong",), "score_wrong", 0, None)
+    assert outcome(judge(first_turn, "8J KANTEn", None, FISF_PRESET)) == (
+        22,
+        ("score_missing",),
+        "score_missing",
+        0,
+        None,
+    )
+    # Unmarked, KANTEN plays only with one N marked: 8D KAnTEN, (6+1+0+2+1+1) x 2 = 22.
+    slip = judge(first_turn, "8A KANTEN", 22, FISF_PRESET)
+    assert outcome(slip) == (22, ("blank_unmarked",), "blank_unmarked", 0, None)
+    # A word that plays nowhere still scores 0, with the reason of the slip as written.
+    assert outcome(judge(first_turn, "8D KANTER", 15, FISF_PRESET)) == (
+        0,
+        (),
+        None,
+        0,
+        "not_in_lexicon",
+    )
+    # Not on a later turn: the board is no longer empty (test below, F5 RAKEN).
+
+
+def test_issue_50_kinase_on_the_first_turn_pays_its_maximum_under_fisf():
+    # The real word list. KINASE claimed 24 at 8A (A8-F8: misses H8). Its maximum is 8D:
+    # K3 on D8 (DL) 6, I1 N1 A1, S2 on H8 (DW), E1: (6+1+1+1+2+1) x 2 = 24. Under the FISF
+    # preset: 24, no penalty (before: position_off, 24 - 5 = 19). NTSV: 0, as written.
+    game = DuplicateGame()
+    game.draw("KINASEE")
+    slip = judge_slip(
+        game.game, game.rack or "", "8A KINASE", claimed=24, top=None, rules=FISF_PRESET
+    )
+    assert outcome(slip) == (24, (), None, 0, None) and slip.notation == "8D KINASE"
+    slip = judge_slip(
+        game.game, game.rack or "", "8A KINASE", claimed=24, top=None, rules=NTSV_SLIPS
+    )
+    assert outcome(slip) == (0, (), None, 0, "first_not_centre")
 
 
 def test_a_fault_made_a_zero_by_the_club(first_turn):
@@ -357,7 +411,7 @@ def test_presets_round_trip_and_a_club_changes_what_it_plays_differently():
     # Missing keys are the preset's: a FISF club without the solo bonus.
     mine = DuplicateSettings.from_dict({"preset": "fisf", "slips": {"solo_bonus": 0}})
     assert mine.draw == PRESETS["fisf"].draw
-    assert mine.slips == dataclasses.replace(FISF, solo_bonus=0)
+    assert mine.slips == dataclasses.replace(FISF_PRESET, solo_bonus=0)
     assert PRESETS["ntsv"].slips == SlipRules() and PRESETS["ntsv"].draw == NTSV
 
 

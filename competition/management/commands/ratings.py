@@ -1,14 +1,13 @@
 """Print a club's rating list as a table, CSV or JSON."""
 
-import csv
 import datetime
-import io
 import json
 
 from django.core.management.base import BaseCommand, CommandError
 
 from clubs.models import Club
 from competition.ratings import club_ratings
+from competition.spreadsheets import csv_text
 
 COLUMNS = ("player", "rating", "deviation", "volatility", "games", "last_game")
 
@@ -38,11 +37,8 @@ class Command(BaseCommand):
         if format == "json":
             self.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2))
         elif format == "csv":
-            out = io.StringIO()
-            writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
-            writer.writeheader()
-            writer.writerows(rows)
-            self.stdout.write(out.getvalue(), ending="")
+            table = [COLUMNS, *([row[column] for column in COLUMNS] for row in rows)]
+            self.stdout.write(csv_text(table, lineterminator="\n"), ending="")
         else:
             self.stdout.write(_table(club_obj, rows))
 
