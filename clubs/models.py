@@ -441,7 +441,7 @@ class Submission(models.Model):
     led_to = models.CharField(_("led to"), max_length=60, blank=True)
     # A digest of what the form said (`submission_sent`): the same key with other text is a
     # form changed after it was first sent, refused rather than answered as the first.
-    digest = models.CharField(_("digest"), max_length=64, blank=True)
+    digest = models.CharField(_("digest"), max_length=64, blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["-made"]

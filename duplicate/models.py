@@ -223,7 +223,9 @@ class Turn(models.Model):
     #: The rack of the draw the last redo cancelled (`services.turn_redo`), or empty:
     #: every tile of it, the kept ones included, went back into the bag before `rejected`
     #: and `drawn`, and `rack` differs from it (FISF §3.6; `DuplicateGame.cancel`).
-    cancelled = models.CharField(_("rack cancelled"), max_length=15, blank=True, default="")
+    cancelled = models.CharField(
+        _("rack cancelled"), max_length=15, blank=True, default="", db_default=""
+    )
     #: The top put on the board, in the engine's notation; empty while the turn is open.
     top = models.CharField(_("top"), max_length=40, blank=True)
     top_score = models.PositiveIntegerField(_("top score"), null=True, blank=True)
@@ -315,7 +317,7 @@ class Slip(models.Model):
     late_accepted = models.BooleanField(_("late slip accepted"), default=False)
     #: Handed in on a draw the spelleider cancelled (`turn_redo`, FISF §3.6): kept as it
     #: was, with its history, and never counted; its player hands in again on the new rack.
-    void = models.BooleanField(_("void"), default=False)
+    void = models.BooleanField(_("void"), default=False, db_default=False)
     submitted_at = models.DateTimeField(auto_now_add=True)
 
     objects = SlipQuerySet.as_manager()

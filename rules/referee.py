@@ -20,6 +20,14 @@ spelleider's computer for the master game; this module is the referee beside it:
 >>> fisf = PRESETS["fisf"].slips
 >>> slip = judge_slip(game.game, game.rack, "E8 KAAS", claimed=14, top=None, rules=fisf)
 >>> slip.score, slip.faults, slip.warning, slip.notation
+(14, (), None, '8E KAAS')
+
+On the first turn the FISF pays the word's best and sees no fault in its place (§5.4.2.a);
+without that rule the swapped reference is a fault that warns:
+
+>>> later = dataclasses.replace(fisf, first_turn_max=False)
+>>> slip = judge_slip(game.game, game.rack, "E8 KAAS", claimed=14, top=None, rules=later)
+>>> slip.score, slip.faults, slip.warning, slip.notation
 (14, ('reference_swapped',), 'reference_swapped', '8E KAAS')
 """
 

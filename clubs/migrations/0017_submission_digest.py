@@ -12,6 +12,8 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="submission",
             name="digest",
-            field=models.CharField(blank=True, max_length=64, verbose_name="digest"),
+            field=models.CharField(
+                blank=True, db_default="", default="", max_length=64, verbose_name="digest"
+            ),
         ),
     ]

@@ -18,12 +18,12 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='slip',
             name='void',
-            field=models.BooleanField(default=False, verbose_name='void'),
+            field=models.BooleanField(db_default=False, default=False, verbose_name='void'),
         ),
         migrations.AddField(
             model_name='turn',
             name='cancelled',
-            field=models.CharField(blank=True, default='', max_length=15, verbose_name='rack cancelled'),
+            field=models.CharField(blank=True, db_default='', default='', max_length=15, verbose_name='rack cancelled'),
         ),
         migrations.AddConstraint(
             model_name='slip',
