@@ -51,11 +51,11 @@ checks: install
 
 check: export PYTHONDONTWRITEBYTECODE :=
 check: checks
-	$(BIN)/pytest -n 2 --dist worksteal -m "$(FAST)" $(PYTEST_ARGS)
+	$(BIN)/pytest -n 2 --dist worksteal --durations=20 -m "$(FAST)" $(PYTEST_ARGS)
 
 test: export PYTHONDONTWRITEBYTECODE :=
 test: checks
-	$(BIN)/pytest -n 2 --dist worksteal $(PYTEST_ARGS)
+	$(BIN)/pytest -n 2 --dist worksteal --durations=20 $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .
