@@ -24,9 +24,27 @@ ROOT = Path(__file__).resolve().parents[2]
 WAITING = "Geen verbinding — wordt verstuurd zodra de verbinding terug is"
 
 
+def board_on_a_phone(browser: Browser, live_server, game):
+    """A phone's context with the secretary logged in, on `game`'s board, the first
+    player chosen to start: the move field ready."""
+    context = browser.new_context(locale="nl-NL", **PHONE)
+    board = context.new_page()
+    board.goto(f"{live_server.url}{reverse('login')}")
+    board.fill("#id_username", "secretaris")
+    board.fill("#id_password", PASSWORD)
+    board.locator("main form button").click()
+    board.wait_for_url(lambda url: "login" not in url)
+    board.goto(f"{live_server.url}{reverse('board', args=[game.pk])}")
+    board.locator('#starter-form button[value="0"]').tap()
+    expect(board.locator("#id_notation")).to_be_visible()
+    return context, board
+
+
 # Without a connection the live preview, the slip page's poll for the next draw and the
 # sends themselves fail, as they must: what was sent is kept. htmx logs the send whose
 # answer was lost.
+
+
 @pytest.mark.browser_errors(r"ERR_INTERNET_DISCONNECTED", r"htmx:(afterRequest|sendError)")
 def test_what_a_phone_sends_without_wifi_is_saved_once_when_it_is_back(
     browser: Browser, live_server, paired_game
@@ -39,16 +57,7 @@ def test_what_a_phone_sends_without_wifi_is_saved_once_when_it_is_back(
     evening = evening_create(competition=duplicate, number=1, by=None)
     turn_draw(evening=evening, tiles="KAAS?EN", by=None)
 
-    context = browser.new_context(locale="nl-NL", **PHONE)
-    board = context.new_page()
-    board.goto(f"{live_server.url}{reverse('login')}")
-    board.fill("#id_username", "secretaris")
-    board.fill("#id_password", PASSWORD)
-    board.locator("main form button").click()
-    board.wait_for_url(lambda url: "login" not in url)
-    board.goto(f"{live_server.url}{reverse('board', args=[paired_game.pk])}")
-    board.locator('#starter-form button[value="0"]').tap()
-    expect(board.locator("#id_notation")).to_be_visible()
+    context, board = board_on_a_phone(browser, live_server, paired_game)
     slip = context.new_page()
     slip.goto(f"{live_server.url}{reverse('duplicate_slip', args=[club.slug, 'dup', 1])}")
     expect(slip.locator("#slip-rack")).to_be_visible()
@@ -166,16 +175,7 @@ def test_results_typed_without_wifi_are_saved_once_when_it_is_back(
 def test_moves_sent_late_onto_a_board_that_changed_stay_typed(
     browser: Browser, live_server, paired_game
 ):
-    context = browser.new_context(locale="nl-NL", **PHONE)
-    board = context.new_page()
-    board.goto(f"{live_server.url}{reverse('login')}")
-    board.fill("#id_username", "secretaris")
-    board.fill("#id_password", PASSWORD)
-    board.locator("main form button").click()
-    board.wait_for_url(lambda url: "login" not in url)
-    board.goto(f"{live_server.url}{reverse('board', args=[paired_game.pk])}")
-    board.locator('#starter-form button[value="0"]').tap()
-    expect(board.locator("#id_notation")).to_be_visible()
+    context, board = board_on_a_phone(browser, live_server, paired_game)
 
     context.set_offline(True)
     for notation in ("8H WOORD", "-"):
@@ -205,16 +205,7 @@ def test_moves_sent_late_onto_a_board_that_changed_stay_typed(
 def test_a_move_answered_502_by_the_proxy_waits_and_is_sent_again(
     browser: Browser, live_server, paired_game
 ):
-    context = browser.new_context(locale="nl-NL", **PHONE)
-    board = context.new_page()
-    board.goto(f"{live_server.url}{reverse('login')}")
-    board.fill("#id_username", "secretaris")
-    board.fill("#id_password", PASSWORD)
-    board.locator("main form button").click()
-    board.wait_for_url(lambda url: "login" not in url)
-    board.goto(f"{live_server.url}{reverse('board', args=[paired_game.pk])}")
-    board.locator('#starter-form button[value="0"]').tap()
-    expect(board.locator("#id_notation")).to_be_visible()
+    context, board = board_on_a_phone(browser, live_server, paired_game)
 
     proxy_page = (ROOT / "deploy" / "fout-bezig.html").read_text()
     answered = []
