@@ -24,16 +24,22 @@ ROOT = Path(__file__).resolve().parents[2]
 WAITING = "Geen verbinding — wordt verstuurd zodra de verbinding terug is"
 
 
+def secretary_logged_in(browser: Browser, live_server, size: dict | None = None):
+    """A browser context (a desktop, or `size`) with the club's secretary logged in."""
+    context = browser.new_context(locale="nl-NL", **(size or {}))
+    page = context.new_page()
+    page.goto(f"{live_server.url}{reverse('login')}")
+    page.fill("#id_username", "secretaris")
+    page.fill("#id_password", PASSWORD)
+    page.locator("main form button").click()
+    page.wait_for_url(lambda url: "login" not in url)
+    return context, page
+
+
 def board_on_a_phone(browser: Browser, live_server, game):
     """A phone's context with the secretary logged in, on `game`'s board, the first
     player chosen to start: the move field ready."""
-    context = browser.new_context(locale="nl-NL", **PHONE)
-    board = context.new_page()
-    board.goto(f"{live_server.url}{reverse('login')}")
-    board.fill("#id_username", "secretaris")
-    board.fill("#id_password", PASSWORD)
-    board.locator("main form button").click()
-    board.wait_for_url(lambda url: "login" not in url)
+    context, board = secretary_logged_in(browser, live_server, PHONE)
     board.goto(f"{live_server.url}{reverse('board', args=[game.pk])}")
     board.locator('#starter-form button[value="0"]').tap()
     expect(board.locator("#id_notation")).to_be_visible()
@@ -131,13 +137,7 @@ def test_results_typed_without_wifi_are_saved_once_when_it_is_back(
     browser: Browser, live_server, paired_game
 ):
     """The secretary types the round's results on a tablet whose Wi-Fi is gone."""
-    context = browser.new_context(locale="nl-NL")
-    page = context.new_page()
-    page.goto(f"{live_server.url}{reverse('login')}")
-    page.fill("#id_username", "secretaris")
-    page.fill("#id_password", PASSWORD)
-    page.locator("main form button").click()
-    page.wait_for_url(lambda url: "login" not in url)
+    context, page = secretary_logged_in(browser, live_server)
     round_obj = paired_game.round
     kwargs = {**round_obj.competition.url_kwargs, "number": round_obj.number}
     page.goto(f"{live_server.url}{reverse('round_results', kwargs=kwargs)}")
@@ -239,13 +239,7 @@ def test_results_answered_502_by_the_proxy_wait_and_are_sent_again(
 ):
     """The results form is sent by the browser itself: the proxy's page shows (in Dutch),
     and back on the results page the typed scores wait and are sent."""
-    context = browser.new_context(locale="nl-NL")
-    page = context.new_page()
-    page.goto(f"{live_server.url}{reverse('login')}")
-    page.fill("#id_username", "secretaris")
-    page.fill("#id_password", PASSWORD)
-    page.locator("main form button").click()
-    page.wait_for_url(lambda url: "login" not in url)
+    context, page = secretary_logged_in(browser, live_server)
     round_obj = paired_game.round
     kwargs = {**round_obj.competition.url_kwargs, "number": round_obj.number}
     results_url = reverse("round_results", kwargs=kwargs)
