@@ -54,6 +54,12 @@ class Season(models.Model):
         default=0,
         validators=[MaxValueValidator(100)],
     )
+    #: HR 5.7: the share applies only when the season counts more than ten interclubs.
+    share_from_interclubs = models.PositiveSmallIntegerField(
+        _("the share applies from this many interclubs in the season"),
+        default=11,
+        validators=[MaxValueValidator(1000)],
+    )
     #: The best this many results count; empty: every result.
     counted_results = models.PositiveSmallIntegerField(
         _("results that count"), null=True, blank=True, validators=[MinValueValidator(1)]
@@ -62,9 +68,35 @@ class Season(models.Model):
     result_months = models.PositiveSmallIntegerField(
         _("a result counts for (months)"), null=True, blank=True, default=12
     )
-    #: A club's ranking takes its best this many results of the season.
+
+    class ClubMethod(models.TextChoices):
+        """How the clubs are ranked (ranking.core.ClubMethod, the same codes)."""
+
+        PLACES = "places", _("by places per interclub (NTSV)")
+        AVERAGE = "average", _("by the average of the best percentages")
+
+    club_method = models.CharField(
+        _("club ranking"), max_length=10, choices=ClubMethod, default=ClubMethod.PLACES
+    )
+    #: By average: a club's ranking takes its best this many results of the season.
     club_results = models.PositiveSmallIntegerField(
         _("results per club that count"), default=10, validators=[MinValueValidator(1)]
+    )
+    #: By places: a club scores in an interclub with this many players, by their places.
+    club_players = models.PositiveSmallIntegerField(
+        _("players per club whose places count"),
+        default=3,
+        validators=[MinValueValidator(1), MaxValueValidator(100)],
+    )
+    club_share = models.PositiveSmallIntegerField(
+        _("share of the interclubs a club's score takes (%)"),
+        default=50,
+        validators=[MinValueValidator(1), MaxValueValidator(100)],
+    )
+    club_missing_points = models.PositiveIntegerField(
+        _("points for each interclub a club lacks"),
+        default=500,
+        validators=[MaxValueValidator(100000)],
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 

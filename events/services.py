@@ -435,9 +435,14 @@ SEASON_FIELDS = (
     "gap_value",
     "min_games",
     "min_interclub_share",
+    "share_from_interclubs",
     "counted_results",
     "result_months",
+    "club_method",
     "club_results",
+    "club_players",
+    "club_share",
+    "club_missing_points",
 )
 
 NOT_AN_OFFICIAL = _("Only an official of the federation may do this.")

@@ -63,6 +63,31 @@ def game_percentages(points: Sequence[int], gap_value: Decimal | Fraction | int)
     return [max(Fraction(0), 100 - (winner - p) * gap / above_median) for p in points]
 
 
+def game_places(points: Sequence[int]) -> list[int]:
+    """Each player's place in one game, in the order of `points`: equal points share the
+    better place and the next is skipped (competition ranking, as an interclub's result
+    prints an ex aequo: docs/ranking.md).
+
+    >>> game_places([700, 900, 700, 650])
+    [2, 1, 2, 4]
+    """
+    ordered = sorted(points, reverse=True)
+    first: dict[int, int] = {}
+    for index, value in enumerate(ordered):
+        first.setdefault(value, index + 1)
+    return [first[value] for value in points]
+
+
+class ClubMethod(Enum):
+    """How a season ranks its clubs (docs/ranking.md, *The club ranking*)."""
+
+    #: The NTSV's: per interclub game the sum of the places of each club's best players,
+    #: then per club the sum of its best share of those (lower is better).
+    PLACES = "places"
+    #: The sum of each club's best N percentages divided by N (higher is better).
+    AVERAGE = "average"
+
+
 @dataclass(frozen=True)
 class SeasonRules:
     """A season's ranking rules (`events.Season`'s settings), each with its source in
@@ -70,14 +95,24 @@ class SeasonRules:
 
     #: A person ranks with at least this many games (results that have not dropped out).
     min_games: int = 0
-    #: ... and in at least this share (%, rounded up) of the season's interclubs.
+    #: ... and in at least this share (%, rounded up) of the season's interclubs held by
+    #: the date, when the season has at least `share_from_interclubs` interclubs.
     min_interclub_share: int = 0
+    share_from_interclubs: int = 0
     #: The average takes the best this many results; None: every result.
     counted_results: int | None = None
     #: A result drops out this many months after its game; None: never.
     result_months: int | None = None
-    #: A club's score is the average of its best this many results (missing ones count 0).
+    club_method: ClubMethod = ClubMethod.PLACES
+    #: AVERAGE: a club's score is the average of its best this many results (missing ones
+    #: count 0).
     club_results: int = 10
+    #: PLACES: a club scores in an interclub game with at least this many players, the sum
+    #: of their best places; the club's season takes its best `club_share` % (rounded up)
+    #: of the season's interclub games, each missing one counting `club_missing_points`.
+    club_players: int = 3
+    club_share: int = 50
+    club_missing_points: int = 500
 
 
 @dataclass(frozen=True)
@@ -94,6 +129,9 @@ class Result(Generic[Person, ClubKey]):
     #: The club the person played this event for; None: a guest.
     club: ClubKey | None = None
     interclub: bool = True
+    #: The person's place in the game among all its players, guests included
+    #: (`game_places`); None: not known (the club ranking by places leaves it out).
+    place: int | None = None
 
 
 class Status(Enum):
@@ -142,14 +180,35 @@ class PersonRow(Generic[Person, ClubKey]):
 
 
 @dataclass(frozen=True)
+class ClubGame(Generic[Person, ClubKey]):
+    """A club's result in one interclub game (the places method): the sum of the places of
+    its best `club_players` players there, and the club's place among the clubs."""
+
+    club: ClubKey
+    game: int
+    event: int
+    date: date
+    points: int
+    place: int
+    #: The players whose places count, best first.
+    players: tuple[Result[Person, ClubKey], ...]
+
+
+@dataclass(frozen=True)
 class ClubRow(Generic[Person, ClubKey]):
     club: ClubKey
     rank: int
-    #: The sum of the club's best N percentages divided by N.
+    #: AVERAGE: the sum of the club's best N percentages divided by N (higher is better).
+    #: PLACES: the sum of its counted games' points and of the missing ones' (lower is
+    #: better).
     score: float
-    #: The results counted (at most N), best first.
+    #: AVERAGE: the results counted (at most N), best first.
     counted: tuple[Result[Person, ClubKey], ...]
+    #: AVERAGE: the club's results; PLACES: the interclub games it scored in.
     results: int
+    #: PLACES: the games counted, best first, and how many were missing.
+    games: tuple[ClubGame[Person, ClubKey], ...] = ()
+    missing: int = 0
 
 
 @dataclass(frozen=True)
@@ -161,6 +220,10 @@ class SeasonRanking(Generic[Person, ClubKey]):
     interclubs_needed: int
     persons: tuple[PersonRow[Person, ClubKey], ...]
     clubs: tuple[ClubRow[Person, ClubKey], ...]
+    #: PLACES: every club's result in each interclub game by the date, by game, then place.
+    club_games: tuple[ClubGame[Person, ClubKey], ...] = ()
+    #: PLACES: how many of its games each club keeps.
+    club_games_counted: int = 0
 
 
 def months_before(day: date, months: int) -> date:
@@ -205,7 +268,11 @@ def _ranks(scores: Sequence[float]) -> list[int]:
 
 
 def season_ranking(
-    results: Iterable[Result[Person, ClubKey]], rules: SeasonRules, on: date
+    results: Iterable[Result[Person, ClubKey]],
+    rules: SeasonRules,
+    on: date,
+    *,
+    season_interclubs: int = 0,
 ) -> SeasonRanking[Person, ClubKey]:
     """The season's ranking of persons and of clubs on the date `on`, from every result of
     the season (docs/ranking.md):
@@ -215,13 +282,15 @@ def season_ranking(
       2026 with 12 months);
     - a person's average is that of their best `counted_results` results (all when None);
     - a person ranks with at least `min_games` results that have not dropped out, and at
-      least `min_interclub_share` % (rounded up) of the season's interclubs played so far;
-      the others are listed unranked after the ranked, by average; a person without a
-      result that counts by the date is left out;
+      least `min_interclub_share` % (rounded up) of the season's interclubs played so far
+      when the season has at least `share_from_interclubs` interclubs (the more of
+      `season_interclubs`, those on its calendar, and those held by the date); the others
+      are listed unranked after the ranked, by average; a person without a result that
+      counts by the date is left out;
     - equal averages share a rank (competition ranking: 1, 1, 3);
-    - a club's score is the sum of its best `club_results` percentages divided by that
-      number, so a missing result counts 0; a result counts for the club the person played
-      the event for (a guest's for none), ranked or not.
+    - the clubs by `rules.club_method` (`club_ranking_by_places`, `club_ranking`); a
+      result counts for the club the person played the event for (a guest's for none),
+      ranked or not.
 
     Two interclubs; An played both games of both (her best 3 of 4 count), Bert one game:
 
@@ -229,7 +298,8 @@ def season_ranking(
     >>> rows = [Result("An", 1, 1, d1, 90.0, "X"), Result("An", 2, 1, d1, 70.0, "X"),
     ...         Result("An", 3, 2, d2, 80.0, "X"), Result("An", 4, 2, d2, 100.0, "X"),
     ...         Result("Bert", 3, 2, d2, 95.0, "Y")]
-    >>> rules = SeasonRules(min_games=2, counted_results=3, club_results=2)
+    >>> rules = SeasonRules(min_games=2, counted_results=3, club_method=ClubMethod.AVERAGE,
+    ...                     club_results=2)
     >>> ranking = season_ranking(rows, rules, on=date(2026, 12, 31))
     >>> [(r.rank, r.person, r.average, r.counted, r.games) for r in ranking.persons]
     [(1, 'An', 90.0, 3, 4), (None, 'Bert', 95.0, 1, 1)]
@@ -239,12 +309,15 @@ def season_ranking(
     since = months_before(on, rules.result_months) if rules.result_months is not None else None
     by_person: dict[Person, list[ResultLine[Person, ClubKey]]] = {}
     interclubs: set[int] = set()
+    interclub_games: set[int] = set()
     for result in results:
         status = _status_by_date(result, on, since)
         by_person.setdefault(result.person, []).append(ResultLine(result, status))
         if status is Status.COUNTED and result.interclub:
             interclubs.add(result.event)
-    needed = math.ceil(len(interclubs) * rules.min_interclub_share / 100)
+            interclub_games.add(result.game)
+    share_applies = max(season_interclubs, len(interclubs)) >= rules.share_from_interclubs
+    needed = math.ceil(len(interclubs) * rules.min_interclub_share / 100) if share_applies else 0
 
     rows: list[PersonRow[Person, ClubKey]] = []
     club_results: dict[ClubKey, list[Result[Person, ClubKey]]] = {}
@@ -286,12 +359,24 @@ def season_ranking(
     unranked = [row for row in rows if row.too_few_games or row.too_few_interclubs]
     ranks = _ranks([row.average for row in ranked])
     persons = [_with_rank(row, rank) for row, rank in zip(ranked, ranks, strict=True)]
+    games: list[ClubGame[Person, ClubKey]] = []
+    kept = 0
+    if rules.club_method is ClubMethod.AVERAGE:
+        clubs = club_ranking(club_results, rules.club_results)
+    else:
+        games = club_games(
+            (result for rows in club_results.values() for result in rows), rules.club_players
+        )
+        kept = math.ceil(len(interclub_games) * rules.club_share / 100)
+        clubs = club_ranking_by_places(games, kept, rules.club_missing_points)
     return SeasonRanking(
         on=on,
         interclubs=len(interclubs),
         interclubs_needed=needed,
         persons=(*persons, *unranked),
-        clubs=tuple(club_ranking(club_results, rules.club_results)),
+        clubs=tuple(clubs),
+        club_games=tuple(games),
+        club_games_counted=kept,
     )
 
 
@@ -328,4 +413,74 @@ def club_ranking(
     return [
         ClubRow(club, rank, score, tuple(counted), len(every))
         for (club, score, counted, every), rank in zip(scored, ranks, strict=True)
+    ]
+
+
+def club_games(
+    results: Iterable[Result[Person, ClubKey]], players: int
+) -> list[ClubGame[Person, ClubKey]]:
+    """Each club's result in each interclub game it had at least `players` players in: the
+    sum of their best `players` places (results without a club, a place, or of another
+    kind of event are left out). In each game the clubs are placed by that sum, lower
+    first, an equal sum sharing the place. Ordered by date and game, then place.
+
+    >>> d = date(2026, 1, 10)
+    >>> rows = [Result(name, 1, 1, d, 0.0, club, place=place) for name, club, place in (
+    ...     ("An", "X", 1), ("Bert", "Y", 2), ("Cor", "X", 4), ("Dirk", "Y", 3),
+    ...     ("Eva", "Z", 5))]
+    >>> [(g.club, g.points, g.place) for g in club_games(rows, 2)]
+    [('X', 5, 1), ('Y', 5, 1)]
+    """
+    teams: dict[tuple[int, ClubKey], list[Result[Person, ClubKey]]] = {}
+    for result in results:
+        if result.interclub and result.club is not None and result.place is not None:
+            teams.setdefault((result.game, result.club), []).append(result)
+    by_game: dict[int, list[tuple[ClubKey, int, tuple[Result[Person, ClubKey], ...]]]] = {}
+    for (game, club), rows in teams.items():
+        if len(rows) < players:  # too few players to score in this game
+            continue
+        best = sorted(rows, key=lambda r: (r.place, str(r.person)))[:players]
+        points = sum(r.place or 0 for r in best)
+        by_game.setdefault(game, []).append((club, points, tuple(best)))
+    scored: list[ClubGame[Person, ClubKey]] = []
+    for game, teams_of_game in sorted(by_game.items(), key=lambda g: (g[1][0][2][0].date, g[0])):
+        teams_of_game.sort(key=lambda team: (team[1], str(team[0])))
+        places = game_places([-points for _club, points, _best in teams_of_game])
+        first = teams_of_game[0][2][0]
+        scored += [
+            ClubGame(club, game, first.event, first.date, points, place, best)
+            for (club, points, best), place in zip(teams_of_game, places, strict=True)
+        ]
+    return scored
+
+
+def club_ranking_by_places(
+    games: Iterable[ClubGame[Person, ClubKey]], kept: int, missing_points: int
+) -> list[ClubRow[Person, ClubKey]]:
+    """Clubs by the sum of the points of their best `kept` games, each game a club lacks
+    of them counting `missing_points`; lower first, an equal sum sharing a rank.
+
+    Three games, two kept; X: 6, 9, 30 → 6 + 9 = 15; Y: 7 only → 7 + 500 = 507:
+
+    >>> d = date(2026, 1, 10)
+    >>> games = [ClubGame("X", 1, 1, d, 6, 1, ()), ClubGame("X", 2, 2, d, 30, 2, ()),
+    ...          ClubGame("X", 3, 3, d, 9, 1, ()), ClubGame("Y", 2, 2, d, 7, 1, ())]
+    >>> [(c.rank, c.club, c.score, c.results, c.missing) for c in
+    ...  club_ranking_by_places(games, 2, 500)]
+    [(1, 'X', 15.0, 3, 0), (2, 'Y', 507.0, 1, 1)]
+    """
+    by_club: dict[ClubKey, list[ClubGame[Person, ClubKey]]] = {}
+    for game in games:
+        by_club.setdefault(game.club, []).append(game)
+    scored = []
+    for club, club_games_ in by_club.items():
+        best = sorted(club_games_, key=lambda g: (g.points, g.date, g.game))[:kept]
+        missing = kept - len(best)
+        score = sum(g.points for g in best) + missing * missing_points
+        scored.append((club, score, tuple(best), len(club_games_), missing))
+    scored.sort(key=lambda item: (item[1], str(item[0])))
+    ranks = _ranks([float(score) for _club, score, _best, _all, _missing in scored])
+    return [
+        ClubRow(club, rank, float(score), (), every, games=best, missing=missing)
+        for (club, score, best, every, missing), rank in zip(scored, ranks, strict=True)
     ]

@@ -60,14 +60,35 @@ def season_data(standings: Standings) -> dict[str, Any]:
             }
             for row in ranking.persons
         ],
+        "club_method": season.club_method,
+        "club_games_counted": ranking.club_games_counted,
         "clubs": [
             {
                 "rank": row.rank,
                 "club": standings.club_names.get(row.club, ""),
                 "score": row.score,
                 "results": row.results,
+                "counted_games": [game.game for game in row.games],
+                "missing": row.missing,
             }
             for row in ranking.clubs
+        ],
+        # By places: every club's score in each interclub game, by game then place.
+        "club_games": [
+            {
+                "event": standings.games[(game.players[0].person, game.game)].event_name,
+                "game": standings.games[(game.players[0].person, game.game)].number,
+                "game_id": game.game,
+                "date": game.date.isoformat(),
+                "club": standings.club_names.get(game.club, ""),
+                "place": game.place,
+                "points": game.points,
+                "players": [
+                    {"name": standings.names[player.person], "place": player.place}
+                    for player in game.players
+                ],
+            }
+            for game in ranking.club_games
         ],
     }
 

@@ -34,9 +34,19 @@ class SeasonForm(forms.ModelForm):
                 "seasons, in percent: the winner scores 100, the median player 100 − GV."
             ),
             "min_interclub_share": _("Rounded up; 0: no minimum."),
+            "share_from_interclubs": _(
+                "The share applies only in a season of at least this many interclubs "
+                "(NTSV: 11, more than ten), then in its interim standings too."
+            ),
+            "club_method": _(
+                "By places: the NTSV's. By average: the average of each club's best results."
+            ),
+            "club_players": _("By places: a club scores in an interclub with this many players."),
+            "club_share": _("By places: rounded up, of the interclubs held."),
+            "club_missing_points": _("By places: for each of those a club has no score in."),
             "counted_results": _("The average takes each person's best this many; empty: all."),
             "result_months": _("Empty: a result never drops out."),
-            "club_results": _("A club's score: the sum of its best this many, divided by it."),
+            "club_results": _("By average: the sum of a club's best this many, divided by it."),
         }
 
     def __init__(self, *args: Any, with_reason: bool = False, **kwargs: Any) -> None:

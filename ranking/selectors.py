@@ -21,7 +21,14 @@ from django.utils import timezone
 
 from clubs.models import Club
 from events.models import Event, Season
-from ranking.core import Result, SeasonRanking, SeasonRules, season_ranking
+from ranking.core import (
+    ClubMethod,
+    Result,
+    SeasonRanking,
+    SeasonRules,
+    game_places,
+    season_ranking,
+)
 from ranking.models import RankedResult
 
 NUMBER_PREFIX = "nr-"
@@ -43,9 +50,14 @@ def season_rules(season: Season) -> SeasonRules:
     return SeasonRules(
         min_games=season.min_games,
         min_interclub_share=season.min_interclub_share,
+        share_from_interclubs=season.share_from_interclubs,
         counted_results=season.counted_results,
         result_months=season.result_months,
+        club_method=ClubMethod(season.club_method),
         club_results=season.club_results,
+        club_players=season.club_players,
+        club_share=season.club_share,
+        club_missing_points=season.club_missing_points,
     )
 
 
@@ -76,7 +88,7 @@ class Standings:
     names: dict[str, str]
     federation_numbers: dict[str, str]
     club_names: dict[int, str]
-    #: The club each person played their latest result for (a guest: none).
+    #: The club each person played their latest result by the date for (a guest: none).
     person_clubs: dict[str, int | None]
     games: dict[tuple[str, int], GameInfo]
 
@@ -97,10 +109,12 @@ def federation_get(slug: str) -> Club:
 
 def season_standings(season: Season, on: date | None = None) -> Standings:
     """The season's ranking of persons and clubs on `on` (default: `default_date`), from
-    every ranked result of the season (two queries whatever the season's size, three
-    with clubs)."""
+    every ranked result of the season (three queries whatever the season's size, four
+    with clubs). Each result's place in its game is among all its players, guests
+    without a federation number too (they are in no season ranking, but they took a
+    place)."""
     on = on or default_date(season)
-    rows = (
+    rows = list(
         RankedResult.objects.filter(game__event__season=season)
         .order_by("game__date", "game_id", "pk")
         .values_list(
@@ -119,6 +133,7 @@ def season_standings(season: Season, on: date | None = None) -> Standings:
             "game__event_id",
             "game__event__name",
             "game__event__kind",
+            "game__event__event_id",
         )
     )
     results: list[Result[str, int]] = []
@@ -128,6 +143,14 @@ def season_standings(season: Season, on: date | None = None) -> Standings:
     person_clubs: dict[str, int | None] = {}
     games: dict[tuple[str, int], GameInfo] = {}
     players_per_game: dict[int, int] = {}
+    imported_interclubs: set[int] = set()
+    points_per_game: dict[int, list[int]] = {}
+    for row in rows:
+        points_per_game.setdefault(row[8], []).append(row[6])
+    places = {
+        game: dict(zip(points, game_places(points), strict=True))
+        for game, points in points_per_game.items()
+    }
     for (
         player_id,
         number,
@@ -144,16 +167,20 @@ def season_standings(season: Season, on: date | None = None) -> Standings:
         event_id,
         event_name,
         kind,
+        local_event,
     ) in rows:
         players_per_game[game_id] = players_per_game.get(game_id, 0) + 1
+        if kind == Event.Kind.INTERCLUB and local_event is None:
+            imported_interclubs.add(event_id)
         person = person_key(player_id, number)
         if person is None:
             continue
         # A person known here by their name now (a rename, an erasure: privacy/erasure.py
         # leaves "#12"); one of another Bordpunt as the latest result names them, and the
-        # latest result names the club: results come oldest first.
+        # latest result by the date names the club: results come oldest first.
         names[person] = player_name or name
-        person_clubs[person] = club_id
+        if game_date <= on or person not in person_clubs:
+            person_clubs[person] = club_id
         if number:
             numbers[person] = number
         if club_id is not None:
@@ -167,6 +194,7 @@ def season_standings(season: Season, on: date | None = None) -> Standings:
                 percentage=percentage,
                 club=club_id,
                 interclub=kind == Event.Kind.INTERCLUB,
+                place=places[game_id][points],
             )
         )
         games[(person, game_id)] = GameInfo(event_name, game_number, points, winner_points, 0)
@@ -178,7 +206,16 @@ def season_standings(season: Season, on: date | None = None) -> Standings:
         club_names.update(Club.objects.filter(pk__in=club_names).values_list("pk", "name"))
     return Standings(
         season=season,
-        ranking=season_ranking(results, season_rules(season), on),
+        ranking=season_ranking(
+            results,
+            season_rules(season),
+            on,
+            # The season's calendar: HR 5.7's "more than ten interclubs" is the season's
+            # count, so an interim standing applies the share from the first interclub.
+            # Its interclubs here (played or not) and those imported from other Bordpunts.
+            season_interclubs=season.events.filter(kind=Event.Kind.INTERCLUB).count()
+            + len(imported_interclubs),
+        ),
         names=names,
         federation_numbers=numbers,
         club_names=club_names,

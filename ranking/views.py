@@ -17,6 +17,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from clubs.models import Club
 from clubs.permissions import can_manage_club
+from events.models import Season
 from events.services import EventError, season_create, season_update
 from ranking import selectors
 from ranking.forms import SeasonForm
@@ -109,11 +110,21 @@ def clubs_page(request: HttpRequest, club: str, season: str) -> HttpResponse:
     """The season's ranking of clubs: each club's best results."""
     context = _context(request, club, season, "clubs")
     standings = context["standings"]
+    context["by_places"] = context["season"].club_method == Season.ClubMethod.PLACES
+    context["kept"] = standings.ranking.club_games_counted
     context["rows"] = [
         (
             row,
             standings.club_names.get(row.club, ""),
             [(result, standings.names[result.person]) for result in row.counted],
+            [
+                (
+                    game,
+                    standings.games[(game.players[0].person, game.game)],
+                    [(player, standings.names[player.person]) for player in game.players],
+                )
+                for game in row.games
+            ],
         )
         for row in standings.ranking.clubs
     ]

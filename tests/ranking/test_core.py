@@ -12,14 +12,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ranking.core import (
+    ClubGame,
+    ClubMethod,
     Result,
     SeasonRules,
     Status,
     club_ranking,
+    club_ranking_by_places,
     game_percentages,
+    game_places,
     months_before,
     season_ranking,
 )
+
+AVERAGE = ClubMethod.AVERAGE
 
 # ---------------------------------------------------------------- one game
 
@@ -109,8 +115,8 @@ def test_adding_the_same_points_to_everyone_changes_nothing(points, gap, shift):
 JAN, MAR, MAY = date(2026, 1, 10), date(2026, 3, 7), date(2026, 5, 2)
 
 
-def r(person, game, event, day, percentage, club=None, interclub=True):
-    return Result(person, game, event, day, percentage, club, interclub)
+def r(person, game, event, day, percentage, club=None, interclub=True, place=None):
+    return Result(person, game, event, day, percentage, club, interclub, place)
 
 
 def test_best_n_count_and_the_rest_is_listed_as_not_best():
@@ -181,7 +187,7 @@ def test_the_club_ranking_takes_each_clubs_best_n_and_counts_missing_ones_as_zer
     rows = [r("An", 1, 1, JAN, 90.0, "X"), r("An", 2, 1, JAN, 60.0, "X")]
     rows += [r("Cor", 1, 1, JAN, 80.0, "X"), r("Dirk", 1, 1, JAN, 70.0, "X")]
     rows += [r("Bert", 1, 1, JAN, 100.0, "Y"), r("Guest", 1, 1, JAN, 95.0, None)]
-    clubs = season_ranking(rows, SeasonRules(club_results=3), on=JAN).clubs
+    clubs = season_ranking(rows, SeasonRules(club_method=AVERAGE, club_results=3), on=JAN).clubs
     assert [(c.rank, c.club, c.results) for c in clubs] == [(1, "X", 4), (2, "Y", 1)]
     assert clubs[0].score == 80.0 and abs(clubs[1].score - 100 / 3) < 1e-12
     assert [x.percentage for x in clubs[0].counted] == [90.0, 80.0, 70.0]
@@ -189,13 +195,131 @@ def test_the_club_ranking_takes_each_clubs_best_n_and_counts_missing_ones_as_zer
 
 def test_the_club_ranking_leaves_out_results_that_dropped_out():
     rows = [r("An", 1, 1, JAN, 90.0, "X"), r("Bert", 2, 2, MAR, 60.0, "Y")]
-    clubs = season_ranking(rows, SeasonRules(result_months=1, club_results=1), MAR).clubs
+    rules = SeasonRules(result_months=1, club_method=AVERAGE, club_results=1)
+    clubs = season_ranking(rows, rules, MAR).clubs
     assert [(c.club, c.score) for c in clubs] == [("Y", 60.0)]
 
 
 def test_equal_club_scores_share_a_rank():
     rows = {"X": [r("An", 1, 1, JAN, 50.0)], "Y": [r("Bert", 1, 1, JAN, 50.0)]}
     assert [c.rank for c in club_ranking(rows, 1)] == [1, 1]
+
+
+def test_the_share_applies_from_the_seasons_count_of_interclubs():
+    # HR 5.7: 33 % only when the season counts more than ten interclubs (from 11), and then
+    # in its interim standings too: after 3 held ceil(3 × 0.33) = 1, after 4 ceil(1.32) = 2.
+    rules = SeasonRules(min_interclub_share=33, share_from_interclubs=11)
+    three = [r("An", n, n, JAN, 80.0) for n in (1, 2, 3)]
+    four = [*three, r("An", 4, 4, JAN, 80.0)]
+    assert season_ranking(three, rules, MAY, season_interclubs=14).interclubs_needed == 1
+    assert season_ranking(four, rules, MAY, season_interclubs=14).interclubs_needed == 2
+    # A season of ten: no share at all, interim or final.
+    assert season_ranking(four, rules, MAY, season_interclubs=10).interclubs_needed == 0
+    # Interclubs held count as well when the calendar knows fewer (imported ones).
+    eleven = [r("An", n, n, JAN, 80.0) for n in range(11)]
+    assert season_ranking(eleven, rules, MAY).interclubs_needed == 4  # ceil(11 × 0.33)
+
+
+def test_places_share_the_better_place_when_points_are_equal():
+    assert game_places([500, 700, 500, 300, 700]) == [3, 1, 3, 5, 1]
+    assert game_places([]) == []
+
+
+def test_the_club_ranking_by_places_by_hand():
+    # Two players count, 50 % of the interclub games, 500 for each missing one.
+    # Game 1: An (X) 1, a guest 2 (her place is taken, she scores for no club), Bert (Y)
+    #   and Cor (X) share 3, Dirk (Y) 5, Eva (Z) 6: X 1 + 3 = 4, Y 3 + 5 = 8; Z has one
+    #   player: no score.
+    # Game 2: Bert (Y) 1, An (X) 2, Cor, now for Y, 3, Dirk (Y) 4, Eva (Z) 5, Fien (Z) 6:
+    #   Y 1 + 3 = 4 (Dirk's 4 not among the best two), Z 5 + 6 = 11; X has only An.
+    # Game 3: An (X) 1, Cor (X) 2, Bert (Y) 3, Dirk (Y) 4: X 3, Y 7.
+    # An open tournament's places count for no club.
+    # 3 games held, ceil(3 × 50 / 100) = 2 kept: X 4 + 3 = 7; Y 4 + 7 = 11 (8 left out);
+    # Z 11 + 500 = 511.
+    played = {
+        (1, JAN): [("An", "X", 1), ("Guest", None, 2), ("Bert", "Y", 3), ("Cor", "X", 3)]
+        + [("Dirk", "Y", 5), ("Eva", "Z", 6)],
+        (2, MAR): [("Bert", "Y", 1), ("An", "X", 2), ("Cor", "Y", 3), ("Dirk", "Y", 4)]
+        + [("Eva", "Z", 5), ("Fien", "Z", 6)],
+        (3, MAY): [("An", "X", 1), ("Cor", "X", 2), ("Bert", "Y", 3), ("Dirk", "Y", 4)],
+    }
+    rows = [
+        r(person, game, game, day, 50.0, club, place=place)
+        for (game, day), players in played.items()
+        for person, club, place in players
+    ]
+    rows += [r("Eva", 4, 4, MAY, 50.0, "Z", interclub=False, place=1)]
+    rows += [r("Fien", 4, 4, MAY, 50.0, "Z", interclub=False, place=2)]
+    rules = SeasonRules(club_players=2, club_share=50, club_missing_points=500)
+    ranking = season_ranking(rows, rules, on=date(2026, 12, 31))
+    assert ranking.club_games_counted == 2
+    assert [(g.game, g.club, g.points, g.place) for g in ranking.club_games] == [
+        (1, "X", 4, 1),
+        (1, "Y", 8, 2),
+        (2, "Y", 4, 1),
+        (2, "Z", 11, 2),
+        (3, "X", 3, 1),
+        (3, "Y", 7, 2),
+    ]
+    got = [(c.rank, c.club, c.score, c.results, c.missing) for c in ranking.clubs]
+    assert got == [(1, "X", 7.0, 2, 0), (2, "Y", 11.0, 3, 0), (3, "Z", 511.0, 1, 1)]
+    assert [g.game for g in ranking.clubs[1].games] == [2, 3]
+    assert [p.person for p in ranking.clubs[1].games[0].players] == ["Bert", "Cor"]
+
+
+def test_equal_sums_of_places_share_a_rank():
+    games = [ClubGame("X", 1, 1, JAN, 6, 1, ()), ClubGame("Y", 1, 1, JAN, 6, 1, ())]
+    assert [(c.rank, c.score) for c in club_ranking_by_places(games, 1, 500)] == [(1, 6), (1, 6)]
+
+
+@st.composite
+def a_club_beaten_every_time(draw):
+    """Interclub games in which club A's i-th best player is always placed above club B's
+    i-th best (A beats B in every game), among others of club C and guests. Returns the
+    results (percentages and places from the same points) and the number of players a
+    club has in each game."""
+    pairs = draw(st.integers(1, 3))
+    rows = []
+    for game in range(draw(st.integers(1, 5))):
+        size = 2 * pairs + draw(st.integers(0, 5))
+        points = draw(st.lists(st.integers(0, 999), min_size=size, max_size=size, unique=True))
+        points.sort(reverse=True)
+        chosen = sorted(draw(st.permutations(range(size)))[: 2 * pairs])
+        owner = {chosen[2 * i]: ("A", i) for i in range(pairs)}
+        owner |= {chosen[2 * i + 1]: ("B", i) for i in range(pairs)}
+        percentages = game_percentages(points, 20)
+        places = game_places(points)
+        day = JAN + timedelta(days=7 * game)
+        for index in range(size):
+            club, person = owner.get(index, (draw(st.sampled_from(["C", None])), index))
+            rows.append(
+                r(
+                    f"{club}{person}" if index in owner else f"other-{game}-{person}",
+                    game,
+                    game,
+                    day,
+                    float(percentages[index]),
+                    club,
+                    place=places[index],
+                )
+            )
+    return rows, pairs
+
+
+@given(a_club_beaten_every_time(), st.data())
+def test_a_club_that_beats_another_in_every_interclub_ranks_above_it_both_ways(played, data):
+    rows, pairs = played
+    places = SeasonRules(
+        club_players=data.draw(st.integers(1, pairs)), club_share=data.draw(st.integers(1, 100))
+    )
+    average = SeasonRules(club_method=AVERAGE, club_results=data.draw(st.integers(1, 8)))
+    on = date(2026, 12, 31)
+    by_places = {c.club: c.rank for c in season_ranking(rows, places, on).clubs}
+    by_average = {c.club: c.rank for c in season_ranking(rows, average, on).clubs}
+    # Strictly above by places (each game's sum of places is lower); by average never
+    # below (each percentage at least as high; 0 % and the equal-gap case can tie).
+    assert by_places["A"] < by_places["B"]
+    assert by_average["A"] <= by_average["B"]
 
 
 def test_months_before_keeps_the_day_or_takes_the_months_last():
@@ -215,6 +339,7 @@ results = st.lists(
         st.floats(0, 100),
         st.sampled_from(["X", "Y", None]),
         st.booleans(),
+        st.none() | st.integers(1, 20),
     ),
     max_size=40,
 )
@@ -224,7 +349,10 @@ season_rules = st.builds(
     min_interclub_share=st.integers(0, 100),
     counted_results=st.none() | st.integers(1, 6),
     result_months=st.none() | st.integers(1, 24),
+    club_method=st.sampled_from(ClubMethod),
     club_results=st.integers(1, 8),
+    club_players=st.integers(1, 3),
+    club_share=st.integers(1, 100),
 )
 
 
