@@ -66,7 +66,8 @@ def test_the_ranking_of_clubs_by_places(client, played, season, django_assert_nu
         (2, "Woordenaars", 5.0, 2),
     ]
     assert [(g.points, g.place) for g, _info, _players in rows[1][3]] == [(5, 1)]
-    assert "An 1, Bert 2" in page.content.decode()
+    text = page.content.decode()
+    assert "An 1, Bert 2" in text and "Laagste eerst" in text
 
 
 def test_the_ranking_of_clubs_by_average(client, played, season):
