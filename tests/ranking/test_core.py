@@ -237,10 +237,22 @@ def test_the_club_ranking_by_places_by_hand():
     # 3 games held, ceil(3 × 50 / 100) = 2 kept: X 4 + 3 = 7; Y 4 + 7 = 11 (8 left out);
     # Z 11 + 500 = 511.
     played = {
-        (1, JAN): [("An", "X", 1), ("Guest", None, 2), ("Bert", "Y", 3), ("Cor", "X", 3)]
-        + [("Dirk", "Y", 5), ("Eva", "Z", 6)],
-        (2, MAR): [("Bert", "Y", 1), ("An", "X", 2), ("Cor", "Y", 3), ("Dirk", "Y", 4)]
-        + [("Eva", "Z", 5), ("Fien", "Z", 6)],
+        (1, JAN): [
+            ("An", "X", 1),
+            ("Guest", None, 2),
+            ("Bert", "Y", 3),
+            ("Cor", "X", 3),
+            ("Dirk", "Y", 5),
+            ("Eva", "Z", 6),
+        ],
+        (2, MAR): [
+            ("Bert", "Y", 1),
+            ("An", "X", 2),
+            ("Cor", "Y", 3),
+            ("Dirk", "Y", 4),
+            ("Eva", "Z", 5),
+            ("Fien", "Z", 6),
+        ],
         (3, MAY): [("An", "X", 1), ("Cor", "X", 2), ("Bert", "Y", 3), ("Dirk", "Y", 4)],
     }
     rows = [
