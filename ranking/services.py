@@ -111,7 +111,7 @@ def evening_publish(*, evening: Evening) -> RankedGame | None:
                 federation_number=players[row.player_id].federation_number or "",
                 name=players[row.player_id].name,
                 club=entry.club if (entry := entries.get(row.player_id)) else None,
-                club_name=entry.club.name if entry and entry.club else "",
+                club_name=entry.club_shown if entry else "",
                 points=row.total,
                 percentage=float(percentage),
             )
