@@ -7,8 +7,9 @@ Refusals are one `EventError` with a translated message; nothing is half done. A
 and its places in the divisions are made and taken back together: the divisions' apps do
 their part through the kinds they registered (`events.divisions`). A season's settings are
 its federation's officials' (the ranking's pages); what follows from a change (the ranked
-games scored again with another GV) the ranking does on `events.signals.season_changed`,
-in the same transaction.
+games scored again with another GV; an event's games published again under its new season,
+date or kind) the ranking does on `events.signals.season_changed` and `event_changed`, in
+the same transaction.
 
 Django: services over the events' models.
 """
@@ -36,7 +37,7 @@ from clubs.permissions import can_manage_club
 from events.divisions import Division, division_kinds
 from events.models import Entry, Event, Season
 from events.permissions import directs_event
-from events.signals import season_changed
+from events.signals import event_changed, season_changed
 
 
 class EventError(Exception):
@@ -166,6 +167,8 @@ def event_update(*, event: Event, settings: Mapping[str, Any], by: Any) -> Event
             before={name: before[name] for name in changed},
             after={name: after[name] for name in changed},
         )
+        # What follows from the change (the ranking's placements) in the same transaction.
+        event_changed.send(sender=Event, event=current, changed=changed)
     return current
 
 
