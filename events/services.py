@@ -455,8 +455,8 @@ def _person_by_number(number: str, name: str) -> tuple[Player, bool]:
 
 def _club_typed(event: Event, person: Player, typed: str) -> tuple[Club | None, str]:
     """The club an entry by number is for: a club of the person here when the text names
-    one (by name or federation code, case aside), else the text as typed; empty: a guest. A club here
-    that the person is not a member of is refused, as on the clubs' own entry."""
+    one (by name or federation code, case aside), else the text as typed; empty: a guest.
+    A club here that the person is not a member of is refused, as on the clubs' own entry."""
     if not typed:
         if not event.guests_allowed:
             raise EventError(
