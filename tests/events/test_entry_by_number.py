@@ -111,12 +111,15 @@ def test_only_a_director_enters_by_number(event, duplicate_division, gouda_user)
     assert refused.value.forbidden and not Player.objects.filter(federation_number="2002")
 
 
-def test_a_director_enters_a_guest_on_the_page(client, event, duplicate_division):
+def test_a_director_enters_a_guest_on_the_page(
+    client, event, duplicate_division, django_assert_max_num_queries
+):
     director = UserFactory()
     event.directors.add(director)
     client.force_login(director)
     url = f"/{event.organiser.slug}/evenement/{event.slug}/beheer/inschrijven-op-nummer/"
-    assert client.get(url).status_code == 200
+    with django_assert_max_num_queries(8):
+        assert client.get(url).status_code == 200
     response = client.post(
         url,
         {
