@@ -112,6 +112,7 @@ class HistoryAction(models.TextChoices):
     SEASON_CREATE = "season.create", _("season of the ranking created")
     SEASON_SETTINGS = "season.settings", _("ranking rules of the season changed")
     RANKING_PUBLISH = "ranking.publish", _("results of a ranked game published")
+    RANKING_WITHDRAW = "ranking.withdraw", _("event taken out of the ranking")
     # A federation's ranking (ranking/).
     RANKING_IMPORT = "ranking.import", _("event's results imported from a results file")
 

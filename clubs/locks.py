@@ -11,7 +11,8 @@ order, on PostgreSQL:
    competition for any one of them;
    a game's clock (`games.locks.clock_lock`) comes right after its game;
    A duplicate turn (`row_lock`, in duplicate/services/) sits here too: a redo of the
-   turn holds the club, then the turn; a slip's hand-in or correction holds the turn alone;
+   turn holds the club, then the turn; a slip's hand-in holds the turn alone, its correction
+   (which publishes a ranked game again in its transaction) the club, then the turn;
 4. the competition's `changed_at` (`competition.versioning`), always last, by an UPDATE.
 
 The locks a database takes by itself count too. Inserting a row with a foreign key makes

@@ -109,3 +109,46 @@ class EntryForm(forms.Form):
             club,
             [self.chosen_divisions[key] for key in data["divisions"]],
         )
+
+
+class EntryByNumberForm(forms.Form):
+    """A director's entry of any person by federation number; the service finds or makes
+    the person and decides (`events.services.entry_create_by_number`)."""
+
+    number = forms.CharField(label=_("Federation number"), max_length=20)
+    federation = forms.CharField(
+        label=_("Of federation"),
+        required=False,
+        max_length=10,
+        help_text=_("A guest of another federation: its code (such as VLAS). Empty: ours."),
+    )
+    name = forms.CharField(label=_("Name"), max_length=120)
+    club = forms.CharField(
+        label=_("Plays for"),
+        required=False,
+        max_length=120,
+        help_text=_("The club's name or federation code; empty: as a guest."),
+    )
+    divisions = forms.MultipleChoiceField(label=_("Divisions"), widget=forms.CheckboxSelectMultiple)
+
+    def __init__(self, *args: Any, divisions: list[Division], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.chosen_divisions = {division.key: division for division in divisions}
+        cast(forms.MultipleChoiceField, self.fields["divisions"]).choices = [
+            (key, f"{division.name} ({division.kind.label})")
+            for key, division in self.chosen_divisions.items()
+        ]
+        if len(divisions) == 1:
+            self.fields["divisions"].initial = [divisions[0].key]
+        for name in ("number", "federation", "name", "club"):
+            self.fields[name].widget.attrs["autocomplete"] = "off"
+
+    def entry(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            "number": data["number"],
+            "federation": data["federation"],
+            "name": data["name"],
+            "club": data["club"],
+            "divisions": [self.chosen_divisions[key] for key in data["divisions"]],
+        }

@@ -194,6 +194,22 @@ class Entry(models.Model):
         related_name="event_entries",
         verbose_name=_("for club"),
     )
+    #: The club as a director typed it, entering a person by federation number for a club
+    #: that is not one of theirs here (a club of another Bordpunt or federation); empty
+    #: with `club` set, and for a guest.
+    club_name = models.CharField(
+        _("club (as typed)"),
+        max_length=120,
+        blank=True,
+        db_default="",
+        validators=[validate_plain_text],
+    )
+    #: The person was made by this entry: a director entered a federation number no
+    #: record had (events.services.entry_create_by_number). Such a person has no
+    #: membership; privacy/retention.py counts their time from the event.
+    person_made = models.BooleanField(
+        _("person made by the entry"), default=False, db_default=False
+    )
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -214,3 +230,8 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} ({self.event})"
+
+    @property
+    def club_shown(self) -> str:
+        """The club the person plays for, as the pages show it; empty: a guest."""
+        return self.club.name if self.club is not None else self.club_name

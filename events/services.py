@@ -7,8 +7,9 @@ Refusals are one `EventError` with a translated message; nothing is half done. A
 and its places in the divisions are made and taken back together: the divisions' apps do
 their part through the kinds they registered (`events.divisions`). A season's settings are
 its federation's officials' (the ranking's pages); what follows from a change (the ranked
-games scored again with another GV) the ranking does on `events.signals.season_changed`,
-in the same transaction.
+games scored again with another GV; an event's games published again under its new season,
+date or kind) the ranking does on `events.signals.season_changed` and `event_changed`, in
+the same transaction.
 
 Django: services over the events' models.
 """
@@ -31,11 +32,12 @@ from django.utils.translation import gettext_lazy as _
 from clubs.history import HistoryAction, history_record
 from clubs.locks import club_lock, row_lock
 from clubs.models import Club, Membership, Player
+from clubs.names import NUMBER_CLAIMED, name_key
 from clubs.permissions import can_manage_club
 from events.divisions import Division, division_kinds
 from events.models import Entry, Event, Season
 from events.permissions import directs_event
-from events.signals import season_changed
+from events.signals import event_changed, season_changed
 
 
 class EventError(Exception):
@@ -165,6 +167,8 @@ def event_update(*, event: Event, settings: Mapping[str, Any], by: Any) -> Event
             before={name: before[name] for name in changed},
             after={name: after[name] for name in changed},
         )
+        # What follows from the change (the ranking's placements) in the same transaction.
+        event_changed.send(sender=Event, event=current, changed=changed)
     return current
 
 
@@ -311,6 +315,63 @@ def _entry_refusal(
     return None
 
 
+def _divisions_checked(event: Event, divisions: Sequence[Division]) -> list[Division]:
+    if not divisions:
+        raise EventError(_("Choose the division to play in."), code="no_division")
+    chosen = list({division.key: division for division in divisions}.values())
+    for division in chosen:
+        if division.competition.event_id != event.pk:
+            raise EventError(_("That division belongs to another event."), code="other_event")
+    return chosen
+
+
+def _enter(
+    event: Event,
+    *,
+    player: Player,
+    club: Club | None,
+    divisions: list[Division],
+    by: Any,
+    club_name: str = "",
+    by_number: bool = False,
+    person_made: bool = False,
+) -> Entry:
+    """The entry and its places in the divisions, under the event's lock: the same person
+    twice is refused, whichever club they would play for."""
+    earlier = Entry.objects.filter(event=event, player=player).select_related("club").first()
+    if earlier is not None:
+        raise _entered_already(player, earlier)
+    entry = Entry(
+        event=event,
+        player=player,
+        club=club,
+        club_name=club_name,
+        person_made=person_made,
+        entered_by=_account(by),
+    )
+    try:
+        with transaction.atomic():
+            entry.save()
+    except IntegrityError:  # entered at the same moment by another click
+        raise _entered_already(player, None) from None
+    for division in divisions:
+        division.kind.enter(division=division.competition, player=player, by=by)
+    summary: dict[str, Any] = {
+        "player": player.name,
+        "club": entry.club_shown or None,
+        "divisions": [division.name for division in divisions],
+    }
+    if by_number:
+        summary["federation_number"] = player.federation_number
+    if person_made:
+        summary["person_made"] = True
+    _record(event, by=by, action=HistoryAction.EVENT_ENTRY, after=summary)
+    if club is not None and club.pk != event.organiser_id:
+        _record(event, by=by, action=HistoryAction.EVENT_ENTRY, club_id=club.pk, after=summary)
+    event.save(update_fields=["changed_at"])
+    return entry
+
+
 @transaction.atomic
 def entry_create(
     *,
@@ -328,33 +389,135 @@ def entry_create(
     current = _locked(event.organiser_id, event.pk)
     if refusal := _entry_refusal(current, player, club, by, now):
         raise refusal
-    if not divisions:
-        raise EventError(_("Choose the division to play in."), code="no_division")
-    divisions = list({division.key: division for division in divisions}.values())
-    for division in divisions:
-        if division.competition.event_id != current.pk:
-            raise EventError(_("That division belongs to another event."), code="other_event")
-    earlier = Entry.objects.filter(event=current, player=player).select_related("club").first()
-    if earlier is not None:
-        raise _entered_already(player, earlier)
-    entry = Entry(event=current, player=player, club=club, entered_by=_account(by))
+    chosen = _divisions_checked(current, divisions)
+    return _enter(current, player=player, club=club, divisions=chosen, by=by)
+
+
+#: A federation's code (`Club.federation_code`'s kind: "NTSV", "VLAS", "FISF").
+_FEDERATION_CODE = re.compile(r"[A-Z]{2,10}")
+#: A federation number as federations print them: letters and digits, perhaps parted by
+#: a hyphen, dot or slash ("1234", "NL-0042").
+_NUMBER = re.compile(r"[0-9A-Za-z]+(?:[-./][0-9A-Za-z]+)*")
+_NUMBER_LENGTH = 20  # clubs.Player.federation_number
+
+
+def federation_number_kept(number: str, federation: str = "") -> str:
+    """The number as a person's record keeps it: this Bordpunt's own numbers as typed, a
+    number of another federation behind its code ("VLAS-1234"), so that a guest's number
+    is never one of ours. Raises `EventError` for what no federation prints.
+
+    >>> federation_number_kept(" 1234 "), federation_number_kept("1234", "vlas")
+    ('1234', 'VLAS-1234')
+    """
+    number = number.strip()
+    code = federation.strip().upper()
+    if code and not _FEDERATION_CODE.fullmatch(code):
+        raise EventError(
+            _("A federation's code is 2 to 10 letters, such as VLAS."), code="federation_code"
+        )
+    kept = f"{code}-{number}" if code else number
+    if not _NUMBER.fullmatch(number) or len(kept) > _NUMBER_LENGTH:
+        raise EventError(
+            _(
+                "A federation number is letters and digits (a hyphen, dot or slash between "
+                "them), %(length)s characters at most with its federation's code."
+            )
+            % {"length": _NUMBER_LENGTH},
+            code="federation_number",
+        )
+    return kept
+
+
+def _typed_text(value: str, field: str, model: type[Entry] | type[Player]) -> str:
+    value = " ".join(value.split())
     try:
-        with transaction.atomic():
-            entry.save()
-    except IntegrityError:  # entered at the same moment by another click
-        raise _entered_already(player, None) from None
-    for division in divisions:
-        division.kind.enter(division=division.competition, player=player, by=by)
-    summary = {
-        "player": player.name,
-        "club": club.name if club else None,
-        "divisions": [division.name for division in divisions],
-    }
-    _record(current, by=by, action=HistoryAction.EVENT_ENTRY, after=summary)
-    if club is not None and club.pk != current.organiser_id:
-        _record(current, by=by, action=HistoryAction.EVENT_ENTRY, club_id=club.pk, after=summary)
-    current.save(update_fields=["changed_at"])
-    return entry
+        model._meta.get_field(field).clean(value, None)  # type: ignore[union-attr]
+    except ValidationError as error:
+        raise EventError(" ".join(error.messages), code="invalid") from None
+    return value
+
+
+def _person_by_number(number: str, name: str) -> tuple[Player, bool]:
+    """The person with the federation number, whose name must be `name` (case, spaces and
+    accents aside: else two clubs claim one person); or one made with both (True)."""
+    person = row_lock(Player.objects.filter(federation_number=number)).first()
+    if person is None:
+        try:
+            with transaction.atomic():  # a savepoint: the same number made at this moment
+                return Player.objects.create(name=name, federation_number=number), True
+        except IntegrityError:
+            # Made by another event's entry or a club meanwhile: committed now.
+            person = row_lock(Player.objects.filter(federation_number=number)).first()
+    if person is None or name_key(person.name) != name_key(name):
+        raise EventError(NUMBER_CLAIMED % {"number": number}, code="number_claimed")
+    return person, False
+
+
+def _club_typed(event: Event, person: Player, typed: str) -> tuple[Club | None, str]:
+    """The club an entry by number is for: a club of the person here when the text names
+    one (by name or federation code, case aside), else the text as typed; empty: a guest.
+    A club here that the person is not a member of is refused, as on the clubs' own entry."""
+    if not typed:
+        if not event.guests_allowed:
+            raise EventError(
+                _("This event takes no guests: give the club the person plays for."),
+                code="no_guests",
+            )
+        return None, ""
+    named = list(
+        Club.objects.filter(is_federation=False)
+        .filter(Q(federation_code__iexact=typed) | Q(name__iexact=typed))
+        .order_by("pk")
+    )
+    for club in named:
+        if Membership.objects.filter(club=club, player=person).exists():
+            return club, ""
+    if named:
+        raise EventError(
+            _("%(player)s is not a member of %(club)s.") % {"player": person, "club": named[0]},
+            code="not_a_member",
+        )
+    return None, typed
+
+
+@transaction.atomic
+def entry_create_by_number(
+    *,
+    event: Event,
+    number: str,
+    name: str,
+    club: str = "",
+    federation: str = "",
+    divisions: Sequence[Division],
+    by: Any,
+) -> Entry:
+    """A director enters a person by federation number (`federation`: the code of another
+    federation whose number it is; empty: this Bordpunt's own), at any time: the person
+    with that number, whose name must be `name`; or, when no record has it, a person made
+    with number and name, marked on the entry (`person_made`). `club` is the club as typed:
+    one of the person's clubs here (by name or federation code) or, when it is none here,
+    kept as typed; empty: a guest. The same person twice is refused, as every entry."""
+    current = _locked(event.organiser_id, event.pk)
+    if not directs_event(by, current):
+        raise EventError(NOT_ALLOWED, code="not_allowed", forbidden=True)
+    kept = federation_number_kept(number, federation)
+    if not name.split():
+        raise EventError(_("Give the person's name."), code="no_name")
+    name = _typed_text(name, "name", Player)
+    typed = _typed_text(club, "club_name", Entry)
+    chosen = _divisions_checked(current, divisions)
+    person, made = _person_by_number(kept, name)
+    for_club, club_name = _club_typed(current, person, typed)
+    return _enter(
+        current,
+        player=person,
+        club=for_club,
+        club_name=club_name,
+        divisions=chosen,
+        by=by,
+        by_number=True,
+        person_made=made,
+    )
 
 
 def divisions_played(event: Event, player_id: int) -> list[Division]:

@@ -6,9 +6,16 @@ change or not at all: the ranking (ranking/) scores the season's ranked games ag
 its GV changed. Arguments: `season` (an `events.models.Season`, as saved) and `changed`
 (the names of the settings that changed, never empty).
 
+`event_changed` is sent the same way inside the transaction that changed an event's
+settings (`events.services.event_update`): the ranking publishes the event's games again
+under its season, date, kind and name as they are now, or takes them out of the ranking
+when the event no longer has a season. Arguments: `event` (an `events.models.Event`, as
+saved) and `changed` (the names of the settings that changed, never empty).
+
 Django: a signal.
 """
 
 from django.dispatch import Signal
 
 season_changed = Signal()
+event_changed = Signal()

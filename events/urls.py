@@ -20,6 +20,11 @@ urlpatterns = [
         name="event_entry_withdraw",
     ),
     path(f"{event}beheer/", views.event_manage, name="event_manage"),
+    path(
+        f"{event}beheer/inschrijven-op-nummer/",
+        views.event_enter_by_number,
+        name="event_enter_by_number",
+    ),
     path(f"{event}beheer/directeuren/", views.event_directors, name="event_directors"),
     path(f"{event}beheer/jury/", views.event_jury, name="event_jury"),
 ]

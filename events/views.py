@@ -1,5 +1,6 @@
 """The pages of an open event: public per event and per division; the entry of a player
-by themselves or by their club's secretary; the organiser's and directors' page.
+by themselves or by their club's secretary, and of anyone by federation number by a
+director; the organiser's and directors' page.
 
 Thin: each view reads through `events.selectors`, writes through one service of
 `events.services`, and shows its refusal.
@@ -18,7 +19,7 @@ from clubs.models import Club, Player
 from clubs.permissions import can_manage_club, clubs_managed_by
 from events import selectors, services
 from events.divisions import division_kinds, divisions_of
-from events.forms import EntryForm, EventForm, PeopleForm
+from events.forms import EntryByNumberForm, EntryForm, EventForm, PeopleForm
 from events.models import Entry, Event
 from events.permissions import directs_event, on_jury
 
@@ -214,6 +215,27 @@ def event_manage(request, club: str, event: str):
             "entries": sorted(entries.values(), key=lambda e: e.player.name.casefold()),
             "kinds": list(division_kinds()),
         },
+    )
+
+
+@login_required
+def event_enter_by_number(request, club: str, event: str):
+    """A director enters any person by federation number: found, or made as typed."""
+    found = _directed(request, club, event)
+    divisions = divisions_of(found)
+    form = EntryByNumberForm(request.POST or None, divisions=divisions)
+    if request.method == "POST" and form.is_valid():
+        try:
+            entry = services.entry_create_by_number(event=found, by=request.user, **form.entry())
+        except services.EventError as error:
+            _refused(request, error)
+        else:
+            messages.success(request, _("%(player)s is entered.") % {"player": entry.player.name})
+            return redirect("event_enter_by_number", club=club, event=event)
+    return render(
+        request,
+        "events/enter_by_number.html",
+        {"event": found, "form": form, "divisions": divisions},
     )
 
 

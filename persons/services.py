@@ -28,19 +28,12 @@ from django.utils.translation import gettext_lazy as _
 from clubs.history import HistoryAction, history_record
 from clubs.locks import club_lock, row_lock
 from clubs.models import Club, Membership, Player
+from clubs.names import NUMBER_CLAIMED, name_key
 from clubs.permissions import can_manage_club
 from clubs.signals import player_changed
 from persons.models import PersonMerge
-from persons.names import name_key
 from persons.permissions import may_merge
 
-#: "Two clubs claiming one person": the number is known under another name. Nothing of
-#: the other record or its clubs is said but the fact.
-NUMBER_CLAIMED = _(
-    "Federation number %(number)s belongs to a person with another name. Check the number; "
-    "if it is this person, the name must first be made the same (by a club of theirs or "
-    "the federation)."
-)
 #: The person's own fields a merge completes on the kept record from the other.
 PERSON_FIELDS = ("federation_number", "user", "rating", "rating_deviation")
 #: Rows of the other record that duplicate one of the kept record's are joined, not

@@ -14,10 +14,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Membership, Player
+from clubs.names import name_key
 from clubs.permissions import can_manage_club, is_operator
 from persons.forms import MemberAddForm, MembershipDetailsForm, MergeForm, UnmergeForm
 from persons.models import PersonMerge
-from persons.names import name_key
 from persons.services import (
     PersonsError,
     member_add,

@@ -2,8 +2,10 @@
 
 `player_erase` is the one way a person is erased: at their own request (*My data*), at the
 request of a member without an account through their club's secretary
-(`player_erase_for_club`), or when every club they were in has kept them past its
-retention period (`privacy.retention`). In one transaction it
+(`player_erase_for_club`; a person in no club, made by a results file or a director's
+entry, through the federation or club that alone holds their data), or when every club
+that holds their data has kept them past its retention period (`privacy.retention`). In
+one transaction it
 
 - deletes the user account and its sessions (and the login throttles under its name);
 - blanks the player: the name becomes the neutral placeholder `erased_name(pk)` ("#12",
@@ -46,6 +48,7 @@ from clubs.permissions import can_manage_club
 from clubs.signals import player_changed
 from competition.models import Entrant
 from duplicate.models import Participant
+from events.models import Entry
 from ranking.models import RankedResult
 
 #: The keys of a player's own history entries (`clubs.services.PLAYER_FIELDS`, an
@@ -86,8 +89,18 @@ def _check_erasable(player: Player) -> None:
 
 def player_club_ids(player: Player) -> set[int]:
     """Every club the person is or was in: as a member, in a competition or a duplicate,
+    in an event (its organiser, and the club the entry was for), in a federation's ranking,
     or in a history entry about them."""
     club_ids = set(Membership.objects.filter(player=player).values_list("club_id", flat=True))
+    for organiser_id, club_id in Entry.objects.filter(player=player).values_list(
+        "event__organiser_id", "club_id"
+    ):
+        club_ids |= {organiser_id} | ({club_id} if club_id is not None else set())
+    club_ids |= set(
+        RankedResult.objects.filter(player=player).values_list(
+            "game__event__season__federation_id", flat=True
+        )
+    )
     club_ids |= set(
         Entrant.objects.filter(player=player).values_list("competition__club_id", flat=True)
     )
@@ -213,12 +226,22 @@ def _history_redactions(
     return changes
 
 
+def held_by_club(player: Player, club: Club) -> bool:
+    """Whether the person is the club's to erase at their request: a member of it, or a
+    person in no club whose data the club (a federation's ranking, an event's organiser)
+    holds. `player_erase_for_club` asks again, and refuses what another club holds too."""
+    memberships = set(Membership.objects.filter(player=player).values_list("club_id", flat=True))
+    return club.pk in (memberships or player_club_ids(player))
+
+
 @transaction.atomic
 def player_erase_for_club(*, club: Club, player: Player, by: Any) -> None:
     """A member without an account asks their club's secretary to be erased (they cannot
     do it themselves). Refused for a member with an account (theirs to do, and a secretary
     must not end someone's account) and for a member of another club too (that club's data
-    is not this secretary's to erase)."""
+    is not this secretary's to erase). A person in no club (a results file or a director's
+    entry made them) asks the club or federation that holds their data, when no other
+    club holds any (`player_club_ids`)."""
     if not can_manage_club(by, club):
         raise ErasureError(_("Only the club's secretaries can do this."))
     # Locked and asked first: the second of two erasures at once then hears what it hears
@@ -229,6 +252,10 @@ def player_erase_for_club(*, club: Club, player: Player, by: Any) -> None:
     if player.user_id is not None:
         raise ErasureError(HAS_ACCOUNT % {"name": player.name})
     clubs = set(Membership.objects.filter(player=player).values_list("club_id", flat=True))
+    if not clubs:
+        # A person in no club (made by a results file or by a director's entry by number):
+        # the club or federation that holds their data, when it is the only one.
+        clubs = player_club_ids(player)
     if club.pk not in clubs:
         raise ErasureError(_("This player is not a member of the club."))
     if clubs != {club.pk}:

@@ -11,7 +11,7 @@ from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -21,7 +21,7 @@ from clubs.history import HistoryReason
 from clubs.models import Club, Player, erased_name
 from clubs.permissions import can_manage_club
 from clubs.throttle import client_ip, login_keys, throttle_fail, throttle_wait, wait_message
-from privacy.erasure import ErasureError, player_erase, player_erase_for_club
+from privacy.erasure import ErasureError, held_by_club, player_erase, player_erase_for_club
 from privacy.export import personal_data
 from privacy.forms import ErasureForm, MemberErasureForm
 
@@ -105,7 +105,9 @@ def member_erase(request, club: str, player_id: int):
     club_obj = get_object_or_404(Club, slug=club)
     if not can_manage_club(request.user, club_obj):
         raise PermissionDenied
-    player = get_object_or_404(Player, pk=player_id, memberships__club=club_obj)
+    player = get_object_or_404(Player, pk=player_id)
+    if not held_by_club(player, club_obj):
+        raise Http404("Not a member, nor a person in no club whose data the club holds.")
     form = MemberErasureForm(request.POST or None, expected=player.name)
     if request.method == "POST" and form.is_valid():
         name = player.name

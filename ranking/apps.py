@@ -15,12 +15,15 @@ class RankingConfig(AppConfig):
 
     def ready(self) -> None:
         from duplicate.signals import game_complete
-        from events.signals import season_changed
+        from events.signals import event_changed, season_changed
         from ranking.history_text import register_history_texts
-        from ranking.services import on_game_complete, on_season_changed
+        from ranking.services import on_event_changed, on_game_complete, on_season_changed
 
         # An evening's results complete (or corrected): its ranked game published again.
         game_complete.connect(on_game_complete, dispatch_uid="ranking.evening_publish")
         # A season's GV changed: its ranked games scored again, in the same transaction.
         season_changed.connect(on_season_changed, dispatch_uid="ranking.season_recompute")
+        # An event's season, date, kind or name changed: its games published again (or
+        # taken out of the ranking), in the same transaction.
+        event_changed.connect(on_event_changed, dispatch_uid="ranking.event_ranked_again")
         register_history_texts()

@@ -34,12 +34,12 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.inputs import validate_plain_text
 from clubs.models import Player
+from clubs.names import name_key
 from competition.spreadsheets import csv_text
 from duplicate.models import Evening
 from duplicate.selectors import evening_results, evening_state
 from events.models import Entry, Event, Season
 from events.permissions import directs_event
-from persons.names import name_key
 from ranking.core import game_percentages
 
 #: What the file says it is; another program's JSON does not say this.

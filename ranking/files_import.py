@@ -30,9 +30,9 @@ from django.utils.translation import gettext_lazy as _
 from clubs.history import HistoryAction, history_record
 from clubs.locks import club_lock
 from clubs.models import Club, Player
+from clubs.names import name_key
 from clubs.permissions import can_manage_club
 from events.models import Event, Season
-from persons.names import name_key
 from ranking.files import (
     FileClub,
     ResultsFile,

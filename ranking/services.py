@@ -4,7 +4,10 @@ An evening of a duplicate division of an event with a season is published as a r
 when duplicate says its results are complete (`duplicate.signals.game_complete`), and again
 whenever they change; a season whose GV changes (`events.services.season_update`, which
 sends `events.signals.season_changed`) has every game's percentages computed again from
-the points kept, in the transaction of the change. Each publication runs in one
+the points kept, in the transaction of the change; an event whose season, date, kind or
+name changes (`events.services.event_update`, which sends `events.signals.event_changed`)
+has its games published again, or taken out of the ranking without a season, in the
+transaction of the change too. Each publication runs in one
 transaction under the federation's lock and leaves a history entry in the federation's
 history.
 
@@ -23,8 +26,8 @@ from clubs.history import HistoryAction, history_record
 from clubs.locks import club_lock
 from clubs.models import Player
 from duplicate.models import Evening
-from duplicate.selectors import evening_results
-from events.models import Entry, Season
+from duplicate.selectors import evening_complete, evening_results
+from events.models import Entry, Event, Season
 from ranking.core import game_percentages, winner_and_median
 from ranking.models import RankedEvent, RankedGame, RankedResult
 
@@ -111,7 +114,7 @@ def evening_publish(*, evening: Evening) -> RankedGame | None:
                 federation_number=players[row.player_id].federation_number or "",
                 name=players[row.player_id].name,
                 club=entry.club if (entry := entries.get(row.player_id)) else None,
-                club_name=entry.club.name if entry and entry.club else "",
+                club_name=entry.club_shown if entry else "",
                 points=row.total,
                 percentage=float(percentage),
             )
@@ -128,6 +131,64 @@ def evening_publish(*, evening: Evening) -> RankedGame | None:
             after=_game_summary(game, len(rows)),
         )
     return game
+
+
+#: The settings of an event (`events.services.event_settings`' names) that its ranked
+#: games copy or that decide whether and where it is ranked.
+RANKED_SETTINGS = frozenset({"season", "date", "event_kind", "name"})
+
+
+def event_ranked_again(event: Event) -> int:
+    """After a change of the event's settings, inside its transaction (which holds the
+    organiser's lock, the federation's for a ranked event): every complete evening of its
+    duplicate divisions published again under the event's season, date, kind and name as
+    they are now (with another season, its GV), or the ranked event taken out of the
+    ranking when the event has no season any more. An event imported from a results file
+    stands as the file had it. Returns the number of games published."""
+    ranked = RankedEvent.objects.filter(uid=event.uid).select_related("season").first()
+    if ranked is not None and ranked.source != RankedEvent.Source.LOCAL:
+        return 0
+    if event.season_id is None:
+        if ranked is not None:
+            _ranked_event_withdraw(ranked)
+        return 0
+    evenings = Evening.objects.filter(competition__event=event).select_related(
+        "competition__event__organiser", "competition__club"
+    )
+    # Published before (complete then, and every correction since published too), or
+    # complete now: an event given a season has its evenings played so far ranked.
+    before = set(
+        RankedGame.objects.filter(event=ranked).values_list("evening_id", flat=True)
+        if ranked is not None
+        else []
+    )
+    published = 0
+    for evening in evenings.order_by("competition_id", "number"):
+        if evening.pk in before or evening_complete(evening):
+            published += evening_publish(evening=evening) is not None
+    return published
+
+
+def _ranked_event_withdraw(ranked: RankedEvent) -> None:
+    """The event's ranked games deleted (the results stay the duplicate's, which published
+    them), with an entry in the federation's history that says so."""
+    games = ranked.games.count()
+    history_record(
+        club_id=ranked.season.federation_id,
+        by=None,
+        action=HistoryAction.RANKING_WITHDRAW,
+        object_type="ranked_event",
+        object_id=ranked.pk,
+        label=ranked.name,
+        before={"season": ranked.season.name, "games": games},
+    )
+    ranked.delete()
+
+
+def on_event_changed(sender: Any, event: Event, changed: list[str], **kwargs: Any) -> None:
+    """`events.signals.event_changed`'s receiver (connected in `RankingConfig.ready`)."""
+    if RANKED_SETTINGS.intersection(changed):
+        event_ranked_again(event)
 
 
 def on_season_changed(sender: Any, season: Season, changed: list[str], **kwargs: Any) -> None:

@@ -26,6 +26,7 @@ WRITES = (
     "merge",
     "erasure",
     "entry",
+    "entry by federation number",
     "sign-up",
     "invitation",
     "slip",

@@ -24,7 +24,7 @@ from duplicate.replay import (
 )
 from duplicate.services import DuplicateEveningError
 from duplicate.services.shared import (
-    announce_when_complete,
+    announce_correction,
     duplicate_check_open,
     duplicate_touched,
     engine_error,
@@ -202,7 +202,7 @@ def evening_rules_apply(*, evening: Evening, reason: str, by: Any) -> Evening:
         )
         _slips_judged_again(current, by=by, reason=reason)
         duplicate_touched(competition_id=current.competition_id)
-        announce_when_complete(current)
+        announce_correction(current)
     return current
 
 

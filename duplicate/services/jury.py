@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction
-from clubs.locks import row_lock
+from clubs.locks import club_lock, row_lock
 from duplicate.models import Participant, Slip, SlipConflict, Turn
 from duplicate.replay import slip_text
 from duplicate.services import DuplicateEveningError
@@ -95,6 +95,8 @@ def slip_conflict_resolve(
     if not reason.strip():
         raise DuplicateEveningError(_("Give a reason for the correction."), code="no_reason")
     with transaction.atomic():
+        # The club first: taking the typing corrects the slip, which holds it (clubs/locks.py).
+        club_lock(conflict.slip.turn.evening.competition.club_id)
         current = (
             row_lock(SlipConflict.objects.select_related("slip__turn__evening__competition"))
             .filter(pk=conflict.pk)

@@ -1,6 +1,7 @@
 """What the writes of duplicate/ share: an archived competition refused, its last change
 moved forward, a turn's history entry, the turn held while a slip is scored on it, and
-the announcement of an evening's complete results. For the modules of
+the announcement of an evening's complete results (after the commit that completes them,
+inside the transaction of a correction). For the modules of
 `duplicate.services` only; a page calls the write itself.
 """
 
@@ -77,3 +78,13 @@ def announce_when_complete(evening: Evening) -> None:
             game_complete.send(sender=Evening, evening=current)
 
     transaction.on_commit(announce)
+
+
+def announce_correction(evening: Evening) -> None:
+    """Inside a correction's transaction (a slip corrected, a late slip accepted, the
+    evening counted under other rules): when the evening's results are complete,
+    `game_complete` now, so that a ranked game is published again with the correction or
+    not at all. The correction holds its club's lock, taken before the turn's or the
+    slip's (clubs/locks.py), as the publication takes the organising federation's."""
+    if evening_complete(evening):
+        game_complete.send(sender=Evening, evening=evening)

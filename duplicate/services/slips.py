@@ -11,12 +11,13 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction
-from clubs.locks import row_lock
+from clubs.locks import club_lock, row_lock
 from clubs.timing import clock_now
 from duplicate.models import Evening, Participant, Slip, Turn
 from duplicate.replay import evening_slip_rules, master_game, slip_judged, slip_text, turn_drawn
 from duplicate.services import DuplicateEveningError
 from duplicate.services.shared import (
+    announce_correction,
     announce_when_complete,
     duplicate_check_open,
     duplicate_touched,
@@ -173,6 +174,7 @@ def slip_accept_late(*, slip: Slip, reason: str, by: Any) -> Slip:
     turn = slip.turn
     with transaction.atomic():
         duplicate_check_open(turn.evening.competition_id)
+        club_lock(turn.evening.competition.club_id)  # before the slip: announce_correction
         current = row_lock(Slip.objects.standing()).filter(pk=slip.pk).first()
         if current is None:
             raise _not_standing(slip)
@@ -193,7 +195,7 @@ def slip_accept_late(*, slip: Slip, reason: str, by: Any) -> Slip:
             reason=reason,
         )
         duplicate_touched(competition_id=turn.evening.competition_id)
-        announce_when_complete(turn.evening)
+        announce_correction(turn.evening)
     return current
 
 
@@ -207,6 +209,7 @@ def slip_correct(
     text = slip_text(text)
     duplicate_check_open(slip.turn.evening.competition_id)
     with transaction.atomic():
+        club_lock(slip.turn.evening.competition.club_id)  # before the turn: announce_correction
         turn = turn_held(slip.turn)
         scored = _scored(turn, text, claimed)
         before = {"slip": slip.text, "claimed": slip.claimed, "score": slip.score}
@@ -228,5 +231,5 @@ def slip_correct(
             reason=reason,
         )
         duplicate_touched(competition_id=turn.evening.competition_id)
-        announce_when_complete(turn.evening)
+        announce_correction(turn.evening)
     return slip

@@ -641,6 +641,14 @@ SAMPLES = {
         "",
         "Punten van de mediaanspeler: 701,5 → 700",
     ),
+    # ranking/services.py event_ranked_again: the event's season taken away
+    "ranking.withdraw": (
+        {"object_type": "ranked_event", "object_label": "Interclub Gouda"},
+        {"season": "Seizoen 2026-2027", "games": 3},
+        None,
+        "",
+        "Seizoen 2026-2027",
+    ),
     # ranking/files_import.py _write
     "ranking.import": (
         {"object_type": "ranked_event", "object_label": "Interclub Gouda (Seizoen 2026-2027)"},

@@ -13,9 +13,10 @@ from clubs.history import HistoryAction
 from clubs.models import HistoryEntry
 from duplicate.models import Slip
 from duplicate.signals import game_complete
-from events.models import Event
-from events.services import EventError, season_update
+from events.models import Event, Season
+from events.services import EventError, event_update, season_update
 from ranking.models import RankedEvent, RankedGame, RankedResult
+from ranking.selectors import season_standings
 from tests.factories import UserFactory
 from tests.ranking.fixtures import play_evening
 
@@ -135,3 +136,61 @@ def test_only_an_official_changes_a_season(season, interclub):
     season.refresh_from_db()
     assert season.min_games == 0
     assert not HistoryEntry.objects.filter(action=HistoryAction.SEASON_SETTINGS).exists()
+
+
+def test_an_events_season_date_and_kind_changed_after_publishing_move_its_games_at_once(
+    interclub, season, official, federation
+):
+    """The change and what follows from it are one write: the ranking of the season left
+    loses the event's results, the new season's has them, scored with its GV."""
+    event, division, players = interclub
+    Event.objects.filter(pk=event.pk).update(organiser=federation)  # the federation's own
+    game_complete.send(sender=None, evening=play_evening(division, 1, DAY, _points(players)))
+    later = Season.objects.create(
+        federation=federation,
+        name="Seizoen 2027",
+        slug="2027",
+        start=date(2027, 1, 1),
+        end=date(2027, 12, 31),
+        gap_value=Decimal("40"),
+    )
+    event.refresh_from_db()
+    settings = {"season": later, "date": date(2027, 3, 6), "kind": Event.Kind.OPEN}
+    event_update(event=event, settings=settings, by=official)
+
+    ranked = RankedEvent.objects.get()
+    assert (ranked.season, ranked.date, ranked.kind) == (later, date(2027, 3, 6), "open")
+    # GV 40: Bert 100 − 100 × 40 / 200 = 80; Eva 100 − 400 × 40 / 200 = 20.
+    got = dict(RankedResult.objects.values_list("name", "percentage"))
+    assert got == {"An": 100.0, "Bert": 80.0, "Cor": 60.0, "Dirk": 40.0, "Eva": 20.0}
+    assert season_standings(season).ranking.persons == ()
+    placed = season_standings(later, on=date(2027, 3, 6))
+    assert [(placed.names[row.person], row.rank) for row in placed.ranking.persons] == [
+        ("An", 1),
+        ("Bert", 2),
+        ("Cor", 3),
+        ("Dirk", 4),
+        ("Eva", 5),
+    ]
+    assert placed.ranking.interclubs == 0  # an open tournament now
+
+    event_update(event=event, settings={"season": None}, by=official)
+    assert not RankedEvent.objects.exists() and not RankedResult.objects.exists()
+    withdrawn = HistoryEntry.objects.get(action=HistoryAction.RANKING_WITHDRAW)
+    assert (withdrawn.club_id, withdrawn.before) == (
+        federation.pk,
+        {"season": "Seizoen 2027", "games": 1},
+    )
+
+
+def test_an_imported_event_stands_when_the_event_here_changes(
+    interclub, season, official, federation
+):
+    event, _division, _players = interclub
+    Event.objects.filter(pk=event.pk).update(organiser=federation)
+    RankedEvent.objects.create(
+        season=season, uid=event.uid, name="Imported", date=DAY, source=RankedEvent.Source.IMPORTED
+    )
+    event.refresh_from_db()
+    event_update(event=event, settings={"season": None}, by=official)
+    assert RankedEvent.objects.get().name == "Imported"

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import pytest
 
-from persons.names import name_key
+from clubs.names import name_key
 from ranking.files import (
     CSV_COLUMNS,
     FORMAT,

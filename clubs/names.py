@@ -1,0 +1,32 @@
+"""When two names are one person's: case, runs of spaces and accents ignored; and the
+refusal when a federation number names a person of another name ("two clubs claiming one
+person"), which every way of naming a person by number gives (a club's new member, a
+director's entry by number, a results file).
+
+The standard library and Django's lazy translation only.
+"""
+
+import unicodedata
+
+from django.utils.translation import gettext_lazy as _
+
+#: "Two clubs claiming one person": the number is known under another name. Nothing of
+#: the other record or its clubs is said but the fact.
+NUMBER_CLAIMED = _(
+    "Federation number %(number)s belongs to a person with another name. Check the number; "
+    "if it is this person, the name must first be made the same (by a club of theirs or "
+    "the federation)."
+)
+
+
+def name_key(name: str) -> str:
+    """The form names are compared in.
+
+    >>> name_key("  Anke   DÉ Vriës ") == name_key("anke de vries")
+    True
+    >>> name_key("Anke de Vries") == name_key("Anke de Vriesch")
+    False
+    """
+    decomposed = unicodedata.normalize("NFKD", name)
+    bare = "".join(char for char in decomposed if not unicodedata.combining(char))
+    return " ".join(bare.split()).casefold()
