@@ -30,6 +30,7 @@ WRITES = (
     "invitation",
     "slip",
     "jury typing",
+    "presence",
     "redo",
     "results file",
 )
