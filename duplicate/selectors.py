@@ -133,6 +133,19 @@ def season_results(competition_id: int, best: int | None = None) -> list[SeasonR
     return season_ranking(evenings, best, absent)
 
 
+def absent_from(evening: Evening) -> list[int]:
+    """The players recorded absent from the evening (withdrawn ones left out: they are out
+    already), by id (one query)."""
+    playing = Participant.objects.filter(competition_id=evening.competition_id).playing_in(
+        evening.number
+    )
+    return list(
+        Presence.objects.filter(
+            evening=evening, status=Presence.Status.ABSENT, participant__in=playing
+        ).values_list("participant__player_id", flat=True)
+    )
+
+
 def solo_names(turn: Turn) -> list[str]:
     """The players with a solo on `turn` (its top on the board), by name, under the
     evening's slip rules; a withdrawn player's slip does not count (one query)."""
