@@ -49,6 +49,7 @@ from duplicate.models import (
     DuplicateCompetition,
     Evening,
     Participant,
+    Presence,
     Slip,
     SlipConflict,
     Turn,
@@ -64,11 +65,12 @@ FORMAT = "bordpunt-club"
 #: competition is its own model (docs/duplicate.md); 4: its thinking time is one of its
 #: rules (`settings`), an evening keeps its slip rules, a turn its clock; 5: the events the
 #: club organises (its seasons, when it is a federation), their entries, a competition's
-#: event (an archive of 4 and before has none: its tables are empty).
-VERSION = 5
+#: event (an archive of 4 and before has none: its tables are empty); 6: who was at a
+#: duplicate evening (`Presence`; an archive of 5 and before has none recorded).
+VERSION = 6
 #: The versions a restore reads: 1 through `schema.seats_from_sides`, 1 and 2 through
 #: `schema.duplicate_apart`, 1 to 3 through `schema.thinking_time_into_the_rules`.
-READS = (1, 2, 3, 4, VERSION)
+READS = (1, 2, 3, 4, 5, VERSION)
 
 #: Every model of a club, parents before children (the order rows are restored in).
 CLUB_MODELS: tuple[type[models.Model], ...] = (
@@ -91,6 +93,7 @@ CLUB_MODELS: tuple[type[models.Model], ...] = (
     Evening,
     Turn,
     Slip,
+    Presence,
 )
 #: The history, written to history.json and restored after the rows it refers to.
 HISTORY_MODELS: tuple[type[models.Model], ...] = (HistoryEntry,)
@@ -143,6 +146,7 @@ _CLUB_PATHS = {
     Evening: "competition__club",
     Turn: "evening__competition__club",
     Slip: "turn__evening__competition__club",
+    Presence: "evening__competition__club",
     HistoryEntry: "club",
 }
 

@@ -94,6 +94,7 @@ class HistoryAction(models.TextChoices):
     ARCHIVE_DOWNLOAD = "archive.download", _("club archive downloaded")
     ENTRANT_REMOVE = "entrant.remove", _("player taken out of the competition")
     PARTICIPANT_REMOVE = "participant.remove", _("player taken out of the duplicate")
+    PRESENCE_SET = "presence.set", _("presence at a duplicate evening recorded")
     # Open events (events/): the organiser's history, and the history of an entry's club.
     EVENT_CREATE = "event.create", _("event created")
     EVENT_SETTINGS = "event.settings", _("event settings changed")

@@ -11,7 +11,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from clubs.inputs import StrictIntegerField, bounded
-from duplicate.models import DuplicateCompetition
+from duplicate.models import DuplicateCompetition, Presence
 from duplicate.rule_fields import CHOICES, DRAW_FIELDS, PRESET_LABELS, SLIP_FIELDS
 from duplicate.services.turns import ADD_TIME_MAX
 from rules.board import Notation
@@ -134,6 +134,31 @@ class ResolveConflictForm(forms.Form):
     conflict = bounded(StrictIntegerField(widget=forms.HiddenInput), minimum=1, maximum=2**31 - 1)
     choice = forms.ChoiceField(choices=[("take", "take"), ("keep", "keep")])
     reason = forms.CharField(label=_("Reason"), max_length=200)
+
+
+class PresenceForm(forms.Form):
+    """A participant's presence at an evening (`players`: (id, label)); the last turn only
+    when they left, else ignored."""
+
+    player = forms.TypedChoiceField(label=_("Player"), coerce=int)
+    status = forms.ChoiceField(label=_("Presence"), choices=Presence.Status.choices)
+    left_after_turn = bounded(
+        StrictIntegerField(label=_("Left after turn"), required=False), minimum=1, maximum=999
+    )
+    reason = forms.CharField(label=_("Reason"), max_length=200, required=False)
+
+    def __init__(self, *args, players=(), **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ChoiceField, self.fields["player"]).choices = list(players)
+
+    def clean(self) -> dict:
+        super().clean()
+        data = self.cleaned_data
+        if data.get("status") != Presence.Status.LEFT:
+            data["left_after_turn"] = None
+        elif data.get("left_after_turn") is None and "left_after_turn" not in self.errors:
+            self.add_error("left_after_turn", _("Give the last turn the player was there for."))
+        return data
 
 
 class TableForm(forms.Form):

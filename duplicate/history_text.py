@@ -31,7 +31,7 @@ def clock_time(value: Any, reading: Reading | None = None) -> str:
 
 def register_history_texts() -> None:
     """Name the settings, participant and evening keys of duplicate history entries."""
-    from duplicate.models import DuplicateCompetition
+    from duplicate.models import DuplicateCompetition, Presence
     from duplicate.rule_fields import CHOICES, LABELS, PRESET_LABELS
     from duplicate.services.competitions import SETTINGS_FIELDS
 
@@ -51,6 +51,7 @@ def register_history_texts() -> None:
         },
         choices={
             "preset": PRESET_LABELS.items(),
+            "presence": Presence.Status.choices,
             **{key: labels.items() for key, labels in CHOICES.items()},
         },
         labels={
@@ -72,6 +73,8 @@ def register_history_texts() -> None:
             "typed_again": _("typed again"),
             "taken": _("second typing taken"),
             "table": _("table"),
+            "presence": _("presence"),
+            "left_after_turn": _("left after turn"),
             "deadline": _("time up at"),
             "added_seconds": _("seconds added"),
             "number": _("evening"),

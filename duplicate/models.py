@@ -22,7 +22,7 @@ from clubs.inputs import validate_plain_text
 from clubs.models import Club, Player, SlipNotation, validate_word_list_name
 from clubs.slugs import validate_competition_slug
 from competition.models import ArchivableCompetition
-from duplicate import clock
+from duplicate import clock, ranking
 from duplicate.ranking import slip_counts
 
 
@@ -204,6 +204,68 @@ class Evening(models.Model):
 
     def __str__(self) -> str:
         return f"{self.competition} – {self.number}"
+
+
+class PresenceQuerySet(models.QuerySet["Presence"]):
+    """Presence asked of the rows as `duplicate.ranking.present_for` asks it of one
+    (tests/duplicate/test_presence.py holds the two to each other)."""
+
+    def not_present_for(self, turn_number: int | Combinable) -> PresenceQuerySet:
+        """The presences that keep their player from turn `turn_number` (may be an
+        `OuterRef`): absent, or left after an earlier turn."""
+        return self.filter(
+            models.Q(status=ranking.ABSENT)
+            | models.Q(status=ranking.LEFT, left_after_turn__lt=turn_number)
+        )
+
+
+class Presence(models.Model):
+    """Whether a participant was at an evening: present, absent, or left after a turn, set
+    by the spelleider or the jury (`services.presence.presence_set`). No row: not recorded,
+    and the slips say it (`duplicate.ranking.turns_due`, the one rule)."""
+
+    class Status(models.TextChoices):
+        PRESENT = ranking.PRESENT, _("present")
+        ABSENT = ranking.ABSENT, _("absent")
+        LEFT = ranking.LEFT, _("left after a turn")
+
+    evening = models.ForeignKey(
+        Evening, on_delete=models.PROTECT, related_name="presences", verbose_name=_("evening")
+    )
+    participant = models.ForeignKey(
+        Participant,
+        on_delete=models.CASCADE,
+        related_name="presences",
+        verbose_name=_("participant"),
+    )
+    status = models.CharField(_("presence"), max_length=10, choices=Status)
+    #: The last turn the player was there for (`Status.LEFT` only).
+    left_after_turn = models.PositiveSmallIntegerField(_("left after turn"), null=True, blank=True)
+
+    objects = PresenceQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("evening", "participant")
+        verbose_name = _("presence")
+        verbose_name_plural = _("presences")
+        constraints = [
+            models.UniqueConstraint(
+                fields=("evening", "participant"), name="duplicate_presence_once"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status=ranking.LEFT, left_after_turn__gte=1)
+                | models.Q(
+                    status__in=(ranking.PRESENT, ranking.ABSENT), left_after_turn__isnull=True
+                ),
+                name="duplicate_presence_left_after_a_turn",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.evening}: {self.participant_id} {self.status}"
+
+    def present_for(self, turn_number: int) -> bool:
+        return ranking.present_for(self.status, self.left_after_turn, turn_number)
 
 
 class Turn(models.Model):

@@ -33,6 +33,46 @@ def slip_counts(*, late: bool, accepted: bool) -> bool:
     return not late or accepted
 
 
+#: A player's presence at an evening, as stored (`duplicate.models.Presence.status`).
+PRESENT, ABSENT, LEFT = "present", "absent", "left"
+
+
+def turns_due(
+    status: str | None, left_after_turn: int | None, turns: int, *, any_slip: bool
+) -> int:
+    """How many of an evening's turns 1..``turns`` a player owes a slip for: every one when
+    present; none when absent; those up to and including ``left_after_turn`` when they
+    left. ``status`` None: presence not recorded, and the slips say it (the rule before
+    presence was recorded): a player with any slip played every turn, one with none did
+    not come.
+
+    >>> turns_due(PRESENT, None, 12, any_slip=False), turns_due(ABSENT, None, 12, any_slip=True)
+    (12, 0)
+    >>> turns_due(LEFT, 5, 12, any_slip=True), turns_due(LEFT, 5, 3, any_slip=True)
+    (5, 3)
+    >>> turns_due(None, None, 12, any_slip=True), turns_due(None, None, 12, any_slip=False)
+    (12, 0)
+    """
+    if status == ABSENT:
+        return 0
+    if status == LEFT:
+        return min(left_after_turn or 0, turns)
+    if status == PRESENT or any_slip:
+        return turns
+    return 0
+
+
+def present_for(status: str | None, left_after_turn: int | None, turn: int) -> bool:
+    """Whether a player with a slip for ``turn`` was there for it (`turns_due`): a slip
+    of a turn the player was not present for never counts (`duplicate.models`
+    `PresenceQuerySet.not_present_for` is the same rule in SQL).
+
+    >>> present_for(LEFT, 5, 5), present_for(LEFT, 5, 6), present_for(None, None, 6)
+    (True, False, True)
+    """
+    return turn <= turns_due(status, left_after_turn, turn, any_slip=True)
+
+
 def counted_score(score: int, *, late: bool, accepted: bool) -> int:
     """What a slip of ``score`` counts for in the rankings (0 when it does not count)."""
     return score if slip_counts(late=late, accepted=accepted) else 0
@@ -62,6 +102,8 @@ class SeasonRow:
     counted: int
     average: float
     rank: int
+    #: The evenings the player was recorded absent from (`PRESENT`, `ABSENT`, `LEFT`).
+    absent: int = 0
 
 
 def evening_ranking(
@@ -110,11 +152,14 @@ def evening_ranking(
 
 
 def season_ranking(
-    evenings: Iterable[Mapping[int, float]], best: int | None = None
+    evenings: Iterable[Mapping[int, float]],
+    best: int | None = None,
+    absent: Mapping[int, int] | None = None,
 ) -> list[SeasonRow]:
     """``evenings``: per evening, player -> percentage. The average of each player's
     percentages (of the ``best`` N when given), highest first; equal averages (to 0.01)
-    share a rank.
+    share a rank. ``absent``: per player, the evenings recorded absent from (shown beside
+    the evenings played; an absent evening is not one of them, as a withdrawn one is not).
 
     Player 1 played two evenings ((80 + 40) / 2 = 60), player 2 three ((60 + 60 + 90) / 3
     = 70); over the best two, player 2 has (90 + 60) / 2 = 75:
@@ -126,6 +171,8 @@ def season_ranking(
     [(2, 2, 75.0), (1, 2, 60.0)]
     >>> [(r.rank, r.player_id) for r in season_ranking([{1: 50.0}, {2: 50.0}])]
     [(1, 1), (1, 2)]
+    >>> [(r.player_id, r.evenings, r.absent) for r in season_ranking(evenings, absent={1: 1})]
+    [(2, 3, 0), (1, 2, 1)]
     """
     played: dict[int, list[float]] = {}
     for evening in evenings:
@@ -141,5 +188,5 @@ def season_ranking(
         n, counted_n, average = averages[player]
         same = rows and round(rows[-1].average, 2) == round(average, 2)
         rank = rows[-1].rank if same else index + 1
-        rows.append(SeasonRow(player, n, counted_n, average, rank))
+        rows.append(SeasonRow(player, n, counted_n, average, rank, (absent or {}).get(player, 0)))
     return rows

@@ -7,9 +7,9 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
-from django.db.models import Count, Exists, OuterRef
+from django.db.models import Count, Exists, FilteredRelation, OuterRef, Q
 from django.shortcuts import get_object_or_404
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
@@ -18,6 +18,7 @@ from duplicate.models import (
     DuplicateCompetition,
     Evening,
     Participant,
+    Presence,
     Slip,
     SlipConflict,
     SlipQuerySet,
@@ -25,11 +26,14 @@ from duplicate.models import (
 )
 from duplicate.notation import reason_shown
 from duplicate.ranking import (
+    LEFT,
     EveningRow,
     SeasonRow,
     evening_ranking,
+    present_for,
     season_ranking,
     slip_counts,
+    turns_due,
 )
 from duplicate.replay import evening_slip_rules, master_game, turn_drawn
 from duplicate.rule_fields import FAULT_LABELS
@@ -43,12 +47,21 @@ def counted_slips(slips: SlipQuerySet) -> SlipQuerySet:
     """The slips that rank (each as it counts: `duplicate.ranking.counted_score`, a late
     slip 0 until accepted): a participant withdrawn from an evening is out of the ranking
     of that evening and every later one (as an entrant withdrawn from a round is out of
-    its pairings); the evenings before count as played. A void slip never ranks."""
+    its pairings); the evenings before count as played. A slip of a turn its player was
+    not present for (absent, or left after an earlier turn: `duplicate.ranking.present_for`)
+    never ranks, nor does a void one."""
     withdrawn = Participant.objects.filter(
         competition_id=OuterRef("turn__evening__competition_id"),
         player_id=OuterRef("player_id"),
     ).withdrawn_in(OuterRef("turn__evening__number"))
-    return slips.standing().exclude(Exists(withdrawn))
+    return slips.standing().exclude(Exists(withdrawn)).exclude(Exists(_not_present()))
+
+
+def _not_present() -> Any:
+    """The presence that keeps a slip's player (`OuterRef`) from the slip's turn."""
+    return Presence.objects.filter(
+        evening_id=OuterRef("turn__evening_id"), participant__player_id=OuterRef("player_id")
+    ).not_present_for(OuterRef("turn__number"))
 
 
 #: A slip row as the ranking reads it (`_line`).
@@ -84,7 +97,8 @@ def evening_results(evening: Evening) -> list[EveningRow]:
 
 def season_results(competition_id: int, best: int | None = None) -> list[SeasonRow]:
     """The competition's duplicate ranking by average percentage, each evening counted
-    under its own slip rules (three queries)."""
+    under its own slip rules, with the evenings each player was recorded absent from
+    (four queries)."""
     tops: dict[int, dict[int, int]] = {}
     for evening_id, number, score in (
         Turn.objects.filter(evening__competition_id=competition_id)
@@ -107,7 +121,29 @@ def season_results(competition_id: int, best: int | None = None) -> list[SeasonR
         }
         for e in sorted(tops)
     ]
-    return season_ranking(evenings, best)
+    absent = dict(
+        Presence.objects.filter(
+            evening__competition_id=competition_id, status=Presence.Status.ABSENT
+        )
+        .order_by()
+        .values("participant__player_id")
+        .annotate(evenings=Count("pk"))
+        .values_list("participant__player_id", "evenings")
+    )
+    return season_ranking(evenings, best, absent)
+
+
+def absent_from(evening: Evening) -> list[int]:
+    """The players recorded absent from the evening (withdrawn ones left out: they are out
+    already), by id (one query)."""
+    playing = Participant.objects.filter(competition_id=evening.competition_id).playing_in(
+        evening.number
+    )
+    return list(
+        Presence.objects.filter(
+            evening=evening, status=Presence.Status.ABSENT, participant__in=playing
+        ).values_list("participant__player_id", flat=True)
+    )
 
 
 def solo_names(turn: Turn) -> list[str]:
@@ -326,32 +362,61 @@ def evening_state(evening: Evening, turns: list[Turn] | None = None) -> EveningS
     return EveningState(evening, turns, _replayed_game(evening, turns))
 
 
+class EveningPlayer(NamedTuple):
+    """A participant playing an evening, with their presence at it (None: not recorded)."""
+
+    player_id: int
+    table: int | None
+    name: str
+    status: str | None
+    left_after_turn: int | None
+
+    def turns_due(self, turns: int, *, any_slip: bool) -> int:
+        return turns_due(self.status, self.left_after_turn, turns, any_slip=any_slip)
+
+
+def evening_players(evening: Evening) -> list[EveningPlayer]:
+    """The participants playing the evening (withdrawn ones left out), each with their
+    presence, by table (those without one last), then name (one query, no model
+    instances: the jury room asks for it with every slip)."""
+    here = FilteredRelation("presences", condition=Q(presences__evening_id=evening.pk))
+    rows = (
+        Participant.objects.filter(competition_id=evening.competition_id)
+        .playing_in(evening.number)
+        .annotate(here=here)
+        .values_list("player_id", "table", "player__name", "here__status", "here__left_after_turn")
+    )
+    players = [EveningPlayer(*row) for row in rows]
+    return sorted(players, key=lambda p: (p.table is None, p.table or 0, p.name.casefold()))
+
+
 def evening_complete(evening: Evening) -> bool:
     """Whether the evening's results are complete: no turn is open, the master game has
-    ended, and every participant playing this evening who handed in any slip has one for
-    every turn (a paper slip left blank is typed as "-", which scores 0; a late slip is
-    in, as it counts). A participant with no slip at all did not play this evening, as
-    the evening's ranking has it. The cheap reads come first: the game is replayed only
-    when every slip is in, once per process for the same turns (`_replayed_game`; three
-    queries)."""
+    ended, someone played, and every participant playing this evening has a slip for
+    every turn they were present for (`duplicate.ranking.turns_due`: recorded present,
+    every turn; left after turn N, turns 1 to N; absent, none; not recorded, every turn
+    when they handed in any slip, none otherwise). A paper slip left blank is typed as
+    "-", which scores 0; a late slip is in, as it counts. The cheap reads come first: the
+    game is replayed only when every slip is in, once per process for the same turns
+    (`_replayed_game`; three queries)."""
     turns = list(evening.turns.order_by("number"))
     if not turns or turns[-1].is_open:
         return False
-    playing = list(
-        Participant.objects.filter(competition_id=evening.competition_id)
-        .playing_in(evening.number)
-        .values_list("player_id", flat=True)
-    )
-    handed_in = (
+    players = evening_players(evening)
+    handed_in = dict(
         Slip.objects.standing()
-        .filter(turn__evening=evening, player_id__in=playing)
+        .exclude(Exists(_not_present()))
+        .filter(turn__evening=evening, player_id__in=[p.player_id for p in players])
         .order_by()
         .values("player_id")
         .annotate(slips=Count("pk"))
-        .values_list("slips", flat=True)
+        .values_list("player_id", "slips")
     )
-    counts = list(handed_in)
-    if not counts or any(count < len(turns) for count in counts):
+    due = [
+        (handed_in.get(p.player_id, 0), p.turns_due(len(turns), any_slip=p.player_id in handed_in))
+        for p in players
+    ]
+    if not any(owed for _in, owed in due) or any(slips < owed for slips, owed in due):
         return False
     return _replayed_game(evening, turns).ending is not None
 
@@ -432,54 +497,99 @@ class TableMissing:
 
 @dataclass(frozen=True)
 class MissingSlips:
-    """The slips not in for one turn, table by table; `absent`: those of them with no slip
-    at all this evening (not come, or none typed yet), whom the results leave out."""
+    """The slips not in for one turn, table by table, of the players present for it; and
+    the evening's presence: `absent` (recorded), `left` (name, the last turn they were
+    there for), `unrecorded` (no presence recorded and no slip at all this evening: not
+    come, or none typed yet; the results leave them out)."""
 
     tables: list[TableMissing]
     absent: list[str]
+    left: list[tuple[str, int]]
+    unrecorded: list[str]
 
     @property
     def count(self) -> int:
         return sum(len(table.missing) for table in self.tables)
 
 
-def jury_players(evening: Evening) -> list[tuple[int, int | None, str]]:
-    """The players of the evening as the jury room finds them: (player id, table, name),
-    by table (those without one last), then name; withdrawn ones left out (one query,
-    no model instances: the room asks for it with every slip)."""
-    playing = (
-        Participant.objects.filter(competition_id=evening.competition_id)
-        .playing_in(evening.number)
-        .values_list("player_id", "table", "player__name")
-    )
-    return sorted(playing, key=lambda row: (row[1] is None, row[1] or 0, row[2].casefold()))
-
-
 def missing_slips(
-    evening: Evening, turn: Turn, players: list[tuple[int, int | None, str]] | None = None
+    evening: Evening, turn: Turn, players: list[EveningPlayer] | None = None
 ) -> MissingSlips:
-    """Per table, the players playing this evening whose slip for `turn` is not in, by
-    name; the tables in order, those without a table last (`players`: `jury_players`, as
-    the caller read them; two queries more)."""
+    """Per table, the players present for `turn` (`duplicate.ranking.present_for`; not
+    recorded counts as present) whose slip for it is not in, by name; the tables in
+    order, those without a table last (`players`: `evening_players`, as the caller read
+    them; two queries more)."""
     if players is None:
-        players = jury_players(evening)
+        players = evening_players(evening)
     slips = Slip.objects.standing().filter(turn__evening=evening).order_by()
     handed_in = set(slips.filter(turn=turn).values_list("player_id", flat=True))
     any_slip = set(slips.values_list("player_id", flat=True).distinct())
-    tables: dict[int | None, list[tuple[int, int | None, str]]] = {}
-    for row in players:
-        tables.setdefault(row[1], []).append(row)
+    tables: dict[int | None, list[EveningPlayer]] = {}
+    for player in players:
+        tables.setdefault(player.table, []).append(player)
     found = [
         TableMissing(
-            table, len(sitting), [name for player, _t, name in sitting if player not in handed_in]
+            table,
+            len(sitting),
+            [
+                p.name
+                for p in sitting
+                if p.player_id not in handed_in
+                and present_for(p.status, p.left_after_turn, turn.number)
+            ],
         )
         for table, sitting in tables.items()
     ]
-    absent = sorted(
-        (name for player, _t, name in players if player not in any_slip | handed_in),
-        key=str.casefold,
+
+    def names(chosen: list[EveningPlayer]) -> list[str]:
+        return sorted((p.name for p in chosen), key=str.casefold)
+
+    return MissingSlips(
+        found,
+        absent=names([p for p in players if p.status == Presence.Status.ABSENT]),
+        left=sorted(
+            ((p.name, cast(int, p.left_after_turn)) for p in players if p.status == LEFT),
+            key=lambda pair: pair[0].casefold(),
+        ),
+        unrecorded=names([p for p in players if p.status is None and p.player_id not in any_slip]),
     )
-    return MissingSlips(found, absent)
+
+
+@dataclass(frozen=True)
+class PresenceRow:
+    """A player on the presence page: their presence (None: not recorded) and the slips
+    in for them this evening."""
+
+    player: EveningPlayer
+    slips: int
+
+    @property
+    def presence_text(self) -> str:
+        """The presence in the reader's language (the row keeps the code)."""
+        status, turn = self.player.status, self.player.left_after_turn
+        if status is None:
+            return _("not recorded")
+        if status == LEFT:
+            return _("left after turn %(turn)s") % {"turn": turn}
+        return str(Presence.Status(status).label)
+
+
+def presence_rows(
+    evening: Evening, players: list[EveningPlayer] | None = None
+) -> list[PresenceRow]:
+    """The evening's players (`players`: `evening_players`, as the caller read them) with
+    the slips in for each (one query more)."""
+    if players is None:
+        players = evening_players(evening)
+    slips = dict(
+        Slip.objects.standing()
+        .filter(turn__evening=evening)
+        .order_by()
+        .values("player_id")
+        .annotate(slips=Count("pk"))
+        .values_list("player_id", "slips")
+    )
+    return [PresenceRow(p, slips.get(p.player_id, 0)) for p in players]
 
 
 def open_conflicts(evening: Evening) -> list[SlipConflict]:
@@ -499,25 +609,30 @@ def open_conflicts(evening: Evening) -> list[SlipConflict]:
 
 @dataclass(frozen=True)
 class Correction:
-    """A slip the engine did not take as written, and each thing it did, in the reader's
-    language: the post-check's line."""
+    """A slip the engine did not take as written, or that does not count as written, and
+    each thing it did, in the reader's language: the post-check's line; `counted`, what it
+    counts for in the ranking."""
 
     slip: Slip
     notes: list[str]
+    counted: int
 
 
 @dataclass(frozen=True)
 class PostCheck:
     """The evening's post-check: every slip the engine corrected, and how many players'
-    totals differ from what their slips claimed (of those who claimed every slip)."""
+    totals differ from what their slips claimed (of those who claimed every slip); who was
+    recorded absent, and who left after which turn."""
 
     corrections: list[Correction]
     slips: int
     players_claiming: int
     totals_changed: int
+    absent: list[str]
+    left: list[tuple[str, int]]
 
 
-def _notes(slip: Slip, notation: Notation) -> list[str]:
+def _notes(slip: Slip, notation: Notation, present: bool) -> list[str]:
     """What the engine did with a slip, each with its reason, a square in the club's
     notation (empty: taken as written)."""
     notes = [str(FAULT_LABELS.get(code, code)) for code in slip.faults]
@@ -535,34 +650,54 @@ def _notes(slip: Slip, notation: Notation) -> list[str]:
         notes.append(_("warning: %(fault)s") % {"fault": slip.warning_text})
     if slip.late:
         notes.append(_("late, accepted") if slip.late_accepted else _("late: counts 0"))
+    if not present:
+        notes.append(_("player not present for this turn: counts 0"))
     return notes
 
 
 def post_check(evening: Evening) -> PostCheck:
     """Every slip of the evening that the engine did not take as written (a score
     corrected, a zero with its reason, a penalty, a warning, a fault accepted, a late
-    slip), by turn and player; withdrawn players' slips included, as they were judged
-    (two queries)."""
+    slip, a slip of a turn its player was not present for), by turn and player;
+    withdrawn players' slips included, as they were judged; and the evening's presence
+    as recorded (three queries)."""
     slips = list(
         Slip.objects.standing()
         .filter(turn__evening=evening)
         .select_related("turn", "player")
         .order_by("turn__number", "player__name", "pk")
     )
+    presence = {
+        player: (name, status, left)
+        for player, name, status, left in Presence.objects.filter(evening=evening).values_list(
+            "participant__player_id", "participant__player__name", "status", "left_after_turn"
+        )
+    }
     notation = evening.competition.club.notation
     corrections = []
     claimed: dict[int, int | None] = {}
     counted: dict[int, int] = {}
     for slip in slips:
         slip.turn.evening = evening
-        notes = _notes(slip, notation)
+        _name, status, left = presence.get(slip.player_id, ("", None, None))
+        present = present_for(status, left, slip.turn.number)
+        score = slip.counted_score if present else 0
+        notes = _notes(slip, notation, present)
         if notes:
-            corrections.append(Correction(slip, notes))
+            corrections.append(Correction(slip, notes, score))
         previous = claimed.get(slip.player_id, 0)
         claimed[slip.player_id] = (
             None if previous is None or slip.claimed is None else previous + slip.claimed
         )
-        counted[slip.player_id] = counted.get(slip.player_id, 0) + slip.counted_score
+        counted[slip.player_id] = counted.get(slip.player_id, 0) + score
     claiming = [player for player, total in claimed.items() if total is not None]
     changed = sum(1 for player in claiming if claimed[player] != counted[player])
-    return PostCheck(corrections, len(slips), len(claiming), changed)
+    by_name = sorted(presence.values(), key=lambda row: row[0].casefold())
+    return PostCheck(
+        corrections,
+        len(slips),
+        len(claiming),
+        changed,
+        absent=[name for name, status, _left in by_name if status == Presence.Status.ABSENT],
+        left=[(name, cast(int, left)) for name, status, left in by_name if status == LEFT],
+    )

@@ -3,7 +3,7 @@ secretary's under .../beheer/duplicate/."""
 
 from django.urls import path
 
-from duplicate.views import competitions, evenings, jury, public, slips
+from duplicate.views import competitions, evenings, jury, presence, public, slips
 
 competition = "<slug:club>/<slug:competition>/"
 evening = f"{competition}duplicate/<number:number>/"
@@ -59,5 +59,6 @@ urlpatterns = [
     path(f"{managed}ingeleverd/", evenings.leader_slips, name="duplicate_leader_slips"),
     path(f"{managed}briefjes/", evenings.paper_slips, name="duplicate_paper"),
     path(f"{managed}jury/", jury.jury_room, name="duplicate_jury"),
+    path(f"{managed}aanwezig/", presence.presence_page, name="duplicate_presence"),
     path(f"{evening}nacontrole/", public.post_check, name="duplicate_post_check"),
 ]

@@ -37,15 +37,16 @@ from clubs.models import Player
 from clubs.names import name_key
 from competition.spreadsheets import csv_text
 from duplicate.models import Evening
-from duplicate.selectors import evening_results, evening_state
+from duplicate.selectors import absent_from, evening_results, evening_state
 from events.models import Entry, Event, Season
 from events.permissions import directs_event
 from ranking.core import game_percentages
 
 #: What the file says it is; another program's JSON does not say this.
 FORMAT = "bordpunt-results"
-#: The version this Bordpunt writes; it reads this one and every older one.
-VERSION = 1
+#: The version this Bordpunt writes; it reads this one and every older one. 2: each game
+#: names the players recorded absent (`absent`; version 1 has none).
+VERSION = 2
 CHECKSUM_PREFIX = "sha256:"
 
 # Limits: far above any real event (an interclub: 150 players, 3 games; a file of 100 kB),
@@ -83,6 +84,15 @@ class FileResult:
 
 
 @dataclass(frozen=True)
+class FileAbsent:
+    """A player of the game recorded absent (`duplicate.models.Presence`): no result."""
+
+    federation_number: str | None
+    name: str
+    club: FileClub | None  # None: a guest
+
+
+@dataclass(frozen=True)
 class FileGame:
     number: int
     date: date
@@ -90,6 +100,7 @@ class FileGame:
     #: The GV the percentages were computed with.
     gap_value: Decimal
     results: tuple[FileResult, ...]
+    absent: tuple[FileAbsent, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -153,6 +164,14 @@ def file_content(results: ResultsFile) -> dict[str, Any]:
                         "percentage": result.percentage,
                     }
                     for result in game.results
+                ],
+                "absent": [
+                    {
+                        "federation_number": player.federation_number,
+                        "name": player.name,
+                        "club": _club_content(player.club),
+                    }
+                    for player in game.absent
                 ],
             }
             for game in results.games
@@ -488,8 +507,9 @@ def _percentage(row: _Reader, key: str) -> float:
     return number
 
 
-def _game(value: Any, index: int) -> FileGame:
-    game = _Reader(value, _("Game %(index)s") % {"index": index}, GAME_KEYS)
+def _game(value: Any, index: int, version: int) -> FileGame:
+    keys = GAME_KEYS if version >= 2 else GAME_KEYS_1
+    game = _Reader(value, _("Game %(index)s") % {"index": index}, keys)
     number = game.integer("number", 1, MAX_GAMES)
     where = _("Game %(game)s") % {"game": number}
     game.where = where
@@ -524,12 +544,42 @@ def _game(value: Any, index: int) -> FileGame:
         division=game.text("division"),
         gap_value=_gap_value(game.get("gap_value"), f"{where}, gap_value"),
         results=tuple(results),
+        absent=_absent(game, where) if version >= 2 else (),
     )
+
+
+def _absent(game: _Reader, where: str) -> tuple[FileAbsent, ...]:
+    """The players of a game recorded absent (version 2 on): a list, maybe empty."""
+    entries = game.get("absent")
+    if not isinstance(entries, list):
+        raise ResultsFileError("not_list", where=f"{where}, absent")
+    if len(entries) > MAX_RESULTS:
+        raise ResultsFileError(
+            "too_many_results", game=game.value.get("number"), count=len(entries), max=MAX_RESULTS
+        )
+    absent = []
+    for position, entry in enumerate(entries, 1):
+        row = _Reader(
+            entry,
+            lambda n=position: _("%(where)s, absent %(n)s") % {"where": where, "n": n},
+            ("federation_number", "name", "club"),
+        )
+        absent.append(
+            FileAbsent(
+                federation_number=row.text(
+                    "federation_number", max_length=MAX_NUMBER, optional=True
+                ),
+                name=row.text("name"),
+                club=row.club("club", optional=True),
+            )
+        )
+    return tuple(absent)
 
 
 TOP_KEYS = ("format", "version", "program", "event", "games", "checksum")
 EVENT_KEYS = ("uid", "name", "organiser", "kind", "date", "season")
-GAME_KEYS = ("number", "date", "division", "gap_value", "results")
+GAME_KEYS_1 = ("number", "date", "division", "gap_value", "results")
+GAME_KEYS = (*GAME_KEYS_1, "absent")
 RESULT_KEYS = ("federation_number", "name", "club", "points", "percentage")
 
 
@@ -540,7 +590,7 @@ def results_file_read(data: bytes) -> ResultsFile:
     top = _parse(data)
     if not isinstance(top, dict) or top.get("format") != FORMAT:
         raise ResultsFileError("not_ours", format=FORMAT)
-    _version(top.get("version"))
+    version = _version(top.get("version"))
     if not isinstance(top.get("checksum"), str):
         raise ResultsFileError("no_checksum")
     content = {key: value for key, value in top.items() if key != "checksum"}
@@ -567,7 +617,7 @@ def results_file_read(data: bytes) -> ResultsFile:
         raise ResultsFileError("no_games")
     if len(games_value) > MAX_GAMES:
         raise ResultsFileError("too_many_games", count=len(games_value), max=MAX_GAMES)
-    games = tuple(_game(value, index) for index, value in enumerate(games_value, 1))
+    games = tuple(_game(value, index, version) for index, value in enumerate(games_value, 1))
     results = ResultsFile(
         uid=uid,
         name=event.text("name"),
@@ -686,7 +736,8 @@ def event_results_file(event: Event) -> EventFile:
         if not rows:
             unfinished.append(f"{division} – {evening.number}")
             continue
-        players = {player.pk: player for player in _players([row.player_id for row in rows])}
+        away = absent_from(evening)
+        players = {p.pk: p for p in _players([row.player_id for row in rows] + away)}
         results = results_with_percentages(
             [
                 (
@@ -706,6 +757,19 @@ def event_results_file(event: Event) -> EventFile:
                 division=division,
                 gap_value=gap_value,
                 results=results,
+                absent=tuple(
+                    sorted(
+                        (
+                            FileAbsent(
+                                players[player].federation_number or None,
+                                players[player].name,
+                                _file_club(entries.get(player)),
+                            )
+                            for player in away
+                        ),
+                        key=lambda absent: absent.name,
+                    )
+                ),
             )
         )
     if not games:

@@ -31,6 +31,7 @@ WRITES = (
     "invitation",
     "slip",
     "jury typing",
+    "presence",
     "redo",
     "results file",
 )

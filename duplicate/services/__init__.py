@@ -1,6 +1,7 @@
 """Writes of duplicate/, one module per what they change: the competition and its rules
 (`competitions`), its players (`participants`), an evening (`evenings`), the spelleider's
-turns (`turns`), the slips (`slips`) and the jury room's typing (`jury`); what they share
+turns (`turns`), the slips (`slips`), the jury room's typing (`jury`) and who was at an
+evening (`presence`); what they share
 is `shared`, what they derive from the rows without writing is `duplicate.replay`.
 
 Every function runs inside `transaction.atomic`, writes a history entry for what it

@@ -15,7 +15,7 @@ from duplicate.forms import JurySlipForm, ResolveConflictForm
 from duplicate.models import Evening, SlipConflict, Turn
 from duplicate.services import DuplicateEveningError
 from duplicate.services.jury import jury_slip_type, slip_conflict_resolve
-from duplicate.views.shared import evening_url, jury_required, refusal
+from duplicate.views.shared import evening_url, jury_required, player_label, refusal
 
 
 def _shown_turn(request, turns: list[Turn]) -> Turn | None:
@@ -35,9 +35,9 @@ def jury_room(request, evening: Evening, *, leads: bool):
     """The jury room of a big duplicate evening: several jury members type the paper
     slips at once, each slip once (a second typing that differs waits as a conflict for
     the spelleider); per table, whose slip for the turn is not in yet."""
-    playing = selectors.jury_players(evening)
-    players = [(player, _player_label(table, name)) for player, table, name in playing]
-    names = {player: name for player, _table, name in playing}
+    playing = selectors.evening_players(evening)
+    players = [(p.player_id, player_label(p.table, p.name)) for p in playing]
+    names = {p.player_id: p.name for p in playing}
     turns = list(evening.turns.order_by("number"))
     numbers = [turn.number for turn in turns]
     notation = evening.competition.club.slip_notation
@@ -122,10 +122,3 @@ def jury_room(request, evening: Evening, *, leads: bool):
             "tab": "duplicate",
         },
     )
-
-
-def _player_label(table: int | None, name: str) -> str:
-    """A player as the jury finds them on the paper slip: the table first."""
-    if table is None:
-        return name
-    return _("table %(table)s · %(name)s") % {"table": table, "name": name}

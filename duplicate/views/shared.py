@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from competition.services import CompetitionError
 from duplicate import clock, selectors
@@ -75,3 +76,10 @@ def seconds_left(turn) -> int | None:
     if turn is None or not turn.is_open:
         return None
     return clock.seconds_left(turn.deadline, timezone.now())
+
+
+def player_label(table: int | None, name: str) -> str:
+    """A player as the jury finds them on the paper slip: the table first."""
+    if table is None:
+        return name
+    return _("table %(table)s · %(name)s") % {"table": table, "name": name}

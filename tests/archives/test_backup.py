@@ -401,7 +401,7 @@ def test_the_archive_holds_the_club_its_history_and_a_gcg_file_per_game_with_mov
     document = json.loads(files["club.json"])
     history = json.loads(files["history.json"])
 
-    assert document["format"] == "bordpunt-club" and document["version"] == 5
+    assert document["format"] == "bordpunt-club" and document["version"] == 6
     assert "secretaris" in document["users"]
     assert len(document["data"]["clubs.club"]) == 1
     assert len(history) == HistoryEntry.objects.filter(club=full_club).count()
@@ -655,7 +655,7 @@ def _turn_top_not_on_the_rack(document):
         (_turn_not_in_the_bag, "duplicate-avond 1"),
         (_turn_top_not_on_the_rack, "duplicate-avond 1"),
         (_evening_rules_unknown, "duplicate.evening"),
-        (_wrong_version, "versie 99; deze Bordpunt leest versie 1–5"),
+        (_wrong_version, "versie 99; deze Bordpunt leest versie 1–6"),
         (_unknown_field, "nickname"),
         (_dangling_reference, "round"),
         (_huge_number, "score"),

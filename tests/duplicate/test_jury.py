@@ -15,6 +15,7 @@ from clubs.models import HistoryEntry
 from duplicate.models import Participant, Slip, SlipConflict
 from duplicate.selectors import evening_complete, evening_state
 from duplicate.services.evenings import evening_create
+from duplicate.services.presence import presence_set
 from duplicate.services.slips import slip_correct, slip_submit
 from duplicate.services.turns import turn_choose_top, turn_draw
 from duplicate.signals import game_complete
@@ -187,8 +188,9 @@ def test_the_missing_slips_per_table(client, evening, turn, juror, secretary, fo
     first = client.get(url("duplicate_jury", evening) + "?beurt=1").content.decode()
     assert "1 beurtbriefje ontbreekt voor beurt 1" in first
     assert "Tafel 1</strong> (1/2): Bert" in first
-    # Bert has no slip at all this evening: not come, or none typed yet.
-    assert "Van wie nog geen enkel beurtbriefje deze avond" in first
+    # Bert has no slip at all this evening and no presence recorded: not come, or none
+    # typed yet.
+    assert "geen aanwezigheid vastgelegd (niet gekomen, of nog niets getypt): Bert" in first
     html = client.get(url("duplicate_jury", evening)).content.decode()  # the last turn
     assert "3 beurtbriefjes ontbreken voor beurt 2" in html
     assert "Tafel 1</strong> (1/2): Bert" in html and "Tafel 2</strong> (1/1): Cor" in html
@@ -249,6 +251,25 @@ def test_the_results_are_announced_when_complete_and_again_when_they_change(
         with django_capture_on_commit_callbacks(execute=False):
             slip_correct(slip=cor_slip, text="-", reason="Verkeerd gelezen", by=secretary)
         assert heard == [evening.pk, evening.pk]
+        # Recorded present, Dirk owes a slip for every turn: the evening waits for them
+        # (issue 56); recorded absent, it is complete again and announced again. Cor
+        # recorded as left after the turn before the last owes no slip for the last.
+        dirk = Participant.objects.get(player=_dirk)
+        with django_capture_on_commit_callbacks(execute=True):
+            presence_set(evening=evening, participant=dirk, status="present", by=secretary)
+        assert heard == [evening.pk] * 2 and not evening_complete(evening)
+        with django_capture_on_commit_callbacks(execute=True):
+            presence_set(evening=evening, participant=dirk, status="absent", by=secretary)
+        assert heard == [evening.pk] * 3 and evening_complete(evening)
+        with django_capture_on_commit_callbacks(execute=True):
+            presence_set(
+                evening=evening,
+                participant=Participant.objects.get(player=cor),
+                status="left",
+                left_after_turn=last.number - 1,
+                by=secretary,
+            )
+        assert heard == [evening.pk] * 4 and evening_complete(evening)
     finally:
         game_complete.disconnect(receiver)
 

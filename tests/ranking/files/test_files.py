@@ -66,7 +66,7 @@ def test_round_trip():
 def test_the_file_says_what_it_is():
     value = json.loads(as_json(interclub()))
     assert value["format"] == FORMAT == "bordpunt-results"
-    assert value["version"] == VERSION == 1
+    assert value["version"] == VERSION == 2
     assert value["checksum"].startswith("sha256:")
     assert value["event"]["organiser"] == {"name": "De Goudse Letters", "federation_code": "GL"}
     assert value["games"][0]["results"][0] == {
@@ -160,9 +160,36 @@ def test_every_length_of_a_file_cut_short_is_refused_cleanly():
 
 
 def test_made_by_a_newer_bordpunt():
-    data = edited(as_json(interclub()), lambda v: v.update(version=2), sign=True)
+    data = edited(as_json(interclub()), lambda v: v.update(version=3), sign=True)
     error = refused(data)
-    assert error.code == "newer_version" and "version 2" in error.message
+    assert error.code == "newer_version" and "version 3" in error.message
+
+
+def test_the_absent_players_of_version_2_and_a_file_of_version_1():
+    """Version 2 names each game's players recorded absent; version 1 has no such list,
+    and a key of the other version is refused."""
+    away = {"federation_number": "1009", "name": "Dirk Afwezig", "club": None}
+
+    def absent(value):
+        value["games"][0]["absent"] = [away]
+
+    read = results_file_read(edited(as_json(interclub()), absent, sign=True))
+    assert [(a.federation_number, a.name, a.club) for a in read.games[0].absent] == [
+        ("1009", "Dirk Afwezig", None)
+    ]
+
+    def version_1(value):
+        value["version"] = 1
+        for game in value["games"]:
+            del game["absent"]
+
+    assert (
+        results_file_read(edited(as_json(interclub()), version_1, sign=True)).games[0].absent == ()
+    )
+    both = edited(as_json(interclub()), lambda v: (absent(v), v.update(version=1)), sign=True)
+    assert refused(both).code == "unknown"
+    missing = edited(as_json(interclub()), lambda v: v["games"][0].pop("absent"), sign=True)
+    assert refused(missing).code == "missing"
 
 
 def signed(change) -> bytes:

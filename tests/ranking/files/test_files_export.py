@@ -20,10 +20,11 @@ from duplicate.models import DuplicateCompetition, Participant
 from duplicate.replay import master_game
 from duplicate.selectors import evening_results
 from duplicate.services.evenings import evening_create
+from duplicate.services.presence import presence_set
 from duplicate.services.slips import slip_submit
 from duplicate.services.turns import turn_choose_top, turn_draw
 from events.models import Entry, Event
-from ranking.files import FileClub, event_results_file, results_file_read
+from ranking.files import FileAbsent, FileClub, event_results_file, results_file_read
 from ranking.files_import import results_import_apply
 from ranking.models import RankedResult
 from tests.factories import ClubFactory, PlayerFactory, UserFactory, secretary_of
@@ -115,6 +116,11 @@ def test_the_file_of_an_event(interclub, client, season, official):
     """What the file holds, as the page shows and downloads it, read back exactly, and
     imported on the federation's Bordpunt (here, once the event's uid is given back)."""
     event, evening, players = interclub
+    # Dirk, entered for Gouda, recorded absent from the evening: no result, named absent.
+    dirk = PlayerFactory(name="Dirk Afwezig", federation_number="1009")
+    Entry.objects.create(event=event, player=dirk, club=evening.competition.club)
+    absent = Participant.objects.create(competition=evening.competition, player=dirk)
+    presence_set(evening=evening, participant=absent, status="absent", by=None)
     exported = event_results_file(event)
     assert exported.unfinished == ("Groep A – 2",)  # under way: not in the file
     results = exported.results
@@ -136,6 +142,7 @@ def test_the_file_of_an_event(interclub, client, season, official):
     }
     assert by_name["Anna de Vries"].federation_number == "1001"
     assert by_name["Cor Cornelissen"].club == FileClub("Delftse Scrabblers", "DE")
+    assert game.absent == (FileAbsent("1009", "Dirk Afwezig", FileClub("De Goudse Letters", "GL")),)
     guest = by_name["Gast Gastmans"]
     assert guest.club is None and guest.federation_number is None
     # The formula, worked from the totals: 100 − (winner − p) × 20 / (winner − median).
