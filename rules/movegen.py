@@ -39,6 +39,7 @@ see ``benchmarks/movegen.py``.
 
 from __future__ import annotations
 
+from array import array
 from bisect import insort
 from collections import Counter
 from itertools import combinations
@@ -396,8 +397,9 @@ class _Rack:
 
 
 #: (length, DAWG node, letters that may follow from the rack, letters (lowercase =
-#: blank), rack mask after, blanks left, tiles per letter left).
-_LeftPart = tuple[int, int, int, str, int, int, tuple[int, ...]]
+#: blank), rack mask after, blanks left, tiles per letter left, the letters' face
+#: values (0 for a blank), their sum).
+_LeftPart = tuple[int, int, int, str, int, int, tuple[int, ...], tuple[int, ...], int]
 
 
 def _left_parts(dawg: Dawg, rack: _Rack, max_len: int) -> tuple[list[_LeftPart], list[int]]:
@@ -408,15 +410,17 @@ def _left_parts(dawg: Dawg, rack: _Rack, max_len: int) -> tuple[list[_LeftPart],
     anchor."""
     masks, bases, targets = dawg.masks, dawg.bases, dawg.targets
     found: list[_LeftPart] = []
-    # An explicit stack, deepest last: (node, letters, counts left, rack mask, blanks).
-    stack = [(0, "", tuple(rack.counts), rack.mask, rack.blanks)]
+    # An explicit stack, deepest last: a part's fields but its length and follow.
+    values = rack.values
+    empty: tuple[int, ...] = ()
+    stack = [(0, "", tuple(rack.counts), rack.mask, rack.blanks, empty, 0)]
     while stack:
-        node, letters, counts, rack_mask, blanks = stack.pop()
+        node, letters, counts, rack_mask, blanks, worth, total = stack.pop()
         mask = masks[node]
         follow = mask & (ALL_LETTERS if blanks else rack_mask)
         if not follow:
             continue
-        found.append((len(letters), node, follow, letters, rack_mask, blanks, counts))
+        found.append((len(letters), node, follow, letters, rack_mask, blanks, counts, worth, total))
         if len(letters) == max_len:
             continue
         base = bases[node]
@@ -430,9 +434,21 @@ def _left_parts(dawg: Dawg, rack: _Rack, max_len: int) -> tuple[list[_LeftPart],
                 left = list(counts)
                 left[letter] = have - 1
                 after = rack_mask if have > 1 else rack_mask ^ low
-                stack.append((child, letters + _UPPER[letter], tuple(left), after, blanks))
+                value = values[letter]
+                stack.append(
+                    (
+                        child,
+                        letters + _UPPER[letter],
+                        tuple(left),
+                        after,
+                        blanks,
+                        (*worth, value),
+                        total + value,
+                    )
+                )
             if blanks:
-                stack.append((child, letters + _LOWER[letter], counts, rack_mask, blanks - 1))
+                spelled = letters + _LOWER[letter]
+                stack.append((child, spelled, counts, rack_mask, blanks - 1, (*worth, 0), total))
     found.sort(key=lambda part: part[0])
     bounds = [0] * (max_len + 1)
     for part in found:
@@ -455,11 +471,8 @@ class _Search:
     floor (see :func:`_bound_row`); otherwise it is :meth:`extend_all`."""
 
     __slots__ = (
-        "after",
-        "anchor",
         "anchors",
         "at",
-        "base",
         "bases",
         "bingo_bound",
         "board",
@@ -476,14 +489,11 @@ class _Search:
         "left_parts",
         "lm",
         "masks",
-        "open_next",
         "out",
         "part_cache",
         "rack",
         "reach_memo",
         "room",
-        "row",
-        "start",
         "state",
         "tables",
         "targets",
@@ -537,8 +547,8 @@ class _Search:
         # at the edge, the tile there, or its cross-check), whether that square is empty,
         # and how many empty non-anchor squares lie just to its left.
         cross = self.cross
-        self.after = after = [TERMINAL] * n_squares
-        self.open_next = open_next = bytearray(n_squares)
+        after = [TERMINAL] * n_squares
+        open_next = bytearray(n_squares)
         self.free = free = [0] * n_squares
         for sq in range(n_squares):
             col = sq % SIZE
@@ -552,12 +562,12 @@ class _Search:
                 free[sq] = free[sq - 1] + 1
         self.counts = list(rack.counts)
         self.word: list[str] = []
-        self.row = self.base = self.anchor = self.start = 0
         self.reach_memo: dict[tuple[int, int, int], bool] = {}
         self.part_cache: dict[tuple[int, int, int], list[_LeftPart]] = {}
         self.tables: list[list[_BoundRow] | None] = []
         self.room: list[int] = []
-        self.heights = dawg.heights()
+        # Only the top search reads the heights (a first-format DAWG works them out).
+        self.heights = dawg.heights() if floor[0] >= 0 else _NO_HEIGHTS
         # What the right extension reads, unpacked in one step per call (an attribute
         # each would cost more than the work of most calls).
         self.board = (
@@ -669,8 +679,7 @@ class _Search:
 
     def run(self, row: int, anchor: int) -> None:
         """Search every play whose leftmost anchor is ``(row, anchor)``."""
-        self.row, self.anchor = row, anchor
-        self.base = base = row * SIZE
+        base = row * SIZE
         grid, counts, word, rack = self.grid, self.counts, self.word, self.rack
         best_only = self.floor[0] >= 0
         if anchor > 0 and grid[base + anchor - 1] >= 0:
@@ -678,7 +687,6 @@ class _Search:
             start = anchor - 1
             while start > 0 and grid[base + start - 1] >= 0:
                 start -= 1
-            self.start = start
             masks, bases, targets = self.masks, self.bases, self.targets
             node = 0
             main_sum = 0
@@ -702,28 +710,40 @@ class _Search:
         idx = base + anchor
         need = 1 << grid[idx + 1] if anchor + 1 < SIZE and grid[idx + 1] >= 0 else 0
         parts = self._parts(self._free_left(idx), self.cross[idx], need)
-        values, lm, wm = rack.values, self.lm, self.wm
-        for length, node, _, letters, rack_mask, blanks, left in parts:
-            self.start = start = anchor - length
-            main_sum = 0
-            word_mult = 1
-            rem = rack.value
+        # Per left-part length: the squares' word premiums multiplied, and whether any
+        # of them has a letter premium (else a part scores its letters' face values).
+        lm, wm = self.lm, self.wm
+        word_mults = [1]
+        plain = [True]
+        for sq in range(idx - 1, idx - len(self.bounds), -1):
+            if sq < base:
+                break
+            word_mults.append(word_mults[-1] * wm[sq])
+            plain.append(plain[-1] and lm[sq] == 1)
+        down = self.down
+        for length, node, _, letters, rack_mask, blanks, left, values, value in parts:
+            start = anchor - length
             sq = base + start
-            for i, ch in enumerate(letters):
-                if ch < "a":  # a letter (a blank is lowercase)
-                    value = values[ord(ch) - 65]
-                    main_sum += value * lm[sq + i]
-                    rem -= value
-                word_mult *= wm[sq + i]
+            main_sum = value if plain[length] else sum(map(mul, values, lm[sq:idx]))
             counts[:] = left
             word[:] = letters
+            self.at = (base, anchor, sq, (start, row) if down else (row, start))
             if best_only:
                 self.extend_best(
-                    node, anchor, main_sum, word_mult, 0, length, rack_mask, blanks, rem
+                    node,
+                    anchor,
+                    main_sum,
+                    word_mults[length],
+                    0,
+                    length,
+                    rack_mask,
+                    blanks,
+                    rack.value - value,
                 )
             else:
-                self.at = (base, anchor, sq, (start, row) if self.down else (row, start))
-                self.extend_all(node, anchor, main_sum, word_mult, 0, length, rack_mask, blanks)
+                self.extend_all(
+                    node, anchor, main_sum, word_mults[length], 0, length, rack_mask, blanks
+                )
 
     def extend_all(
         self,
@@ -885,8 +905,9 @@ class _Search:
     ) -> None:
         """Extend the word right from ``col``, each blank tried as each letter, cutting
         every branch that cannot reach the floor (the best plays only)."""
-        grid, masks, targets, word = self.grid, self.masks, self.targets, self.word
-        base = self.base
+        (grid, gval, masks, bases, targets, checks, cscore, lm, wm, after_of, open_of) = self.board
+        word, counts, values, out, rack_size, bingo_bonus, down = self.state
+        base, anchor, first, where = self.at
         floor = self.floor
         through = 0
         while col < SIZE:
@@ -899,35 +920,28 @@ class _Search:
                 if through:
                     del word[-through:]
                 return
-            node = targets[self.bases[node] + (mask & (bit - 1)).bit_count()]
-            main_sum += self.gval[base + col]
+            node = targets[bases[node] + (mask & (bit - 1)).bit_count()]
+            main_sum += gval[base + col]
             word.append(".")
             through += 1
             col += 1
         mask = masks[node]
-        rack = self.rack
-        if mask & TERMINAL and col > self.anchor:
+        if mask & TERMINAL and col > anchor:
             score = main_sum * word_mult + cross_sum
-            bingo = placed == rack.rack_size
+            bingo = placed == rack_size
             if bingo:
-                score += rack.bingo_bonus
+                score += bingo_bonus
             if score >= floor[0] and (
-                not self.down
-                or placed > 1
-                or not _single_tile_across(word, self.cscore, base + self.start)
+                not down or placed > 1 or not _single_tile_across(word, cscore, first)
             ):
-                row, first = self.row, self.start
-                where = (first, row) if self.down else (row, first)
-                self.out.append(
-                    _new_play(
-                        GeneratedPlay, (score, *where, self.down, "".join(word), placed, bingo)
-                    )
+                out.append(
+                    _new_play(GeneratedPlay, (score, *where, down, "".join(word), placed, bingo))
                 )
                 floor[0] = score
         if col < SIZE:
             sq = base + col
             # Prune: what this branch can still score, at most (see _bound_row).
-            left = rack.total - placed
+            left = self.rack.total - placed
             height = self.heights[node]
             board, pair, lmax, mult, cfix, cpair, cmax, span = self._bound_rows(sq)[
                 height if height < left else left
@@ -947,18 +961,17 @@ class _Search:
                 if through:
                     del word[-through:]
                 return
-            allowed = mask & self.cross[sq]
+            allowed = mask & checks[sq]
             if not blanks:
                 allowed &= rack_mask
             if allowed:
-                counts, values = self.counts, rack.values
-                cbase = self.bases[node]
-                lmul = self.lm[sq]
-                wmul = self.wm[sq]
-                cross_base = self.cscore[sq]
+                cbase = bases[node]
+                lmul = lm[sq]
+                wmul = wm[sq]
+                cross_base = cscore[sq]
                 new_mult = word_mult * wmul
-                after = self.after[sq]
-                open_next = self.open_next[sq]
+                after = after_of[sq]
+                open_next = open_of[sq]
                 nxt = col + 1
                 while allowed:
                     low = allowed & -allowed
@@ -1028,6 +1041,7 @@ class _Search:
 
 
 _new_play = tuple.__new__
+_NO_HEIGHTS = array("B")
 
 #: Per number ``j`` of tiles still to place from a square (see :func:`_bound_row`): the
 #: board tiles the play can take in, the best pairing of rack values with letter
