@@ -396,6 +396,64 @@ class _Rack:
         self.mask = mask
 
 
+#: What :func:`_visit` reads and fills: the DAWG's arrays, the tiles per letter left,
+#: the values of the letters so far, the parts found, the longest part, the values.
+_VisitContext = tuple[
+    "array[int]",
+    "array[int]",
+    "array[int]",
+    list[int],
+    list[int],
+    list["_LeftPart"],
+    int,
+    list[int],
+]
+
+
+def _visit(
+    context: _VisitContext, node: int, letters: str, rack_mask: int, blanks: int, total: int
+) -> None:
+    """Record the left part ``letters`` (at ``node``) and every longer one it starts."""
+    masks, bases, targets, counts, worth, found, max_len, values = context
+    mask = masks[node]
+    follow = mask & (ALL_LETTERS if blanks else rack_mask)
+    if not follow:
+        return
+    part = (
+        len(letters),
+        node,
+        follow,
+        letters,
+        rack_mask,
+        blanks,
+        tuple(counts),
+        tuple(worth),
+        total,
+    )
+    found.append(part)
+    if len(letters) == max_len:
+        return
+    base = bases[node]
+    while follow:
+        low = follow & -follow
+        follow ^= low
+        letter = low.bit_length() - 1
+        child = targets[base + (mask & (low - 1)).bit_count()]
+        have = counts[letter]
+        if have:
+            value = values[letter]
+            counts[letter] = have - 1
+            worth.append(value)
+            after = rack_mask if have > 1 else rack_mask ^ low
+            _visit(context, child, letters + _UPPER[letter], after, blanks, total + value)
+            worth.pop()
+            counts[letter] = have
+        if blanks:
+            worth.append(0)
+            _visit(context, child, letters + _LOWER[letter], rack_mask, blanks - 1, total)
+            worth.pop()
+
+
 #: (length, DAWG node, letters that may follow from the rack, letters (lowercase =
 #: blank), rack mask after, blanks left, tiles per letter left, the letters' face
 #: values (0 for a blank), their sum).
@@ -408,47 +466,18 @@ def _left_parts(dawg: Dawg, rack: _Rack, max_len: int) -> tuple[list[_LeftPart],
     how many have at most ``k`` letters. Left parts go on squares without neighbours, so
     they do not depend on the board: they are enumerated once per rack, not once per
     anchor."""
-    masks, bases, targets = dawg.masks, dawg.bases, dawg.targets
     found: list[_LeftPart] = []
-    # An explicit stack, deepest last: a part's fields but its length and follow.
-    values = rack.values
-    empty: tuple[int, ...] = ()
-    stack = [(0, "", tuple(rack.counts), rack.mask, rack.blanks, empty, 0)]
-    while stack:
-        node, letters, counts, rack_mask, blanks, worth, total = stack.pop()
-        mask = masks[node]
-        follow = mask & (ALL_LETTERS if blanks else rack_mask)
-        if not follow:
-            continue
-        found.append((len(letters), node, follow, letters, rack_mask, blanks, counts, worth, total))
-        if len(letters) == max_len:
-            continue
-        base = bases[node]
-        while follow:
-            low = follow & -follow
-            follow ^= low
-            letter = low.bit_length() - 1
-            child = targets[base + (mask & (low - 1)).bit_count()]
-            have = counts[letter]
-            if have:
-                left = list(counts)
-                left[letter] = have - 1
-                after = rack_mask if have > 1 else rack_mask ^ low
-                value = values[letter]
-                stack.append(
-                    (
-                        child,
-                        letters + _UPPER[letter],
-                        tuple(left),
-                        after,
-                        blanks,
-                        (*worth, value),
-                        total + value,
-                    )
-                )
-            if blanks:
-                spelled = letters + _LOWER[letter]
-                stack.append((child, spelled, counts, rack_mask, blanks - 1, (*worth, 0), total))
+    context = (
+        dawg.masks,
+        dawg.bases,
+        dawg.targets,
+        list(rack.counts),
+        [],
+        found,
+        max_len,
+        rack.values,
+    )
+    _visit(context, 0, "", rack.mask, rack.blanks, 0)
     found.sort(key=lambda part: part[0])
     bounds = [0] * (max_len + 1)
     for part in found:
