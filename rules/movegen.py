@@ -467,7 +467,7 @@ def _left_parts(dawg: Dawg, rack: _Rack, max_len: int) -> tuple[list[_LeftPart],
     they do not depend on the board: they are enumerated once per rack, not once per
     anchor."""
     found: list[_LeftPart] = []
-    context = (
+    context: _VisitContext = (
         dawg.masks,
         dawg.bases,
         dawg.targets,
