@@ -32,8 +32,10 @@ engine's own :class:`rules.BlankSwap`, scored as the engine scores them (the fac
 values of the letters put down), and :meth:`MoveGenerator.best_move` weighs them
 against the best play.
 
-Speed: the board state is ints in flat lists, rack and cross-checks are bitmasks, and
-the search passes its state as arguments (no object per node or per play until asked):
+Speed: the board state is ints in flat lists, rack and cross-checks are bitmasks, what
+depends on a square alone is worked out once per position (:class:`_Search`), the
+search passes its state as arguments (no object per node or per play until asked),
+and what depends on the word list alone (the DAWG's word heights) comes with its file:
 see ``benchmarks/movegen.py``.
 """
 
