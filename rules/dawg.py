@@ -16,10 +16,16 @@ Encoding (no Python object per node, so it loads in milliseconds and adds a few 
   lower set bits in ``masks[n]``, i.e.
   ``targets[bases[n] + (masks[n] & ((1 << letter) - 1)).bit_count()]``.
 
+* ``heights[n]``: the most letters a word can still take after node ``n`` (0 at a
+  leaf), for the move generator's top search; made by :func:`build` while it minimises
+  (every child is final before its parent), so no process walks the graph for it.
+
 Node 0 is the root. The file (``<kind>.dawg`` beside ``<kind>.marisa``) is a header
-line, then the three arrays as little-endian ``uint32``, compressed with zlib;
-:func:`build` writes it from the same sorted words as the marisa file, so the two can
-never disagree, and a test checks that they hold the same words.
+line, then the three arrays as little-endian ``uint32`` and the heights as bytes,
+compressed with zlib; :func:`build` writes it from the same sorted words as the marisa
+file, so the two can never disagree, and a test checks that they hold the same words.
+A file of the first format (no heights: a club's own list built by an older version)
+still opens; its heights are then worked out once, on first use.
 """
 
 from __future__ import annotations
@@ -37,7 +43,9 @@ __all__ = ["ALL_LETTERS", "MAGIC", "SUFFIX", "TERMINAL", "Dawg", "build"]
 TERMINAL = 1 << 26
 #: Bits of all 26 letters.
 ALL_LETTERS = TERMINAL - 1
-MAGIC = b"bordpunt-dawg 1\n"
+MAGIC = b"bordpunt-dawg 2\n"
+#: The first format, without the heights.
+_MAGIC_1 = b"bordpunt-dawg 1\n"
 SUFFIX = ".dawg"
 
 
@@ -46,18 +54,26 @@ class Dawg:
 
     __slots__ = ("_heights", "bases", "masks", "name", "targets")
 
-    def __init__(self, masks: array[int], bases: array[int], targets: array[int], name: str = ""):
+    def __init__(
+        self,
+        masks: array[int],
+        bases: array[int],
+        targets: array[int],
+        name: str = "",
+        heights: array[int] | None = None,
+    ):
         self.masks = masks
         self.bases = bases
         self.targets = targets
         self.name = name
-        self._heights: array[int] | None = None
+        self._heights = heights
 
     def heights(self) -> array[int]:
         """Per node, the most letters a word can still take after it (0 at a leaf).
 
         The top search (:mod:`rules.movegen`) bounds a play with it: a prefix that no
-        word extends by ``n`` letters cannot empty a rack of ``n``. Computed once.
+        word extends by ``n`` letters cannot empty a rack of ``n``. Stored in the file;
+        worked out here only for a file of the first format (once per DAWG).
         """
         if self._heights is None:
             masks, bases, targets = self.masks, self.bases, self.targets
@@ -134,17 +150,22 @@ class Dawg:
             if sys.byteorder != "little":
                 out.byteswap()
             parts.append(out.tobytes())
+        parts.append(array("B", self.heights()).tobytes())
         header = MAGIC + f"{len(self.masks)} {len(self.targets)}\n".encode()
         return header + zlib.compress(b"".join(parts), 9)
 
     @classmethod
     def from_bytes(cls, data: bytes, name: str = "") -> Dawg:
-        if not data.startswith(MAGIC):
+        if data.startswith(MAGIC):
+            with_heights = True
+        elif data.startswith(_MAGIC_1):
+            with_heights = False
+        else:
             raise ValueError("not a Bordpunt DAWG file")
         end = data.index(b"\n", len(MAGIC))
         n_nodes, n_targets = (int(x) for x in data[len(MAGIC) : end].split())
         raw = zlib.decompress(data[end + 1 :])
-        if len(raw) != 4 * (2 * n_nodes + n_targets):
+        if len(raw) != 4 * (2 * n_nodes + n_targets) + (n_nodes if with_heights else 0):
             raise ValueError("DAWG file is truncated")
         arrays = []
         offset = 0
@@ -155,7 +176,8 @@ class Dawg:
                 arr.byteswap()
             arrays.append(arr)
             offset += 4 * count
-        return cls(arrays[0], arrays[1], arrays[2], name=name)
+        heights = array("B", raw[offset:]) if with_heights else None
+        return cls(arrays[0], arrays[1], arrays[2], name=name, heights=heights)
 
     def save(self, path: str | Path) -> None:
         Path(path).write_bytes(self.to_bytes())
@@ -193,12 +215,13 @@ def _bits(mask: int) -> Iterator[int]:
 
 
 class _Node:
-    __slots__ = ("children", "final", "number")
+    __slots__ = ("children", "final", "height", "number")
 
     def __init__(self) -> None:
         self.children: dict[int, _Node] = {}
         self.final = False
         self.number = -1
+        self.height = 0
 
 
 def build(words: Iterable[str], name: str = "") -> Dawg:
@@ -218,6 +241,8 @@ def build(words: Iterable[str], name: str = "") -> Dawg:
         nonlocal counter
         while len(unchecked) > down_to:
             parent, letter, child = unchecked.pop()
+            if child.children:
+                child.height = 1 + max(c.height for c in child.children.values())
             key = (child.final, *((k, c.number) for k, c in child.children.items()))
             found = register.get(key)
             if found is not None:
@@ -246,11 +271,14 @@ def build(words: Iterable[str], name: str = "") -> Dawg:
         node.final = True
         previous = word
     minimise(0)
+    if root.children:
+        root.height = 1 + max(c.height for c in root.children.values())
 
     # Number the nodes root first, breadth first, and lay out their children.
     masks = array("I")
     bases = array("I")
     targets = array("I")
+    heights = array("B")
     order: dict[int, int] = {id(root): 0}
     queue = [root]
     head = 0
@@ -262,6 +290,7 @@ def build(words: Iterable[str], name: str = "") -> Dawg:
             mask |= 1 << letter
         masks.append(mask)
         bases.append(len(targets))
+        heights.append(node.height)
         for letter in sorted(node.children):
             child = node.children[letter]
             number = order.get(id(child))
@@ -270,4 +299,4 @@ def build(words: Iterable[str], name: str = "") -> Dawg:
                 order[id(child)] = number
                 queue.append(child)
             targets.append(number)
-    return Dawg(masks, bases, targets, name=name)
+    return Dawg(masks, bases, targets, name=name, heights=heights)

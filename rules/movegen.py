@@ -32,17 +32,20 @@ engine's own :class:`rules.BlankSwap`, scored as the engine scores them (the fac
 values of the letters put down), and :meth:`MoveGenerator.best_move` weighs them
 against the best play.
 
-Speed: the board state is ints in flat lists, rack and cross-checks are bitmasks, and
-the search passes its state as arguments (no object per node or per play until asked):
+Speed: the board state is ints in flat lists, rack and cross-checks are bitmasks, what
+depends on a square alone is worked out once per position (:class:`_Search`), the
+search passes its state as arguments (no object per node or per play until asked),
+and what depends on the word list alone (the DAWG's word heights) comes with its file:
 see ``benchmarks/movegen.py``.
 """
 
 from __future__ import annotations
 
 from array import array
+from bisect import insort
 from collections import Counter
-from collections.abc import Callable
 from itertools import combinations
+from operator import mul
 from typing import NamedTuple
 
 from rules.board import LETTER_MULT, SIZE, WORD_MULT, Direction, format_position
@@ -205,6 +208,9 @@ class MoveGenerator:
 
     def _generate(self, game: Game, rack: str, *, best_only: bool) -> list[GeneratedPlay]:
         rack = _checked_rack(game, rack)
+        out: list[GeneratedPlay] = []
+        if not rack:
+            return out
         tiles = game.tiles
         values = [tiles.value(ch) for ch in _UPPER]
         counts = [0] * 26
@@ -217,20 +223,11 @@ class MoveGenerator:
         cells = game._cells
         grid = [(ord(t.upper()) - 65) if t else -1 for t in cells]
         gval = [values[g] if g >= 0 and not cells[i].islower() else 0 for i, g in enumerate(grid)]
-        rules = game.rules
-        empty_board = game._n_on_board == 0
-        rack_total = len(rack)
-        rack_mask = 0
-        for i, n in enumerate(counts):
-            if n:
-                rack_mask |= 1 << i
-        out: list[GeneratedPlay] = []
-        if rack_total == 0:
-            return out
-        left_parts, bounds = _left_parts(self.dawg, counts, blanks, rack_total - 1)
+        rack_ = _Rack(values, counts, blanks, game.rules.rack_size, game.rules.bingo_bonus)
+        left_parts, bounds = _left_parts(self.dawg, rack_, len(rack) - 1)
         floor = [0 if best_only else -1]
+        searches: list[_Search] = []
         tasks: list[tuple[int, int, int, int]] = []
-        runs: list[Callable[[int, int], None]] = []
         for down in (False, True):
             if down:
                 g = [grid[_TRANSPOSE[i]] for i in range(SIZE * SIZE)]
@@ -238,28 +235,12 @@ class MoveGenerator:
                 lm, wm = _LM_DOWN, _WM_DOWN
             else:
                 g, v, lm, wm = grid, gval, LETTER_MULT, WORD_MULT
-            anchor_bounds, run = _search(
-                self.dawg,
-                g,
-                v,
-                lm,
-                wm,
-                values,
-                list(counts),
-                rules.rack_size,
-                rules.bingo_bonus,
-                down,
-                empty_board,
-                left_parts,
-                bounds,
-                rack_total,
-                rack_mask,
-                blanks,
-                out,
-                floor,
+            empty_board = game._n_on_board == 0
+            search = _Search(
+                self.dawg, g, v, lm, wm, rack_, down, empty_board, left_parts, bounds, out, floor
             )
-            tasks.extend((bound, len(runs), row, anchor) for bound, row, anchor in anchor_bounds)
-            runs.append(run)
+            tasks.extend((bound, len(searches), row, col) for bound, row, col in search.tasks())
+            searches.append(search)
         if best_only:
             # The anchors that may score most first: the best play found early lets the
             # bound cut off the rest (ties are kept: only plays below the floor are cut).
@@ -267,7 +248,7 @@ class MoveGenerator:
         for bound, which, row, anchor in tasks:
             if bound < floor[0]:
                 break
-            runs[which](row, anchor)
+            searches[which].run(row, anchor)
         out.sort(key=_sort_key)
         return out
 
@@ -379,48 +360,126 @@ def _tile_name(tile: str) -> str:
     return "blank" if tile == BLANK else tile
 
 
-def _left_parts(
-    dawg: Dawg, counts: list[int], blanks: int, max_len: int
-) -> tuple[list[_LeftPart], list[int]]:
+class _Rack:
+    """The rack as the search counts it: tiles per letter, blanks, and the rule set's
+    bingo (a play of ``rack_size`` tiles earns ``bingo_bonus``)."""
+
+    __slots__ = (
+        "bingo_bonus",
+        "blanks",
+        "counts",
+        "mask",
+        "rack_size",
+        "ranked",
+        "total",
+        "value",
+        "values",
+    )
+
+    def __init__(
+        self, values: list[int], counts: list[int], blanks: int, rack_size: int, bingo_bonus: int
+    ) -> None:
+        self.values = values
+        self.counts = counts
+        self.blanks = blanks
+        self.rack_size = rack_size
+        self.bingo_bonus = bingo_bonus
+        self.total = sum(counts) + blanks
+        self.value = sum(values[i] * n for i, n in enumerate(counts))
+        #: The tiles' values, highest first (a blank is worth 0).
+        self.ranked = sorted(
+            (values[i] for i, n in enumerate(counts) for _ in range(n)), reverse=True
+        )
+        self.ranked += [0] * blanks
+        mask = 0
+        for i, n in enumerate(counts):
+            if n:
+                mask |= 1 << i
+        self.mask = mask
+
+
+#: What :func:`_visit` reads and fills: the DAWG's arrays, the tiles per letter left,
+#: the values of the letters so far, the parts found, the longest part, the values.
+_VisitContext = tuple[
+    "array[int]",
+    "array[int]",
+    "array[int]",
+    list[int],
+    list[int],
+    list["_LeftPart"],
+    int,
+    list[int],
+]
+
+
+def _visit(
+    context: _VisitContext, node: int, letters: str, rack_mask: int, blanks: int, total: int
+) -> None:
+    """Record the left part ``letters`` (at ``node``) and every longer one it starts."""
+    masks, bases, targets, counts, worth, found, max_len, values = context
+    mask = masks[node]
+    follow = mask & (ALL_LETTERS if blanks else rack_mask)
+    if not follow:
+        return
+    part = (
+        len(letters),
+        node,
+        follow,
+        letters,
+        rack_mask,
+        blanks,
+        tuple(counts),
+        tuple(worth),
+        total,
+    )
+    found.append(part)
+    if len(letters) == max_len:
+        return
+    base = bases[node]
+    while follow:
+        low = follow & -follow
+        follow ^= low
+        letter = low.bit_length() - 1
+        child = targets[base + (mask & (low - 1)).bit_count()]
+        have = counts[letter]
+        if have:
+            value = values[letter]
+            counts[letter] = have - 1
+            worth.append(value)
+            after = rack_mask if have > 1 else rack_mask ^ low
+            _visit(context, child, letters + _UPPER[letter], after, blanks, total + value)
+            worth.pop()
+            counts[letter] = have
+        if blanks:
+            worth.append(0)
+            _visit(context, child, letters + _LOWER[letter], rack_mask, blanks - 1, total)
+            worth.pop()
+
+
+#: (length, DAWG node, letters that may follow from the rack, letters (lowercase =
+#: blank), rack mask after, blanks left, tiles per letter left, the letters' face
+#: values (0 for a blank), their sum).
+_LeftPart = tuple[int, int, int, str, int, int, tuple[int, ...], tuple[int, ...], int]
+
+
+def _left_parts(dawg: Dawg, rack: _Rack, max_len: int) -> tuple[list[_LeftPart], list[int]]:
     """Every DAWG prefix of up to ``max_len`` letters that the rack can spell (the empty
-    one included), shortest first, and per length ``k`` how many have at most ``k``
-    letters. Left parts go on squares without neighbours, so they do not depend on the
-    board: they are enumerated once per rack, not once per anchor."""
-    masks, bases, targets = dawg.masks, dawg.bases, dawg.targets
+    one included; a blank as a lowercase letter), shortest first, and per length ``k``
+    how many have at most ``k`` letters. Left parts go on squares without neighbours, so
+    they do not depend on the board: they are enumerated once per rack, not once per
+    anchor."""
     found: list[_LeftPart] = []
-    letters: list[str] = []
-
-    def visit(node: int, rack_mask: int, blanks: int) -> None:
-        mask = masks[node]
-        follow = mask & (ALL_LETTERS if blanks else rack_mask)
-        if follow:
-            found.append((len(letters), node, follow, "".join(letters), rack_mask, blanks))
-        if len(letters) == max_len:
-            return
-        allowed = follow
-        base = bases[node]
-        while allowed:
-            low = allowed & -allowed
-            allowed ^= low
-            letter = low.bit_length() - 1
-            child = targets[base + (mask & (low - 1)).bit_count()]
-            have = counts[letter]
-            if have:
-                counts[letter] = have - 1
-                letters.append(_UPPER[letter])
-                visit(child, rack_mask if have > 1 else rack_mask ^ low, blanks)
-                letters.pop()
-                counts[letter] = have
-            if blanks:
-                letters.append(_LOWER[letter])
-                visit(child, rack_mask, blanks - 1)
-                letters.pop()
-
-    rack_mask = 0
-    for i, n in enumerate(counts):
-        if n:
-            rack_mask |= 1 << i
-    visit(0, rack_mask, blanks)
+    context: _VisitContext = (
+        dawg.masks,
+        dawg.bases,
+        dawg.targets,
+        list(rack.counts),
+        [],
+        found,
+        max_len,
+        rack.values,
+    )
+    _visit(context, 0, "", rack.mask, rack.blanks, 0)
     found.sort(key=lambda part: part[0])
     bounds = [0] * (max_len + 1)
     for part in found:
@@ -430,74 +489,295 @@ def _left_parts(
     return found, bounds
 
 
-#: (length, DAWG node, letters that may follow from the rack, letters (lowercase =
-#: blank), rack mask after, blanks after).
-_LeftPart = tuple[int, int, int, str, int, int]
+class _Search:
+    """The across search on one (possibly transposed) board for one rack.
 
+    :meth:`tasks` lists its anchors; :meth:`run` searches the plays from one of them,
+    appending to ``out``. Everything that depends on a square alone (cross-checks, what
+    the next square asks of a word, the free squares to an anchor's left) is worked out
+    once here, in flat lists, so the right extension only follows the DAWG.
 
-def _search(
-    dawg: Dawg,
-    grid: list[int],
-    gval: list[int],
-    lm: tuple[int, ...],
-    wm: tuple[int, ...],
-    values: list[int],
-    counts: list[int],
-    rack_size: int,
-    bingo_bonus: int,
-    down: bool,
-    empty_board: bool,
-    left_parts: list[_LeftPart],
-    bounds: list[int],
-    rack_total: int,
-    rack_mask0: int,
-    blanks0: int,
-    out: list[GeneratedPlay],
-    floor: list[int],
-) -> tuple[list[tuple[int, int, int]], Callable[[int, int], None]]:
-    """The across search on one (possibly transposed) board: its anchors as ``(bound,
-    row, col)`` and the function that searches from one of them, appending to ``out``.
+    With a floor (``floor[0] >= 0``: only the best plays are wanted) the search is
+    :meth:`extend_best`, which cuts every branch whose best completion cannot reach the
+    floor (see :func:`_bound_row`); otherwise it is :meth:`extend_all`."""
 
-    With a floor (``floor[0] >= 0``: only the best plays are wanted), ``bound`` is the
-    most any play from that anchor can score, and the search stops following a branch
-    whose best completion cannot reach the floor (see :func:`_bound_tables`)."""
-    masks, bases, targets = dawg.masks, dawg.bases, dawg.targets
-    n_squares = SIZE * SIZE
-    if empty_board:
-        cross = [ALL_LETTERS] * n_squares
-        cscore = [-1] * n_squares
-        anchors = {_CENTRE_ROW * SIZE + _CENTRE_ROW}
-    else:
-        cross, cscore = _cross_checks(dawg, grid, gval)
-        anchors = set()
-        for idx in range(n_squares):
-            if grid[idx] >= 0:
-                continue
+    __slots__ = (
+        "anchors",
+        "at",
+        "bases",
+        "bingo_bound",
+        "board",
+        "bounds",
+        "counts",
+        "cross",
+        "cscore",
+        "down",
+        "floor",
+        "free",
+        "grid",
+        "gval",
+        "heights",
+        "left_parts",
+        "lm",
+        "masks",
+        "out",
+        "part_cache",
+        "rack",
+        "reach_memo",
+        "room",
+        "state",
+        "tables",
+        "targets",
+        "wm",
+        "word",
+    )
+
+    def __init__(
+        self,
+        dawg: Dawg,
+        grid: list[int],
+        gval: list[int],
+        lm: tuple[int, ...],
+        wm: tuple[int, ...],
+        rack: _Rack,
+        down: bool,
+        empty_board: bool,
+        left_parts: list[_LeftPart],
+        bounds: list[int],
+        out: list[GeneratedPlay],
+        floor: list[int],
+    ) -> None:
+        self.masks, self.bases, self.targets = dawg.masks, dawg.bases, dawg.targets
+        self.grid, self.gval, self.lm, self.wm = grid, gval, lm, wm
+        self.rack = rack
+        self.down = down
+        self.left_parts, self.bounds = left_parts, bounds
+        self.out = out
+        self.floor = floor
+        n_squares = SIZE * SIZE
+        is_anchor = bytearray(n_squares)
+        if empty_board:
+            self.cross = [ALL_LETTERS] * n_squares
+            self.cscore = [-1] * n_squares
+            is_anchor[_CENTRE_ROW * SIZE + _CENTRE_ROW] = 1
+        else:
+            self.cross, self.cscore = _cross_checks(dawg, grid, gval)
+            for idx in range(n_squares):
+                if grid[idx] >= 0:
+                    continue
+                r, c = divmod(idx, SIZE)
+                if (
+                    (c > 0 and grid[idx - 1] >= 0)
+                    or (c < SIZE - 1 and grid[idx + 1] >= 0)
+                    or (r > 0 and grid[idx - SIZE] >= 0)
+                    or (r < SIZE - 1 and grid[idx + SIZE] >= 0)
+                ):
+                    is_anchor[idx] = 1
+        self.anchors = [idx for idx in range(n_squares) if is_anchor[idx]]
+        # Per square: what the square after it asks of a word that reaches it (a word end
+        # at the edge, the tile there, or its cross-check), whether that square is empty,
+        # and how many empty non-anchor squares lie just to its left.
+        cross = self.cross
+        after = [TERMINAL] * n_squares
+        open_next = bytearray(n_squares)
+        self.free = free = [0] * n_squares
+        for sq in range(n_squares):
+            col = sq % SIZE
+            if col < SIZE - 1:
+                if grid[sq + 1] >= 0:
+                    after[sq] = 1 << grid[sq + 1]
+                else:
+                    after[sq] = cross[sq + 1]
+                    open_next[sq] = 1
+            if col > 0 and grid[sq - 1] < 0 and not is_anchor[sq - 1]:
+                free[sq] = free[sq - 1] + 1
+        self.counts = list(rack.counts)
+        self.word: list[str] = []
+        self.reach_memo: dict[tuple[int, int, int], bool] = {}
+        self.part_cache: dict[tuple[int, int, int], list[_LeftPart]] = {}
+        self.tables: list[list[_BoundRow] | None] = []
+        self.room: list[int] = []
+        # Only the top search reads the heights (a first-format DAWG works them out).
+        self.heights = dawg.heights() if floor[0] >= 0 else _NO_HEIGHTS
+        # What the right extension reads, unpacked in one step per call (an attribute
+        # each would cost more than the work of most calls).
+        self.board = (
+            grid,
+            gval,
+            self.masks,
+            self.bases,
+            self.targets,
+            cross,
+            self.cscore,
+            lm,
+            wm,
+            after,
+            open_next,
+        )
+        self.state = (
+            self.word,
+            self.counts,
+            rack.values,
+            out,
+            rack.rack_size,
+            rack.bingo_bonus,
+            down,
+        )
+        self.at = (0, 0, 0, (0, 0))
+        # The bingo bonus counts toward a bound only when the rack was full.
+        self.bingo_bound = rack.bingo_bonus if rack.total == rack.rack_size else 0
+
+    def tasks(self) -> list[tuple[int, int, int]]:
+        """The anchors as ``(bound, row, col)``; with a floor, ``bound`` is the most any
+        play from there can score (else 0)."""
+        if self.floor[0] < 0:
+            return [(0, *divmod(idx, SIZE)) for idx in self.anchors]
+        grid, gval, total = self.grid, self.gval, self.rack.total
+        self.tables = [None] * (SIZE * SIZE)
+        self.room = room = [0] * (SIZE * SIZE)
+        for row_start in range(0, SIZE * SIZE, SIZE):
+            empty = 0
+            for sq in range(row_start + SIZE - 1, row_start - 1, -1):
+                if grid[sq] < 0:
+                    empty += 1
+                    room[sq] = empty
+        tasks = []
+        for idx in self.anchors:
             r, c = divmod(idx, SIZE)
-            if (
-                (c > 0 and grid[idx - 1] >= 0)
-                or (c < SIZE - 1 and grid[idx + 1] >= 0)
-                or (r > 0 and grid[idx - SIZE] >= 0)
-                or (r < SIZE - 1 and grid[idx + SIZE] >= 0)
-            ):
-                anchors.add(idx)
-    new_play = tuple.__new__
-    # With best_only, only plays scoring at least the best so far are kept.
-    best_only = floor[0] >= 0
-    width = rack_total + 1
-    rem0 = sum(values[i] * n for i, n in enumerate(counts))
-    if best_only:
-        tables, room = _bound_tables(grid, gval, lm, wm, cscore, values, counts, blanks0)
-        heights = dawg.heights()
-    else:
-        tables, room = [], []
-    # The bingo bonus counts toward a bound only when the rack was full.
-    bingo_bound = bingo_bonus if rack_total == rack_size else 0
-    full_rack = tuple(counts)
-    word: list[str] = []
-    row = base = anchor = start = 0
+            bound = 0
+            if c > 0 and grid[idx - 1] >= 0:
+                first = idx - 1
+                while first > r * SIZE and grid[first - 1] >= 0:
+                    first -= 1
+                bound = _table_bound(self._bound_rows(idx)[total], sum(gval[first:idx]))
+                if total <= room[idx]:
+                    bound += self.bingo_bound
+            else:
+                for sq in range(idx - self._free_left(idx), idx + 1):
+                    here = _table_bound(self._bound_rows(sq)[total], 0)
+                    if total <= room[sq]:
+                        here += self.bingo_bound
+                    bound = max(bound, here)
+            tasks.append((bound, r, c))
+        return tasks
 
-    def extend(
+    def _free_left(self, idx: int) -> int:
+        """How many empty non-anchor squares a left part may take before the anchor."""
+        return min(self.free[idx], self.rack.total - 1, len(self.bounds) - 1)
+
+    def _bound_rows(self, sq: int) -> list[_BoundRow]:
+        """The bounds from ``sq`` (see :func:`_bound_row`), made when first asked for."""
+        rows = self.tables[sq]
+        if rows is None:
+            rows = self.tables[sq] = _bound_row(
+                sq, self.grid, self.gval, self.lm, self.wm, self.cscore, self.rack
+            )
+        return rows
+
+    def _parts(self, limit: int, here: int, need: int) -> list[_LeftPart]:
+        """The left parts of up to ``limit`` letters that some anchor letter in ``here``
+        follows, and, when ``need`` (a tile's bit) is set, that reach that tile right
+        after the anchor (asked once per DAWG node and letter set)."""
+        key = (limit, here, need)
+        parts = self.part_cache.get(key)
+        if parts is not None:
+            return parts
+        parts = [p for p in self.left_parts[: self.bounds[limit]] if p[2] & here]
+        if need:
+            masks, bases, targets, memo = self.masks, self.bases, self.targets, self.reach_memo
+            kept = []
+            for part in parts:
+                letters = part[2] & here
+                node = part[1]
+                memo_key = (node, letters, need)
+                ok = memo.get(memo_key)
+                if ok is None:
+                    mask = masks[node]
+                    base = bases[node]
+                    ok = False
+                    while letters:
+                        low = letters & -letters
+                        letters ^= low
+                        if masks[targets[base + (mask & (low - 1)).bit_count()]] & need:
+                            ok = True
+                            break
+                    memo[memo_key] = ok
+                if ok:
+                    kept.append(part)
+            parts = kept
+        self.part_cache[key] = parts
+        return parts
+
+    def run(self, row: int, anchor: int) -> None:
+        """Search every play whose leftmost anchor is ``(row, anchor)``."""
+        base = row * SIZE
+        grid, counts, word, rack = self.grid, self.counts, self.word, self.rack
+        best_only = self.floor[0] >= 0
+        if anchor > 0 and grid[base + anchor - 1] >= 0:
+            # Tiles to the left: the play starts with them.
+            start = anchor - 1
+            while start > 0 and grid[base + start - 1] >= 0:
+                start -= 1
+            masks, bases, targets = self.masks, self.bases, self.targets
+            node = 0
+            main_sum = 0
+            for c in range(start, anchor):
+                mask = masks[node]
+                bit = 1 << grid[base + c]
+                if not mask & bit:
+                    return
+                node = targets[bases[node] + (mask & (bit - 1)).bit_count()]
+                main_sum += self.gval[base + c]
+            word[:] = ["."] * (anchor - start)
+            counts[:] = rack.counts
+            self.at = (base, anchor, base + start, (start, row) if self.down else (row, start))
+            if best_only:
+                self.extend_best(
+                    node, anchor, main_sum, 1, 0, 0, rack.mask, rack.blanks, rack.value
+                )
+            else:
+                self.extend_all(node, anchor, main_sum, 1, 0, 0, rack.mask, rack.blanks)
+            return
+        idx = base + anchor
+        need = 1 << grid[idx + 1] if anchor + 1 < SIZE and grid[idx + 1] >= 0 else 0
+        parts = self._parts(self._free_left(idx), self.cross[idx], need)
+        # Per left-part length: the squares' word premiums multiplied, and whether any
+        # of them has a letter premium (else a part scores its letters' face values).
+        lm, wm = self.lm, self.wm
+        word_mults = [1]
+        plain = [True]
+        for sq in range(idx - 1, idx - len(self.bounds), -1):
+            if sq < base:
+                break
+            word_mults.append(word_mults[-1] * wm[sq])
+            plain.append(plain[-1] and lm[sq] == 1)
+        down = self.down
+        for length, node, _, letters, rack_mask, blanks, left, values, value in parts:
+            start = anchor - length
+            sq = base + start
+            main_sum = value if plain[length] else sum(map(mul, values, lm[sq:idx]))
+            counts[:] = left
+            word[:] = letters
+            self.at = (base, anchor, sq, (start, row) if down else (row, start))
+            if best_only:
+                self.extend_best(
+                    node,
+                    anchor,
+                    main_sum,
+                    word_mults[length],
+                    0,
+                    length,
+                    rack_mask,
+                    blanks,
+                    rack.value - value,
+                )
+            else:
+                self.extend_all(
+                    node, anchor, main_sum, word_mults[length], 0, length, rack_mask, blanks
+                )
+
+    def extend_all(
+        self,
         node: int,
         col: int,
         main_sum: int,
@@ -506,8 +786,13 @@ def _search(
         placed: int,
         rack_mask: int,
         blanks: int,
-        rem: int,
     ) -> None:
+        """Extend the word right from ``col``, recording every play. A letter after which
+        no tile can follow is recorded here, not in a call of its own: most letters
+        placed are such leaves."""
+        (grid, gval, masks, bases, targets, checks, cscore, lm, wm, after_of, open_of) = self.board
+        word, counts, values, out, rack_size, bingo_bonus, down = self.state
+        base, anchor, first, where = self.at
         # Follow the tiles already on the board (a loop, not a call per tile).
         through = 0
         while col < SIZE:
@@ -531,45 +816,183 @@ def _search(
             bingo = placed == rack_size
             if bingo:
                 score += bingo_bonus
-            if score >= floor[0]:
-                text = "".join(word)
-                if not down:
-                    out.append(
-                        new_play(GeneratedPlay, (score, row, start, False, text, placed, bingo))
-                    )
-                    if best_only:
-                        floor[0] = score
-                elif placed > 1 or not _single_tile_across(word, cscore, base + start):
-                    out.append(
-                        new_play(GeneratedPlay, (score, start, row, True, text, placed, bingo))
-                    )
-                    if best_only:
-                        floor[0] = score
+            if not down or placed > 1 or not _single_tile_across(word, cscore, first):
+                out.append(
+                    _new_play(GeneratedPlay, (score, *where, down, "".join(word), placed, bingo))
+                )
         if col < SIZE:
             sq = base + col
-            if best_only:
-                # Prune: what this branch can still score, at most (see _bound_tables).
-                left = rack_total - placed
-                height = heights[node]
-                board, pair, lmax, mult, cfix, cpair, cmax, span = tables[
-                    sq * width + (height if height < left else left)
-                ]
-                # The best pairing of the rack's top values, or all that is left of
-                # the rack's value on the best premium, whichever is less.
-                if rem * lmax < pair:
-                    pair = rem * lmax
-                if rem * cmax < cpair:
-                    cpair = rem * cmax
-                bound = (main_sum + board + pair) * word_mult * mult + cross_sum + cfix + cpair
-                # A bingo needs a word that takes every tile left and every tile on
-                # the board among and right after them.
-                if height >= left and span <= height and left <= room[sq]:
-                    bound += bingo_bound
-                if bound < floor[0]:
-                    if through:
-                        del word[-through:]
-                    return
-            allowed = mask & cross[sq]
+            allowed = mask & checks[sq] & (ALL_LETTERS if blanks else rack_mask)
+            if allowed:
+                cbase = bases[node]
+                lmul = lm[sq]
+                wmul = wm[sq]
+                cross_base = cscore[sq]
+                new_mult = word_mult * wmul
+                after = after_of[sq]
+                open_next = open_of[sq]
+                nxt = col + 1
+                placed += 1
+                bingo = placed == rack_size
+                bonus = bingo_bonus if bingo else 0
+                # A lone new tile with a word across is the across pass's play.
+                leaf_ok = not down or placed > 1 or cross_base < 0
+                prefix = ""  # the word so far, joined when a leaf is first recorded
+                # After a letter the next square asks for a tile (open_next) or for
+                # what is already there, a tile or the edge.
+                leaf_at_edge = nxt == SIZE
+                while allowed:
+                    low = allowed & -allowed
+                    allowed ^= low
+                    letter = low.bit_length() - 1
+                    child = targets[cbase + (mask & (low - 1)).bit_count()]
+                    child_mask = masks[child]
+                    if open_next:
+                        reach = child_mask & after
+                        ends = child_mask & TERMINAL
+                        if not reach and not ends:
+                            continue
+                    elif leaf_at_edge:
+                        if not child_mask & TERMINAL:
+                            continue
+                        reach = 0
+                        ends = TERMINAL
+                    else:  # a tile next: follow it in a call
+                        if not child_mask & after:
+                            continue
+                        reach = -1
+                        ends = 0
+                    have = counts[letter]
+                    if have:
+                        left = rack_mask if have > 1 else rack_mask ^ low
+                        value = values[letter] * lmul
+                        cross = (
+                            cross_sum if cross_base < 0 else cross_sum + (cross_base + value) * wmul
+                        )
+                        if reach and (reach < 0 or reach & (ALL_LETTERS if blanks else left)):
+                            counts[letter] = have - 1
+                            word.append(_UPPER[letter])
+                            self.extend_all(
+                                child, nxt, main_sum + value, new_mult, cross, placed, left, blanks
+                            )
+                            word.pop()
+                            counts[letter] = have
+                        elif ends and leaf_ok:
+                            if not prefix:
+                                prefix = "".join(word)
+                            out.append(
+                                _new_play(
+                                    GeneratedPlay,
+                                    (
+                                        (main_sum + value) * new_mult + cross + bonus,
+                                        *where,
+                                        down,
+                                        prefix + _UPPER[letter],
+                                        placed,
+                                        bingo,
+                                    ),
+                                )
+                            )
+                    if blanks:
+                        cross = cross_sum if cross_base < 0 else cross_sum + cross_base * wmul
+                        if reach and (
+                            reach < 0 or reach & (ALL_LETTERS if blanks > 1 else rack_mask)
+                        ):
+                            word.append(_LOWER[letter])
+                            self.extend_all(
+                                child, nxt, main_sum, new_mult, cross, placed, rack_mask, blanks - 1
+                            )
+                            word.pop()
+                        elif ends and leaf_ok:
+                            if not prefix:
+                                prefix = "".join(word)
+                            out.append(
+                                _new_play(
+                                    GeneratedPlay,
+                                    (
+                                        main_sum * new_mult + cross + bonus,
+                                        *where,
+                                        down,
+                                        prefix + _LOWER[letter],
+                                        placed,
+                                        bingo,
+                                    ),
+                                )
+                            )
+        if through:
+            del word[-through:]
+
+    def extend_best(
+        self,
+        node: int,
+        col: int,
+        main_sum: int,
+        word_mult: int,
+        cross_sum: int,
+        placed: int,
+        rack_mask: int,
+        blanks: int,
+        rem: int,
+    ) -> None:
+        """Extend the word right from ``col``, each blank tried as each letter, cutting
+        every branch that cannot reach the floor (the best plays only)."""
+        (grid, gval, masks, bases, targets, checks, cscore, lm, wm, after_of, open_of) = self.board
+        word, counts, values, out, rack_size, bingo_bonus, down = self.state
+        base, anchor, first, where = self.at
+        floor = self.floor
+        through = 0
+        while col < SIZE:
+            tile = grid[base + col]
+            if tile < 0:
+                break
+            mask = masks[node]
+            bit = 1 << tile
+            if not mask & bit:
+                if through:
+                    del word[-through:]
+                return
+            node = targets[bases[node] + (mask & (bit - 1)).bit_count()]
+            main_sum += gval[base + col]
+            word.append(".")
+            through += 1
+            col += 1
+        mask = masks[node]
+        if mask & TERMINAL and col > anchor:
+            score = main_sum * word_mult + cross_sum
+            bingo = placed == rack_size
+            if bingo:
+                score += bingo_bonus
+            if score >= floor[0] and (
+                not down or placed > 1 or not _single_tile_across(word, cscore, first)
+            ):
+                out.append(
+                    _new_play(GeneratedPlay, (score, *where, down, "".join(word), placed, bingo))
+                )
+                floor[0] = score
+        if col < SIZE:
+            sq = base + col
+            # Prune: what this branch can still score, at most (see _bound_row).
+            left = self.rack.total - placed
+            height = self.heights[node]
+            board, pair, lmax, mult, cfix, cpair, cmax, span = self._bound_rows(sq)[
+                height if height < left else left
+            ]
+            # The best pairing of the rack's top values, or all that is left of the
+            # rack's value on the best premium, whichever is less.
+            if rem * lmax < pair:
+                pair = rem * lmax
+            if rem * cmax < cpair:
+                cpair = rem * cmax
+            bound = (main_sum + board + pair) * word_mult * mult + cross_sum + cfix + cpair
+            # A bingo needs a word that takes every tile left and every tile on the
+            # board among and right after them.
+            if height >= left and span <= height and left <= self.room[sq]:
+                bound += self.bingo_bound
+            if bound < floor[0]:
+                if through:
+                    del word[-through:]
+                return
+            allowed = mask & checks[sq]
             if not blanks:
                 allowed &= rack_mask
             if allowed:
@@ -578,15 +1001,9 @@ def _search(
                 wmul = wm[sq]
                 cross_base = cscore[sq]
                 new_mult = word_mult * wmul
-                # A child that can neither end a word here nor go on to the next square
-                # is not visited: most calls would be such dead ends.
+                after = after_of[sq]
+                open_next = open_of[sq]
                 nxt = col + 1
-                if nxt == SIZE:
-                    after, open_next = TERMINAL, False
-                elif grid[sq + 1] >= 0:
-                    after, open_next = 1 << grid[sq + 1], False
-                else:
-                    after, open_next = cross[sq + 1], True
                 while allowed:
                     low = allowed & -allowed
                     allowed ^= low
@@ -621,7 +1038,7 @@ def _search(
                             value = values[letter] * lmul
                             counts[letter] = have - 1
                             word.append(_UPPER[letter])
-                            extend(
+                            self.extend_best(
                                 child,
                                 nxt,
                                 main_sum + value,
@@ -638,7 +1055,7 @@ def _search(
                             counts[letter] = have
                     if blanks and go_blank:
                         word.append(_LOWER[letter])
-                        extend(
+                        self.extend_best(
                             child,
                             nxt,
                             main_sum,
@@ -653,110 +1070,36 @@ def _search(
         if through:
             del word[-through:]
 
-    def free_left(idx: int, col: int) -> int:
-        """How many empty non-anchor squares a left part may take before the anchor."""
-        limit = 0
-        c = col - 1
-        while c >= 0 and grid[idx - col + c] < 0 and (idx - col + c) not in anchors:
-            limit += 1
-            c -= 1
-        return min(limit, rack_total - 1, len(bounds) - 1)
 
-    def run(row_: int, anchor_: int) -> None:
-        nonlocal row, base, anchor, start
-        row, base, anchor = row_, row_ * SIZE, anchor_
-        if anchor > 0 and grid[base + anchor - 1] >= 0:
-            start = anchor - 1
-            while start > 0 and grid[base + start - 1] >= 0:
-                start -= 1
-            node = 0
-            main_sum = 0
-            for c in range(start, anchor):
-                tile = grid[base + c]
-                mask = masks[node]
-                bit = 1 << tile
-                if not mask & bit:
-                    return
-                node = targets[bases[node] + (mask & (bit - 1)).bit_count()]
-                main_sum += gval[base + c]
-            word[:] = ["."] * (anchor - start)
-            counts[:] = full_rack
-            extend(node, anchor, main_sum, 1, 0, 0, rack_mask0, blanks0, rem0)
-            return
-        limit = free_left(base + anchor, anchor)
-        here = cross[base + anchor]
-        parts = [p for p in left_parts[: bounds[limit]] if p[2] & here]
-        if anchor + 1 < SIZE and grid[base + anchor + 1] >= 0 and parts:
-            # A tile right after the anchor: keep the left parts that can reach it
-            # through some anchor letter (asked once per DAWG node and letter set).
-            parts = _reaching(parts, here, 1 << grid[base + anchor + 1], masks, bases, targets)
-        for part in parts:
-            length, node, _, letters, rack_mask, blanks = part
-            start = anchor - length
-            main_sum = 0
-            word_mult = 1
-            rem = rem0
-            sq = base + start
-            counts[:] = full_rack
-            for i, ch in enumerate(letters):
-                if ch < "a":  # a real tile (a blank is lowercase)
-                    letter = ord(ch) - 65
-                    counts[letter] -= 1
-                    value = values[letter]
-                    main_sum += value * lm[sq + i]
-                    rem -= value
-                word_mult *= wm[sq + i]
-            word[:] = letters
-            extend(node, anchor, main_sum, word_mult, 0, length, rack_mask, blanks, rem)
+_new_play = tuple.__new__
+_NO_HEIGHTS = array("B")
 
-    tasks = []
-    for idx in sorted(anchors):
-        r, c = divmod(idx, SIZE)
-        bound = 0
-        if best_only:
-            if c > 0 and grid[idx - 1] >= 0:
-                first = idx - 1
-                while first > r * SIZE and grid[first - 1] >= 0:
-                    first -= 1
-                bound = _table_bound(tables[idx * width + rack_total], sum(gval[first:idx]))
-                if rack_total <= room[idx]:
-                    bound += bingo_bound
-            else:
-                for sq in range(idx - free_left(idx, c), idx + 1):
-                    here = _table_bound(tables[sq * width + rack_total], 0)
-                    if rack_total <= room[sq]:
-                        here += bingo_bound
-                    bound = max(bound, here)
-        tasks.append((bound, r, c))
-    return tasks, run
-
-
-#: Per square and tiles left (see :func:`_bound_tables`): the board tiles the play can
-#: take in, the best pairing of rack values with letter premiums, the highest letter
-#: premium, the word premiums multiplied, the cross-words' board tiles, the best pairing
-#: with the cross-words' premiums, the highest such premium, the squares the play takes.
+#: Per number ``j`` of tiles still to place from a square (see :func:`_bound_row`): the
+#: board tiles the play can take in, the best pairing of rack values with letter
+#: premiums, the highest letter premium, the word premiums multiplied, the cross-words'
+#: board tiles, the best pairing with the cross-words' premiums, the highest such
+#: premium, the squares the play takes.
 _BoundRow = tuple[int, int, int, int, int, int, int, int]
 
 
 def _table_bound(row: _BoundRow, main_sum: int) -> int:
-    """The bound of :func:`_bound_tables` from the start of a play (word premium 1)."""
+    """The bound of :func:`_bound_row` from the start of a play (word premium 1)."""
     board, pair, _, mult, cfix, cpair, _, _ = row
     return (main_sum + board + pair) * mult + cfix + cpair
 
 
-def _bound_tables(
+def _bound_row(
+    sq: int,
     grid: list[int],
     gval: list[int],
     lm: tuple[int, ...],
     wm: tuple[int, ...],
     cscore: list[int],
-    values: list[int],
-    counts: list[int],
-    blanks: int,
-) -> tuple[list[_BoundRow], list[int]]:
-    """Per empty square ``sq`` and number ``j`` of tiles still on the rack (index
-    ``sq * (n + 1) + j``, ``n`` the rack's size), what placing up to ``j`` more tiles from
-    ``sq`` on can add to a play at most, for the top search:
+    rack: _Rack,
+) -> list[_BoundRow]:
+    """For the empty square ``sq`` and each number ``j`` of tiles still on the rack
+    (``0`` to the rack's size), what placing up to ``j`` more tiles from ``sq`` on can add
+    to a play at most, for the top search:
 
         score <= (main_sum + board + pair) * word_mult * mult + cross_sum + cfix + cpair
 
@@ -769,91 +1112,49 @@ def _bound_tables(
     letter times word premium; ``cmax`` the highest). Every term grows with ``j``, and a
     play places no more than the rack holds (nor more than the DAWG node's height
     allows), so the bound holds for every play that continues from there. The bingo
-    bonus is added by the caller when all tiles left fit: ``room`` is, per square, the
-    empty squares from there to the row's end."""
-    n = sum(counts) + blanks
-    width = n + 1
-    ranked = sorted((values[i] for i, c in enumerate(counts) for _ in range(c)), reverse=True)
-    ranked += [0] * blanks
-    size = SIZE * SIZE
-    nothing: _BoundRow = (0, 0, 0, 1, 0, 0, 0, 0)
-    tables = [nothing] * (size * width)
-    room = [0] * size
-    for sq in range(size):
-        if grid[sq] >= 0:
-            continue
-        row_end = sq - sq % SIZE + SIZE
-        letter_mults: list[int] = []
-        cross_mults: list[int] = []
-        board = 0
-        word_mult = 1
-        cross_fixed = 0
-        pos = sq
-        for j in range(1, n + 1):
-            k = sq * width + j
-            while pos < row_end and grid[pos] >= 0:  # tiles between the new ones
-                board += gval[pos]
-                pos += 1
-            if pos == row_end:
-                tables[k] = tables[k - 1]  # no room for a j-th tile: it adds nothing
-                continue
-            letter_mults.append(lm[pos])
-            word_mult *= wm[pos]
-            if cscore[pos] >= 0:
-                cross_mults.append(lm[pos] * wm[pos])
-                cross_fixed += cscore[pos] * wm[pos]
+    bonus is added by the caller when all tiles left fit. Made only for the squares a
+    search reaches: most of the board never is."""
+    ranked = rack.ranked
+    n = rack.total
+    row_end = sq - sq % SIZE + SIZE
+    rows: list[_BoundRow] = [(0, 0, 0, 1, 0, 0, 0, 0)]
+    letter_mults: list[int] = []
+    cross_mults: list[int] = []
+    board = 0
+    word_mult = 1
+    cross_fixed = 0
+    pos = sq
+    for _ in range(n):
+        while pos < row_end and grid[pos] >= 0:  # tiles between the new ones
+            board += gval[pos]
             pos += 1
-            after = board
-            end = pos
-            while end < row_end and grid[end] >= 0:  # the tiles right after the last one
-                after += gval[end]
-                end += 1
-            letter_mults.sort(reverse=True)
-            cross_mults.sort(reverse=True)
-            tables[k] = (
+        if pos == row_end:
+            rows.append(rows[-1])  # no room for another tile: it adds nothing
+            continue
+        insort(letter_mults, -lm[pos])
+        word_mult *= wm[pos]
+        if cscore[pos] >= 0:
+            insort(cross_mults, -lm[pos] * wm[pos])
+            cross_fixed += cscore[pos] * wm[pos]
+        pos += 1
+        after = board
+        end = pos
+        while end < row_end and grid[end] >= 0:  # the tiles right after the last one
+            after += gval[end]
+            end += 1
+        rows.append(
+            (
                 after,
-                sum(v * m for v, m in zip(ranked, letter_mults, strict=False)),
-                letter_mults[0],
+                -sum(map(mul, ranked, letter_mults)),
+                -letter_mults[0],
                 word_mult,
                 cross_fixed,
-                sum(v * m for v, m in zip(ranked, cross_mults, strict=False)),
-                cross_mults[0] if cross_mults else 0,
+                -sum(map(mul, ranked, cross_mults)),
+                -cross_mults[0] if cross_mults else 0,
                 end - sq,
             )
-        room[sq] = sum(1 for i in range(sq, row_end) if grid[i] < 0)
-    return tables, room
-
-
-def _reaching(
-    parts: list[_LeftPart],
-    here: int,
-    need: int,
-    masks: array[int],
-    bases: array[int],
-    targets: array[int],
-) -> list[_LeftPart]:
-    """The left parts with an anchor letter (in ``here``) after which ``need`` follows."""
-    memo: dict[tuple[int, int], bool] = {}
-    kept = []
-    for part in parts:
-        letters = part[2] & here
-        key = (part[1], letters)
-        ok = memo.get(key)
-        if ok is None:
-            node = part[1]
-            mask = masks[node]
-            base = bases[node]
-            ok = False
-            while letters:
-                low = letters & -letters
-                letters ^= low
-                if masks[targets[base + (mask & (low - 1)).bit_count()]] & need:
-                    ok = True
-                    break
-            memo[key] = ok
-        if ok:
-            kept.append(part)
-    return kept
+        )
+    return rows
 
 
 def _single_tile_across(word: list[str], cscore: list[int], first: int) -> bool:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import zlib
+from array import array
 from collections import Counter
 from functools import cache
 from itertools import combinations
@@ -231,6 +233,16 @@ def test_dawg_round_trips_and_refuses_bad_input():
     dawg = build(["AB", "ABC", "B", "ZZZ"])
     again = Dawg.from_bytes(dawg.to_bytes())
     assert list(again) == ["AB", "ABC", "B", "ZZZ"]
+    # The heights travel in the file: the root takes ZZZ's 3 letters, A then BC's 2.
+    assert again.heights()[0] == 3
+    assert again.heights()[again.walk("A")] == 2
+    assert again.heights()[again.walk("ABC")] == 0
+    # A file of the first format (no heights) opens; its heights are worked out.
+    raw = b"".join(array("I", arr).tobytes() for arr in (dawg.masks, dawg.bases, dawg.targets))
+    header = f"bordpunt-dawg 1\n{len(dawg.masks)} {len(dawg.targets)}\n".encode()
+    first = Dawg.from_bytes(header + zlib.compress(raw))
+    assert list(first) == list(dawg)
+    assert first.heights() == dawg.heights()
     with pytest.raises(ValueError):
         Dawg.from_bytes(b"something else")
     with pytest.raises(ValueError):
