@@ -127,6 +127,7 @@ def season_standings(season: Season, on: date | None = None) -> Standings:
     club_names: dict[int, str] = {}
     person_clubs: dict[str, int | None] = {}
     games: dict[tuple[str, int], GameInfo] = {}
+    played: list[tuple[str, int, str, int, int, int]] = []
     players_per_game: dict[int, int] = {}
     for (
         player_id,
@@ -169,10 +170,12 @@ def season_standings(season: Season, on: date | None = None) -> Standings:
                 interclub=kind == Event.Kind.INTERCLUB,
             )
         )
-        games[(person, game_id)] = GameInfo(event_name, game_number, points, winner_points, 0)
+        played.append((person, game_id, event_name, game_number, points, winner_points))
+    # Each GameInfo made once, when its game's players are counted (a frozen dataclass
+    # costs: 7,200 of them twice were a tenth of a season's ranking).
     games = {
-        key: GameInfo(i.event_name, i.number, i.points, i.winner_points, players_per_game[key[1]])
-        for key, i in games.items()
+        (person, game_id): GameInfo(name, number, points, winner, players_per_game[game_id])
+        for person, game_id, name, number, points, winner in played
     }
     if club_names:  # a club's name as it is now, where the club is known here
         club_names.update(Club.objects.filter(pk__in=club_names).values_list("pk", "name"))
