@@ -114,6 +114,7 @@ class HistoryAction(models.TextChoices):
     RANKING_PUBLISH = "ranking.publish", _("results of a ranked game published")
     # A federation's ranking (ranking/).
     RANKING_IMPORT = "ranking.import", _("event's results imported from a results file")
+    RANKING_OFFICIAL = "ranking.official", _("season ranking published as an official version")
 
 
 class HistoryReason(models.TextChoices):

@@ -32,6 +32,7 @@ WRITES = (
     "jury typing",
     "redo",
     "results file",
+    "official ranking version",
 )
 
 
