@@ -16,7 +16,6 @@ from clubs.history import HistoryAction
 from clubs.models import HistoryEntry
 from events.models import Event
 from ranking.changes import Kind
-from ranking.exports import publication_csv
 from ranking.models import Publication, RankedEvent, RankedGame, RankedResult
 from ranking.publications import PublicationError, publication_changes, publication_create
 from tests.factories import PlayerFactory, UserFactory
@@ -66,7 +65,7 @@ def ranked(season, clubs):
 def test_a_version_stays_as_published_and_a_correction_lists_its_changes(
     season, official, clubs, ranked, django_assert_num_queries
 ):
-    an, bert = ranked
+    _an, bert = ranked
     # Who may, a savepoint and its release, the lock, the latest version, the results, the
     # clubs' names, the publication, its persons, its clubs, the history entry.
     with django_assert_num_queries(11):
