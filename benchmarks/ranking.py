@@ -1,7 +1,9 @@
 """A season of the federation's ranking from results files: 16 interclubs of 150 players
 each (3 games an interclub: 7,200 results), imported one file after the other on the
-federation's Bordpunt, then the season ranking computed. Target (issue 43): import and
-ranking together under 2 s on this 2-core machine.
+federation's Bordpunt, then the season ranking computed. Targets (issue 53): import and
+ranking together under 1 s on PostgreSQL and 0.5 s on SQLite on this 2-core machine. The
+machine is shared: besides the wall time it prints this process's CPU time (the server's
+share on PostgreSQL is not in it) and the load average, to read the wall time by.
 
 The files are built first (not timed) from a pool of 600 persons of 25 clubs, a third of
 them known on the federation's Bordpunt beforehand; each interclub draws 150 of them. Timed:
@@ -121,15 +123,16 @@ def main() -> None:
         )
         from ranking.selectors import season_standings
 
-        imports, rankings, totals = [], [], []
+        imports, rankings, totals, cpus = [], [], [], []
         for _ in range(args.repeat):
             with transaction.atomic():
-                start = time.perf_counter()
+                start, cpu = time.perf_counter(), time.process_time()
                 for data in files:
                     results_import_apply(data=data, season=season, by=None)
                 imported = time.perf_counter()
                 season_standings(season)
                 done = time.perf_counter()
+                cpus.append((time.process_time() - cpu) * 1000)
                 count = RankedResult.objects.count()
                 transaction.set_rollback(True)
             assert count == args.interclubs * args.players * GAMES, count
@@ -137,13 +140,16 @@ def main() -> None:
             rankings.append((done - imported) * 1000)
             totals.append((done - start) * 1000)
         transaction.set_rollback(True)
+    target = 1000 if connection.vendor == "postgresql" else 500
+    print(f"load average {Path('/proc/loadavg').read_text().split()[0]} (2 cores)")
     best = min(range(args.repeat), key=lambda i: totals[i])
     middle = sorted(range(args.repeat), key=lambda i: totals[i])[args.repeat // 2]
     for label, i in (("best", best), ("median", middle)):
         print(f"{label} of {args.repeat} runs:")
         print(f"  import of {len(files)} files      {imports[i]:8.0f} ms")
         print(f"  season ranking               {rankings[i]:8.0f} ms")
-        print(f"  together                     {totals[i]:8.0f} ms   target < 2000 ms")
+        print(f"  together                     {totals[i]:8.0f} ms   target < {target} ms")
+        print(f"  CPU of this process          {cpus[i]:8.0f} ms")
 
 
 if __name__ == "__main__":

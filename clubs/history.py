@@ -116,6 +116,7 @@ class HistoryAction(models.TextChoices):
     RANKING_WITHDRAW = "ranking.withdraw", _("event taken out of the ranking")
     # A federation's ranking (ranking/).
     RANKING_IMPORT = "ranking.import", _("event's results imported from a results file")
+    RANKING_OFFICIAL = "ranking.official", _("season ranking published as an official version")
 
 
 class HistoryReason(models.TextChoices):

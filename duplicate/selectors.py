@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, NamedTuple, cast
 
@@ -14,6 +14,8 @@ from django.shortcuts import get_object_or_404
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
+from clubs.history import HistoryAction
+from clubs.models import HistoryEntry
 from duplicate.models import (
     DuplicateCompetition,
     Evening,
@@ -617,12 +619,41 @@ class Correction:
     notes: list[str]
     counted: int
 
+    @property
+    def effect(self) -> int | None:
+        """What the engine did to the player's total: counted minus claimed (None: no score
+        claimed)."""
+        claimed = self.slip.claimed
+        return None if claimed is None else self.counted - claimed
+
+
+@dataclass(frozen=True)
+class SlipChange:
+    """A slip changed by a person after it was in: corrected (`slip_correct`), or a jury
+    conflict resolved by taking the second typing or keeping the slip
+    (`slip_conflict_resolve`); from the history, which keeps who, when and why."""
+
+    #: "corrected", "conflict_taken" or "conflict_kept".
+    kind: str
+    turn: int
+    player: str
+    text_before: str
+    text_after: str
+    claimed_before: int | None
+    claimed_after: int | None
+    #: The change of the player's total: the slip's score after minus before.
+    effect: int
+    by: str
+    at: datetime
+    reason: str
+
 
 @dataclass(frozen=True)
 class PostCheck:
-    """The evening's post-check: every slip the engine corrected, and how many players'
-    totals differ from what their slips claimed (of those who claimed every slip); who was
-    recorded absent, and who left after which turn."""
+    """The evening's post-check: every slip the engine corrected, how many players'
+    totals differ from what their slips claimed (of those who claimed every slip), every
+    change a person made to a slip after it was in; who was recorded absent, and who left
+    after which turn."""
 
     corrections: list[Correction]
     slips: int
@@ -630,6 +661,7 @@ class PostCheck:
     totals_changed: int
     absent: list[str]
     left: list[tuple[str, int]]
+    changes: list[SlipChange]
 
 
 def _notes(slip: Slip, notation: Notation, present: bool) -> list[str]:
@@ -655,12 +687,60 @@ def _notes(slip: Slip, notation: Notation, present: bool) -> list[str]:
     return notes
 
 
+def _slip_changes(evening: Evening, slips: dict[int, Slip]) -> list[SlipChange]:
+    """The corrections and conflict resolutions of the evening's standing slips, oldest
+    first, from their history entries (one query). A conflict resolved by taking the
+    second typing wrote the correction just before its own entry: one line, not two."""
+    entries = HistoryEntry.objects.filter(
+        duplicate_id=evening.competition_id,
+        object_type="duplicate_slip",
+        action__in=[HistoryAction.SLIP_CORRECT, HistoryAction.SLIP_CONFLICT_RESOLVE],
+        object_id__in=Slip.objects.filter(turn__evening=evening).values("pk"),
+    ).order_by("at", "pk")
+    lines: list[SlipChange] = []
+    last: dict[int, int] = {}  # a slip's latest line
+    for entry in entries:
+        slip = slips.get(cast(int, entry.object_id))
+        if slip is None:  # a void slip's: it no longer counts
+            continue
+        before, after = entry.before or {}, entry.after or {}
+        line = SlipChange(
+            kind="corrected",
+            turn=slip.turn.number,
+            player=slip.player.name,
+            text_before=before.get("slip", ""),
+            text_after=after.get("slip", before.get("slip", "")),
+            claimed_before=before.get("claimed"),
+            claimed_after=after.get("claimed", before.get("claimed")),
+            effect=after.get("score", 0) - before.get("score", 0),
+            by=entry.by_name,
+            at=entry.at,
+            reason=entry.reason,
+        )
+        if entry.action == HistoryAction.SLIP_CONFLICT_RESOLVE:
+            taken = bool(after.get("taken"))
+            previous = lines[last[slip.pk]] if slip.pk in last else None
+            if taken and previous is not None and previous.kind == "corrected":
+                lines[last[slip.pk]] = replace(previous, kind="conflict_taken")
+                continue
+            line = replace(
+                line,
+                kind="conflict_taken" if taken else "conflict_kept",
+                text_after=after.get("typed_again", "") if taken else line.text_before,
+                claimed_after=after.get("claimed") if taken else line.claimed_before,
+                effect=0,
+            )
+        last[slip.pk] = len(lines)
+        lines.append(line)
+    return lines
+
+
 def post_check(evening: Evening) -> PostCheck:
     """Every slip of the evening that the engine did not take as written (a score
     corrected, a zero with its reason, a penalty, a warning, a fault accepted, a late
     slip, a slip of a turn its player was not present for), by turn and player;
-    withdrawn players' slips included, as they were judged; and the evening's presence
-    as recorded (three queries)."""
+    withdrawn players' slips included, as they were judged; every correction and conflict
+    resolution of them; and the evening's presence as recorded (four queries)."""
     slips = list(
         Slip.objects.standing()
         .filter(turn__evening=evening)
@@ -700,4 +780,5 @@ def post_check(evening: Evening) -> PostCheck:
         changed,
         absent=[name for name, status, _left in by_name if status == Presence.Status.ABSENT],
         left=[(name, cast(int, left)) for name, status, left in by_name if status == LEFT],
+        changes=_slip_changes(evening, {slip.pk: slip for slip in slips}),
     )

@@ -49,7 +49,7 @@ from clubs.signals import player_changed
 from competition.models import Entrant
 from duplicate.models import Participant
 from events.models import Entry
-from ranking.models import RankedResult
+from ranking.models import PublishedPerson, RankedResult
 
 #: The keys of a player's own history entries (`clubs.services.PLAYER_FIELDS`, an
 #: invitation, an account) whose values are the person's data.
@@ -308,6 +308,7 @@ def player_erase(*, player: Player, by: Any, reason_code: str, now: datetime | N
     Membership.objects.filter(player=player).delete()
     # The ranking keeps each result's name as it was at the event: erased with the rest.
     RankedResult.objects.filter(player=player).update(name=placeholder, federation_number="")
+    PublishedPerson.objects.filter(player=player).update(name=placeholder, federation_number="")
     Player.objects.filter(pk=player.pk).update(
         name=placeholder,
         user=None,

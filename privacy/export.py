@@ -32,7 +32,7 @@ from competition.models import Absence, Entrant
 from duplicate.models import Participant, Slip
 from events.models import Entry, Event
 from games.models import Game, Move
-from ranking.models import RankedResult
+from ranking.models import PublishedPerson, RankedResult
 
 FORMAT = "bordpunt-personal-data"
 VERSION = 1
@@ -56,6 +56,10 @@ RELATIONS: dict[tuple[str, str], str | None] = {
     ("events.event", "directors"): "event_roles",
     ("events.event", "jury"): "event_roles",
     ("ranking.rankedresult", "player"): "ranked_results",
+    ("ranking.publishedperson", "player"): "published_rankings",
+    # The official who published a version of the season's ranking: an act for the
+    # federation, as an event's results imported (below).
+    ("ranking.publication", "by"): None,
     # The federation official who published or imported an event's results: an act for
     # the federation, as the admin's log (the account's removal leaves it without a name).
     ("ranking.rankedevent", "by"): None,
@@ -290,6 +294,7 @@ def personal_data(user: Any, *, now: datetime | None = None) -> dict[str, Any]:
             for event in events.select_related("organiser").order_by("pk")
         ],
         "ranked_results": [],
+        "published_rankings": [],
         "history": [],
     }
     about = Q(by=user)
@@ -393,6 +398,20 @@ def personal_data(user: Any, *, now: datetime | None = None) -> dict[str, Any]:
             for result in RankedResult.objects.filter(player=player)
             .select_related("game__event")
             .order_by("game__date", "pk")
+        ]
+        data["published_rankings"] = [
+            {
+                "season": row.publication.season.name,
+                "version": row.publication.version,
+                "on": row.publication.on,
+                "name": row.name,
+                "club": row.club_name,
+                "rank": row.rank,
+                "average": row.average,
+            }
+            for row in PublishedPerson.objects.filter(player=player)
+            .select_related("publication__season")
+            .order_by("publication__season", "publication__version")
         ]
         about |= (
             Q(object_type="player", object_id=player.pk)

@@ -1,11 +1,12 @@
-"""Ranked events, games and results are shown here, never changed: they come from the
-evenings played (`ranking.services.evening_publish`) or from a results file, and a season's
-GV computes them again; the history keeps each of those."""
+"""Ranked events, games and results, and the official versions published, are shown here,
+never changed: they come from the evenings played (`ranking.services.evening_publish`) or
+from a results file, and a season's GV computes them again; a version is frozen
+(`ranking.publications`); the history keeps each of those."""
 
 from django.contrib import admin
 
 from clubs.admin import ViewOnlyAdmin
-from ranking.models import RankedEvent, RankedGame, RankedResult
+from ranking.models import Publication, RankedEvent, RankedGame, RankedResult
 
 
 @admin.register(RankedEvent)
@@ -29,3 +30,10 @@ class RankedResultAdmin(ViewOnlyAdmin):
     list_filter = ["game__event__season"]
     search_fields = ["name", "federation_number"]
     list_select_related = ["game__event"]
+
+
+@admin.register(Publication)
+class PublicationAdmin(ViewOnlyAdmin):
+    list_display = ["season", "version", "on", "published_at", "by_name"]
+    list_filter = ["season"]
+    list_select_related = ["season"]

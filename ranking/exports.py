@@ -1,16 +1,22 @@
-"""A season's ranking as plain data: the JSON and CSV of `manage.py ranking` (unrounded
-averages and percentages, as the federation asks for its own sheets; the CSV through the
-one writer, `competition.spreadsheets`).
+"""A season's ranking as plain data: the JSON and CSV of `manage.py ranking` and of each
+published version (unrounded averages and percentages, as the federation asks for its own
+sheets; the CSV through the one writer, `competition.spreadsheets`).
 
-Django: none but the selectors' records.
+Django: none but the selectors' records and the published rows.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from competition.spreadsheets import csv_text
+from ranking.changes import Change
 from ranking.selectors import Standings
+
+if TYPE_CHECKING:
+    from ranking.models import Publication, PublishedClub, PublishedPerson
+    from ranking.publications import VersionChanges
 
 CSV_HEADER = [
     "rank",
@@ -110,6 +116,84 @@ def season_csv(standings: Standings) -> str:
                     repr(person["average"]),
                 ]
                 for person in season_data(standings)["persons"]
+            ),
+        ],
+        lineterminator="\n",
+    )
+
+
+def publication_data(
+    publication: Publication,
+    persons: Sequence[PublishedPerson],
+    clubs: Sequence[PublishedClub],
+    changed: VersionChanges,
+) -> dict[str, Any]:
+    """A published version as it was published, with the changes from the version before
+    (averages and scores unrounded)."""
+    season = publication.season
+    return {
+        "federation": season.federation.slug,
+        "season": season.slug,
+        "name": season.name,
+        "version": publication.version,
+        "on": publication.on.isoformat(),
+        "published_at": publication.published_at.isoformat(),
+        "published_by": publication.by_name,
+        "reason": publication.reason,
+        "interclubs": publication.interclubs,
+        "interclubs_needed": publication.interclubs_needed,
+        "persons": [
+            {
+                "rank": row.rank,
+                "federation_number": row.federation_number,
+                "name": row.name,
+                "club": row.club_name,
+                "games": row.games,
+                "interclubs": row.interclubs,
+                "counted": row.counted,
+                "average": row.average,
+            }
+            for row in persons
+        ],
+        "clubs": [
+            {"rank": row.rank, "club": row.name, "score": row.score, "results": row.results}
+            for row in clubs
+        ],
+        "changes": {
+            "from_version": changed.previous,
+            "persons": [_change(change) for change in changed.persons],
+            "clubs": [_change(change) for change in changed.clubs],
+        },
+    }
+
+
+def _change(change: Change) -> dict[str, Any]:
+    return {
+        "kind": change.kind.value,
+        "name": change.name,
+        "rank": [change.rank_before, change.rank_after],
+        "value": [change.value_before, change.value_after],
+        "club": [change.club_before, change.club_after],
+    }
+
+
+def publication_csv(persons: Sequence[PublishedPerson]) -> str:
+    """A published version's persons as `season_csv` writes a ranking."""
+    return csv_text(
+        [
+            CSV_HEADER,
+            *(
+                [
+                    "" if row.rank is None else row.rank,
+                    row.federation_number,
+                    row.name,
+                    row.club_name,
+                    row.games,
+                    row.interclubs,
+                    row.counted,
+                    repr(row.average),
+                ]
+                for row in persons
             ),
         ],
         lineterminator="\n",

@@ -343,11 +343,12 @@ def _shown(value: Any, limit: int = 40) -> str:
 
 
 def _no_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    keys = [key for key, _value in pairs]
-    for key in keys:
-        if keys.count(key) > 1:
-            raise ResultsFileError("duplicate_key", key=_shown(key)[1:-1])
-    return dict(pairs)
+    found = dict(pairs)
+    if len(found) < len(pairs):  # rare: then look for the key written twice
+        keys = [key for key, _value in pairs]
+        twice = next(key for key in keys if keys.count(key) > 1)
+        raise ResultsFileError("duplicate_key", key=_shown(twice)[1:-1])
+    return found
 
 
 def _no_constant(name: str) -> Any:
@@ -642,6 +643,9 @@ def _check_persons(results: ResultsFile) -> None:
     """One person (a federation number) is in a game once, under one name, and plays the
     event for one club."""
     names: dict[str, dict[str, str]] = {}
+    #: Each spelling of a number's name seen, so `name_key` runs once a spelling, not once
+    #: a result (a person is in every game of the event).
+    spellings: dict[str, set[str]] = {}
     clubs: dict[str, dict[tuple[str, str] | None, FileClub | None]] = {}
     seen_games: set[int] = set()
     for game in results.games:
@@ -654,7 +658,10 @@ def _check_persons(results: ResultsFile) -> None:
             if number is None:
                 continue
             in_game.setdefault(number, []).append(result.name)
-            names.setdefault(number, {}).setdefault(name_key(result.name), result.name)
+            seen = spellings.setdefault(number, set())
+            if result.name not in seen:
+                seen.add(result.name)
+                names.setdefault(number, {}).setdefault(name_key(result.name), result.name)
             clubs.setdefault(number, {}).setdefault(_club_key(result.club), result.club)
         for number, found in in_game.items():
             if len(found) > 1:

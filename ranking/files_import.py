@@ -206,25 +206,26 @@ def _plan_persons(plan: ImportPlan, results: ResultsFile) -> None:
             key = (result.federation_number or "", "" if result.federation_number else result.name)
             firsts.setdefault(key, result)
     numbers = [number for number, _name in firsts if number]
+    # (id, name) by number: rows, not model instances (a season's import reads thousands).
     known = {
-        player.federation_number: player
-        for player in Player.objects.filter(federation_number__in=numbers).only(
-            "name", "federation_number"
+        number: (pk, name)
+        for pk, name, number in Player.objects.filter(federation_number__in=numbers).values_list(
+            "pk", "name", "federation_number"
         )
     }
     for (number, _name), result in sorted(firsts.items(), key=lambda item: item[1].name):
-        here = known.get(number) if number else None
-        if here is not None and name_key(here.name) != name_key(result.name):
+        pk, name_here = known.get(number, (None, "")) if number else (None, "")
+        if pk is not None and name_key(name_here) != name_key(result.name):
             plan.problems.append(
-                _problem("person_elsewhere", number=number, here=here.name, file=result.name)
+                _problem("person_elsewhere", number=number, here=name_here, file=result.name)
             )
         plan.persons.append(
             PlannedPerson(
                 federation_number=number or None,
                 name=result.name,
                 club=result.club,
-                player_id=here.pk if here is not None else None,
-                name_here=here.name if here is not None and here.name != result.name else "",
+                player_id=pk,
+                name_here=name_here if pk is not None and name_here != result.name else "",
             )
         )
 

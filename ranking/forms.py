@@ -1,4 +1,4 @@
-"""The federation officials' form for a season's settings.
+"""The federation officials' forms: a season's settings, an official version of its ranking.
 
 Django: forms.
 """
@@ -56,3 +56,23 @@ class SeasonForm(forms.ModelForm):
 
     def settings(self) -> dict[str, Any]:
         return {name: self.cleaned_data[name] for name in SEASON_FIELDS}
+
+
+class PublicationForm(forms.Form):
+    """An official version of the ranking: its date, why (a correction), and the latest
+    version the official saw (another published meanwhile: refused)."""
+
+    on = forms.DateField(
+        label=_("Ranking on"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        help_text=_("Empty: today, or the season's last day once it is over."),
+    )
+    reason = forms.CharField(
+        label=_("Why a new version (announced with it)"),
+        max_length=500,
+        required=False,
+        strip=True,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+    after_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)

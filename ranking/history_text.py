@@ -29,10 +29,15 @@ def register_history_texts() -> None:
             **{field.name: field.verbose_name for field in fields},
             "winner_points": _("winner's points"),
             "median_points": _("median points"),
+            "version": _("version"),
+            "on": _("ranking on"),
+            "persons": _("persons"),
+            "ranked": _("ranked"),
         },
         texts={
             "start": date_text,
             "end": date_text,
+            "on": date_text,
             # 701.5 as the reader writes it ("701,5"); a whole median without decimals.
             "median_points": lambda value, reading: formats.number_format(
                 int(value) if float(value).is_integer() else value

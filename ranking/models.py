@@ -140,3 +140,110 @@ class RankedResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name}: {self.points}"
+
+
+class Publication(models.Model):
+    """A season's ranking frozen as the federation's official version: its rows are kept
+    as they were published (`PublishedPerson`, `PublishedClub`), so a later result, a
+    correction or another GV changes no version; a correction is a new version, with its
+    reason, and the changes from the version before are shown (the NTSV announces them)."""
+
+    season = models.ForeignKey(
+        Season, on_delete=models.PROTECT, related_name="publications", verbose_name=_("season")
+    )
+    version = models.PositiveIntegerField(_("version"))
+    #: The date the ranking is of (its `on`).
+    on = models.DateField(_("ranking on"))
+    published_at = models.DateTimeField(_("published"))
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    #: Who published it, as they were named then (the account may go).
+    by_name = models.CharField(_("published by"), max_length=150, blank=True)
+    #: Why a correction was published (empty for the first version).
+    reason = models.TextField(_("reason"), blank=True)
+    interclubs = models.PositiveIntegerField(_("interclubs"))
+    interclubs_needed = models.PositiveIntegerField(_("interclubs needed"))
+
+    class Meta:
+        ordering = ["season", "-version"]
+        verbose_name = _("published ranking")
+        verbose_name_plural = _("published rankings")
+        constraints = [
+            models.UniqueConstraint(fields=["season", "version"], name="publication_version_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season} v{self.version}"
+
+
+class PublishedPerson(models.Model):
+    """A person's row in a published ranking, as it was published."""
+
+    publication = models.ForeignKey(
+        Publication, on_delete=models.CASCADE, related_name="persons", verbose_name=_("version")
+    )
+    #: The row's place in the list (ranked first, then the unranked).
+    position = models.PositiveIntegerField(_("position"))
+    #: `ranking.selectors.person_key`: a player's id here, or `nr-<federation number>`.
+    person = models.CharField(_("person"), max_length=30)
+    #: The person here (for an erasure: privacy/erasure.py); empty for one of another
+    #: Bordpunt.
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("player"),
+    )
+    rank = models.PositiveIntegerField(_("rank"), null=True, blank=True)
+    federation_number = models.CharField(_("federation number"), max_length=20, blank=True)
+    name = models.CharField(_("name"), max_length=120)
+    club_name = models.CharField(_("club"), max_length=120, blank=True)
+    games = models.PositiveIntegerField(_("games"))
+    interclubs = models.PositiveIntegerField(_("interclubs"))
+    counted = models.PositiveIntegerField(_("counted"))
+    average = models.FloatField(_("average percentage"))
+    #: Why the person is not ranked: "games", "interclubs" or empty.
+    unranked_reason = models.CharField(_("not ranked because"), max_length=20, blank=True)
+
+    class Meta:
+        ordering = ["publication", "position"]
+        verbose_name = _("published person")
+        verbose_name_plural = _("published persons")
+        constraints = [
+            models.UniqueConstraint(fields=["publication", "person"], name="published_person_once"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PublishedClub(models.Model):
+    """A club's row in a published ranking, as it was published."""
+
+    publication = models.ForeignKey(
+        Publication, on_delete=models.CASCADE, related_name="clubs", verbose_name=_("version")
+    )
+    position = models.PositiveIntegerField(_("position"))
+    club = models.ForeignKey(
+        Club, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    name = models.CharField(_("club"), max_length=120)
+    rank = models.PositiveIntegerField(_("rank"))
+    score = models.FloatField(_("score"))
+    results = models.PositiveIntegerField(_("results"))
+
+    class Meta:
+        ordering = ["publication", "position"]
+        verbose_name = _("published club")
+        verbose_name_plural = _("published clubs")
+
+    def __str__(self) -> str:
+        return self.name

@@ -1,11 +1,15 @@
 """The ranking's pages: a federation's seasons, a season's ranking of persons and of clubs,
-a person's results, and the settings (the federation's officials).
+a person's results, the settings (the federation's officials), and the official versions
+published, each with its changes and its JSON and CSV.
 
-Thin: the reads are `ranking.selectors`; the writes are the seasons' own
-(`events.services.season_create`, `season_update`).
+Thin: the reads are `ranking.selectors` and `ranking.publications`; the writes are the
+seasons' own (`events.services.season_create`, `season_update`) and
+`ranking.publications.publication_create`.
 """
 
 from __future__ import annotations
+
+import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -19,8 +23,9 @@ from clubs.models import Club
 from clubs.permissions import can_manage_club
 from events.models import Season
 from events.services import EventError, season_create, season_update
-from ranking import selectors
-from ranking.forms import SeasonForm
+from ranking import publications, selectors
+from ranking.exports import publication_csv, publication_data
+from ranking.forms import PublicationForm, SeasonForm
 
 
 def _refused(form: SeasonForm, error: ValidationError | EventError) -> None:
@@ -85,6 +90,7 @@ def _context(request: HttpRequest, club: str, season: str, tab: str) -> dict:
         "on": standings.ranking.on,
         "can_manage": can_manage_club(request.user, found.federation),
         "tab": tab,
+        "official": publications.publication_latest(found),
     }
 
 
@@ -184,3 +190,101 @@ def season_edit_page(request: HttpRequest, club: str, season: str) -> HttpRespon
         "ranking/season_form.html",
         {"club": found.federation, "season": found, "form": form, "tab": "settings"},
     )
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def publications_page(request: HttpRequest, club: str, season: str) -> HttpResponse:
+    """The official versions of the season's ranking; its officials publish one here (the
+    ranking on a date), a correction with its reason."""
+    found = selectors.season_get(federation_slug=club, season_slug=season)
+    can_manage = can_manage_club(request.user, found.federation)
+    versions = list(found.publications.all())
+    latest = versions[0].version if versions else 0
+    form = PublicationForm(initial={"after_version": latest}) if can_manage else None
+    if request.method == "POST":
+        if not can_manage:
+            raise PermissionDenied
+        form = PublicationForm(request.POST)
+        if form.is_valid():
+            try:
+                made = publications.publication_create(
+                    season=found,
+                    by=request.user,
+                    on=form.cleaned_data["on"],
+                    reason=form.cleaned_data["reason"],
+                    after_version=form.cleaned_data["after_version"],
+                )
+            except publications.PublicationError as error:
+                form.add_error(None, error.message)
+            else:
+                messages.success(
+                    request, _("Version %(version)s is published.") % {"version": made.version}
+                )
+                return redirect("ranking_publication", club, season, made.version)
+    return render(
+        request,
+        "ranking/publications.html",
+        {
+            "club": found.federation,
+            "season": found,
+            "versions": versions,
+            "form": form,
+            "can_manage": can_manage,
+            "tab": "publications",
+        },
+    )
+
+
+def _publication(club: str, season: str, version: int) -> tuple:
+    found = selectors.season_get(federation_slug=club, season_slug=season)
+    publication = publications.publication_get(found, version)
+    if publication is None:
+        raise Http404("No such version.")
+    publication.season = found
+    return found, publication
+
+
+@require_safe
+def publication_page(request: HttpRequest, club: str, season: str, version: int) -> HttpResponse:
+    """One official version as it was published, and what changed from the one before."""
+    found, publication = _publication(club, season, version)
+    return render(
+        request,
+        "ranking/publication.html",
+        {
+            "club": found.federation,
+            "season": found,
+            "publication": publication,
+            "persons": list(publication.persons.all()),
+            "clubs": list(publication.clubs.all()),
+            "changed": publications.publication_changes(publication),
+            "can_manage": can_manage_club(request.user, found.federation),
+            "tab": "publications",
+        },
+    )
+
+
+@require_safe
+def publication_download(
+    request: HttpRequest, club: str, season: str, version: int, suffix: str
+) -> HttpResponse:
+    """A version's JSON (persons, clubs, the changes) or CSV (persons)."""
+    if suffix not in ("json", "csv"):
+        raise Http404("No such download.")
+    found, publication = _publication(club, season, version)
+    persons = list(publication.persons.all())
+    if suffix == "json":
+        data = publication_data(
+            publication,
+            persons,
+            list(publication.clubs.all()),
+            publications.publication_changes(publication),
+        )
+        response = HttpResponse(
+            json.dumps(data, ensure_ascii=False, indent=1), content_type="application/json"
+        )
+    else:
+        response = HttpResponse(publication_csv(persons), content_type="text/csv; charset=utf-8")
+    name = f"{found.federation.slug}-{found.slug}-ranglijst-v{publication.version}.{suffix}"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response

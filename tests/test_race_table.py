@@ -34,6 +34,7 @@ WRITES = (
     "presence",
     "redo",
     "results file",
+    "official ranking version",
 )
 
 

@@ -13,8 +13,9 @@ from django.urls import reverse
 
 from clubs.models import HistoryEntry
 from duplicate.models import Participant, Slip, SlipConflict
-from duplicate.selectors import evening_complete, evening_state
+from duplicate.selectors import evening_complete, evening_state, post_check
 from duplicate.services.evenings import evening_create
+from duplicate.services.jury import jury_slip_type, slip_conflict_resolve
 from duplicate.services.presence import presence_set
 from duplicate.services.slips import slip_correct, slip_submit
 from duplicate.services.turns import turn_choose_top, turn_draw
@@ -300,6 +301,37 @@ def test_the_post_check_lists_every_correction_with_its_reason(
     assert "Anna" not in html.split('id="post-check"')[1]  # taken as written
     # Totals: Bert's and Cor's claims differ from their scores, Dirk's late one too.
     assert "3 van de 4 spelers" in html
+
+
+def test_the_post_check_lists_corrections_and_conflict_resolutions_with_who_and_why(
+    client, evening, turn, juror, secretary, four_entrants
+):
+    anna, bert, cor, _dirk = four_entrants
+    turn_choose_top(turn=turn, by=secretary)
+    for player in (anna, bert, cor):
+        jury_slip_type(turn=turn, player_id=player.pk, text="8H KAAS", claimed=14, by=juror)
+    slip_correct(
+        slip=Slip.objects.get(player=anna), text="-", claimed=0, reason="Blanco", by=secretary
+    )
+    taken = jury_slip_type(turn=turn, player_id=bert.pk, text="-", claimed=0, by=juror)
+    kept = jury_slip_type(turn=turn, player_id=cor.pk, text="-", claimed=0, by=juror)
+    slip_conflict_resolve(conflict=taken, take=True, reason="Tweede lezing klopt", by=secretary)
+    slip_conflict_resolve(conflict=kept, take=False, reason="Eerste lezing klopt", by=secretary)
+    changes = [
+        (c.kind, c.player, c.text_before, c.text_after, c.effect, c.by, c.reason)
+        for c in post_check(evening).changes
+    ]
+    # 8H KAAS scores 14: to "-" (0) is −14 on the total; a slip kept changes nothing.
+    assert changes == [
+        ("corrected", "Anna", "8H KAAS", "-", -14, "secretaris", "Blanco"),
+        ("conflict_taken", "Bert", "8H KAAS", "-", -14, "secretaris", "Tweede lezing klopt"),
+        ("conflict_kept", "Cor", "8H KAAS", "8H KAAS", 0, "secretaris", "Eerste lezing klopt"),
+    ]
+    client.force_login(secretary)
+    table = client.get(url("duplicate_post_check", evening)).content.decode()
+    table = table.split('id="slip-changes"')[1]
+    assert "conflict: tweede invoering genomen" in table and "Tweede lezing klopt" in table
+    assert "-14" in table and "Anna" in table
 
 
 def test_a_typed_slip_costs_the_same_queries_in_a_bigger_room(

@@ -170,8 +170,10 @@ def test_the_ranking_keeps_the_results_without_the_name(speler):
     its points and percentage stay in the season's ranking."""
     from datetime import date
 
+    from django.utils import timezone
+
     from events.models import Season
-    from ranking.models import RankedEvent, RankedGame, RankedResult
+    from ranking.models import Publication, PublishedPerson, RankedEvent, RankedGame, RankedResult
 
     federation = ClubFactory(name="Federatie", slug="federatie", is_federation=True)
     season = Season.objects.create(
@@ -195,9 +197,38 @@ def test_the_ranking_keeps_the_results_without_the_name(speler):
         points=450,
         percentage=90.0,
     )
+    # A published version of the ranking names the person too (its rows never change
+    # otherwise).
+    publication = Publication.objects.create(
+        season=season,
+        version=1,
+        on=date(2026, 3, 1),
+        published_at=timezone.now(),
+        interclubs=1,
+        interclubs_needed=0,
+    )
+    PublishedPerson.objects.create(
+        publication=publication,
+        position=1,
+        person=str(speler.pk),
+        player=speler,
+        rank=1,
+        federation_number="4711",
+        name=speler.name,
+        games=1,
+        interclubs=1,
+        counted=1,
+        average=90.0,
+    )
 
     player_erase(player=speler, by=speler.user, reason_code=HistoryReason.ERASE_OWN_REQUEST)
 
     result = RankedResult.objects.get(game=game)
     assert (result.name, result.federation_number) == (f"#{speler.pk}", "")
     assert (result.player_id, result.points, result.percentage) == (speler.pk, 450, 90.0)
+    published = PublishedPerson.objects.get()
+    assert (published.name, published.federation_number, published.average) == (
+        f"#{speler.pk}",
+        "",
+        90.0,
+    )

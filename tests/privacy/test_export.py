@@ -70,7 +70,7 @@ def test_the_copy_holds_everything_of_the_person(speler, django_assert_num_queri
         round=Round.objects.filter(competition__entrants__player=speler)[0], player=speler
     )
     _across_clubs(speler)
-    with django_assert_num_queries(17):
+    with django_assert_num_queries(18):
         data = personal_data(speler.user)
     json.dumps(data, cls=DjangoJSONEncoder)  # a JSON document
     assert data["format"] == "bordpunt-personal-data" and data["version"] == 1
@@ -92,10 +92,10 @@ def test_the_copy_holds_everything_of_the_person(speler, django_assert_num_queri
 
 
 def test_the_query_count_does_not_grow_with_the_data(speler, django_assert_max_num_queries):
-    """At most the same 18 queries for a person without games as for one with many."""
+    """At most the same 19 queries for a person without games as for one with many."""
     user = UserFactory(username="nieuw")
     Player.objects.create(name="Nieuw", user=user)
-    with django_assert_max_num_queries(18):
+    with django_assert_max_num_queries(19):
         data = personal_data(user)
     assert data["games"] == [] and data["account"]["username"] == "nieuw"
 
@@ -156,7 +156,7 @@ def test_the_copy_names_people_never_their_accounts(speler, django_assert_num_qu
         after={"directors": ["sara@example.org", "speler"]},
     )
 
-    with django_assert_num_queries(18):  # the players of the accounts named: one more
+    with django_assert_num_queries(19):  # the players of the accounts named: one more
         data = personal_data(speler.user)
     text = json.dumps(data, cls=DjangoJSONEncoder)
     for account in ("sara@example.org", "beheer@example.org", "maat@example.org"):
