@@ -16,6 +16,7 @@ from events.models import Entry, Event, Season
 from games.models import Game, Move, Seat
 from privacy.export import RELATIONS, personal_data
 from ranking.models import RankedEvent, RankedGame, RankedResult
+from ranking.publications import publication_create
 from tests.factories import UserFactory
 
 
@@ -63,6 +64,8 @@ def _across_clubs(speler) -> None:
     RankedResult.objects.create(
         game=game, player=speler, name=speler.name, points=450, percentage=90.0
     )
+    official = UserFactory(is_staff=True, is_superuser=True)  # the operator may
+    publication_create(season=season, by=official, on=date(2026, 6, 1))
 
 
 def test_the_copy_holds_everything_of_the_person(speler, django_assert_num_queries):
