@@ -112,6 +112,10 @@ def _board_page(
         {
             "board": view,
             "game": game,
+            # A stored result (typed, or from the moves) stands above the board, as on the
+            # replay: a typed result's board is otherwise 0 – 0 with someone to move.
+            "result": result_summary(game),
+            "count": len(moves),
             "form": form,
             "competition": game.round.competition,
             "clock": clock_view(game),
@@ -497,5 +501,11 @@ def analysis(request, game_id: int):
             engine_game.board, engine_game.tiles, highlight=shown.placed, state="preview"
         )
         view = dataclasses.replace(view, rows=rows)
-    context.update(board=view, competition=game.round.competition, upto=upto, count=len(moves))
+    context.update(
+        board=view,
+        result=result_summary(game),
+        competition=game.round.competition,
+        upto=upto,
+        count=len(moves),
+    )
     return render(request, "games/analysis.html", context)
