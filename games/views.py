@@ -112,9 +112,10 @@ def _board_page(
         {
             "board": view,
             "game": game,
-            # A stored result (typed, or from the moves) stands above the board, as on the
-            # replay: a typed result's board is otherwise 0 – 0 with someone to move.
-            "result": result_summary(game),
+            # A stored result the board did not reach (typed, with no or only some of its
+            # moves) stands above the board, as on the replay: the board is otherwise
+            # 0 – 0 with someone to move. A game the board finished says it as "Game over".
+            "result": "" if view.is_over else result_summary(game),
             "count": len(moves),
             "form": form,
             "competition": game.round.competition,
