@@ -113,7 +113,9 @@ def _cell(square: SquareView, language: str | None, pressable: bool) -> SafeStri
     if letter:
         inside = format_html("{}{}", inside, letter)
         if square.value:
-            inside = format_html("{}<sub>{}{}</sub>", inside, format_html(HIDDEN, ", "), square.value)
+            inside = format_html(
+                "{}<sub>{}{}</sub>", inside, format_html(HIDDEN, ", "), square.value
+            )
         if square.is_blank:
             inside = format_html("{}{}", inside, format_html(HIDDEN, f", {_('blank')}"))
     elif premium:

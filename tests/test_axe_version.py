@@ -7,6 +7,8 @@ from tests import axe
 def test_the_vendored_axe_core_is_the_pinned_release():
     header = axe.SCRIPT_PATH.read_text(encoding="utf-8")[:40]
     assert header.startswith(f"/*! axe v{axe.VERSION}\n")
-    assert (axe.SCRIPT_PATH.parent / "LICENSE").read_text().startswith(
-        "Mozilla Public License, version 2.0"
+    assert (
+        (axe.SCRIPT_PATH.parent / "LICENSE")
+        .read_text()
+        .startswith("Mozilla Public License, version 2.0")
     )
