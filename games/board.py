@@ -93,8 +93,9 @@ HIDDEN = '<span class="visually-hidden">{}</span>'
 def _cell(square: SquareView, language: str | None, pressable: bool) -> SafeString:
     """A square's cell, built once per look, language and kind of board: a board page has
     225 of them, and a square looks the same on every board where it holds the same tile
-    (or none). Its name is its content, which holds what it shows ("H8 W, 5"; "A1 3W,
-    triple word score"; "J8 O, blank"), so that voice control and the name agree. A square
+    (or none). Its name is its content, which holds what it shows ("H8 W 5"; "A1 3W
+    triple word score"; "J8 O blank"), so that voice control and the name agree. No
+    commas: a browser reads the hidden parts as blocks, with a space before each. A square
     is a button only where pressing it does something (`pressable`: the board entry, where
     it chooses where a word starts); elsewhere the board is a table of plain cells."""
     name, letter, premium, state = square.name, square.letter, square.premium, square.state
@@ -113,15 +114,13 @@ def _cell(square: SquareView, language: str | None, pressable: bool) -> SafeStri
     if letter:
         inside = format_html("{}{}", inside, letter)
         if square.value:
-            inside = format_html(
-                "{}<sub>{}{}</sub>", inside, format_html(HIDDEN, ", "), square.value
-            )
+            inside = format_html("{}<sub> {}</sub>", inside, square.value)
         if square.is_blank:
-            inside = format_html("{}{}", inside, format_html(HIDDEN, f", {_('blank')}"))
+            inside = format_html("{}{}", inside, format_html(HIDDEN, f" {_('blank')}"))
     elif premium:
         label, said = PREMIUMS[premium]
         inside = format_html(
-            '{}<span class="prem">{}</span>{}', inside, label, format_html(HIDDEN, f", {said}")
+            '{}<span class="prem">{}</span>{}', inside, label, format_html(HIDDEN, f" {said}")
         )
     if pressable:
         # One stop in the tab order, H8's, moved by the arrow keys (games/board.js).

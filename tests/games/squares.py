@@ -8,12 +8,12 @@ import re
 
 
 def said(page: str, square: str) -> str:
-    """The name of `square` ("H8 W, 5"; "A1 3W, triple word score"), or "" when the page
+    """The name of `square` ("H8 W 5"; "A1 3W triple word score"), or "" when the page
     has no such square."""
     found = re.search(rf'data-square="{square}"[^>]*>(.*?)</(?:div|button)>', page)
-    return re.sub(r"<[^>]+>", "", found.group(1)) if found else ""
+    return " ".join(re.sub(r"<[^>]+>", "", found.group(1)).split()) if found else ""
 
 
 def shown(page: str, square: str) -> str:
     """The square and its tile ("H8 W"), or the square alone when it is empty."""
-    return said(page, square).split(",")[0]
+    return " ".join(said(page, square).split()[:2])
