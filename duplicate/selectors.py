@@ -192,6 +192,15 @@ def evening_and_participation(
     return evening, participation
 
 
+def plays_in(*, user: Any, competition_id: int) -> bool:
+    """Whether the user has an entry in the competition: who may open the slip page (the
+    rule `hand_in_sql.evening_and_entry` reads for it), so the evening's pages link to it
+    for them alone. One query; none for a visitor not logged in."""
+    if user is None or not user.is_authenticated:
+        return False
+    return Participant.objects.filter(competition_id=competition_id, player__user=user).exists()
+
+
 def duplicate_get(*, club_slug: str, competition_slug: str) -> DuplicateCompetition:
     """A duplicate competition by its club's and its own short name (404 otherwise)."""
     return get_object_or_404(

@@ -83,26 +83,21 @@ class SquareView:
     def premium_label(self) -> str:
         return PREMIUMS[self.premium][0] if self.premium else ""
 
-    @property
-    def description(self) -> str:
-        """What a screen reader says: the square, then its tile (a blank named as one)
-        or its premium."""
-        if self.is_blank:
-            return str(_("%(square)s %(letter)s, blank")) % {
-                "square": self.name,
-                "letter": self.letter,
-            }
-        if self.letter:
-            return f"{self.name} {self.letter}"
-        if self.premium:
-            return f"{self.name}, {PREMIUMS[self.premium][1]}"
-        return self.name
+
+#: A square's text for a screen reader only (Bootstrap's class): the square's name before
+#: what it shows, and after it what a sighted player reads from its colour or slant.
+HIDDEN = '<span class="visually-hidden">{}</span>'
 
 
 @lru_cache(maxsize=8192)
-def _cell(square: SquareView, language: str | None) -> SafeString:
-    """A square's grid cell, built once per look and language: a board page has 225 of
-    them, and a square looks the same on every board where it holds the same tile (or none)."""
+def _cell(square: SquareView, language: str | None, pressable: bool) -> SafeString:
+    """A square's cell, built once per look, language and kind of board: a board page has
+    225 of them, and a square looks the same on every board where it holds the same tile
+    (or none). Its name is its content, which holds what it shows ("H8 W 5"; "A1 3W
+    triple word score"; "J8 O blank"), so that voice control and the name agree. No
+    commas: a browser reads the hidden parts as blocks, with a space before each. A square
+    is a button only where pressing it does something (`pressable`: the board entry, where
+    it chooses where a word starts); elsewhere the board is a table of plain cells."""
     name, letter, premium, state = square.name, square.letter, square.premium, square.state
     classes = " ".join(
         name
@@ -115,23 +110,32 @@ def _cell(square: SquareView, language: str | None) -> SafeString:
         )
         if wanted
     )
-    inside: str
+    inside = format_html(HIDDEN, f"{name} " if letter or premium else name)
     if letter:
-        inside = format_html("{}", letter)
+        inside = format_html("{}{}", inside, letter)
         if square.value:
-            inside = format_html('{}<sub aria-hidden="true">{}</sub>', inside, square.value)
+            inside = format_html("{}<sub> {}</sub>", inside, square.value)
+        if square.is_blank:
+            inside = format_html("{}{}", inside, format_html(HIDDEN, f" {_('blank')}"))
     elif premium:
+        label, said = PREMIUMS[premium]
         inside = format_html(
-            '<span class="prem" aria-hidden="true">{}</span>', square.premium_label
+            '{}<span class="prem">{}</span>{}', inside, label, format_html(HIDDEN, f" {said}")
         )
-    else:
-        inside = ""
+    if pressable:
+        # One stop in the tab order, H8's, moved by the arrow keys (games/board.js).
+        return format_html(
+            '<div class="cell" role="gridcell"><button type="button" class="{}" '
+            'data-square="{}" tabindex="{}">{}</button></div>',
+            classes,
+            name,
+            0 if name == "H8" else -1,
+            inside,
+        )
     return format_html(
-        '<div class="cell" role="gridcell"><button type="button" class="{}" '
-        'data-square="{}" tabindex="-1" aria-label="{}">{}</button></div>',
+        '<div class="cell" role="cell"><div class="{}" data-square="{}">{}</div></div>',
         classes,
         name,
-        square.description,
         inside,
     )
 
@@ -151,11 +155,15 @@ def column_labels(notation: Notation = Notation.ROWS_NUMBERED) -> tuple[str, ...
 
 
 def grid_html(
-    rows: Sequence[Sequence[SquareView]], notation: Notation = Notation.ROWS_NUMBERED
+    rows: Sequence[Sequence[SquareView]],
+    notation: Notation = Notation.ROWS_NUMBERED,
+    *,
+    pressable: bool = False,
 ) -> SafeString:
-    """The board's rows as HTML, each labelled in ``notation``. Joined here, not in the
-    template: the template language costs ten times as much per cell, and the board page
-    is the one reloaded after every move."""
+    """The board's rows as HTML, each labelled in ``notation``; its squares buttons where
+    they can be pressed (`_cell`). Joined here, not in the template: the template language
+    costs ten times as much per cell, and the board page is the one reloaded after every
+    move."""
     language = get_language()
     row_label = (
         '<div class="board-row" role="row"><div class="board-label" role="rowheader">{}</div>'
@@ -163,7 +171,9 @@ def grid_html(
     # Every cell is built by format_html, the row labels are numbers or letters A-O.
     return mark_safe(
         "".join(
-            row_label.format(label) + "".join(_cell(square, language) for square in row) + "</div>"
+            row_label.format(label)
+            + "".join(_cell(square, language, pressable) for square in row)
+            + "</div>"
             for label, row in zip(row_labels(notation), rows, strict=True)
         )
     )
@@ -279,6 +289,18 @@ class BoardView:
     @property
     def grid(self) -> SafeString:
         return grid_html(self.rows)
+
+    @property
+    def takes_a_move(self) -> bool:
+        """Whether the board entry asks for the next move (who starts is known, the game is
+        not over, no end racks pending): only then does pressing a square do something."""
+        started = self.game.starter is not None or bool(self.lines)
+        return started and not self.is_over and not self.pending_end_racks
+
+    @property
+    def pressable_grid(self) -> SafeString:
+        """The board entry's: a square pressed chooses where a word starts."""
+        return grid_html(self.rows, pressable=True)
 
     @property
     def ruleset_label(self) -> str:

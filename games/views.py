@@ -112,6 +112,11 @@ def _board_page(
         {
             "board": view,
             "game": game,
+            # A stored result the board did not reach (typed, with no or only some of its
+            # moves) stands above the board, as on the replay: the board is otherwise
+            # 0 – 0 with someone to move. A game the board finished says it as "Game over".
+            "result": "" if view.is_over else result_summary(game),
+            "count": len(moves),
             "form": form,
             "competition": game.round.competition,
             "clock": clock_view(game),
@@ -497,5 +502,11 @@ def analysis(request, game_id: int):
             engine_game.board, engine_game.tiles, highlight=shown.placed, state="preview"
         )
         view = dataclasses.replace(view, rows=rows)
-    context.update(board=view, competition=game.round.competition, upto=upto, count=len(moves))
+    context.update(
+        board=view,
+        result=result_summary(game),
+        competition=game.round.competition,
+        upto=upto,
+        count=len(moves),
+    )
     return render(request, "games/analysis.html", context)

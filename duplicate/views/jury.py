@@ -124,6 +124,7 @@ def jury_room(request, evening: Evening, *, leads: bool):
             "complete": selectors.evening_complete(evening),
             "leads": leads,
             "can_manage": leads,
+            "plays": selectors.plays_in(user=request.user, competition_id=evening.competition_id),
             "tab": "duplicate",
         },
     )

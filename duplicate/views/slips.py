@@ -119,6 +119,7 @@ def _slip_page(
         "time_added": turn.added_seconds if turn is not None and turn.is_open else None,
         "next_turn_url": evening_url("duplicate_slip_next_turn", evening),
         "tab": "duplicate",
+        "plays": True,  # the page of the player's own entry (`_evening_for_player`)
         # The page follows the draws. A reload comes only with a new draw, when a slip
         # typed for the turn before could no longer be handed in anyway.
         "follow": None if state.is_over else state.last_draw,

@@ -1,5 +1,6 @@
 // Board screen: clicking a square chooses where a word starts (a second click on the same
-// square turns the direction); the server computes the preview and every score.
+// square turns the direction); so does Enter on a square reached with the arrow keys. The
+// server computes the preview and every score.
 // On a phone the large board (squares of at least 44 px) is the default; it then scrolls
 // inside its frame, and a tapped square is kept in view while the letters are typed.
 // A refused move's reason stands under the field that was used: it is scrolled into view
@@ -65,6 +66,26 @@
     field("id_letters").focus({ preventScroll: true });
     keepInView(markSelected(name));
     document.body.dispatchEvent(new Event("square-chosen"));
+  });
+
+  // The board's grid is one stop in the tab order (H8 at first); the arrow keys move along
+  // its rows and columns, and Enter or Space presses the square, as a click does.
+  var STEPS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+
+  document.addEventListener("keydown", function (event) {
+    var step = STEPS[event.key];
+    var square = event.target.closest && event.target.closest('[role="grid"] .sq');
+    if (!step || !square) return;
+    var row = square.closest('[role="row"]');
+    var rows = Array.prototype.slice.call(row.parentNode.querySelectorAll('[role="row"]'));
+    var inRow = Array.prototype.slice.call(row.querySelectorAll(".sq"));
+    var target = rows[rows.indexOf(row) + step[0]];
+    var next = target && target.querySelectorAll(".sq")[inRow.indexOf(square) + step[1]];
+    if (!next) return;
+    event.preventDefault();
+    square.tabIndex = -1;
+    next.tabIndex = 0;
+    next.focus();
   });
 
   document.addEventListener("change", function (event) {

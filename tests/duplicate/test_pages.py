@@ -245,10 +245,16 @@ def test_a_late_slip_is_marked_late_and_a_slip_for_an_old_turn_is_refused(
     assert Slip.objects.count() == 1
 
 
-def test_someone_not_playing_has_no_slip(client, evening, member):
+def test_someone_not_playing_has_no_slip_nor_a_link_to_one(client, evening, member, anna):
+    """The evening's pages link to "My slip" for those entered alone: for anyone else the
+    slip page is a 403 (issue 52, point 3)."""
     client.force_login(member)
     assert client.get(url("duplicate_slip", evening)).status_code == 403
     assert client.post(url("duplicate_slip_preview", evening), {"text": "x"}).status_code == 403
+    slip_page = url("duplicate_slip", evening)
+    assert slip_page not in page(client, url("duplicate_evening", evening))
+    client.force_login(anna)
+    assert slip_page in page(client, url("duplicate_evening", evening))
 
 
 def test_the_secretary_types_paper_slips_and_corrects_one_with_a_reason(

@@ -1,7 +1,8 @@
 """The board in Chromium (issue 19, points 5, 6 and 8): a whole game with refusals logs no
 console error; every special move is typed in the move field in at most 3 keys beyond its
-letters; on a phone (360×740) a refusal stands right under the field that caused it, the
-large board is the default, and every square and control is at least 44×44 px."""
+letters, and the board's squares are reached with the arrow keys (issue 52); on a phone
+(360×740) a refusal stands right under the field that caused it, the large board is the
+default, and every square and control is at least 44×44 px."""
 
 import pytest
 from django.urls import reverse
@@ -103,6 +104,16 @@ def test_every_special_move_by_keyboard_in_at_most_3_keys_beyond_its_letters(
     page.locator("#notation-legend summary").click()
     for typed in ("-ABC", "*H8", "?+", "?-", "!"):
         expect(page.locator("#notation-legend")).to_contain_text(typed)
+    # The board is one tab stop (H8); the arrow keys move on it, Enter chooses the start.
+    page.locator('.sq[data-square="H8"]').focus()
+    for key in ("ArrowRight", "ArrowDown", "ArrowLeft"):
+        page.keyboard.press(key)
+    expect(page.locator('.sq[data-square="H9"]')).to_be_focused()
+    expect(page.locator('.sq[data-square="H9"]')).to_have_attribute("tabindex", "0")
+    page.keyboard.press("Enter")
+    expect(page.locator("#id_start")).to_have_value("H9")
+    expect(page.locator("#id_letters")).to_be_focused()
+    page.locator("#id_start").fill("")
     page.locator("#id_notation").focus()
     for number, (typed, letters, words) in enumerate(TYPED, 1):
         keys = _type(page, typed)

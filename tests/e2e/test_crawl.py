@@ -17,10 +17,11 @@ such, a server error is a problem. Of the full HTML pages, each thing is checked
   nothing wider than the screen (`document.documentElement.scrollWidth <= innerWidth`); on
   the phone, every control at least 44×44 px (`test_tap_targets.MEASURE`, with its
   documented exemptions and WCAG 2.5.8's spacing exception).
-- **axe-core once per template and size** (the script shipped in the PyPI package
-  axe-playwright-python, never a CDN's), on the page of that template with the most
-  controls and tables: the rules of its default run that can find a serious or critical
-  violation. No serious or critical violation.
+- **axe-core once per template and size** (the release vendored in static/vendor/axe-core,
+  its version pinned in `tests.axe`, never a CDN's), on the page of that template with the
+  most controls and tables: every rule its default run has on (experimental ones too,
+  where the release turns them on) that can find a serious or critical violation. No
+  serious or critical violation.
 - **The colour-contrast rule where the CSS changes it**: on the desktop on every audited
   page; on the phone only on what a phone's media queries restyle (`PHONE_RESTYLED`: the
   elements matched by the style rules of the page's stylesheets whose media query holds
@@ -45,11 +46,11 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 import pytest
-from axe_playwright_python.base import AXE_SCRIPT
 from django.core.management import call_command
 from django.test import Client
 from playwright.sync_api import Browser, BrowserContext, Page
 
+from tests import axe
 from tests.crawl import ROLES, Demo, cover, routes_of
 from tests.demo_copy import seed
 from tests.e2e.conftest import wait_for_the_live_server_to_finish
@@ -80,16 +81,18 @@ AXE_EXEMPT: dict[str, tuple[re.Pattern[str], re.Pattern[str], str]] = {
 }
 
 OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
-#: The rules of axe-core's default run (enabled, not experimental) that can report a
-#: serious or critical violation (a rule's impact is the most its checks can find); the
-#: others (landmarks, headings, the slow "region") only ever report moderate or minor ones,
-#: which the crawl does not count. Its experimental rules are not run either: one of them
+#: The rules of axe-core's default run (enabled, and no tag the release leaves out by
+#: default: in 4.14 "experimental" and "deprecated", so a rule the release has made
+#: standard, such as label-content-name-mismatch, runs) that can report a serious or
+#: critical violation (a rule's impact is the most its checks can find); the others
+#: (landmarks, headings, the slow "region") only ever report moderate or minor ones, which
+#: the crawl does not count. What the release leaves out is not run either: one such rule
 #: (css-orientation-lock) reads the stylesheets by writing <style> elements, which the
 #: Content-Security-Policy refuses, and the console errors were axe's, not the page's.
 AXE_RULES = (
     "(impacts) => axe._audit.rules.filter((rule) => rule.enabled"
-    " && !rule.tags.includes('experimental') && impacts.includes(rule.impact))"
-    ".map((rule) => rule.id)"
+    " && !rule.tags.some((tag) => axe._audit.tagExclude.includes(tag))"
+    " && impacts.includes(rule.impact)).map((rule) => rule.id)"
 )
 #: axe on the whole page, or on the elements `marked` with an attribute.
 AXE_RUN = (
@@ -319,7 +322,7 @@ def audited(found: dict[str, dict[str, tuple[str, Answer]]]) -> set[tuple[str, s
     return {(role, address) for _rank, role, address in best.values()}
 
 
-#: Where a browser context keeps axe's script (572 kB) between the pages it audits: sent
+#: Where a browser context keeps axe's script (654 kB) between the pages it audits: sent
 #: over the wire once per context instead of once per page (the sending took longer than
 #: running the script), then evaluated from there on each page it audits. Playwright's
 #: evaluation is the browser's own, not bound by the page's Content-Security-Policy, for the
@@ -330,23 +333,30 @@ AXE_LOAD = "(key) => (0, eval)(localStorage.getItem(key))"
 
 
 class Auditor:
-    """axe-core on an open page: the package's script, injected only where axe runs."""
+    """axe-core on an open page: the vendored script, injected only where axe runs."""
 
     def __init__(self) -> None:
         self.rules: list[str] = []
         self.kept_in: set[BrowserContext] = set()
+        self.script = axe.script()
 
     def violations(self, page: Page, *, restyled: int | None = None) -> list[dict]:
         """Every rule on the desktop (`restyled` None); on the phone every rule but the
         colour-contrast one on the whole page, and that one on the elements marked
         `RESTYLED` (`restyled` of them)."""
         if page.context not in self.kept_in:
-            page.evaluate(AXE_KEEP, [AXE_KEY, AXE_SCRIPT])
+            page.evaluate(AXE_KEEP, [AXE_KEY, self.script])
             self.kept_in.add(page.context)
         page.evaluate(AXE_LOAD, AXE_KEY)
         if not self.rules:
+            assert page.evaluate("() => axe.version") == axe.VERSION
             self.rules = page.evaluate(AXE_RULES, SEVERE)
-            assert {CONTRAST, "label", "scrollable-region-focusable"} <= set(self.rules)
+            assert {
+                CONTRAST,
+                "label",
+                "scrollable-region-focusable",
+                "label-content-name-mismatch",
+            } <= set(self.rules)
         if restyled is None:
             found = page.evaluate(AXE_RUN, [None, self.rules])["violations"]
         else:

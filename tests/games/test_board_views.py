@@ -12,6 +12,7 @@ from django.urls import reverse
 import rules
 from games.models import Move, Outcome
 from games.moves import move_add, moves_import_gcg
+from tests.games.squares import shown
 from tests.seats import Winner, winner
 
 pytestmark = pytest.mark.django_db
@@ -75,7 +76,7 @@ def test_a_typed_play_is_recorded(manager, game):
     row = Move.objects.get(game=game)
     assert (row.notation, row.seat, row.score, row.total) == ("8H WOORD", 0, 26, 26)
     page = text(manager.get(url("board", game)))
-    assert 'aria-label="H8 W"' in page and 'aria-label="L8 D"' in page
+    assert shown(page, "H8") == "H8 W" and shown(page, "L8") == "L8 D"
     assert "WOORD 26" in page
     assert "Bert to move" in page
 
@@ -124,7 +125,7 @@ def test_blank_swap(manager, game):
     row = Move.objects.get(game=game, number=2)
     assert (row.notation, row.seat, row.score) == ("swap H8", 1, 5)
     page = text(manager.get(url("board", game)))
-    assert 'aria-label="H8 W"' in page
+    assert shown(page, "H8") == "H8 W"
 
 
 def test_flag_fall_ends_the_game(manager, game):
@@ -194,16 +195,16 @@ def test_an_incomplete_move_is_refused(manager, game):
 
 
 def test_a_stale_screen_gets_409_and_the_current_state(manager, game):
-    shown = game.version
+    seen = game.version
     post_move(manager, game, kind="play", notation="8H WOORD")  # another secretary
     response = manager.post(
-        url("board", game), {"version": shown, "kind": "play", "notation": "H8 .AAS"}
+        url("board", game), {"version": seen, "kind": "play", "notation": "H8 .AAS"}
     )
     assert response.status_code == 409
     page = text(response)
     assert "Someone else entered a move in this game in the meantime." in page
     # The board shows the move entered meanwhile, and the form carries the new version.
-    assert 'aria-label="H8 W"' in page and "8H WOORD" in page
+    assert shown(page, "H8") == "H8 W" and "8H WOORD" in page
     game.refresh_from_db()
     assert re.search(rf'name="version" value="{game.version}"', page)
     assert notations(game) == ["8H WOORD"]
@@ -384,19 +385,19 @@ def demo_game(game, demo_gcg):
 def test_replay_steps_through_the_moves(english, client, demo_game):
     # Move 1: 8G DORENS (D on G8); move 2: J6 SN.RP (S on J6).
     first = text(client.get(url("replay", demo_game), {"zet": 1}))
-    assert 'aria-label="G8 D"' in first
-    assert 'aria-label="J6 S"' not in first
+    assert shown(first, "G8") == "G8 D"
+    assert shown(first, "J6") != "J6 S"
     assert "move 1 of 16" in first
     assert 'href="?zet=0" id="previous"' in first
     assert 'href="?zet=2" id="next"' in first
     assert '<tr class="table-info" data-move="1">' in first
 
     second = text(client.get(url("replay", demo_game), {"zet": 2}))
-    assert 'aria-label="J6 S"' in second and 'aria-label="G8 D"' in second
+    assert shown(second, "J6") == "J6 S" and shown(second, "G8") == "G8 D"
     assert 'href="?zet=1" id="previous"' in second
 
     start = text(client.get(url("replay", demo_game), {"zet": 0}))
-    assert 'aria-label="G8 D"' not in start
+    assert shown(start, "G8") != "G8 D"
     assert "move 0 of 16" in start
 
     end = text(client.get(url("replay", demo_game)))
@@ -415,12 +416,12 @@ def test_replay_after_a_blank_swap_and_back(client, demo_game):
     assert re.search(r'class="sq[^"]* blank[^"]*" data-square="H12"', before)
     after = text(client.get(url("replay", demo_game), {"zet": 9}))
     assert not re.search(r'class="sq[^"]* blank[^"]*" data-square="H12"', after)
-    assert 'aria-label="H12 N"' in after
+    assert shown(after, "H12") == "H12 N"
 
 
 def test_replay_ignores_a_bad_step(client, demo_game):
     page = text(client.get(url("replay", demo_game), {"zet": "abc"}))
-    assert 'aria-label="G8 D"' in page
+    assert shown(page, "G8") == "G8 D"
     assert text(client.get(url("replay", demo_game), {"zet": 99})).count("data-square=") == 225
 
 
@@ -537,3 +538,22 @@ def test_the_board_screens_save_costs_fewer_queries_than_a_save_and_a_reload(
     first_write = next(i for i, each in enumerate(sql) if each.startswith("SAVEPOINT"))
     assert len(moves_read) == 1 and moves_read[0] < first_write
     assert len(sql) == 16  # the seats read with the game shown and with the game locked
+
+
+def test_squares_are_buttons_only_where_pressing_one_does_something(manager, game):
+    """The board entry waiting for a move is a grid of square buttons, one of them (H8) in
+    the tab order; the replay, and the board entry of a finished game, a table of plain
+    cells (issue 52, point 2)."""
+    square_buttons = re.compile(r'<button type="button" class="sq[^"]*" data-square="([^"]+)"')
+    post_move(manager, game, kind="play", notation="8H WOORD")
+    page = text(manager.get(url("board", game)))
+    assert 'role="grid" aria-label="Board"' in page
+    assert len(square_buttons.findall(page)) == 225
+    assert re.findall(r'data-square="([^"]+)" tabindex="0"', page) == ["H8"]
+    for finished in (False, True):
+        if finished:
+            post_move(manager, game, kind="flagfall")
+        for name in ("replay", "board") if finished else ("replay",):
+            page = text(manager.get(url(name, game)))
+            assert 'role="table" aria-label="Board"' in page and 'role="grid"' not in page
+            assert page.count('role="cell"') == 225 and not square_buttons.search(page), name

@@ -164,3 +164,14 @@ def test_the_typed_result_page_keeps_the_replay_query_budget(
     for game in (pair, table):
         with django_assert_num_queries(3):  # the game with its round, its seats, the moves
             page_of(client, game)
+
+
+def test_the_board_pages_of_a_typed_result_say_the_result(secretary_client, make_game):
+    """The board entry and the analysis show a board too: with the stored result above it,
+    not 0 – 0 and someone to move (issue 52, point 1)."""
+    game = typed(make_game(), "normal", 412, 380)
+    for name in ("board", "game_analysis"):
+        response = secretary_client.get(reverse(name, args=[game.pk]))
+        page = unescape(response.content.decode())
+        assert summary(page) == "Anna 412 – 380 Bert, Anna wint", name
+        assert TO_MOVE not in page and "to-move" not in page, name
