@@ -38,6 +38,16 @@ def fast_password_hashing():
 
 
 @pytest.fixture(autouse=True, scope="session")
+def static_files_looked_up_when_asked():
+    """Each test client loads the middleware anew, and WhiteNoise then reads every file in
+    STATIC_ROOT (some 800 after a `make serve` or a `collectstatic`: a fifth of the suite's
+    time on such a machine, none on a fresh clone). The tests ask WhiteNoise for no static
+    file it must have read first, so it finds one when asked, as under DEBUG."""
+    with override_settings(WHITENOISE_AUTOREFRESH=True):
+        yield
+
+
+@pytest.fixture(autouse=True, scope="session")
 def room_sized_live_server():
     """The live server takes a room's connections at once, as gunicorn does (its backlog:
     2048). Django's test server listens with a backlog of 10; twenty-five phones
@@ -137,6 +147,25 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.e2e)
         if packaging in Path(item.path).parents:
             item.add_marker(pytest.mark.installed)
+        if is_pure(item):
+            item.add_marker(pytest.mark.pure)
+
+
+#: pytest-django's fixtures that open the test database.
+DATABASE_FIXTURES = frozenset(
+    {"db", "transactional_db", "django_db_setup", "live_server", "django_db_serialized_rollback"}
+)
+
+
+def is_pure(item: pytest.Item) -> bool:
+    """A test of the pure code: the rules engine (`rules/`, its tests in tests/rules) and
+    the apps' `core` modules, which the import contracts keep from Django, so the test
+    reads no database. CI runs these once (docs/testing.md): on PostgreSQL they would run
+    the same code on the same input again."""
+    parts = Path(item.path).relative_to(Path(__file__).parents[1]).with_suffix("").parts
+    if item.get_closest_marker("django_db") or DATABASE_FIXTURES & set(item.fixturenames):
+        return False
+    return parts[0] == "rules" or parts[:2] == ("tests", "rules") or "core" in parts
 
 
 def pytest_configure(config):

@@ -68,3 +68,20 @@ def test_the_tiers_hold_what_their_markers_say(request):
     if request.config.getoption("markexpr") == "not e2e and not installed":
         assert not [item for item in items if item.get_closest_marker("e2e")]
         assert not [item for item in items if item.get_closest_marker("installed")]
+
+
+def test_the_pure_tests_read_no_database_and_are_the_pure_codes(request):
+    """CI runs the tests marked `pure` on one database only (docs/testing.md): they are the
+    tests of `rules/` and of the apps' `core` modules, none of which may open the database
+    (pytest-django refuses a test without its database fixtures)."""
+    for item in request.session.items:
+        if not item.get_closest_marker("pure"):
+            continue
+        parts = Path(item.path).relative_to(REPO).parts
+        assert (
+            parts[0] == "rules"
+            or parts[:2] == ("tests", "rules")
+            or "core" in str(Path(*parts).with_suffix("")).split("/")
+        ), item.nodeid
+        assert not item.get_closest_marker("django_db"), item.nodeid
+        assert "db" not in item.fixturenames and "transactional_db" not in item.fixturenames
