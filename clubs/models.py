@@ -178,7 +178,8 @@ def club_name_taken(name: str, *, other_than: int | None = None) -> bool:
     not in SQL: SQLite and PostgreSQL fold neither accents nor hyphens alike, and a service
     has hundreds of clubs, not millions."""
     key = name_key(name)
-    names = Club.objects.exclude(pk=other_than).values_list("name", flat=True)
+    clubs = Club.objects.all() if other_than is None else Club.objects.exclude(pk=other_than)
+    names = clubs.values_list("name", flat=True)
     return any(name_key(other) == key for other in names.iterator())
 
 
