@@ -63,8 +63,12 @@ def parser() -> argparse.ArgumentParser:
         ("demo", _("start Bordpunt with demo data, in a home of its own")),
     ):
         sub = command(name, help)
-        sub.add_argument("--host", default="127.0.0.1", help=_("address to serve on"))
-        sub.add_argument("--port", type=int, default=8000, help=_("port to serve on"))
+        sub.add_argument(
+            "--host", default="127.0.0.1", metavar=_("ADDRESS"), help=_("address to serve on")
+        )
+        sub.add_argument(
+            "--port", type=int, default=8000, metavar=_("PORT"), help=_("port to serve on")
+        )
         sub.add_argument("--no-browser", action="store_true", help=_("do not open the browser"))
         sub.add_argument(
             "--lan",
@@ -78,20 +82,25 @@ def parser() -> argparse.ArgumentParser:
     sub.add_argument("file", nargs="?", type=Path, metavar=_("FILE"))
     sub = command("lexicon", _("build the club's own word list from a text file"))
     sub.add_argument("file", type=Path, metavar=_("FILE"))
-    sub.add_argument("--kind", help=_("keep only the words of this kind (gouds8, standard)"))
+    sub.add_argument(
+        "--kind", metavar=_("KIND"), help=_("keep only the words of this kind (gouds8, standard)")
+    )
     return top
 
 
 def _common(parser: argparse.ArgumentParser, *, sub: bool = False) -> None:
     """-h, --lang and --home, before the command or after it. After it they set a value
-    only when given (SUPPRESS): else the command's default would undo the one before."""
-    options = parser.add_argument_group(_("options"))
+    only when given (SUPPRESS): else the command's default would undo the one before. One
+    group of options, the command's own after these, under a title in the language."""
+    options = parser._optionals
+    options.title = _("options")
     default: dict[str, Any] = {"default": argparse.SUPPRESS} if sub else {}
     options.add_argument("-h", "--help", action="help", help=_("show this help and stop"))
     options.add_argument("--lang", choices=i18n.LANGUAGES, help=_("language: nl (default) or en"))
     options.add_argument(
         "--home",
         type=Path,
+        metavar=_("FOLDER"),
         help=_("home folder (default: BORDPUNT_HOME or the user's data folder)"),
         **default,
     )
@@ -101,7 +110,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of `bordpunt` and `python -m bordpunt`; returns the exit status."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     i18n.activate(i18n.language_from(args_list, os.environ))
-    args = parser().parse_args(args_list)
+    with i18n.argparse_speaking():
+        args = parser().parse_args(args_list)
     home = Home(args.home if args.home else default_home())
     try:
         if args.command == "version":
@@ -131,7 +141,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 browser=not args.no_browser,
                 demo=args.command == "demo",
             )
-        parser().print_help()
+        with i18n.argparse_speaking():
+            parser().print_help()
         return 0
     except (Refused, backups.BackupError, HomeInUse) as refusal:
         print(f"bordpunt: {refusal}", file=sys.stderr)
@@ -161,7 +172,7 @@ def writable(home: Home) -> None:
     except OSError as error:
         raise Refused(
             _("The home folder %(home)s cannot be written (%(reason)s); nothing was changed.")
-            % {"home": home.root, "reason": error.strerror or error}
+            % {"home": home.root, "reason": i18n.reason(error)}
         ) from None
 
 
@@ -178,7 +189,7 @@ def backup(home: Home, file: Path | None) -> int:
     except (OSError, sqlite3.Error) as error:  # SQLite says a full disk as its own error
         raise Refused(
             _("The backup could not be written to %(file)s (%(reason)s).")
-            % {"file": target or home.backups, "reason": getattr(error, "strerror", None) or error}
+            % {"file": target or home.backups, "reason": i18n.reason(error)}
         ) from None
     print(_("Backup made: %(file)s") % {"file": target})
     return 0
@@ -252,7 +263,7 @@ def lexicon(home: Home, file: Path, kind: str | None) -> int:
     except OSError as error:
         raise Refused(
             _("The word list could not be written to %(folder)s (%(reason)s).")
-            % {"folder": home.lexicons, "reason": error.strerror or error}
+            % {"folder": home.lexicons, "reason": i18n.reason(error)}
         ) from None
     if made.byte_order_mark:
         print(_("The byte order mark at the start of the file (Windows Notepad) was left out."))

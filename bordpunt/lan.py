@@ -32,10 +32,12 @@ def lan_url(address: str, port: int) -> str:
 
 def lan_environment(address: str, port: int) -> dict[str, str]:
     """The environment config/settings.py reads: the LAN address as an allowed host and a
-    trusted origin for forms, beside the laptop's own names."""
+    trusted origin for forms, beside the laptop's own names; the address the club room's page
+    shows the phones, at whichever address it is opened on the laptop."""
     return {
         "DJANGO_ALLOWED_HOSTS": ",".join(
             dict.fromkeys([address, "127.0.0.1", "localhost", "[::1]"])
         ),
         "DJANGO_CSRF_TRUSTED_ORIGINS": f"http://{address}:{port}",
+        "BORDPUNT_LAN_URL": lan_url(address, port),
     }

@@ -18,7 +18,7 @@ import sys
 import webbrowser
 from pathlib import Path
 
-from bordpunt import backups
+from bordpunt import backups, i18n
 from bordpunt.cli import Refused, writable
 from bordpunt.home_lock import HomeLock, held
 from bordpunt.i18n import _
@@ -98,7 +98,7 @@ def migrate(home: Home, *, has_data: bool) -> None:
                 "The upgrade of the data in %(home)s failed (%(reason)s). The backups are in "
                 "%(folder)s: `bordpunt restore` puts one back."
             )
-            % {"home": home.root, "reason": error, "folder": home.backups}
+            % {"home": home.root, "reason": i18n.reason(error), "folder": home.backups}
         ) from None
 
 
@@ -109,8 +109,25 @@ def backup_or_refuse(home: Home, reason: str) -> Path:
     except (OSError, sqlite3.Error) as error:
         raise Refused(
             _("No backup could be made in %(folder)s (%(reason)s); nothing was changed.")
-            % {"folder": home.backups, "reason": getattr(error, "strerror", None) or error}
+            % {"folder": home.backups, "reason": i18n.reason(error)}
         ) from None
+
+
+def site_address(host: str, port: int) -> str:
+    """The site's address at `host` (this computer's for every address)."""
+    shown = "127.0.0.1" if host in {"0.0.0.0", "::"} else host
+    return f"http://{f'[{shown}]' if ':' in shown else shown}:{port}/"
+
+
+def said_address(first: str, *, lan_address: str | None, port: int) -> str:
+    """The address the window says (and the home's lock tells a second run). With --lan
+    the window may be on the club room's screen: no secret in it, so the setup's code goes
+    to the browser alone (the laptop's `/` leads to the setup as well).
+
+    >>> said_address("http://10.0.0.5:8000/eerste-start/?code=x", lan_address="10.0.0.5", port=8000)
+    'http://10.0.0.5:8000/'
+    """
+    return site_address(lan_address, port) if lan_address else first
 
 
 def first_page(host: str, port: int) -> str:
@@ -119,11 +136,10 @@ def first_page(host: str, port: int) -> str:
 
     from clubs.models import Club
 
-    shown = "127.0.0.1" if host in {"0.0.0.0", "::"} else host
-    address = f"http://{f'[{shown}]' if ':' in shown else shown}:{port}"
+    address = site_address(host, port)
     if Club.objects.exists():
-        return f"{address}/"
-    return f"{address}{reverse('first_run')}?code={os.environ['BORDPUNT_SETUP_CODE']}"
+        return address
+    return f"{address}{reverse('first_run')[1:]}?code={os.environ['BORDPUNT_SETUP_CODE']}"
 
 
 def run(
@@ -167,7 +183,7 @@ def _serve(
                 "Port %(port)s on %(host)s is in use (%(reason)s): is Bordpunt running "
                 "already? Stop it, or choose another port with --port."
             )
-            % {"port": port, "host": host, "reason": error.strerror or error}
+            % {"port": port, "host": host, "reason": i18n.reason(error)}
         ) from None
     try:
         url = prepare(
@@ -177,6 +193,7 @@ def _serve(
             needs_migrating=needs_migrating,
             has_data=has_data,
             demo=demo,
+            lan=shown is not None,
         )
     except BaseException:
         server.close()
@@ -184,12 +201,13 @@ def _serve(
     # A polite stop (SIGTERM from a service manager or a test) ends like Ctrl+C: set before
     # the address is announced, so a stop that follows at once ends as politely.
     signal.signal(signal.SIGTERM, _interrupt)
-    lock.announce(url)
+    told = said_address(url, lan_address=shown, port=port)
+    lock.announce(told)
     try:
         with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C: the evening ends
             print(
                 _("Bordpunt runs at %(url)s (data: %(home)s). Stop it with Ctrl+C.")
-                % {"url": url, "home": home.root}
+                % {"url": told, "home": home.root}
             )
             sys.stdout.flush()
             if browser:
@@ -205,7 +223,7 @@ def _serve(
     except OSError as error:
         print(
             _("No backup could be made in %(folder)s (%(reason)s).")
-            % {"folder": home.backups, "reason": error.strerror or error},
+            % {"folder": home.backups, "reason": i18n.reason(error)},
             file=sys.stderr,
         )
         return 1
@@ -215,10 +233,17 @@ def _serve(
 
 
 def prepare(
-    home: Home, *, host: str, port: int, needs_migrating: bool, has_data: bool, demo: bool
+    home: Home,
+    *,
+    host: str,
+    port: int,
+    needs_migrating: bool,
+    has_data: bool,
+    demo: bool,
+    lan: bool = False,
 ) -> str:
-    """The database backed up and brought up to date (demo data in the demo's home);
-    the address of the first page."""
+    """The database backed up and brought up to date (demo data in the demo's home, and
+    its logins said); the address of the first page."""
     if backups.changed_since_last_backup(home.database, home.backups):
         # An evening whose end was not seen (the laptop switched off).
         backup_or_refuse(home, "evening")
@@ -228,6 +253,7 @@ def prepare(
         from django.core.management import call_command
 
         call_command("seed_demo", if_empty=True, force=True, verbosity=0)
+        print(demo_logins(lan=lan))
     from clubs.word_lists import folder, missing
 
     for club, name in missing():
@@ -240,6 +266,23 @@ def prepare(
             % {"name": name, "club": club, "folder": folder()}
         )
     return first_page(host, port)
+
+
+def demo_logins(*, lan: bool) -> str:
+    """The demo's logins; their password only when no phone in the club's network can see
+    this window (it opens the site administrator's pages)."""
+    from demo.management.commands.seed_demo import DEMO_PASSWORD
+
+    if lan:
+        return _(
+            "Demo logins: secretaris (club secretary), speler (player), admin (site "
+            "administrator, /admin/). Their password is not shown while the phones in the "
+            "network can see this window: `bordpunt demo` without --lan shows it."
+        )
+    return _(
+        "Demo logins (password “%(password)s”): secretaris (club secretary), speler (player), "
+        "admin (site administrator, /admin/)."
+    ) % {"password": DEMO_PASSWORD}
 
 
 def _interrupt(signum: int, frame: object) -> None:

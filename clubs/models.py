@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.history import HistoryAction, HistoryReason
 from clubs.inputs import validate_plain_text
+from clubs.names import CLUB_NAME_TAKEN, name_key
 from clubs.slugs import validate_club_slug
 from rules.board import Notation
 from rules.ruleset import WORD_LIST_NAME
@@ -126,7 +127,8 @@ class Club(models.Model):
     federation_code = models.CharField(
         _("federation code"), max_length=20, null=True, blank=True, unique=True
     )
-    _stored_slug: str | None  # the short name as loaded (from_db), for clean()
+    _stored_slug: str | None  # the short name and name as loaded (from_db), for clean()
+    _stored_name: str | None
 
     class Meta:
         ordering = ["name"]
@@ -152,16 +154,33 @@ class Club(models.Model):
     ) -> Self:
         club = super().from_db(db, field_names, values, **kwargs)
         club._stored_slug = club.__dict__.get("slug")
+        club._stored_name = club.__dict__.get("name")
         return club
 
     def clean(self) -> None:
-        """A short name a page of the site has is refused when taken, new or renamed to; a
-        club that has one from before keeps it until it is renamed."""
+        """A short name a page of the site has, or a name that reads as another club's, is
+        refused when taken, new or renamed to; a club that has one from before keeps it until
+        it is renamed."""
         if self.slug != getattr(self, "_stored_slug", None):
             try:
                 validate_club_slug(self.slug)
             except ValidationError as error:
                 raise ValidationError({"slug": error}) from None
+        if self.name != getattr(self, "_stored_name", None) and club_name_taken(
+            self.name, other_than=self.pk
+        ):
+            raise ValidationError({"name": ValidationError(CLUB_NAME_TAKEN, code="taken")})
+
+
+def club_name_taken(name: str, *, other_than: int | None = None) -> bool:
+    """Whether a club (but `other_than`) has a name that reads as `name`: "Scrabbleclub-Alfa"
+    and "scrabbleclub  alfa" are "Scrabbleclub Alfa" (clubs.names.name_key). Compared here,
+    not in SQL: SQLite and PostgreSQL fold neither accents nor hyphens alike, and a service
+    has hundreds of clubs, not millions."""
+    key = name_key(name)
+    clubs = Club.objects.all() if other_than is None else Club.objects.exclude(pk=other_than)
+    names = clubs.values_list("name", flat=True)
+    return any(name_key(other) == key for other in names.iterator())
 
 
 class Player(models.Model):

@@ -1,7 +1,7 @@
-"""When two names are one person's: case, runs of spaces and accents ignored; and the
-refusal when a federation number names a person of another name ("two clubs claiming one
-person"), which every way of naming a person by number gives (a club's new member, a
-director's entry by number, a results file).
+"""When two names are one person's or one club's, as people read them (case, runs of
+spaces, hyphens and accents ignored); and the refusal when a federation number names a
+person of another name ("two clubs claiming one person"), which every way of naming a
+person by number gives (a club's new member, a director's entry by number, a results file).
 
 The standard library and Django's lazy translation only.
 """
@@ -18,15 +18,25 @@ NUMBER_CLAIMED = _(
     "the federation)."
 )
 
+#: A club whose name reads as another club's: people could not tell them apart.
+CLUB_NAME_TAKEN = _("A club with this name is already on Bordpunt. Choose another name.")
+
 
 def name_key(name: str) -> str:
     """The form names are compared in.
 
     >>> name_key("  Anke   DÉ Vriës ") == name_key("anke de vries")
     True
+    >>> name_key("Scrabbleclub-Alfa") == name_key("scrabbleclub  alfa")
+    True
     >>> name_key("Anke de Vries") == name_key("Anke de Vriesch")
     False
     """
     decomposed = unicodedata.normalize("NFKD", name)
-    bare = "".join(char for char in decomposed if not unicodedata.combining(char))
+    # A hyphen (or any dash) reads as the space between two words.
+    bare = "".join(
+        " " if unicodedata.category(char) == "Pd" else char
+        for char in decomposed
+        if not unicodedata.combining(char)
+    )
     return " ".join(bare.split()).casefold()

@@ -372,6 +372,11 @@ SIGNUP_INVITATION_DAYS = 14
 # An installed Bordpunt's first run (hosting/first_run.py): the code `bordpunt run` made and
 # put in the address it opens; none (no first-run page at all) otherwise.
 FIRST_RUN_CODE = os.environ.get("BORDPUNT_SETUP_CODE", "").strip() if HOME else ""
+# An installed Bordpunt (the `bordpunt` command on a club's laptop): its front door is the
+# club's own page (hosting/front_door.py). With `bordpunt run --lan`, the address the phones
+# open (bordpunt/lan.py), which the club room's page shows whatever address it was opened at.
+BORDPUNT_INSTALLED = HOME is not None
+LAN_URL = os.environ.get("BORDPUNT_LAN_URL", "").strip() if HOME else ""
 # "Shared device" at login: the session ends with the browser and after these hours anyway.
 SHARED_DEVICE_HOURS = 4
 # The visitor's address is the connection's, unless the connection comes from a trusted

@@ -11,8 +11,8 @@ from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
 from clubs.inputs import validate_plain_text
-from clubs.models import ClubStatus
-from hosting.services import NAME_TAKEN, club_name_taken
+from clubs.models import ClubStatus, club_name_taken
+from clubs.names import CLUB_NAME_TAKEN
 
 
 class NewPasswordForm(forms.Form):
@@ -87,7 +87,7 @@ class SignUpForm(NewPasswordForm):
     def clean_club_name(self) -> str:
         name = self.cleaned_data["club_name"].strip()
         if club_name_taken(name):
-            raise forms.ValidationError(NAME_TAKEN, code="taken")
+            raise forms.ValidationError(CLUB_NAME_TAKEN, code="taken")
         return name
 
     def account(self, cleaned: dict) -> User:

@@ -39,7 +39,7 @@ from django.utils.translation import gettext_lazy as _
 from archives.removal import club_rows_delete
 from clubs.history import HistoryAction, history_record
 from clubs.locks import club_lock, row_lock
-from clubs.models import Club, ClubStatus, HistoryEntry, Membership, Player
+from clubs.models import Club, ClubStatus, HistoryEntry, Membership, Player, club_name_taken
 from clubs.slugs import validate_club_slug
 from competition.services.competitions import competition_create
 from hosting.middleware import forget_club_status
@@ -49,8 +49,6 @@ CONFIRM_SALT = "bordpunt.hosting.signup"
 INVITATION_SALT = "bordpunt.hosting.invitation"
 #: Room for "-99" behind the name's part of a short name (a SlugField holds 50).
 SLUG_BASE_LENGTH = 40
-
-NAME_TAKEN = _("A club with this name is already on Bordpunt. Choose another name.")
 
 
 class SignUpError(Exception):
@@ -64,10 +62,6 @@ class SignUpError(Exception):
 def email_key(email: str) -> str:
     """One address however it is written: the username of its account."""
     return email.strip().lower()
-
-
-def club_name_taken(name: str) -> bool:
-    return Club.objects.filter(name__iexact=name.strip()).exists()
 
 
 def account_exists(email: str) -> bool:

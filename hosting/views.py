@@ -48,6 +48,7 @@ from hosting.forms import (
     SignUpForm,
     StatusFilterForm,
 )
+from hosting.front_door import installed_front_door, phone_address
 from hosting.middleware import ACTING, operator_page
 from hosting.selectors import clubs_for_operator, operator_history
 from hosting.services import (
@@ -65,17 +66,25 @@ INVITATION_PARAMETER = "uitnodiging"
 
 
 def club_room(request):
-    """The address to join, in large type and as a QR code, for a screen in the club room
-    (`bordpunt run --lan`). It is the address this page was opened at, so it is right in any
-    network without a setting; it shows nothing else, so anyone may see it."""
-    url = f"{request.scheme}://{request.get_host()}/"
-    qr = qr_svg(url, title=_("Scan to open Bordpunt on your phone"))
-    return render(request, "hosting/club_room.html", {"url": url, "qr": qr})
+    """The address to join, in large type and as a QR code, for a screen in the club room:
+    the laptop's in the club's network (`bordpunt run --lan`), or hosted the address this
+    page was opened at; where phones cannot reach the site, why (hosting/front_door.py). It
+    shows nothing else, so anyone may see it."""
+    url, unreachable = phone_address(request)
+    qr = qr_svg(url, title=_("Scan to open Bordpunt on your phone")) if url else ""
+    return render(
+        request, "hosting/club_room.html", {"url": url, "qr": qr, "unreachable": unreachable}
+    )
 
 
 def home(request):
     """What Bordpunt is, the clubs (active and suspended; never one waiting for approval),
-    found by name or town with a plain GET form, and the way to sign a club up."""
+    found by name or town with a plain GET form, and the way to sign a club up. An installed
+    Bordpunt's is its club's page, or the setup (hosting/front_door.py)."""
+    if settings.BORDPUNT_INSTALLED:
+        front_door = installed_front_door(request)
+        if front_door is not None:
+            return front_door
     form = ClubSearchForm(request.GET or None)
     clubs = Club.objects.exclude(status=ClubStatus.PENDING)
     query = form.cleaned_data["q"].strip() if form.is_valid() else ""
@@ -86,7 +95,13 @@ def home(request):
     return render(
         request,
         "hosting/home.html",
-        {"clubs": clubs, "form": form, "query": query, "suspended": ClubStatus.SUSPENDED},
+        {
+            "clubs": clubs,
+            "form": form,
+            "query": query,
+            "suspended": ClubStatus.SUSPENDED,
+            "installed": settings.BORDPUNT_INSTALLED,
+        },
     )
 
 
@@ -232,7 +247,12 @@ def first_steps(request, club: str):
     return render(
         request,
         "hosting/first_steps.html",
-        {"club": club_obj, "steps": steps, "pending": club_obj.status == ClubStatus.PENDING},
+        {
+            "club": club_obj,
+            "steps": steps,
+            "pending": club_obj.status == ClubStatus.PENDING,
+            "installed": settings.BORDPUNT_INSTALLED,
+        },
     )
 
 

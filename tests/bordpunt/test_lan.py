@@ -51,12 +51,13 @@ def test_run_and_demo_take_lan(command):
 
 def test_lan_sets_the_environment_and_prints_the_address_with_its_qr_code(capsys, monkeypatch):
     # monkeypatch keeps the environment of the other tests as it was.
-    for name in ("DJANGO_ALLOWED_HOSTS", "DJANGO_CSRF_TRUSTED_ORIGINS"):
+    for name in ("DJANGO_ALLOWED_HOSTS", "DJANGO_CSRF_TRUSTED_ORIGINS", "BORDPUNT_LAN_URL"):
         monkeypatch.delenv(name, raising=False)
     address = lan(8123)
     assert address == lan_address()
     assert os.environ["DJANGO_ALLOWED_HOSTS"].split(",")[0] == address
     assert os.environ["DJANGO_CSRF_TRUSTED_ORIGINS"] == f"http://{address}:8123"
+    assert os.environ["BORDPUNT_LAN_URL"] == f"http://{address}:8123/"
     printed = capsys.readouterr().out
     assert f"http://{address}:8123/" in printed
     assert "█" in printed or "▀" in printed  # the code, in block characters

@@ -1,6 +1,7 @@
 """The club room's page (/zaal/) and the site at the laptop's LAN address, with the settings
-`bordpunt run --lan` sets (bordpunt/lan.py): the page shows the address it was opened at
-with its QR code; forms posted from that address pass CSRF; secretary pages still ask for a
+`bordpunt run --lan` sets (bordpunt/lan.py): the page shows the LAN address with its QR
+code, whatever address the laptop opened it at, and why phones cannot reach the site where
+they cannot; forms posted from that address pass CSRF; secretary pages still ask for a
 login."""
 
 import pytest
@@ -23,19 +24,45 @@ def lan_settings(settings):
     environment = lan_environment(ADDRESS, 8000)
     settings.ALLOWED_HOSTS = environment["DJANGO_ALLOWED_HOSTS"].split(",")
     settings.CSRF_TRUSTED_ORIGINS = environment["DJANGO_CSRF_TRUSTED_ORIGINS"].split(",")
+    settings.BORDPUNT_INSTALLED = True
+    settings.LAN_URL = environment["BORDPUNT_LAN_URL"]
     return settings
 
 
-def test_the_club_room_shows_the_address_it_was_opened_at_and_its_qr_code(
-    client, lan_settings, django_assert_num_queries
+@pytest.mark.parametrize("opened_at", [HOST, "127.0.0.1:8000", "localhost:8000"])
+def test_the_club_room_shows_the_lan_address_wherever_it_was_opened(
+    client, lan_settings, django_assert_num_queries, opened_at
 ):
     with django_assert_num_queries(0):
-        response = client.get(reverse("club_room"), HTTP_HOST=HOST)
+        response = client.get(reverse("club_room"), HTTP_HOST=opened_at)
     assert response.status_code == 200
     html = response.content.decode()
-    assert f"http://{HOST}/" in html
+    assert f"http://{HOST}/" in html and "127.0.0.1" not in html and "localhost" not in html
     assert 'class="qr"><title>' in html
     assert "Doe mee op je telefoon" in html
+
+
+@pytest.mark.parametrize(
+    ("installed", "lan_url", "host", "reason"),
+    [
+        (True, "", "127.0.0.1:8000", "no_lan"),
+        (True, "http://127.0.0.1:8000/", "127.0.0.1:8000", "no_network"),
+        (False, "", "localhost:8000", "this_computer"),
+    ],
+)
+def test_without_an_address_for_phones_the_club_room_says_why_and_shows_no_code(
+    client, settings, installed, lan_url, host, reason
+):
+    settings.BORDPUNT_INSTALLED, settings.LAN_URL = installed, lan_url
+    html = client.get(reverse("club_room"), HTTP_HOST=host).content.decode()
+    assert f'id="club-room-unreachable" data-reason="{reason}"' in html
+    assert 'class="qr"' not in html and "http://127.0.0.1" not in html
+
+
+def test_hosted_the_club_room_shows_the_address_it_was_opened_at(client, settings):
+    settings.ALLOWED_HOSTS = ["bordpunt.example"]
+    html = client.get(reverse("club_room"), HTTP_HOST="bordpunt.example").content.decode()
+    assert "http://bordpunt.example/" in html and 'class="qr"><title>' in html
 
 
 def test_the_club_room_speaks_one_language(client, lan_settings):
@@ -51,10 +78,18 @@ def test_the_club_room_speaks_one_language(client, lan_settings):
         assert page_words(html) & foreign == set()
 
 
-def test_the_first_steps_link_to_the_club_room(client, club, secretary):
+@pytest.mark.parametrize("installed", [True, False])
+def test_the_first_steps_link_to_the_club_room_and_speak_of_how_bordpunt_runs(
+    client, club, secretary, settings, installed
+):
+    settings.BORDPUNT_INSTALLED = installed
     client.force_login(secretary)
     response = client.get(reverse("first_steps", kwargs={"club": club.slug}))
-    assert f'href="{reverse("club_room")}"' in response.content.decode()
+    html = response.content.decode()
+    assert f'href="{reverse("club_room")}"' in html
+    # Only a laptop's Bordpunt is started with the command; a hosted club's is online.
+    assert ("bordpunt run --lan" in html) is installed
+    assert ("via internet" in html) is not installed
 
 
 def test_a_login_from_the_lan_address_passes_csrf(lan_settings, secretary):

@@ -97,3 +97,41 @@ def test_bad_input_is_refused_and_makes_nothing(client, installed, field, value)
     page = client.post(reverse("first_run"), data)
     assert page.status_code == 200 and b"is-invalid" in page.content
     assert not Club.objects.exists()
+
+
+@pytest.fixture
+def laptop(settings, installed):
+    settings.BORDPUNT_INSTALLED = True
+    settings.LAN_URL = "http://192.168.1.23:8000/"
+
+
+def test_on_the_laptop_the_front_door_without_a_club_is_the_setup(client, laptop):
+    # The way back for a secretary who closed the setup's tab; the laptop's own LAN address
+    # is the laptop too (`bordpunt run --lan` opens its browser there).
+    for remote in ("127.0.0.1", "192.168.1.23"):
+        response = client.get(reverse("home"), REMOTE_ADDR=remote)
+        assert response.status_code == 302
+        assert response["Location"] == f"{reverse('first_run')}?code={CODE}"
+
+
+def test_a_phone_meets_no_setup_and_no_code(client, laptop):
+    response = client.get(reverse("home"), REMOTE_ADDR="192.168.1.50")
+    html = response.content.decode()
+    assert response.status_code == 200 and 'id="setup-waiting"' in html
+    assert CODE not in html and reverse("first_run") not in html
+
+
+def test_the_front_door_of_a_laptop_with_its_club_is_the_clubs_page(
+    client, laptop, club, django_assert_num_queries
+):
+    with django_assert_num_queries(1):
+        response = client.get(reverse("home"))
+    assert response.status_code == 302 and response["Location"] == club.get_absolute_url()
+
+
+def test_a_laptop_with_several_clubs_lists_them_without_the_services_sign_up(client, laptop):
+    ClubFactory(name="De Goudse Letters", slug="gouda")
+    ClubFactory(name="Woordzoekers", slug="leiden")
+    html = client.get(reverse("home")).content.decode()
+    assert "Woordzoekers" in html and "De Goudse Letters" in html
+    assert reverse("signup") not in html and 'id="about"' not in html

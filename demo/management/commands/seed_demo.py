@@ -234,8 +234,10 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, if_empty: bool, seed: int, force: bool = False, **options) -> None:
+        self.verbosity = options.get("verbosity", 1)
         if if_empty and Club.objects.exists():
-            self.stdout.write("Demo data already present.")
+            if self.verbosity:
+                self.stdout.write("Demo data already present.")
             self._print_logins()
             return
         if not settings.DEBUG and not force:
@@ -447,6 +449,9 @@ class Command(BaseCommand):
         round_record_results(round=round_obj, entries=entries, by=None)
 
     def _print_logins(self) -> None:
+        # Verbosity 0 (`bordpunt demo`): the caller says it, in its user's language.
+        if not self.verbosity:
+            return
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo logins (password “{DEMO_PASSWORD}”): secretaris (club secretary), "
