@@ -679,7 +679,7 @@ def _players(restorer: _Restorer, rows: list[Any], report: RestoreReport) -> Non
     }
     new = [(old, obj) for old, obj in built if old not in mapped]
     for _old, obj in new:
-        obj.invite_code_hash, obj.invite_expires_at = "", None
+        obj.invite_code_hash, obj.invite_expires_at, obj.calendar_key = "", None, ""
     restorer.create(Player, new)
     restorer.ids[Player] |= mapped
     report.shared_players = len(mapped)

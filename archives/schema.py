@@ -126,6 +126,11 @@ def field_value(field: models.Field, value: Any) -> Any:
             raise Invalid(name, _("is not a date")) from None
     if kind == "DateTimeField":
         return _datetime(name, value)
+    if kind == "TimeField":  # a competition's evening hours
+        try:
+            return datetime.time.fromisoformat(value)
+        except ValueError:
+            raise Invalid(name, _("is not a time")) from None
     if kind == "UUIDField":  # an event's identity
         try:
             return uuid.UUID(value)

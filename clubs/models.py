@@ -222,6 +222,13 @@ class Player(models.Model):
     invite_expires_at = models.DateTimeField(
         _("invitation valid until"), null=True, blank=True, editable=False
     )
+    # The random part of the player's own calendar feed's secret address (clubs/calendars.py
+    # keys it with the site's secret, so this value alone, in a backup or a club's archive,
+    # does not give the address away). Renewed by the player (`player_calendar_renew`): the
+    # old address is then a 404. Empty until the player asks for an address.
+    calendar_key = models.CharField(
+        _("calendar address key"), max_length=32, blank=True, default="", editable=False
+    )
     # Set when the person's data was erased (privacy/erasure.py): the name is then the
     # neutral placeholder `erased_name(pk)`, the results stay.
     erased_at = models.DateTimeField(_("erased"), null=True, blank=True, editable=False)

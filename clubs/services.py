@@ -8,6 +8,7 @@ player is recorded in the history of every club they are a member of.
 
 from __future__ import annotations
 
+import secrets
 from typing import Any, TypeVar
 
 from django.db import transaction
@@ -101,6 +102,28 @@ def player_save(player: Player, *, by: Any) -> Player:
                 after=new,
             )
     return player
+
+
+@transaction.atomic
+def player_calendar_renew(*, player: Player, by: Any) -> None:
+    """A new secret address for the player's own calendar feed (clubs/calendars.py); the
+    old one stops working. The history says that it was renewed, never the key itself.
+    """
+    locked = Player.objects.select_for_update().get(pk=player.pk)
+    had_one = bool(locked.calendar_key)
+    locked.calendar_key = player.calendar_key = secrets.token_hex(16)
+    locked.save(update_fields=["calendar_key"])
+    for club_id in _player_clubs(locked):
+        history_record(
+            club_id=club_id,
+            by=by,
+            action=HistoryAction.PLAYER_CALENDAR,
+            object_type="player",
+            object_id=locked.pk,
+            label=locked.name,
+            before={"calendar_feed": had_one},
+            after={"calendar_feed": True},
+        )
 
 
 @transaction.atomic

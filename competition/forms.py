@@ -5,7 +5,8 @@ Django: forms.
 
 import hashlib
 from collections.abc import Sequence
-from typing import cast
+from datetime import date, datetime, time
+from typing import Any, cast
 
 from django import forms
 from django.utils.functional import Promise
@@ -117,8 +118,55 @@ class DateInput(forms.DateInput):
         super().__init__(attrs, format="%Y-%m-%d")
 
 
+class EveningDatesField(forms.Field):
+    """The planned evenings, typed one a line (or separated by commas or spaces), as
+    2026-09-14 or 14-09-2026; cleaned to the sorted ISO dates the model stores."""
+
+    widget = forms.Textarea(attrs={"rows": 4})
+
+    def __init__(self, *, encoder=None, decoder=None, **kwargs) -> None:
+        super().__init__(**kwargs)  # the model's JSONField offers its encoder: not needed
+
+    def prepare_value(self, value):
+        if isinstance(value, list):
+            return "\n".join(value)
+        return value
+
+    def to_python(self, value) -> list[str]:
+        if isinstance(value, list):  # the initial value, as stored
+            return value
+        days = set()
+        for word in (value or "").replace(",", " ").split():
+            try:
+                days.add(parse_day(word))
+            except ValueError:
+                raise forms.ValidationError(
+                    _("%(word)s is not a date (2026-09-14 or 14-09-2026).") % {"word": word[:20]},
+                    code="invalid",
+                ) from None
+        return [day.isoformat() for day in sorted(days)]
+
+    def has_changed(self, initial, data) -> bool:
+        try:
+            return self.to_python(data) != (initial or [])
+        except forms.ValidationError:
+            return True
+
+
+def parse_day(word: str) -> date:
+    """2026-09-14 or 14-09-2026 (as Dutch readers write it), strictly."""
+    try:
+        return (
+            date.fromisoformat(word)
+            if word[4:5] == "-"
+            else datetime.strptime(word, "%d-%m-%Y").date()
+        )
+    except ValueError:
+        raise ValueError(word) from None
+
+
 #: Settings that keep their value when a form leaves them out (one saved before they existed).
-KEPT_WHEN_LEFT_OUT = ("table_size", "table_scoring")
+KEPT_WHEN_LEFT_OUT = ("table_size", "table_scoring", "evening_start", "evening_end")
 
 
 class CompetitionForm(forms.ModelForm):
@@ -127,9 +175,14 @@ class CompetitionForm(forms.ModelForm):
     class Meta:
         model = Competition
         fields = [name for name in SETTINGS_FIELDS if name != "tiebreaks"]
-        widgets = {"start_date": DateInput()}
+        widgets = {
+            "start_date": DateInput(),
+            "evening_start": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+            "evening_end": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        }
         field_classes = {
             "custom_rules": RulesJSONField,
+            "evening_dates": EveningDatesField,
             **dict.fromkeys(COMPETITION_LIMITS, StrictIntegerField),
         }
 
@@ -148,7 +201,7 @@ class CompetitionForm(forms.ModelForm):
         for name in KEPT_WHEN_LEFT_OUT:
             self.fields[name].required = False
 
-    def _kept(self, name: str) -> str:
+    def _kept(self, name: str) -> Any:
         return self.cleaned_data.get(name) or getattr(self.instance, name)
 
     def clean_table_size(self) -> str:
@@ -156,6 +209,12 @@ class CompetitionForm(forms.ModelForm):
 
     def clean_table_scoring(self) -> str:
         return self._kept("table_scoring")
+
+    def clean_evening_start(self) -> time:
+        return self._kept("evening_start")
+
+    def clean_evening_end(self) -> time:
+        return self._kept("evening_end")
 
     def clean_slug(self) -> str:
         """The short name is the competition's address within its club: unique there."""

@@ -7,6 +7,7 @@ Django: the ORM models.
 """
 
 from collections.abc import Collection
+from datetime import date, time
 from typing import Any, Self
 
 from django.core.exceptions import ValidationError
@@ -46,6 +47,22 @@ class TableSize(models.TextChoices):
 def table_size_choice(code: str) -> int | str:
     """The engine's choice (`pairing.core.table_sizes`) for a stored code."""
     return "fours" if code == TableSize.FOURS else int(code)
+
+
+#: More planned evenings than a season has (two a week all year) are a mistake in the list.
+MAX_EVENINGS = 104
+
+
+def validate_evening_dates(value: object) -> None:
+    """The planned evenings: a list of distinct ISO dates (``"2026-09-14"``), in order."""
+    if not isinstance(value, list) or len(value) > MAX_EVENINGS:
+        raise ValidationError(_("At most %(count)s dates.") % {"count": MAX_EVENINGS})
+    try:
+        parsed = [date.fromisoformat(item) for item in value]
+    except (TypeError, ValueError):
+        raise ValidationError(_("Dates as YYYY-MM-DD.")) from None
+    if [day.isoformat() for day in parsed] != value or sorted(set(parsed)) != parsed:
+        raise ValidationError(_("Dates as YYYY-MM-DD, each once, in order."))
 
 
 def validate_tiebreaks(value: object) -> None:
@@ -205,6 +222,17 @@ class Competition(ArchivableCompetition):
         blank=True,
         help_text=_("For the board's game clock; empty: the minutes of the rule set."),
     )
+    # The season's evenings, set once by the secretary: a new round is offered on the next
+    # one, and the competition's calendar feed lists them (competition/calendars.py).
+    evening_dates = models.JSONField(
+        _("planned evenings"),
+        default=list,
+        blank=True,
+        validators=[validate_evening_dates],
+        help_text=_("The dates the competition plays on, one a line (2026-09-14 or 14-09-2026)."),
+    )
+    evening_start = models.TimeField(_("evenings start at"), default=time(19, 30))
+    evening_end = models.TimeField(_("evenings end at"), default=time(23, 0))
     #: The open event this competition is a division of (events/); empty: the club's own.
     event = models.ForeignKey(
         "events.Event",
@@ -272,6 +300,11 @@ class Competition(ArchivableCompetition):
     @property
     def url_kwargs(self) -> dict[str, Any]:
         return {"club": self.club.slug, "competition": self.slug}
+
+    @property
+    def evenings(self) -> list[date]:
+        """The planned evenings as dates."""
+        return [date.fromisoformat(day) for day in self.evening_dates]
 
 
 class Group(models.Model):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import TYPE_CHECKING, Literal, TypedDict, cast
 
 from django.db.models import Count, Max, Prefetch, QuerySet
@@ -190,6 +191,16 @@ def next_round_number(competition: Competition) -> int:
     """The round that "Add round" adds: a second click then finds it instead of another."""
     last = competition.rounds.aggregate(last=Max("number"))["last"]
     return (last or 0) + 1
+
+
+def next_evening(competition: Competition, *, today: date) -> date:
+    """The date a new round is offered on: the first planned evening from `today` on that
+    no round has yet, else `today` (one query, none without planned evenings)."""
+    coming = [day for day in competition.evenings if day >= today]
+    if not coming:
+        return today
+    taken = set(competition.rounds.filter(date__gte=today).values_list("date", flat=True))
+    return next((day for day in coming if day not in taken), today)
 
 
 def current_round_number(competition: Competition) -> int:

@@ -48,6 +48,11 @@ urlpatterns = [
         conditional_page(export.standings_csv, personal=False),
         name="standings_csv",
     ),
+    path(
+        "<slug:club>/<slug:competition>.ics",
+        public.competition_calendar_feed,
+        name="competition_calendar",
+    ),
     path(f"{competition}kruistabel/", conditional_page(public.crosstable_page), name="crosstable"),
     path(f"{competition}ronde/<number:number>/", conditional_page(public.round_page), name="round"),
     path(

@@ -12,6 +12,7 @@ event = "<slug:club>/evenement/<slug:event>/"
 urlpatterns = [
     path("<slug:club>/beheer/nieuw-evenement/", views.event_create, name="event_create"),
     path(event, views.event_page, name="event"),
+    path(f"{event}agenda.ics", views.event_calendar_feed, name="event_calendar"),
     path(f"{event}afdeling/<slug:competition>/", views.division_page, name="event_division"),
     path(f"{event}inschrijven/", views.event_enter, name="event_enter"),
     path(

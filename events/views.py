@@ -8,16 +8,20 @@ Thin: each view reads through `events.selectors`, writes through one service of
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
+from clubs.calendars import calendar_response
 from clubs.models import Club, Player
 from clubs.permissions import can_manage_club, clubs_managed_by
 from events import selectors, services
+from events.calendars import event_calendar
 from events.divisions import division_kinds, divisions_of
 from events.forms import EntryByNumberForm, EntryForm, EventForm, PeopleForm
 from events.models import Entry, Event
@@ -69,6 +73,15 @@ def event_page(request, club: str, event: str):
             "in_jury_room": can_direct or jury,
         },
     )
+
+
+@require_safe
+def event_calendar_feed(request, club: str, event: str):
+    """The event's day as a calendar feed, in the club's language (Dutch)."""
+    found = selectors.event_get(club, event)
+    with translation.override(settings.LANGUAGE_CODE):
+        feed = event_calendar(found, base_url=request.build_absolute_uri("/")[:-1])
+    return calendar_response(feed, filename=found.slug)
 
 
 @require_safe

@@ -12,11 +12,18 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import redirect, render
-from django.utils import timezone
+from django.urls import reverse
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
 
+from clubs.calendars import calendar_response, calendar_token, player_by_calendar_token
 from clubs.history_display import Reading
+from clubs.models import Player
+from clubs.services import player_calendar_renew
+from games.calendars import player_calendar
 from games.confirmation import (
     ConfirmationError,
     game_result_confirm,
@@ -258,5 +265,43 @@ def my_games_page(request):
     return render(
         request,
         "games/my_games.html",
-        {"player": games.player, "current": current, "earlier": earlier, "states": ResultState},
+        {
+            "player": games.player,
+            "current": current,
+            "earlier": earlier,
+            "states": ResultState,
+            "calendar_url": _calendar_url(request, games.player),
+        },
     )
+
+
+def _calendar_url(request, player) -> str:
+    """The address of the player's own feed, in the language they read this page in."""
+    token = calendar_token(player) if player is not None else ""
+    if not token:
+        return ""
+    name = "player_calendar_en" if translation.get_language() == "en" else "player_calendar"
+    return request.build_absolute_uri(reverse(name, kwargs={"token": token}))
+
+
+@require_POST
+@login_required
+def calendar_renew(request):
+    """A new address for the player's own feed; the old one stops working."""
+    player = Player.objects.filter(user=request.user).first()
+    if player is None:
+        raise Http404
+    player_calendar_renew(player=player, by=request.user)
+    messages.success(request, _("Your calendar has a new address; the old one no longer works."))
+    return redirect("my_games")
+
+
+@require_safe
+def calendar_feed(request, token: str, language: str = "nl"):
+    """The player's own games as a calendar feed, at their secret address (no login)."""
+    player = player_by_calendar_token(token)
+    if player is None:
+        raise Http404
+    with translation.override(language):
+        feed = player_calendar(player, base_url=request.build_absolute_uri("/")[:-1])
+    return calendar_response(feed, filename="bordpunt")

@@ -317,6 +317,7 @@ def player_erase(*, player: Player, by: Any, reason_code: str, now: datetime | N
         rating_deviation=None,
         invite_code_hash="",
         invite_expires_at=None,
+        calendar_key="",
         erased_at=now,
     )
     for club_id in sorted(club_ids):

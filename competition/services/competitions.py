@@ -6,7 +6,7 @@ An archived competition stays readable and takes no more changes, here or anywhe
 """
 
 from collections.abc import Mapping
-from datetime import date
+from datetime import date, time
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -46,6 +46,9 @@ SETTINGS_FIELDS = (
     "rated",
     "clock_minutes",
     "tiebreaks",
+    "evening_dates",
+    "evening_start",
+    "evening_end",
 )
 
 
@@ -60,7 +63,7 @@ def competition_settings(competition: Competition) -> dict[str, Any]:
     """The settings as JSON values, as the history stores them."""
     values = {name: getattr(competition, name) for name in SETTINGS_FIELDS}
     return {
-        name: value.isoformat() if isinstance(value, date) else value
+        name: value.isoformat() if isinstance(value, date | time) else value
         for name, value in values.items()
     }
 

@@ -1,17 +1,20 @@
 """Public pages: no login, read only, a fixed number of queries each."""
 
+from django.conf import settings
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, render
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
+from clubs.calendars import calendar_response
 from clubs.inputs import query_int
 from clubs.models import Club, Player
 from clubs.permissions import can_manage_club
 from competition import selectors
+from competition.calendars import competition_calendar
 from competition.core import standings
 from competition.filters import CompetitionFilter
 from competition.models import Competition, Round
@@ -80,13 +83,25 @@ def standings_page(request, club: str, competition: str):
             "standings": SimpleLazyObject(standings_content),
             "can_manage": can_manage,
             "next_round_number": next_round_number,
-            # A new round is played tonight, in the club's time zone (editable on the page).
-            "tonight": timezone.localdate() if can_manage else None,
+            # A new round is played on the next planned evening, else tonight, in the club's
+            # time zone (editable on the page).
+            "tonight": selectors.next_evening(competition_obj, today=timezone.localdate())
+            if can_manage
+            else None,
             "add_round_warning": _add_round_warning(competition_obj, next_round_number)
             if next_round_number is not None  # the secretary's alone
             else "",
         },
     )
+
+
+@require_safe
+def competition_calendar_feed(request, club: str, competition: str):
+    """The competition's evenings as a calendar feed, in the club's language (Dutch)."""
+    found = selectors.competition_get(club_slug=club, competition_slug=competition)
+    with translation.override(settings.LANGUAGE_CODE):
+        feed = competition_calendar(found, base_url=request.build_absolute_uri("/")[:-1])
+    return calendar_response(feed, filename=found.slug)
 
 
 def _add_round_warning(competition: Competition, number: int) -> str:
