@@ -1,0 +1,19 @@
+"""Reads: a person's kinds and the notifications queued or sent to them."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import QuerySet
+
+from notifications.models import Notification, Subscription
+
+#: The person's page shows the latest ones; older ones stay in the database.
+SHOWN = 50
+
+
+def subscribed_kinds(user: AbstractBaseUser) -> list[str]:
+    return list(Subscription.objects.filter(user=user).values_list("kind", flat=True))
+
+
+def notifications_of(user: AbstractBaseUser) -> QuerySet[Notification]:
+    return Notification.objects.filter(user=user).select_related("club")[:SHOWN]
