@@ -113,14 +113,23 @@ def backup_or_refuse(home: Home, reason: str) -> Path:
         ) from None
 
 
+def site_address(host: str, port: int) -> str:
+    """This server's address as a browser writes it.
+
+    >>> site_address("0.0.0.0", 8000), site_address("fe80::1", 80)
+    ('http://127.0.0.1:8000', 'http://[fe80::1]:80')
+    """
+    shown = "127.0.0.1" if host in {"0.0.0.0", "::"} else host
+    return f"http://{f'[{shown}]' if ':' in shown else shown}:{port}"
+
+
 def first_page(host: str, port: int) -> str:
     """The address to open: the first-run setup while the home has no club."""
     from django.urls import reverse
 
     from clubs.models import Club
 
-    shown = "127.0.0.1" if host in {"0.0.0.0", "::"} else host
-    address = f"http://{f'[{shown}]' if ':' in shown else shown}:{port}"
+    address = site_address(host, port)
     if Club.objects.exists():
         return f"{address}/"
     return f"{address}{reverse('first_run')}?code={os.environ['BORDPUNT_SETUP_CODE']}"
@@ -153,6 +162,9 @@ def _serve(
     demo: bool,
     shown: str | None,
 ) -> int:
+    # The links in notification mails: the address this server is reached at (the club
+    # room's network address with --lan), unless the environment says otherwise.
+    os.environ.setdefault("DJANGO_SITE_URL", site_address(shown or host, port))
     setup_django(home)
     has_data, needs_migrating = pending_migrations(home)
     from waitress import create_server
@@ -184,6 +196,10 @@ def _serve(
     # A polite stop (SIGTERM from a service manager or a test) ends like Ctrl+C: set before
     # the address is announced, so a stop that follows at once ends as politely.
     signal.signal(signal.SIGTERM, _interrupt)
+    from notifications.worker import WorkerThread
+
+    # The notifications' worker: mail leaves from here, never from a page's request.
+    worker = WorkerThread().start()
     lock.announce(url)
     try:
         with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C: the evening ends
@@ -197,6 +213,7 @@ def _serve(
             server.run()
     finally:
         server.close()
+        worker.stop()
         from django.db import connections
 
         connections.close_all()

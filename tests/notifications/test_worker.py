@@ -7,6 +7,8 @@ transactions, as in production.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from django.utils import timezone
 from django_tasks_db.management.commands.db_worker import Worker
@@ -159,3 +161,21 @@ def test_who_unsubscribes_before_the_mail_leaves_gets_nothing(smtp, draft, clien
     assert [m["X-Envelope-To"] for m in smtp.messages] == ["bert@example.org"]
     anna.refresh_from_db()
     assert (anna.status, anna.reason) == ("skipped", "unsubscribed")
+
+
+def test_the_worker_thread_of_bordpunt_run_sends_while_the_server_serves(smtp, draft):
+    from notifications.worker import WorkerThread
+
+    worker = WorkerThread().start()
+    try:
+        publish(draft)
+        deadline = time.monotonic() + 20
+        while len(smtp.messages) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        worker.stop()
+    assert not worker.thread.is_alive()
+    assert sorted(m["X-Envelope-To"] for m in smtp.messages) == [
+        "anna@example.org",
+        "bert@example.org",
+    ]
