@@ -92,6 +92,7 @@ benchmarks: install
 	$(PY) benchmarks/duplicate.py
 	$(PY) benchmarks/hosted.py
 	$(PY) benchmarks/installed.py
+	$(PY) benchmarks/notifications.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles

@@ -125,7 +125,8 @@ def club_player(request, club: str, player_id: int):
 @login_required
 def club_settings(request, club: str):
     """The club's settings for its secretary: how the players write a duplicate slip, and
-    a note when no mail is set up (the players' notifications are then off). Saved through `club_save`, which keeps the change in the club's history."""
+    a note when no mail is set up (the players' notifications are then off). Saved
+    through `club_save`, which keeps the change in the club's history."""
     club_obj = get_object_or_404(Club, slug=club)
     if not can_manage_club(request.user, club_obj):
         raise PermissionDenied

@@ -67,9 +67,7 @@ class Notification(models.Model):
     )
     #: Codes and ids the mail is written from when it is sent, never its text.
     params = models.JSONField(_("details"), default=dict, blank=True)
-    status = models.CharField(
-        _("status"), max_length=10, choices=Status, default=Status.QUEUED
-    )
+    status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.QUEUED)
     reason = models.CharField(
         _("reason"), max_length=20, choices=Reason, default=Reason.NONE, blank=True
     )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
 from notifications.models import Notification, Subscription
@@ -11,9 +10,9 @@ from notifications.models import Notification, Subscription
 SHOWN = 50
 
 
-def subscribed_kinds(user: AbstractBaseUser) -> list[str]:
-    return list(Subscription.objects.filter(user=user).values_list("kind", flat=True))
+def subscribed_kinds(user_id: int) -> list[str]:
+    return list(Subscription.objects.filter(user_id=user_id).values_list("kind", flat=True))
 
 
-def notifications_of(user: AbstractBaseUser) -> QuerySet[Notification]:
-    return Notification.objects.filter(user=user).select_related("club")[:SHOWN]
+def notifications_of(user_id: int) -> QuerySet[Notification]:
+    return Notification.objects.filter(user_id=user_id).select_related("club")[:SHOWN]

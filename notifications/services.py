@@ -11,7 +11,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from notifications.kinds import Kind
@@ -25,13 +24,13 @@ def mail_is_set_up() -> bool:
 
 
 @transaction.atomic
-def subscriptions_set(*, user: AbstractBaseUser, kinds: Iterable[str], language: str) -> None:
+def subscriptions_set(*, user_id: int, kinds: Iterable[str], language: str) -> None:
     """The person's kinds become exactly `kinds`, their mails written in `language`."""
     wanted = set(kinds) & set(Kind.values)
-    Subscription.objects.filter(user=user).exclude(kind__in=wanted).delete()
-    Subscription.objects.filter(user=user).update(language=language)
+    Subscription.objects.filter(user_id=user_id).exclude(kind__in=wanted).delete()
+    Subscription.objects.filter(user_id=user_id).update(language=language)
     Subscription.objects.bulk_create(
-        [Subscription(user=user, kind=kind, language=language) for kind in sorted(wanted)],
+        [Subscription(user_id=user_id, kind=kind, language=language) for kind in sorted(wanted)],
         ignore_conflicts=True,
     )
 

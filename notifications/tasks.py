@@ -109,9 +109,7 @@ def notification_send(notification_id: int) -> str:
         if notification.attempts >= settings.NOTIFICATIONS_ATTEMPTS:
             logger.warning("Notification %s given up: %s", notification_id, error)
             return _finish(notification_id, Notification.Status.FAILED, "unreachable")
-        Notification.objects.filter(pk=notification_id).update(
-            status=Notification.Status.QUEUED
-        )
+        Notification.objects.filter(pk=notification_id).update(status=Notification.Status.QUEUED)
         notification_send.using(
             run_after=timezone.now() + retry_delay(notification.attempts)
         ).enqueue(notification_id)

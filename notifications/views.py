@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -20,25 +22,26 @@ from notifications.tokens import unsubscribe_read
 
 @login_required
 def notification_settings(request: HttpRequest) -> HttpResponse:
+    user_id = cast(int, request.user.pk)  # logged in
     if request.method == "POST":
         form = SubscriptionsForm(request.POST)
         if form.is_valid():
             subscriptions_set(
-                user=request.user,
+                user_id=user_id,
                 kinds=form.cleaned_data["kinds"],
                 language=chosen_language(request),
             )
             messages.success(request, _("Your notifications are saved."))
             return redirect("notification_settings")
     else:
-        form = SubscriptionsForm(initial={"kinds": subscribed_kinds(request.user)})
+        form = SubscriptionsForm(initial={"kinds": subscribed_kinds(user_id)})
     return render(
         request,
         "notifications/settings.html",
         {
             "form": form,
             "mail_set_up": mail_is_set_up(),
-            "notifications": notifications_of(request.user),
+            "notifications": notifications_of(user_id),
         },
     )
 

@@ -50,7 +50,7 @@ def test_the_page_lists_what_was_sent_in_a_fixed_number_of_queries(
 
 def test_a_get_of_the_unsubscribe_address_changes_nothing_a_post_does(client):
     user = UserFactory()
-    subscriptions_set(user=user, kinds=[Kind.PAIRING_PUBLISHED], language="nl")
+    subscriptions_set(user_id=user.pk, kinds=[Kind.PAIRING_PUBLISHED], language="nl")
     address = reverse(
         "notification_unsubscribe",
         kwargs={"token": unsubscribe_token(user_id=user.pk, kind=Kind.PAIRING_PUBLISHED)},
@@ -75,7 +75,7 @@ def test_without_mail_nothing_is_queued_and_the_secretary_is_told(
 ):
     round = RoundFactory(competition__club=club, status=Round.Status.DRAFT)
     user = UserFactory()
-    subscriptions_set(user=user, kinds=[Kind.PAIRING_PUBLISHED], language="nl")
+    subscriptions_set(user_id=user.pk, kinds=[Kind.PAIRING_PUBLISHED], language="nl")
     GameFactory(round=round, player_a=PlayerFactory(user=user))
     with django_capture_on_commit_callbacks(execute=True):
         round_set_status(round=round, status=Round.Status.PUBLISHED)

@@ -51,7 +51,7 @@ def run_worker(max_tasks: int | None = None) -> None:
 def player(name: str, *, email: str | None = "", subscribed: bool = True):
     user = UserFactory(username=name, email=email if email is not None else f"{name}@example.org")
     if subscribed:
-        subscriptions_set(user=user, kinds=[Kind.PAIRING_PUBLISHED], language="nl")
+        subscriptions_set(user_id=user.pk, kinds=[Kind.PAIRING_PUBLISHED], language="nl")
     return PlayerFactory(name=name.capitalize(), user=user)
 
 
@@ -91,8 +91,9 @@ def test_a_published_pairing_reaches_each_subscriber_once(smtp, draft):
     html = mail.get_body(preferencelist=("html",)).get_content()
     assert "<strong>Bert</strong>" in html
     # RFC 8058: an https-or-http address in angle brackets, and the one-click POST body.
-    assert mail["List-Unsubscribe"].strip().startswith("<http") and "/meldingen/afmelden/" in (
-        mail["List-Unsubscribe"]
+    assert (
+        mail["List-Unsubscribe"].strip().startswith("<http")
+        and "/meldingen/afmelden/" in (mail["List-Unsubscribe"])
     )
     assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
 
