@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.urls import reverse
+
 from competition.models import Round
-from games.models import Seat
+from games.models import Confirmation, Game, Seat
 from notifications.kinds import Kind
 from notifications.models import Notification
 
@@ -47,6 +49,27 @@ def pairing_published(notification: Notification) -> dict[str, Any] | None:
     }
 
 
+def result_to_confirm(notification: Notification) -> dict[str, Any] | None:
+    confirmation = notification.params.get("confirmation")
+    game = (
+        Game.objects.select_related("round__competition")
+        .prefetch_related("seats__player")
+        .filter(pk=notification.params.get("game_id"), confirmation=confirmation)
+        .first()
+    )
+    if game is None:  # confirmed or decided meanwhile: nothing waits for this person
+        return None
+    return {
+        "disputed": confirmation == Confirmation.DISPUTED,
+        "round": game.round,
+        "competition": game.round.competition,
+        "table": game.table,
+        "seats": [(seat.player.name, seat.score) for seat in game.seat_list],
+        "path": reverse("my_games"),
+    }
+
+
 CONTENT: dict[str, Callable[[Notification], dict[str, Any] | None]] = {
     Kind.PAIRING_PUBLISHED: pairing_published,
+    Kind.RESULT_TO_CONFIRM: result_to_confirm,
 }

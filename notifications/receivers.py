@@ -9,6 +9,7 @@ from django.db import transaction
 from django.dispatch import receiver
 
 from competition.signals import round_published
+from games.signals import result_awaits
 from notifications.services import mail_is_set_up
 
 
@@ -19,3 +20,12 @@ def _round_published(sender: Any, *, round_id: int, **kwargs: Any) -> None:
     from notifications.tasks import round_published_notify
 
     transaction.on_commit(lambda: round_published_notify.enqueue(round_id))
+
+
+@receiver(result_awaits)
+def _result_awaits(sender: Any, *, game_id: int, confirmation: str, **kwargs: Any) -> None:
+    if not mail_is_set_up():
+        return
+    from notifications.tasks import result_awaits_notify
+
+    transaction.on_commit(lambda: result_awaits_notify.enqueue(game_id, confirmation))

@@ -21,7 +21,8 @@ from django.utils import timezone
 from django_tasks import task
 
 from competition.models import Round
-from games.models import Seat
+from games.confirmation import seats_to_confirm
+from games.models import Confirmation, Game, Seat
 from notifications.content import CONTENT
 from notifications.kinds import Kind
 from notifications.mail import notification_message
@@ -65,6 +66,37 @@ def round_published_notify(round_id: int) -> int:
             object_key=f"round:{round_id}",
             club_id=round.competition.club_id,
             recipients={user_id: {"round_id": round_id} for user_id in users},
+        )
+    )
+
+
+@task()
+def result_awaits_notify(game_id: int, confirmation: str) -> int:
+    """A provisional result: the players at the table who have not confirmed it yet; a
+    disputed one: every player at the table. Once per game and state."""
+    game = (
+        Game.objects.select_related("round__competition")
+        .prefetch_related("seats__player")
+        .filter(pk=game_id, confirmation=confirmation)
+        .first()
+    )
+    if game is None:  # confirmed (or decided) before the worker came to it
+        return 0
+    waiting = seats_to_confirm(game) if confirmation == Confirmation.PROVISIONAL else None
+    users = [
+        seat.player.user_id
+        for seat in game.seat_list
+        if seat.player.user_id is not None
+        and (waiting is None or (seat.position in waiting and not seat.confirmed))
+    ]
+    return len(
+        notifications_queue(
+            kind=Kind.RESULT_TO_CONFIRM,
+            object_key=f"game:{game_id}:{confirmation}",
+            club_id=game.round.competition.club_id,
+            recipients={
+                user_id: {"game_id": game_id, "confirmation": confirmation} for user_id in users
+            },
         )
     )
 

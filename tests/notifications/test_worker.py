@@ -180,3 +180,28 @@ def test_the_worker_thread_of_bordpunt_run_sends_while_the_server_serves(smtp, d
         "anna@example.org",
         "bert@example.org",
     ]
+
+
+def test_a_result_to_confirm_then_disputed_reaches_whom_it_waits_for(smtp, draft):
+    from games.confirmation import game_result_enter
+    from games.services import ResultInput
+
+    game = draft.games.get(table=1)
+    anna, bert = (seat.player.user for seat in game.seat_list)
+    for user in (anna, bert):
+        subscriptions_set(user_id=user.pk, kinds=[Kind.RESULT_TO_CONFIRM], language="nl")
+    publish(draft)  # nobody wants the pairing any more: no mail of it
+
+    game = game_result_enter(game=game, result=ResultInput.of_pair("normal", 300, 250), by=anna)
+    run_worker()
+    assert [m["X-Envelope-To"] for m in smtp.messages] == ["bert@example.org"]
+    assert "bevestig je uitslag" in smtp.messages[0]["Subject"]
+    assert "300" in smtp.text(smtp.messages[0])
+
+    game_result_enter(game=game, result=ResultInput.of_pair("normal", 250, 300), by=bert)
+    run_worker()
+    disputed = [m for m in smtp.messages if "betwist" in m["Subject"]]
+    assert sorted(m["X-Envelope-To"] for m in disputed) == [
+        "anna@example.org",
+        "bert@example.org",
+    ]
