@@ -22,6 +22,7 @@ APPS = [
     "archives",
     "demo",
     "ranking",
+    "notifications",
     "hosting",
     "privacy",
 ]
