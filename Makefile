@@ -20,9 +20,12 @@ install:
 		cksum < pyproject.toml > $(STAMP); \
 	fi
 
+# The notifications' worker runs beside the server and stops with it (docs/notifications.md).
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py seed_demo --if-empty
+	$(PY) manage.py db_worker --no-reload --verbosity 0 & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver 127.0.0.1:8000
 
 # Production: refuses with debug on or without DJANGO_SECRET_KEY; migrate, collectstatic,
@@ -89,6 +92,7 @@ benchmarks: install
 	$(PY) benchmarks/duplicate.py
 	$(PY) benchmarks/hosted.py
 	$(PY) benchmarks/installed.py
+	$(PY) benchmarks/notifications.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles

@@ -25,6 +25,7 @@ APPS = [
     "archives",
     "demo",
     "ranking",
+    "notifications",
     "hosting",
     "privacy",
 ]

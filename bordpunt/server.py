@@ -169,6 +169,9 @@ def _serve(
     demo: bool,
     shown: str | None,
 ) -> int:
+    # The links in notification mails: the address this server is reached at (the club
+    # room's network address with --lan), unless the environment says otherwise.
+    os.environ.setdefault("DJANGO_SITE_URL", site_address(shown or host, port))
     setup_django(home)
     has_data, needs_migrating = pending_migrations(home)
     from waitress import create_server
@@ -201,6 +204,10 @@ def _serve(
     # A polite stop (SIGTERM from a service manager or a test) ends like Ctrl+C: set before
     # the address is announced, so a stop that follows at once ends as politely.
     signal.signal(signal.SIGTERM, _interrupt)
+    from notifications.worker import WorkerThread
+
+    # The notifications' worker: mail leaves from here, never from a page's request.
+    worker = WorkerThread().start()
     told = said_address(url, lan_address=shown, port=port)
     lock.announce(told)
     try:
@@ -215,6 +222,7 @@ def _serve(
             server.run()
     finally:
         server.close()
+        worker.stop()
         from django.db import connections
 
         connections.close_all()

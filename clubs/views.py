@@ -124,8 +124,9 @@ def club_player(request, club: str, player_id: int):
 
 @login_required
 def club_settings(request, club: str):
-    """The club's settings for its secretary: how the players write a duplicate slip.
-    Saved through `club_save`, which keeps the change in the club's history."""
+    """The club's settings for its secretary: how the players write a duplicate slip, and
+    a note when no mail is set up (the players' notifications are then off). Saved
+    through `club_save`, which keeps the change in the club's history."""
     club_obj = get_object_or_404(Club, slug=club)
     if not can_manage_club(request.user, club_obj):
         raise PermissionDenied
@@ -134,7 +135,11 @@ def club_settings(request, club: str):
         club_save(form.instance, by=request.user)
         messages.success(request, _("The club's settings are saved."))
         return redirect(club_obj.get_absolute_url())
-    return render(request, "clubs/settings.html", {"club": club_obj, "form": form})
+    return render(
+        request,
+        "clubs/settings.html",
+        {"club": club_obj, "form": form, "mail_configured": settings.MAIL_CONFIGURED},
+    )
 
 
 def _invite_page(request, *, player_id: int | None, prefill: str = ""):

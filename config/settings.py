@@ -71,6 +71,7 @@ PROJECT_APPS = [
     "archives",
     "demo",
     "ranking",
+    "notifications",
     "hosting",
     "privacy",
 ]
@@ -89,6 +90,8 @@ INSTALLED_APPS = [
     "crispy_bootstrap5",
     "django_htmx",
     "csp",
+    "django_tasks",
+    "django_tasks_db",
     *PROJECT_APPS,
 ]
 
@@ -289,6 +292,16 @@ elif os.environ.get("EMAIL_HOST"):
     MAIL_CONFIGURED = True
 else:
     MAIL_CONFIGURED = False
+
+# Notifications (notifications/): mail leaves through a worker, never a request. The tasks
+# wait in the database (django-tasks' database backend); `manage.py db_worker` runs them,
+# started by `make run` and `bordpunt run`, and as its own processes when hosted.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# A mail has no request to tell it this site's address: its links start with this.
+SITE_URL = os.environ.get("DJANGO_SITE_URL", "http://127.0.0.1:8000")
+# A mail server that is down: tried again after 1, 4, 16, 64 and 256 minutes, then given up.
+NOTIFICATIONS_RETRY_SECONDS = float(os.environ.get("NOTIFICATIONS_RETRY_SECONDS", "60"))
+NOTIFICATIONS_ATTEMPTS = 6
 
 # Every error with its traceback on stderr (gunicorn, systemd and docker keep stderr), and
 # by mail to ADMINS when mail is configured and debug is off.

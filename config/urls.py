@@ -70,6 +70,7 @@ urlpatterns = [
     path("accounts/", include(accounts)),
     path("", include("hosting.urls")),
     path("", include("privacy.urls")),
+    path("", include("notifications.urls")),
     path("", include("clubs.urls")),
     # Before the competitions: `/<club>/ranglijst/<season>/` is not a competition's page.
     path("", include("ranking.urls")),

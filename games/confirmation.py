@@ -39,7 +39,7 @@ from games.services import (
     result_fields,
     result_of,
 )
-from games.signals import game_changed
+from games.signals import game_changed, result_awaits
 
 T = TypeVar("T")
 
@@ -123,6 +123,8 @@ def _save_confirmation(
     game.version += 1
     game.save(update_fields=["confirmation", "claimed_by", "counter_result", "version"])
     game_changed.send(sender=Game, round_id=game.round_id, result_changed=True)
+    if confirmation in (Confirmation.PROVISIONAL, Confirmation.DISPUTED):
+        result_awaits.send(sender=Game, game_id=game.pk, confirmation=confirmation)
 
 
 @transaction.atomic

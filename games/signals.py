@@ -18,3 +18,8 @@ game_changed = Signal()
 #: form sent back as shown). Nothing moves forward, but an archived competition still
 #: refuses the write, as it refuses every other.
 game_unchanged = Signal()
+
+#: Sent with `game_id` (int) and `confirmation` ("provisional" or "disputed"), inside the
+#: transaction: a game's result waits for the confirmation of players at its table, or
+#: is disputed (`games.confirmation`). The notifications listen (after the commit).
+result_awaits = Signal()

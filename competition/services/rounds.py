@@ -20,6 +20,7 @@ from competition.models import Absence, Competition, Round
 from competition.rulesets import game_rules_for
 from competition.selectors import entrants_active_in, next_round_number, seated_player_ids
 from competition.services import CompetitionError, competition_check_open
+from competition.signals import round_published
 from competition.versioning import competition_touched
 from games.locks import games_locked
 from games.models import Confirmation, Game, Move, Outcome, Seat
@@ -430,6 +431,8 @@ def round_set_status(
             before={"status": before},
             after={"status": status, "pairings": round_pairing_snapshot(locked)},
         )
+        if status == Round.Status.PUBLISHED:
+            round_published.send(sender=Round, round_id=locked.pk)
     round.status = status
     competition_touched(competition_id=round.competition_id)
     return locked

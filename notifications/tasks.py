@@ -1,0 +1,149 @@
+"""The worker's tasks (django-tasks, database backend): who to notify of an event, and one
+notification sent.
+
+The request only enqueues (after its commit); everything that reads many rows or talks to
+the mail server runs here. A mail server that is down or answers "try later" costs delay,
+not the mail: the task enqueues itself again with a growing wait (`retry_delay`). A
+notification is claimed (queued -> sending) by one conditional update before its mail
+leaves, so a task that runs twice sends once; a worker that dies while sending leaves the
+row "sending" and it is not sent again: at most once.
+"""
+
+from __future__ import annotations
+
+import logging
+import smtplib
+from datetime import timedelta
+
+from django.conf import settings
+from django.db.models import F
+from django.utils import timezone
+from django_tasks import task
+
+from competition.models import Round
+from games.confirmation import seats_to_confirm
+from games.models import Confirmation, Game, Seat
+from notifications.content import CONTENT
+from notifications.kinds import Kind
+from notifications.mail import notification_message
+from notifications.models import Notification, Subscription
+from notifications.services import notifications_queue
+
+logger = logging.getLogger(__name__)
+
+
+def retry_delay(attempt: int) -> timedelta:
+    """The wait before attempt `attempt + 1`: the base, times four each time.
+
+    >>> [retry_delay(n).total_seconds() / 60 for n in (1, 2, 3)]  # base 60 s
+    [1.0, 4.0, 16.0]
+    """
+    return timedelta(seconds=settings.NOTIFICATIONS_RETRY_SECONDS * 4 ** (attempt - 1))
+
+
+def is_permanent(error: OSError) -> bool:
+    """A 5xx answer is the server's last word (an unknown address: a bounce); anything
+    else (4xx, no connection, a dropped one) is worth trying again."""
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        return all(code >= 500 for code, _ in error.recipients.values())
+    if isinstance(error, smtplib.SMTPResponseException):
+        return error.smtp_code >= 500
+    return False
+
+
+@task()
+def round_published_notify(round_id: int) -> int:
+    """Queue the pairing of every player of the round who has an account."""
+    round = Round.objects.select_related("competition").filter(pk=round_id).first()
+    if round is None:
+        return 0
+    users = Seat.objects.filter(round_id=round_id, player__user__isnull=False).values_list(
+        "player__user_id", flat=True
+    )
+    return len(
+        notifications_queue(
+            kind=Kind.PAIRING_PUBLISHED,
+            object_key=f"round:{round_id}",
+            club_id=round.competition.club_id,
+            recipients={user_id: {"round_id": round_id} for user_id in users},
+        )
+    )
+
+
+@task()
+def result_awaits_notify(game_id: int, confirmation: str) -> int:
+    """A provisional result: the players at the table who have not confirmed it yet; a
+    disputed one: every player at the table. Once per game and state."""
+    game = (
+        Game.objects.select_related("round__competition")
+        .prefetch_related("seats__player")
+        .filter(pk=game_id, confirmation=confirmation)
+        .first()
+    )
+    if game is None:  # confirmed (or decided) before the worker came to it
+        return 0
+    waiting = seats_to_confirm(game) if confirmation == Confirmation.PROVISIONAL else None
+    users = [
+        seat.player.user_id
+        for seat in game.seat_list
+        if seat.player.user_id is not None
+        and (waiting is None or (seat.position in waiting and not seat.confirmed))
+    ]
+    return len(
+        notifications_queue(
+            kind=Kind.RESULT_TO_CONFIRM,
+            object_key=f"game:{game_id}:{confirmation}",
+            club_id=game.round.competition.club_id,
+            recipients={
+                user_id: {"game_id": game_id, "confirmation": confirmation} for user_id in users
+            },
+        )
+    )
+
+
+def _finish(notification_id: int, status: str, reason: str = "") -> str:
+    Notification.objects.filter(pk=notification_id).update(
+        status=status,
+        reason=reason,
+        sent_at=timezone.now() if status == Notification.Status.SENT else None,
+    )
+    return status
+
+
+@task()
+def notification_send(notification_id: int) -> str:
+    """Send one notification, unless it was sent, or its person unsubscribed meanwhile."""
+    claimed = Notification.objects.filter(
+        pk=notification_id, status=Notification.Status.QUEUED
+    ).update(status=Notification.Status.SENDING, attempts=F("attempts") + 1)
+    if not claimed:
+        return "not queued"
+    notification = Notification.objects.select_related("user", "club").get(pk=notification_id)
+    subscription = Subscription.objects.filter(
+        user_id=notification.user_id, kind=notification.kind
+    ).first()
+    if subscription is None:
+        return _finish(notification_id, Notification.Status.SKIPPED, "unsubscribed")
+    if not notification.user.email:
+        return _finish(notification_id, Notification.Status.SKIPPED, "no_address")
+    context = CONTENT[notification.kind](notification)
+    if context is None:
+        return _finish(notification_id, Notification.Status.SKIPPED, "gone")
+    message = notification_message(
+        notification, to=notification.user.email, language=subscription.language, context=context
+    )
+    try:
+        message.send()
+    except OSError as error:  # smtplib's errors are OSErrors, as are a refused connection's
+        if is_permanent(error):
+            logger.warning("Notification %s refused: %s", notification_id, error)
+            return _finish(notification_id, Notification.Status.FAILED, "refused")
+        if notification.attempts >= settings.NOTIFICATIONS_ATTEMPTS:
+            logger.warning("Notification %s given up: %s", notification_id, error)
+            return _finish(notification_id, Notification.Status.FAILED, "unreachable")
+        Notification.objects.filter(pk=notification_id).update(status=Notification.Status.QUEUED)
+        notification_send.using(
+            run_after=timezone.now() + retry_delay(notification.attempts)
+        ).enqueue(notification_id)
+        return "retry"
+    return _finish(notification_id, Notification.Status.SENT)
