@@ -87,12 +87,14 @@ AXE_EXEMPT: dict[str, tuple[re.Pattern[str], re.Pattern[str], str]] = {
 #: container that shows a hint that it scrolls, js/bordpunt.js). The width is the screen's,
 #: not `innerWidth`: a mobile browser zooms a page wider than the screen out to fit it,
 #: and `innerWidth` grows with the page. A page without a viewport meta tag is laid out
-#: 980 px wide on a phone and fails too. The club room's screen (`body.screen`) is exempt
-#: from the containers: a beamer's panels, sized to fit the screen, each page of a long
-#: table shown in turn.
+#: 980 px wide on a phone and fails too. Exempt from the containers: the club room's
+#: screen (`body.screen`: a beamer's panels, sized to fit the screen, each page of a long
+#: table shown in turn) and the Django admin (its own markup, its lists in a scrolling
+#: `div.results` of its own).
 OVERFLOW = """(width) => [
   document.documentElement.scrollWidth - width,
-  document.body.matches('.screen') ? [] : [...document.querySelectorAll('table')]
+  document.body.matches('.screen') || location.pathname.startsWith('/admin/') ? []
+    : [...document.querySelectorAll('table')]
     .filter((table) => table.querySelector('th')
       && !table.closest('.table-responsive, .sheet-scroll'))
     .map((table) => 'table' + (table.id ? '#' + table.id : '')
