@@ -72,6 +72,40 @@
     remember(columnsKey(table), expanded);
   });
 
+  // A table wider than its scroll container (.table-responsive, .sheet-scroll), or the
+  // large board in its frame, says so: the edge it continues past fades (bordpunt.css),
+  // on a phone as on a narrow window, and the fade goes once that edge is reached.
+  // Measured again when the container or what it holds changes size (the "All columns"
+  // button, the board's size button, an htmx swap).
+  var SCROLLERS = ".table-responsive, .sheet-scroll, .board-frame";
+  function markScrolls(box) {
+    var hidden = box.scrollWidth - box.clientWidth;
+    var left = Math.abs(box.scrollLeft);
+    box.classList.toggle("scrolls-on", hidden - left > 1);
+    box.classList.toggle("scrolls-back", hidden > 1 && left > 1);
+  }
+  var resized = "ResizeObserver" in window ? new ResizeObserver(function (entries) {
+    entries.forEach(function (entry) {
+      var box = entry.target.closest(SCROLLERS);
+      if (box) markScrolls(box);
+    });
+  }) : null;
+  function watchScrolls() {
+    document.querySelectorAll(SCROLLERS).forEach(function (box) {
+      markScrolls(box);
+      if (resized) {
+        // What grows inside the container: its table, or the board (its large size).
+        resized.observe(box);
+        resized.observe(box.querySelector("table, .board") || box);
+      }
+      if (box.dataset.scrollsWatched) return;
+      box.dataset.scrollsWatched = "1";
+      box.addEventListener("scroll", function () { markScrolls(box); }, { passive: true });
+    });
+  }
+  watchScrolls();
+  document.addEventListener("htmx:afterSettle", watchScrolls);
+
   // A print button prints the page.
   document.addEventListener("click", function (event) {
     if (event.target.closest("[data-print]")) window.print();

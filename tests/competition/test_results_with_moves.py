@@ -27,3 +27,8 @@ def test_a_game_entered_by_moves_is_shown_not_typed(secretary_client, competitio
     by_moves_table = page[page.index('id="by-moves"') :]
     assert "Anna" in by_moves_table
     assert reverse("board", args=[by_moves.pk]) in by_moves_table
+    # Its own table, with column headers, scrolling sideways inside its container.
+    headers = by_moves_table[: by_moves_table.index("</thead>")]
+    assert headers.count('<th scope="col"') == 5
+    wrapper = page[: page.index('id="by-moves"')].rsplit("<div ", 1)[1]
+    assert wrapper.startswith('class="table-responsive" tabindex="0" role="region"')

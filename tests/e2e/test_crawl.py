@@ -14,9 +14,11 @@ such, a server error is a problem. Of the full HTML pages, each thing is checked
   control's tag, type and classes, each table's classes and width in cells), so a draft
   round's buttons are measured as well as a finished round's scores. On every opened page:
   no console error, page error, failed request or response of 400 or more (BrowserGuard);
-  nothing wider than the screen (`document.documentElement.scrollWidth <= innerWidth`); on
-  the phone, every control at least 44×44 px (`test_tap_targets.MEASURE`, with its
-  documented exemptions and WCAG 2.5.8's spacing exception).
+  nothing wider than the screen (`document.documentElement.scrollWidth` at most the
+  screen's width, print pages included); every data table in a scroll container that
+  shows it scrolls (`OVERFLOW`); on the phone, every control at least 44×44 px
+  (`test_tap_targets.MEASURE`, with its documented exemptions and WCAG 2.5.8's spacing
+  exception), a row of links one target each.
 - **axe-core once per template and size** (the release vendored in static/vendor/axe-core,
   its version pinned in `tests.axe`, never a CDN's), on the page of that template with the
   most controls and tables: every rule its default run has on (experimental ones too,
@@ -80,7 +82,24 @@ AXE_EXEMPT: dict[str, tuple[re.Pattern[str], re.Pattern[str], str]] = {
     ),
 }
 
-OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
+#: How much wider than the screen's `width` the page is, and its data tables (a table with
+#: header cells) outside a scroll container (.table-responsive, .sheet-scroll: the
+#: container that shows a hint that it scrolls, js/bordpunt.js). The width is the screen's,
+#: not `innerWidth`: a mobile browser zooms a page wider than the screen out to fit it,
+#: and `innerWidth` grows with the page. A page without a viewport meta tag is laid out
+#: 980 px wide on a phone and fails too. Exempt from the containers: the club room's
+#: screen (`body.screen`: a beamer's panels, sized to fit the screen, each page of a long
+#: table shown in turn) and the Django admin (its own markup, its lists in a scrolling
+#: `div.results` of its own).
+OVERFLOW = """(width) => [
+  document.documentElement.scrollWidth - width,
+  document.body.matches('.screen') || location.pathname.startsWith('/admin/') ? []
+    : [...document.querySelectorAll('table')]
+    .filter((table) => table.querySelector('th')
+      && !table.closest('.table-responsive, .sheet-scroll'))
+    .map((table) => 'table' + (table.id ? '#' + table.id : '')
+      + [...table.classList].map((name) => '.' + name).join('')),
+]"""
 #: The rules of axe-core's default run (enabled, and no tag the release leaves out by
 #: default: in 4.14 "experimental" and "deprecated", so a rule the release has made
 #: standard, such as label-content-name-mismatch, runs) that can report a serious or
@@ -174,6 +193,7 @@ class Report:
     visits: list[Visit] = field(default_factory=list)
     small: list[str] = field(default_factory=list)
     overflow: list[str] = field(default_factory=list)
+    unscrolled: list[str] = field(default_factory=list)  # data tables outside a scroll container
     axe: list[str] = field(default_factory=list)
     axe_exempt: list[str] = field(default_factory=list)
     axe_runs: int = 0
@@ -204,7 +224,9 @@ class Report:
             f"{len(self.templates)} templates; pages per person (phone+desktop): {per}; "
             f"answers per person: {dict(sorted(kinds.items()))}; "
             f"{self.measured} controls measured, {len(self.small)} under {MINIMUM} px; "
-            f"{len(self.overflow)} pages wider than the screen; {self.axe_runs} axe runs "
+            f"{len(self.overflow)} pages wider than the screen; "
+            f"{len(self.unscrolled)} data tables outside a scroll container; "
+            f"{self.axe_runs} axe runs "
             f"({self.restyled} elements restyled on the phone), "
             f"{len(self.axe)} serious/critical violations ({len(self.axe_exempt)} exempt); "
             f"{len(self.problems)} browser problems; "
@@ -407,8 +429,10 @@ def crawl_role(
             page.goto(base + address)
             report.timings[f"open {size}"] += time.monotonic() - clock
             where = f"{role} {size} {address}"
-            if (wider := page.evaluate(OVERFLOW)) > 0:
+            wider, tables = page.evaluate(OVERFLOW, SIZES[size]["viewport"]["width"])
+            if wider > 0:
                 report.overflow.append(f"{where}: {wider} px wider")
+            report.unscrolled += [f"{where}: {table}" for table in tables]
             if size == "desktop":
                 on_desktop.update(page.evaluate(MEDIA_HOLDING))
             else:
@@ -497,7 +521,7 @@ def crawl(browser, live_server, django_db_setup, django_db_blocker) -> Report:
     print("\n" + report.summary())
     if path := os.environ.get("CRAWL_REPORT"):  # every finding, for whoever fixes them
         with open(path, "w", encoding="utf-8") as out:
-            for name in ("small", "overflow", "axe", "axe_exempt", "problems"):
+            for name in ("small", "overflow", "unscrolled", "axe", "axe_exempt", "problems"):
                 out.write(f"== {name}\n" + "".join(f"{line}\n" for line in getattr(report, name)))
     return report
 
@@ -521,6 +545,7 @@ def test_every_page_as_every_person_at_both_sizes(crawl):
     for name, found in (
         ("browser problems", crawl.problems),
         ("pages wider than the screen", crawl.overflow),
+        ("data tables outside a scroll container", crawl.unscrolled),
         (f"controls under {MINIMUM} px on the phone", crawl.small),
         (f"serious/critical axe violations {dict(by_rule)}", crawl.axe),
     ):

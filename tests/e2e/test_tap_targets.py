@@ -8,7 +8,8 @@ module measures what no address opens: a form after a refused post.
 
 Exempt, and only these:
 - a link inside running text (WCAG 2.5.5's *inline* exception: "the target is in a sentence
-  or block of text"): an inline `<a>` whose block holds words besides the link's own;
+  or block of text"): an inline `<a>` whose block holds words besides its links' own (a
+  row of links separated by dots, a breadcrumb, is measured: `.link-row` in touch.css);
 - a checkbox or radio button whose label is at least 44×44: the label takes the tap too
   (WCAG counts it as part of the target);
 - the board's squares (`.board`): the `board` task sizes them, its test measures them;
@@ -41,8 +42,13 @@ MEASURE = """(minimum) => {
   };
   const inRunningText = (element) => {
     if (element.tagName !== 'A' || getComputedStyle(element).display !== 'inline') return false;
+    // Words of the block besides its links': a row of links ("Print · Score sheets ·
+    // JSON", a breadcrumb) is no sentence, each of its links is a target of its own.
     const block = blockOf(element);
-    const around = block ? block.textContent.replace(element.textContent, '') : '';
+    let around = block ? block.textContent : '';
+    for (const link of block ? block.querySelectorAll('a') : []) {
+      around = around.replace(link.textContent, '');
+    }
     return /\\p{L}{2,}/u.test(around);
   };
   const describe = (element) => {
