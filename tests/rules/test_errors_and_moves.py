@@ -90,6 +90,10 @@ def test_doctests(module):
     import importlib
 
     mod = importlib.import_module("rules" if module == "rules" else f"rules.{module}")
+    if not str(mod.__file__).endswith(".py"):
+        pytest.skip(
+            "compiled engine: doctest finds no examples in compiled code; pure run has them"
+        )
     failures, tried = doctest.testmod(mod)
     assert failures == 0 and tried > 0
 
