@@ -23,7 +23,8 @@ from rules import (
 )
 from rules.board import Direction
 
-RULES_DIR = Path(rules.__file__).parent
+# The sources in the checkout, also when the tests run against the compiled engine.
+RULES_DIR = Path(__file__).resolve().parents[2] / "rules"
 
 
 def test_every_raised_code_has_a_message_and_is_documented():
