@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PY := $(BIN)/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run serve checks check test install lint format migrate demo messages lexicon benchmarks clean
+.PHONY: run serve checks check test install lint format migrate demo messages lexicon benchmarks compiled compiled-test clean
 
 # Installed again when pyproject.toml's content differs from what was installed (its
 # checksum, kept in the stamp; not its time: every file of a fresh clone is new, and a clone
@@ -94,5 +94,15 @@ benchmarks: install
 	$(PY) benchmarks/installed.py
 	$(PY) benchmarks/notifications.py
 
+# The rules engine compiled with mypyc, for hosted servers (docs/deployment.md): extension
+# modules in build/compiled/rules, the checkout's rules/*.py untouched. Some minutes on two
+# cores. `compiled-test` runs tests/rules against them (tests/compiled_rules.py); the
+# docstring examples are not run there (doctest finds none in compiled functions).
+compiled: install
+	$(PY) deploy/compiled/build.py
+
+compiled-test: compiled
+	$(PY) -m pytest -p tests.compiled_rules -n 2 --dist worksteal tests/rules
+
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles
+	rm -rf $(VENV) db.sqlite3 staticfiles build

@@ -12,6 +12,11 @@ Targets (issue 13), median and p95 over positions from real and generated games:
 * the first best play of a process costs no more than the DAWG's load over the second
   (issue 55: nothing derived from the word list is worked out on first use).
 
+When the compiled engine is built (``make compiled``, build/compiled), the last section
+times the same positions and racks with the pure and the compiled engine, each in a
+process of its own, and prints the median of the per-position ratios compiled ÷ pure per
+blank count, for all plays and for the best play; both must find the same plays.
+
 Positions: every turn of the Dutch demo games (``games/demo/*.gcg``, Gouds 8) and of
 games generated here (each turn a random one of the ten best plays for a random rack
 from the unseen tiles), under Gouds 8 and the standard rules. Racks are drawn from each
@@ -21,6 +26,7 @@ position's unseen tiles: letters only, one blank, two blanks.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import subprocess
@@ -29,7 +35,12 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path[:] = [str(REPO)] + [p for p in sys.path if Path(p or ".").resolve() != REPO / "benchmarks"]
+COMPILED = REPO / "build" / "compiled"
+# --engine compiled (the side-by-side section's own processes): build/compiled first.
+_FIRST = [str(COMPILED)] if sys.argv[1:3] == ["--engine", "compiled"] else []
+sys.path[:] = [*_FIRST, str(REPO)] + [
+    p for p in sys.path if Path(p or ".").resolve() != REPO / "benchmarks"
+]
 
 from rules import DUTCH, GOUDS_8, STANDARD, Game, Pass, RuleSet, gcg  # noqa: E402
 from rules.analysis import analyse  # noqa: E402
@@ -128,11 +139,109 @@ def timing(label: str, samples: list[float], target_ms: float | None = None) -> 
     )
 
 
+def side_by_side_positions(count: int, seed: int) -> list[tuple[Game, str, int]]:
+    """Positions and racks, the same in every process: Gouds 8 demo turns and generated
+    standard games, each with a rack of 0, 1 and 2 blanks where the bag allows."""
+    rng = random.Random(seed)
+    games = (
+        demo_positions()[:count]
+        + [p for s in range(2) for p in generated_positions(STANDARD, seed + s, 20)][:count]
+    )
+    out = []
+    for game in games:
+        for blanks in (0, 1, 2):
+            rack = rack_for(game, blanks, rng)
+            if rack is not None:
+                out.append((game, rack, blanks))
+    return out
+
+
+def engine_timings(count: int, seed: int) -> None:
+    """One engine's times, as JSON on stdout: per position and rack, the best of three
+    runs of plays() and of best(), and the number of plays."""
+    rows = []
+    for game, rack, blanks in side_by_side_positions(count, seed):
+        generator = MoveGenerator.for_game(game)
+        generator.best(game, rack)  # the word list loaded and warm for both engines
+        all_times, best_times = [], []
+        for _ in range(3):
+            start = time.perf_counter()
+            plays = generator.plays(game, rack)
+            all_times.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            generator.best(game, rack)
+            best_times.append(time.perf_counter() - start)
+        rows.append(
+            {
+                "blanks": blanks,
+                "all": min(all_times),
+                "best": min(best_times),
+                "plays": [list(p) for p in plays],
+            }
+        )
+    print(json.dumps(rows))
+
+
+def side_by_side(count: int, seed: int) -> None:
+    """Pure and compiled on the same positions, each engine in a process of its own."""
+    if not COMPILED.exists():
+        print("Pure and compiled side by side: no compiled engine (make compiled), skipped")
+        return
+    runs = {}
+    for engine in ("pure", "compiled"):
+        output = subprocess.run(
+            [
+                sys.executable,
+                __file__,
+                "--engine",
+                engine,
+                "--positions",
+                str(count),
+                "--seed",
+                str(seed),
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        runs[engine] = json.loads(output)
+    pure, compiled = runs["pure"], runs["compiled"]
+    same = all(p["plays"] == c["plays"] for p, c in zip(pure, compiled, strict=True))
+    print(
+        f"Pure and compiled side by side ({len(pure)} racks, best of 3 each, median of the "
+        f"per-position ratios compiled ÷ pure; same plays: {'yes' if same else 'NO'}):"
+    )
+    for blanks in (0, 1, 2):
+        pairs = [(p, c) for p, c in zip(pure, compiled, strict=True) if p["blanks"] == blanks]
+        if not pairs:
+            continue
+        line = f"  {blanks} blank{'s' if blanks != 1 else ' '} n={len(pairs):3d}"
+        for kind in ("all", "best"):
+            ms_pure = statistics.median(p[kind] for p, _ in pairs) * 1000
+            ms_compiled = statistics.median(c[kind] for _, c in pairs) * 1000
+            ratio = statistics.median(c[kind] / p[kind] for p, c in pairs)
+            line += (
+                f"  {kind:>4}: pure {ms_pure:6.1f} ms, compiled {ms_compiled:6.1f} ms, "
+                f"ratio {ratio:4.2f}"
+            )
+        print(line)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--positions", type=int, default=24, help="positions per rule set")
     parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument(
+        "--engine", choices=("pure", "compiled"), help="(internal) one engine's times as JSON"
+    )
+    parser.add_argument("--side-by-side", action="store_true", help="only pure and compiled")
     args = parser.parse_args()
+    if args.engine:
+        engine_timings(args.positions, args.seed)
+        return
+    if args.side_by_side:
+        side_by_side(args.positions, args.seed)
+        return
     rng = random.Random(args.seed)
 
     print("Load (fresh process, import rules.dawg first):")
@@ -198,6 +307,8 @@ def main() -> None:
             f"  {path.name}: {len(report.turns)} turns in {elapsed:5.2f} s (target < 3 s: "
             f"{'ok' if elapsed < 3 else 'MISSES'})"
         )
+
+    side_by_side(args.positions, args.seed)
 
 
 if __name__ == "__main__":

@@ -34,6 +34,10 @@ from rules.game import Game, WordList
 from rules.ruleset import RULE_SETS, RuleSet, rule_set
 from rules.tiles import TILE_SETS, TileSet, tile_set
 
+#: The help's first line: the docstring's, written out since a module compiled with mypyc
+#: (the compiled engine, docs/deployment.md) has no __doc__.
+DESCRIPTION = "Command line: python -m rules replay|check|moves|analyse|duplicate|build-lexicon."
+
 
 def _load_lexicon(kind: str, err: TextIO) -> WordList | None:
     try:
@@ -49,7 +53,7 @@ def _load_lexicon(kind: str, err: TextIO) -> WordList | None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m rules", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m rules", description=DESCRIPTION)
     sub = parser.add_subparsers(dest="command", required=True)
     replay = sub.add_parser("replay", help="replay and score a GCG game record")
     replay.add_argument("file")

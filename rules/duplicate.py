@@ -59,7 +59,7 @@ _REJECTION = ("new", "whole")
 class DuplicateError(RulesError):
     """A draw or a choice the master game cannot take (see ``code``)."""
 
-    code = "duplicate"
+    default_code = "duplicate"
 
 
 @dataclass(frozen=True)

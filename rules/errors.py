@@ -14,7 +14,7 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 #: English message templates by error or warning code. The Django app keeps a
 #: translated copy of this table; ``tests/rules`` checks every raised code is here.
@@ -168,11 +168,13 @@ class RulesError(ValueError):
     ``code`` is stable (safe to translate on); ``params`` fill the message template.
     """
 
-    code: str = "rules_error"
+    #: The code of an error of this class raised without one. A class variable apart
+    #: from the instance's ``code``: compiled with mypyc (docs/deployment.md), a
+    #: subclass's class-level default of an instance attribute is never applied.
+    default_code: ClassVar[str] = "rules_error"
 
     def __init__(self, code: str | None = None, /, **params: Any) -> None:
-        if code is not None:
-            self.code = code
+        self.code: str = self.default_code if code is None else code
         self.params: dict[str, Any] = params
         template = MESSAGES.get(self.code, self.code)
         try:
@@ -193,19 +195,19 @@ def _rebuild(cls: type[RulesError], code: str, params: dict[str, Any]) -> RulesE
 class InvalidMoveError(RulesError):
     """The move notation cannot be read (syntax), e.g. ``parse_move("8Z CAT")``."""
 
-    code = "bad_notation"
+    default_code = "bad_notation"
 
 
 class IllegalMoveError(RulesError):
     """The move is well formed but not allowed in the current position."""
 
-    code = "illegal_move"
+    default_code = "illegal_move"
 
 
 class RuleSetError(RulesError):
     """A rule set (or its dictionary form) is invalid or unknown."""
 
-    code = "invalid_rule_set"
+    default_code = "invalid_rule_set"
 
 
 class GCGError(RulesError):
@@ -220,7 +222,7 @@ class GCGError(RulesError):
     ("line 7: a line must start with '>' or '#'", 7, "a line must start with '>' or '#'")
     """
 
-    code = "gcg"
+    default_code = "gcg"
 
     def __init__(self, code: str | None = None, /, **params: Any) -> None:
         super().__init__(code, **params)

@@ -464,15 +464,29 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy, history included."""
+        # Field by field, not through __dict__: the compiled engine (mypyc, see
+        # docs/deployment.md) keeps attributes in slots and has no __dict__.
         other = Game.__new__(Game)
-        other.__dict__.update(self.__dict__)
+        other.rules = self.rules
+        other.tiles = self.tiles
+        other.players = self.players
+        other.lexicon = self.lexicon
+        other.first_player = self.first_player
         other._cells = list(self._cells)
         other._on_board = dict(self._on_board)
+        other._n_on_board = self._n_on_board
+        other._values = self._values
         other._rack_count = list(self._rack_count)
+        other._bag = self._bag
         other._scores = list(self._scores)
         other._turns = list(self._turns)
+        other._scoreless = self._scoreless
+        other._to_move = self._to_move
         other._placed_last = list(self._placed_last)
         other._rack_after = list(self._rack_after)
+        other._end_racks = self._end_racks
+        other._flag_fallen = self._flag_fallen
+        other._annulled = self._annulled
         other._history = list(self._history)
         other._undo = list(self._undo)
         return other

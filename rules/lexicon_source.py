@@ -53,8 +53,9 @@ MESSAGES = {
     ),
 }
 
-#: What surrogateescape makes of a byte that is not UTF-8.
-_NOT_UTF8 = re.compile("[\udc80-\udcff]")
+#: What surrogateescape makes of a byte that is not UTF-8 (the range built with chr():
+#: mypyc, which compiles rules/ for hosted servers, refuses surrogates in string literals).
+_NOT_UTF8 = re.compile(f"[{chr(0xDC80)}-{chr(0xDCFF)}]")
 
 
 class WordListError(ValueError):

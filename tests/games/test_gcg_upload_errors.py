@@ -34,7 +34,7 @@ def raised_codes() -> set[str]:
         codes |= set(re.findall(r'Error\(\s*"([a-z_0-9]+)"', text))
         codes |= set(re.findall(r'MoveWarning\(\s*"([a-z_0-9]+)"', text))
     # Raised without a code, e.g. RuleSetError(reason=...): the class's own.
-    return codes | {rules.InvalidMoveError.code, rules.RuleSetError.code}
+    return codes | {rules.InvalidMoveError.default_code, rules.RuleSetError.default_code}
 
 
 def test_every_code_has_a_dutch_text():

@@ -23,7 +23,8 @@ from rules import (
 )
 from rules.board import Direction
 
-RULES_DIR = Path(rules.__file__).parent
+# The sources in the checkout, also when the tests run against the compiled engine.
+RULES_DIR = Path(__file__).resolve().parents[2] / "rules"
 
 
 def test_every_raised_code_has_a_message_and_is_documented():
@@ -90,6 +91,10 @@ def test_doctests(module):
     import importlib
 
     mod = importlib.import_module("rules" if module == "rules" else f"rules.{module}")
+    if not str(mod.__file__).endswith(".py"):
+        pytest.skip(
+            "compiled engine: doctest finds no examples in compiled code; pure run has them"
+        )
     failures, tried = doctest.testmod(mod)
     assert failures == 0 and tried > 0
 

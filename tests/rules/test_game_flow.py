@@ -2,6 +2,8 @@
 
 import dataclasses
 
+import pytest
+
 from rules import (
     DUTCH,
     GOUDS_8,
@@ -194,6 +196,16 @@ def test_push_pop_preview_copy_replay():
     assert again.scores == game.scores and list(again.board) == list(game.board)
     game.validate(parse_move("H7 K.P"))
     assert game.is_legal(parse_move("H7 K.P")) and not game.is_legal(parse_move("H7 KOP"))
+
+
+def test_copy_carries_every_attribute():
+    """``Game.copy`` names the attributes one by one (the compiled engine has no
+    ``__dict__``); one added to ``Game`` and forgotten there fails here."""
+    game = Game(rules=STANDARD, tiles=DUTCH)
+    play(game, "8G ZOEN")
+    if not hasattr(game, "__dict__"):
+        pytest.skip("compiled engine: no __dict__ to compare; an attribute copy forgets is unset")
+    assert vars(game.copy()) == vars(game)
 
 
 def test_lexicon_warns_but_does_not_refuse():
