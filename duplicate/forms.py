@@ -149,7 +149,9 @@ class PresenceForm(forms.Form):
 
     def __init__(self, *args, players=(), **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        cast(forms.ChoiceField, self.fields["player"]).choices = list(players)
+        # No player chosen until the jury chooses one: the form sent as it came marks no
+        # one (tests/test_post_back.py).
+        cast(forms.ChoiceField, self.fields["player"]).choices = [("", "—"), *players]
 
     def clean(self) -> dict:
         super().clean()

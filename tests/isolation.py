@@ -123,6 +123,8 @@ class ClubA:
     players: list[int]
     #: season slug -> the persons with ranked results in it (when the club is a federation)
     seasons: dict[str, list[str]] = field(default_factory=dict)
+    #: season slug -> the versions of its ranking published as official
+    versions: dict[str, list[int]] = field(default_factory=dict)
     #: the short names of the events the club organises, and their entries' ids
     events: list[str] = field(default_factory=list)
     entries: list[int] = field(default_factory=list)
@@ -175,6 +177,7 @@ class ClubA:
         from ranking.selectors import person_key
 
         seasons: dict[str, list[str]] = {}
+        versions: dict[str, list[int]] = {}
         for season in Season.objects.filter(federation=club).order_by("pk"):
             results = RankedResult.objects.filter(game__event__season=season).order_by("pk")
             keys = [
@@ -182,6 +185,9 @@ class ClubA:
                 for player, number in results.values_list("player_id", "federation_number")
             ]
             seasons[season.slug] = sorted({key for key in keys if key is not None})[:1]
+            versions[season.slug] = list(
+                season.publications.order_by("version").values_list("version", flat=True)
+            )
         events = Event.objects.filter(organiser=club).order_by("pk")
         merges = PersonMerge.objects.filter(keep__memberships__club=club).order_by("pk")
         return cls(
@@ -191,6 +197,7 @@ class ClubA:
             games=by_competition,
             players=[player.pk for player in players if player is not None],
             seasons=seasons,
+            versions=versions,
             events=[event.slug for event in events],
             entries=list(
                 Entry.objects.filter(event__in=events).order_by("pk").values_list("pk", flat=True)
@@ -229,6 +236,11 @@ class ClubA:
         if name == "person":
             season = chosen.get("season")
             return list(self.seasons.get(season, [])) if season else []
+        if name == "version":
+            season = chosen.get("season")
+            return [str(number) for number in self.versions.get(season, [])] if season else []
+        if name == "suffix":  # an official version's downloads
+            return ["json", "csv"]
         if name == "event":
             return list(self.events)
         if name == "entry_id":
@@ -265,6 +277,8 @@ CLUB_OBJECTS = frozenset(
         "event",
         "entry_id",
         "merge_id",
+        "version",
+        "suffix",
     }
 )
 

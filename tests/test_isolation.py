@@ -40,6 +40,7 @@ from django.test import Client, override_settings
 from clubs.models import Club
 from events.models import Event, Season
 from persons.services import persons_merge
+from ranking.publications import publication_create
 from tests.demo_copy import seed
 from tests.factories import (
     ClubFactory,
@@ -119,6 +120,9 @@ def ranked_season(club, player) -> None:
     RankedResult.objects.create(
         game=game, player=player, name=player.name, points=500, percentage=100.0
     )
+    # Its ranking published as official, so that a version's pages are tried too.
+    secretary = get_user_model().objects.get(username="secretaris")
+    publication_create(season=season, by=secretary, on=date(2026, 6, 1))
 
 
 def _a_merge(slug: str) -> None:

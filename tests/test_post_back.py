@@ -61,6 +61,8 @@ ACTIONS: dict[tuple[str, str], str] = {
     "number and the button (starting it twice is once: evening_create returns it)",
     ("/beheer/duplicate/1/", "top"): "Put the top on the board: the engine's default top "
     "is ticked, choosing it is the button's purpose",
+    ("/mijn-partijen/agenda/", ""): "Make (or renew) my calendar's private address: the "
+    "button is the new address",
 }
 
 
