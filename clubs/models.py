@@ -227,7 +227,12 @@ class Player(models.Model):
     # does not give the address away). Renewed by the player (`player_calendar_renew`): the
     # old address is then a 404. Empty until the player asks for an address.
     calendar_key = models.CharField(
-        _("calendar address key"), max_length=32, blank=True, default="", editable=False
+        _("calendar address key"),
+        max_length=32,
+        blank=True,
+        default="",
+        db_default="",
+        editable=False,
     )
     # Set when the person's data was erased (privacy/erasure.py): the name is then the
     # neutral placeholder `erased_name(pk)`, the results stay.

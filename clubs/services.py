@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import Model
 
 from clubs.history import HistoryAction, history_record
+from clubs.locks import row_lock
 from clubs.models import Club, Membership, Player
 from clubs.signals import club_changed, player_changed
 
@@ -109,7 +110,7 @@ def player_calendar_renew(*, player: Player, by: Any) -> None:
     """A new secret address for the player's own calendar feed (clubs/calendars.py); the
     old one stops working. The history says that it was renewed, never the key itself.
     """
-    locked = Player.objects.select_for_update().get(pk=player.pk)
+    locked = row_lock(Player.objects.filter(pk=player.pk)).get()
     had_one = bool(locked.calendar_key)
     locked.calendar_key = player.calendar_key = secrets.token_hex(16)
     locked.save(update_fields=["calendar_key"])

@@ -227,12 +227,17 @@ class Competition(ArchivableCompetition):
     evening_dates = models.JSONField(
         _("planned evenings"),
         default=list,
+        db_default=models.Value([], output_field=models.JSONField()),
         blank=True,
         validators=[validate_evening_dates],
         help_text=_("The dates the competition plays on, one a line (2026-09-14 or 14-09-2026)."),
     )
-    evening_start = models.TimeField(_("evenings start at"), default=time(19, 30))
-    evening_end = models.TimeField(_("evenings end at"), default=time(23, 0))
+    evening_start = models.TimeField(
+        _("evenings start at"), default=time(19, 30), db_default=time(19, 30)
+    )
+    evening_end = models.TimeField(
+        _("evenings end at"), default=time(23, 0), db_default=time(23, 0)
+    )
     #: The open event this competition is a division of (events/); empty: the club's own.
     event = models.ForeignKey(
         "events.Event",

@@ -120,6 +120,8 @@ def fault_context(request, fault: Fault) -> dict:
         "explanation": EXPLANATIONS[fault],
         "remedy": REMEDIES[fault],
         "typed": typed,
+        # A button with nothing to type (a new address, say) is sent again the same way.
+        "posted": request.method == "POST",
         "had_files": request.method == "POST" and bool(request.FILES),
         "again": request.get_full_path(),
     }

@@ -58,6 +58,7 @@ class Season(models.Model):
     share_from_interclubs = models.PositiveSmallIntegerField(
         _("the share applies from this many interclubs in the season"),
         default=11,
+        db_default=11,
         validators=[MaxValueValidator(1000)],
     )
     #: The best this many results count; empty: every result.
@@ -76,7 +77,11 @@ class Season(models.Model):
         AVERAGE = "average", _("by the average of the best percentages")
 
     club_method = models.CharField(
-        _("club ranking"), max_length=10, choices=ClubMethod, default=ClubMethod.PLACES
+        _("club ranking"),
+        max_length=10,
+        choices=ClubMethod,
+        default=ClubMethod.PLACES,
+        db_default=ClubMethod.PLACES,
     )
     #: By average: a club's ranking takes its best this many results of the season.
     club_results = models.PositiveSmallIntegerField(
@@ -86,16 +91,19 @@ class Season(models.Model):
     club_players = models.PositiveSmallIntegerField(
         _("players per club whose places count"),
         default=3,
+        db_default=3,
         validators=[MinValueValidator(1), MaxValueValidator(100)],
     )
     club_share = models.PositiveSmallIntegerField(
         _("share of the interclubs a club's score takes (%)"),
         default=50,
+        db_default=50,
         validators=[MinValueValidator(1), MaxValueValidator(100)],
     )
     club_missing_points = models.PositiveIntegerField(
         _("points for each interclub a club lacks"),
         default=500,
+        db_default=500,
         validators=[MaxValueValidator(100000)],
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)

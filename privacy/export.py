@@ -32,6 +32,7 @@ from competition.models import Absence, Entrant
 from duplicate.models import Participant, Slip
 from events.models import Entry, Event
 from games.models import Game, Move
+from notifications.models import Notification, Subscription
 from ranking.models import PublishedPerson, RankedResult
 
 FORMAT = "bordpunt-personal-data"
@@ -57,6 +58,8 @@ RELATIONS: dict[tuple[str, str], str | None] = {
     ("events.event", "jury"): "event_roles",
     ("ranking.rankedresult", "player"): "ranked_results",
     ("ranking.publishedperson", "player"): "published_rankings",
+    ("notifications.subscription", "user"): "notifications",
+    ("notifications.notification", "user"): "notifications_sent",
     # The official who published a version of the season's ranking: an act for the
     # federation, as an event's results imported (below).
     ("ranking.publication", "by"): None,
@@ -295,6 +298,20 @@ def personal_data(user: Any, *, now: datetime | None = None) -> dict[str, Any]:
         ],
         "ranked_results": [],
         "published_rankings": [],
+        "notifications": sorted(
+            Subscription.objects.filter(user=user).values_list("kind", flat=True)
+        ),
+        "notifications_sent": [
+            {
+                "kind": sent.kind,
+                "about": sent.object_key,
+                "club": sent.club.slug,
+                "status": sent.status,
+                "reason": sent.reason,
+                "queued_at": sent.created_at,
+            }
+            for sent in Notification.objects.filter(user=user).select_related("club").order_by("pk")
+        ],
         "history": [],
     }
     about = Q(by=user)

@@ -24,6 +24,11 @@ from tests.factories import (
 from tests.mail import smtp  # noqa: F401  (the SMTP server fixture, for every test)
 from tests.seats import pair_spec
 
+#: The compiled engine's plugin (`-p tests.compiled_rules`, `make compiled-test`) is no
+#: module of examples: imported to look for them, it would put the compiled engine first on
+#: the path of the processes the tests start.
+collect_ignore = ["compiled_rules.py"]
+
 # No property test fails for being slow: Hypothesis's default deadline (200 ms an example)
 # is a timed assert, and this machine is shared. Each test still sets its own max_examples.
 hypothesis_settings.register_profile("bordpunt", deadline=None)

@@ -385,5 +385,7 @@ def competition_form_data(**changes) -> dict:
         "min_games": 0,
         "tiebreak_1": "spread",
         "rated": "on",
+        "evening_start": "19:30",
+        "evening_end": "23:00",
         **changes,
     }

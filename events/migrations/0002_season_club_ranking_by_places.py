@@ -14,26 +14,26 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='season',
             name='club_method',
-            field=models.CharField(choices=[('places', 'by places per interclub (NTSV)'), ('average', 'by the average of the best percentages')], default='places', max_length=10, verbose_name='club ranking'),
+            field=models.CharField(choices=[('places', 'by places per interclub (NTSV)'), ('average', 'by the average of the best percentages')], default='places', db_default='places', max_length=10, verbose_name='club ranking'),
         ),
         migrations.AddField(
             model_name='season',
             name='club_missing_points',
-            field=models.PositiveIntegerField(default=500, validators=[django.core.validators.MaxValueValidator(100000)], verbose_name='points for each interclub a club lacks'),
+            field=models.PositiveIntegerField(default=500, db_default=500, validators=[django.core.validators.MaxValueValidator(100000)], verbose_name='points for each interclub a club lacks'),
         ),
         migrations.AddField(
             model_name='season',
             name='club_players',
-            field=models.PositiveSmallIntegerField(default=3, validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(100)], verbose_name='players per club whose places count'),
+            field=models.PositiveSmallIntegerField(default=3, db_default=3, validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(100)], verbose_name='players per club whose places count'),
         ),
         migrations.AddField(
             model_name='season',
             name='club_share',
-            field=models.PositiveSmallIntegerField(default=50, validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(100)], verbose_name="share of the interclubs a club's score takes (%)"),
+            field=models.PositiveSmallIntegerField(default=50, db_default=50, validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(100)], verbose_name="share of the interclubs a club's score takes (%)"),
         ),
         migrations.AddField(
             model_name='season',
             name='share_from_interclubs',
-            field=models.PositiveSmallIntegerField(default=11, validators=[django.core.validators.MaxValueValidator(1000)], verbose_name='the share applies from this many interclubs in the season'),
+            field=models.PositiveSmallIntegerField(default=11, db_default=11, validators=[django.core.validators.MaxValueValidator(1000)], verbose_name='the share applies from this many interclubs in the season'),
         ),
     ]

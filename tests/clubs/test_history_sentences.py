@@ -641,6 +641,30 @@ SAMPLES = {
         "",
         "Punten van de mediaanspeler: 701,5 → 700",
     ),
+    # ranking/publications.py publication_create
+    "ranking.official": (
+        {"object_type": "publication", "object_label": "Seizoen 2026 – 2"},
+        None,
+        {"version": 2, "on": "2026-06-01", "persons": 140, "ranked": 120},
+        "",
+        "1 juni 2026",
+    ),
+    # duplicate/services/presence.py presence_set
+    "presence.set": (
+        {"object_type": "participant", "object_label": "Anna (Duplicate – 1)"},
+        {"presence": "present", "left_after_turn": None},
+        {"presence": "left", "left_after_turn": 7},
+        "",
+        "7",
+    ),
+    # clubs/services.py player_calendar_renew
+    "player.calendar": (
+        {"object_type": "player", "object_label": "Anna"},
+        {"calendar_feed": True},
+        {"calendar_feed": True},
+        "",
+        "Anna",
+    ),
     # ranking/services.py event_ranked_again: the event's season taken away
     "ranking.withdraw": (
         {"object_type": "ranked_event", "object_label": "Interclub Gouda"},

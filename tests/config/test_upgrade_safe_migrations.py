@@ -7,9 +7,13 @@ writes is removed or renamed in the same release.
 Checked on every migration written since the rule, read from Django's own migration graph.
 """
 
+from pathlib import Path
+
 from django.db import migrations
 from django.db.migrations.loader import MigrationLoader
 from django.db.models import NOT_PROVIDED, ManyToManyField
+
+REPO = Path(__file__).resolve().parents[2]
 
 #: The migrations written before the rule (the release line they belong to has shipped).
 BEFORE_THE_RULE = frozenset(
@@ -83,11 +87,19 @@ def _problems(migration) -> list[str]:
     return problems
 
 
+def _is_ours(app_label: str) -> bool:
+    """An app of this project: Django's and the libraries' migrations are theirs to keep."""
+    from django.apps import apps
+
+    path = Path(apps.get_app_config(app_label).path)
+    return path.is_relative_to(REPO) and "site-packages" not in path.parts  # not .venv's
+
+
 def upgrade_problems(loader: MigrationLoader) -> dict[str, list[str]]:
     ours = {
         key: migration
         for key, migration in loader.disk_migrations.items()
-        if key not in BEFORE_THE_RULE and not migration.__module__.startswith("django.")
+        if key not in BEFORE_THE_RULE and _is_ours(key[0])
     }
     found = {f"{app}.{name}": _problems(migration) for (app, name), migration in ours.items()}
     return {key: problems for key, problems in found.items() if problems}

@@ -14,6 +14,9 @@ from competition.models import Absence, Round
 from duplicate.models import Slip
 from events.models import Entry, Event, Season
 from games.models import Game, Move, Seat
+from notifications.kinds import Kind
+from notifications.models import Notification
+from notifications.services import subscriptions_set
 from privacy.export import RELATIONS, personal_data
 from ranking.models import RankedEvent, RankedGame, RankedResult
 from ranking.publications import publication_create
@@ -64,6 +67,13 @@ def _across_clubs(speler) -> None:
     RankedResult.objects.create(
         game=game, player=speler, name=speler.name, points=450, percentage=90.0
     )
+    subscriptions_set(user_id=speler.user.pk, kinds=[Kind.PAIRING_PUBLISHED], language="nl")
+    Notification.objects.create(
+        user=speler.user,
+        kind=Kind.PAIRING_PUBLISHED,
+        object_key="round-1",
+        club=Club.objects.get(slug="gouda"),
+    )
     official = UserFactory(is_staff=True, is_superuser=True)  # the operator may
     publication_create(season=season, by=official, on=date(2026, 6, 1))
 
@@ -73,7 +83,7 @@ def test_the_copy_holds_everything_of_the_person(speler, django_assert_num_queri
         round=Round.objects.filter(competition__entrants__player=speler)[0], player=speler
     )
     _across_clubs(speler)
-    with django_assert_num_queries(18):
+    with django_assert_num_queries(20):
         data = personal_data(speler.user)
     json.dumps(data, cls=DjangoJSONEncoder)  # a JSON document
     assert data["format"] == "bordpunt-personal-data" and data["version"] == 1
@@ -95,10 +105,10 @@ def test_the_copy_holds_everything_of_the_person(speler, django_assert_num_queri
 
 
 def test_the_query_count_does_not_grow_with_the_data(speler, django_assert_max_num_queries):
-    """At most the same 19 queries for a person without games as for one with many."""
+    """At most the same 21 queries for a person without games as for one with many."""
     user = UserFactory(username="nieuw")
     Player.objects.create(name="Nieuw", user=user)
-    with django_assert_max_num_queries(19):
+    with django_assert_max_num_queries(21):
         data = personal_data(user)
     assert data["games"] == [] and data["account"]["username"] == "nieuw"
 
@@ -159,7 +169,7 @@ def test_the_copy_names_people_never_their_accounts(speler, django_assert_num_qu
         after={"directors": ["sara@example.org", "speler"]},
     )
 
-    with django_assert_num_queries(19):  # the players of the accounts named: one more
+    with django_assert_num_queries(21):  # the players of the accounts named: one more
         data = personal_data(speler.user)
     text = json.dumps(data, cls=DjangoJSONEncoder)
     for account in ("sara@example.org", "beheer@example.org", "maat@example.org"):

@@ -41,7 +41,7 @@ def test_my_data_needs_a_login(client, db):
 def test_the_download_is_the_persons_json(client, club, django_assert_num_queries):
     user = user_in_club(club, username="anke", email="anke@example.nl")
     client.force_login(user)
-    with django_assert_num_queries(18):
+    with django_assert_num_queries(20):
         response = client.get(reverse("my_data_download"))
     assert response["Content-Type"].startswith("application/json")
     assert response["Content-Disposition"].startswith('attachment; filename="bordpunt-')
