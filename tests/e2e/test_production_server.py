@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DEMO_PASSWORD = "bordpunt-demo"
 PER_KIND = 1  # pages of each kind (URL with its numbers left out) that are opened
 MAX_PAGES = 40
-DOWNLOADS = (".gcg", ".csv", ".json", ".t", ".zip")
+DOWNLOADS = (".gcg", ".csv", ".json", ".t", ".zip", ".ics")
 
 
 def free_port() -> int:

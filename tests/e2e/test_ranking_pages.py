@@ -30,6 +30,8 @@ def ranked(federation, season, interclub):
             sender=None, evening=play_evening(division, number, date(2026, 3, 7), points)
         )
     season.counted_results = 1
+    # Both clubs ranked: by average, two players a club rank it (by places, three do).
+    season.club_method = season.ClubMethod.AVERAGE
     season.save()
     return p
 
