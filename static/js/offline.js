@@ -267,7 +267,7 @@
             version = versionIn(html);
             landed = response.url;
             next();
-          });
+          }, stop); // the answer's body lost on the way: sent again later, with its key
         },
         stop // still no connection
       );

@@ -77,6 +77,7 @@ def test_a_gouds8_game_on_the_clock_to_a_flag_fall(browser, live_server, paired_
     expect(page.locator(".clock-side.running")).to_contain_text("Anke")
     pass_time(context, paired_game, 20_000)
     context.set_offline(False)
+    page.wait_for_function("navigator.onLine === true")  # known before it is told
     page.evaluate("window.dispatchEvent(new Event('online'))")
     expect(page.locator("#clock-status")).not_to_contain_text("Geen verbinding")
     clock = GameClock.objects.get(game=paired_game)

@@ -46,6 +46,16 @@ def board_on_a_phone(browser: Browser, live_server, game):
     return context, board
 
 
+def back_online(context, *pages) -> None:
+    """The Wi-Fi back: each page's browser knows it (`navigator.onLine`) before it is told
+    (the `online` event); told before, the page would still see itself offline and wait
+    for its next try, five seconds later."""
+    context.set_offline(False)
+    for page in pages:
+        page.wait_for_function("navigator.onLine === true")
+        page.evaluate("window.dispatchEvent(new Event('online'))")
+
+
 # Without a connection the live preview, the slip page's poll for the next draw and the
 # sends themselves fail, as they must: what was sent is kept. htmx logs the send whose
 # answer was lost.
@@ -84,9 +94,7 @@ def test_what_a_phone_sends_without_wifi_is_saved_once_when_it_is_back(
     # A reload without a connection is not possible; nothing has been sent.
     assert not Move.objects.exists() and not Slip.objects.exists()
 
-    context.set_offline(False)
-    for page in (board, slip):
-        page.evaluate("window.dispatchEvent(new Event('online'))")
+    back_online(context, board, slip)
     expect(board.locator('#scoresheet tr[data-move="2"]')).to_be_visible()
     expect(board.locator('#scoresheet tr[data-move="1"]')).to_contain_text("WOORD")
     expect(board.locator("#offline-waiting")).to_have_count(0)
@@ -155,8 +163,7 @@ def test_results_typed_without_wifi_are_saved_once_when_it_is_back(
     # Meanwhile the session ended (logged out on another device): what waits is sent
     # once the secretary has logged in again.
     context.clear_cookies(name="sessionid")
-    context.set_offline(False)
-    page.evaluate("window.dispatchEvent(new Event('online'))")
+    back_online(context, page)
     expect(page.locator("#id_username")).to_be_visible()
     paired_game.refresh_from_db()
     assert not paired_game.has_result
@@ -185,8 +192,7 @@ def test_moves_sent_late_onto_a_board_that_changed_stay_typed(
     paired_game.refresh_from_db()
     move_add(game=paired_game, notation="H8 WAAS", by=None)  # the other device's
 
-    context.set_offline(False)
-    board.evaluate("window.dispatchEvent(new Event('online'))")
+    back_online(context, board)
     refused = board.locator("#offline-refused")
     expect(refused).to_contain_text("Niet opgeslagen toen de verbinding terug was: 8H WOORD")
     # The server's own reason, and the move typed after it, not sent.
@@ -306,8 +312,7 @@ def test_a_move_refused_for_its_own_reason_says_that_reason(
     board.fill("#id_notation", "K7 KAAS")  # its A on K8, where the R is
     board.keyboard.press("Enter")
     expect(board.locator("#offline-waiting")).to_contain_text("K7 KAAS")
-    context.set_offline(False)
-    board.evaluate("window.dispatchEvent(new Event('online'))")
+    back_online(context, board)
     refused = board.locator("#offline-refused")
     expect(refused).to_contain_text("Niet opgeslagen toen de verbinding terug was: K7 KAAS")
     expect(refused).to_contain_text("Op K8 ligt al een R")
@@ -355,20 +360,18 @@ def test_results_changed_after_their_answer_was_lost_are_refused_in_words(
     expect(page.locator("#offline-waiting")).to_contain_text("390 300")
     lost = _answer_lost(page, address)
     with page.expect_event("requestfailed"):
-        context.set_offline(False)
-        page.evaluate("window.dispatchEvent(new Event('online'))")
+        back_online(context, page)
+    context.set_offline(True)  # no second try of 390 until 399 is typed
     assert lost
     paired_game.refresh_from_db()
     assert tuple(paired_game.scores) == (390, 300)
     expect(page.locator("#offline-waiting")).to_contain_text("390 300")  # still waits
 
-    context.set_offline(True)
     page.fill("#id_form-0-score_a", "399")
     page.keyboard.press("Enter")
     expect(page.locator("#offline-waiting")).to_contain_text("399 300")
     page.unroute(f"**{address}")
-    context.set_offline(False)
-    page.evaluate("window.dispatchEvent(new Event('online'))")
+    back_online(context, page)
     refused = page.locator("#offline-refused")
     expect(refused).to_contain_text("Niet opgeslagen toen de verbinding terug was: 399 300")
     expect(refused).to_contain_text("Deze uitslagen waren al opgeslagen")
