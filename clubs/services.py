@@ -79,8 +79,23 @@ def club_save(club: Club, *, by: Any) -> Club:
     return club
 
 
-def _player_clubs(player: Player) -> list[int]:
-    return list(Membership.objects.filter(player=player).values_list("club_id", flat=True))
+def _record_in_player_clubs(
+    player: Player, *, by: Any, action: HistoryAction, before: Any, after: Any = None
+) -> None:
+    """A change of a player, kept in the history of each club the player is a member of:
+    a player's history is their clubs'."""
+    clubs = Membership.objects.filter(player=player).values_list("club_id", flat=True)
+    for club_id in clubs:
+        history_record(
+            club_id=club_id,
+            by=by,
+            action=action,
+            object_type="player",
+            object_id=player.pk,
+            label=player.name,
+            before=before,
+            after=after,
+        )
 
 
 @transaction.atomic
@@ -91,17 +106,9 @@ def player_save(player: Player, *, by: Any) -> Player:
     old, new = _changed(before, _values(player, PLAYER_FIELDS))
     if before and (old or new):
         player_changed.send(sender=Player, player_id=player.pk)
-        for club_id in _player_clubs(player):
-            history_record(
-                club_id=club_id,
-                by=by,
-                action=HistoryAction.PLAYER_CHANGE,
-                object_type="player",
-                object_id=player.pk,
-                label=player.name,
-                before=old,
-                after=new,
-            )
+        _record_in_player_clubs(
+            player, by=by, action=HistoryAction.PLAYER_CHANGE, before=old, after=new
+        )
     return player
 
 
@@ -114,34 +121,22 @@ def player_calendar_renew(*, player: Player, by: Any) -> None:
     had_one = bool(locked.calendar_key)
     locked.calendar_key = player.calendar_key = secrets.token_hex(16)
     locked.save(update_fields=["calendar_key"])
-    for club_id in _player_clubs(locked):
-        history_record(
-            club_id=club_id,
-            by=by,
-            action=HistoryAction.PLAYER_CALENDAR,
-            object_type="player",
-            object_id=locked.pk,
-            label=locked.name,
-            before={"calendar_feed": had_one},
-            after={"calendar_feed": True},
-        )
+    _record_in_player_clubs(
+        locked,
+        by=by,
+        action=HistoryAction.PLAYER_CALENDAR,
+        before={"calendar_feed": had_one},
+        after={"calendar_feed": True},
+    )
 
 
 @transaction.atomic
 def player_delete(player: Player, *, by: Any) -> None:
     """Delete a player (one without games: the database protects those), kept in the
     history of each of their clubs."""
-    before = _values(player, PLAYER_FIELDS)
-    for club_id in _player_clubs(player):
-        history_record(
-            club_id=club_id,
-            by=by,
-            action=HistoryAction.PLAYER_DELETE,
-            object_type="player",
-            object_id=player.pk,
-            label=player.name,
-            before=before,
-        )
+    _record_in_player_clubs(
+        player, by=by, action=HistoryAction.PLAYER_DELETE, before=_values(player, PLAYER_FIELDS)
+    )
     player.delete()
 
 
