@@ -15,4 +15,6 @@ class NotificationsConfig(AppConfig):
         from notifications import receivers  # noqa: F401  (connects the signals)
         from notifications.kinds import Kind
 
-        register(labels={"notifications": _("notifications")}, choices={"notifications": Kind.choices})
+        register(
+            labels={"notifications": _("notifications")}, choices={"notifications": Kind.choices}
+        )

@@ -8,9 +8,8 @@ about no longer applies (a pairing withdrawn before the worker came to it).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
-
 from datetime import date
+from typing import Any
 
 from django.urls import reverse
 from django.utils import timezone
@@ -178,7 +177,7 @@ def results_missing(notification: Notification) -> dict[str, Any] | None:
         "competition": competition,
         "date": day,
         "missing": missing,
-        "rounds": [r.number for r in rounds],
+        "rounds": [str(r.number) for r in rounds],
         "path": rounds[0].get_absolute_url(),
     }
 

@@ -68,7 +68,9 @@ def entries_closing(*, now: datetime) -> int:
     """A day before an event's entries close: its directors and the organiser's
     secretaries, and, when clubs enter their members, every club's secretaries."""
     queued = 0
-    closing = Event.objects.filter(entry_closes_at__gt=now, entry_closes_at__lte=now + CLOSING_AHEAD)
+    closing = Event.objects.filter(
+        entry_closes_at__gt=now, entry_closes_at__lte=now + CLOSING_AHEAD
+    )
     for event in closing:
         users = managers_of(club_id=event.organiser_id, event_id=event.pk)
         if event.entry_by_clubs:

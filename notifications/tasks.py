@@ -24,8 +24,12 @@ from django_tasks_db.models import DBTaskResult
 
 from clubs.models import Player
 from competition.models import Round
+from duplicate.models import Evening
+from duplicate.selectors import evening_results
+from events.models import Entry
 from games.confirmation import seats_to_confirm
 from games.models import Confirmation, Game, Seat
+from notifications import due
 from notifications.content import CONTENT
 from notifications.kinds import Kind
 from notifications.mail import notification_message
@@ -110,7 +114,9 @@ def result_awaits_notify(game_id: int, confirmation: str) -> int:
             club_id=competition.club_id,
             recipients={
                 user_id: {"game_id": game_id}
-                for user_id in managers_of(club_id=competition.club_id, event_id=competition.event_id)
+                for user_id in managers_of(
+                    club_id=competition.club_id, event_id=competition.event_id
+                )
             },
         )
     return len(queued)
