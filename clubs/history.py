@@ -65,6 +65,7 @@ class HistoryAction(models.TextChoices):
     ACCOUNT_EMAIL = "account.email", _("e-mail address of an account changed")
     PLAYER_CHANGE = "player.change", _("player details changed")
     PLAYER_CALENDAR = "player.calendar", _("address of the player's calendar renewed")
+    PLAYER_NOTIFICATIONS = "player.notifications", _("player's choice of notifications changed")
     PLAYER_DELETE = "player.delete", _("player deleted")
     PLAYER_ERASE = "player.erase", _("personal data erased")
     MEMBERSHIP_ADD = "membership.add", _("member added to the club")

@@ -37,7 +37,7 @@ from clubs.permissions import can_manage_club
 from events.divisions import Division, division_kinds
 from events.models import Entry, Event, Season
 from events.permissions import directs_event
-from events.signals import event_changed, season_changed
+from events.signals import entry_made, event_changed, season_changed
 
 
 class EventError(Exception):
@@ -369,6 +369,7 @@ def _enter(
     if club is not None and club.pk != event.organiser_id:
         _record(event, by=by, action=HistoryAction.EVENT_ENTRY, club_id=club.pk, after=summary)
     event.save(update_fields=["changed_at"])
+    entry_made.send(sender=Entry, entry_id=entry.pk)
     return entry
 
 

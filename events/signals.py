@@ -12,6 +12,10 @@ under its season, date, kind and name as they are now, or takes them out of the 
 when the event no longer has a season. Arguments: `event` (an `events.models.Event`, as
 saved) and `changed` (the names of the settings that changed, never empty).
 
+`entry_made` is sent inside the transaction that entered a person in an event
+(`events.services.entry_create` and `entry_create_by_number`): the notifications tell the
+person after the commit. Arguments: `entry_id` (int).
+
 Django: a signal.
 """
 
@@ -19,3 +23,4 @@ from django.dispatch import Signal
 
 season_changed = Signal()
 event_changed = Signal()
+entry_made = Signal()

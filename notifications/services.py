@@ -11,9 +11,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from notifications.kinds import Kind
+from clubs.history import HistoryAction, history_record
+from clubs.models import Membership, Player
+from notifications.kinds import TIMED, Kind
 from notifications.models import Notification, Subscription
 
 
@@ -23,21 +26,61 @@ def mail_is_set_up() -> bool:
     return bool(getattr(settings, "MAIL_CONFIGURED", False))
 
 
+def _record_change(user_id: int, before: list[str], after: list[str]) -> None:
+    """A person's change of their kinds, kept where the project keeps a person's own
+    changes (an address, their calendar's address): in the history of each of their clubs,
+    by them. A person in no club has no history to keep it in."""
+    if before == after:
+        return
+    player = Player.objects.filter(user_id=user_id).first()
+    if player is None:
+        return
+    user = get_user_model().objects.get(pk=user_id)
+    for club_id in Membership.objects.filter(player=player).values_list("club_id", flat=True):
+        history_record(
+            club_id=club_id,
+            by=user,
+            action=HistoryAction.PLAYER_NOTIFICATIONS,
+            object_type="player",
+            object_id=player.pk,
+            label=player.name,
+            before={"notifications": before},
+            after={"notifications": after},
+        )
+
+
+def _kinds_of(user_id: int) -> list[str]:
+    return sorted(Subscription.objects.filter(user_id=user_id).values_list("kind", flat=True))
+
+
 @transaction.atomic
 def subscriptions_set(*, user_id: int, kinds: Iterable[str], language: str) -> None:
-    """The person's kinds become exactly `kinds`, their mails written in `language`."""
+    """The person's kinds become exactly `kinds`, their mails written in `language`; the
+    change is kept in the history. A kind sent at a time of day makes sure the worker
+    looks for what is due (`notifications.tasks.due_schedule_ensure`)."""
     wanted = set(kinds) & set(Kind.values)
+    before = _kinds_of(user_id)
     Subscription.objects.filter(user_id=user_id).exclude(kind__in=wanted).delete()
     Subscription.objects.filter(user_id=user_id).update(language=language)
     Subscription.objects.bulk_create(
         [Subscription(user_id=user_id, kind=kind, language=language) for kind in sorted(wanted)],
         ignore_conflicts=True,
     )
+    _record_change(user_id, before, sorted(wanted))
+    if wanted & TIMED and mail_is_set_up():
+        from notifications.tasks import due_schedule_ensure
+
+        transaction.on_commit(due_schedule_ensure)
 
 
+@transaction.atomic
 def subscription_end(*, user_id: int, kind: str) -> bool:
-    """The one-click unsubscribe: False when there was nothing to end (a second click)."""
+    """The one-click unsubscribe, kept in the history as the person's change: False when
+    there was nothing to end (a second click)."""
+    before = _kinds_of(user_id)
     deleted, _ = Subscription.objects.filter(user_id=user_id, kind=kind).delete()
+    if deleted:
+        _record_change(user_id, before, [code for code in before if code != kind])
     return deleted > 0
 
 

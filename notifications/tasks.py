@@ -1,5 +1,6 @@
-"""The worker's tasks (django-tasks, database backend): who to notify of an event, and one
-notification sent.
+"""The worker's tasks (django-tasks, database backend): who to notify of an event, what is
+due at a time of day (`notifications_due`, every quarter of an hour), and one notification
+sent.
 
 The request only enqueues (after its commit); everything that reads many rows or talks to
 the mail server runs here. A mail server that is down or answers "try later" costs delay,
@@ -18,16 +19,23 @@ from datetime import timedelta
 from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
-from django_tasks import task
+from django_tasks import TaskResultStatus, task
+from django_tasks_db.models import DBTaskResult
 
+from clubs.models import Player
 from competition.models import Round
+from duplicate.models import Evening
+from duplicate.selectors import evening_results
+from events.models import Entry
 from games.confirmation import seats_to_confirm
 from games.models import Confirmation, Game, Seat
+from notifications import due
 from notifications.content import CONTENT
 from notifications.kinds import Kind
 from notifications.mail import notification_message
 from notifications.models import Notification, Subscription
-from notifications.services import notifications_queue
+from notifications.selectors import managers_of
+from notifications.services import mail_is_set_up, notifications_queue
 
 logger = logging.getLogger(__name__)
 
@@ -89,16 +97,100 @@ def result_awaits_notify(game_id: int, confirmation: str) -> int:
         if seat.player.user_id is not None
         and (waiting is None or (seat.position in waiting and not seat.confirmed))
     ]
+    competition = game.round.competition
+    queued = notifications_queue(
+        kind=Kind.RESULT_TO_CONFIRM,
+        object_key=f"game:{game_id}:{confirmation}",
+        club_id=competition.club_id,
+        recipients={
+            user_id: {"game_id": game_id, "confirmation": confirmation} for user_id in users
+        },
+    )
+    if confirmation == Confirmation.DISPUTED:
+        # The same key for whoever decides: a dispute is decided once, by any of them.
+        queued += notifications_queue(
+            kind=Kind.DISPUTE_TO_DECIDE,
+            object_key=f"game:{game_id}",
+            club_id=competition.club_id,
+            recipients={
+                user_id: {"game_id": game_id}
+                for user_id in managers_of(
+                    club_id=competition.club_id, event_id=competition.event_id
+                )
+            },
+        )
+    return len(queued)
+
+
+@task()
+def evening_complete_notify(evening_id: int) -> int:
+    """A duplicate evening's results complete: every player in its ranking who has an
+    account, once per evening (a later correction is on the page, not in a second mail)."""
+    evening = Evening.objects.select_related("competition").filter(pk=evening_id).first()
+    if evening is None:
+        return 0
+    ranked = [row.player_id for row in evening_results(evening)]
+    users = Player.objects.filter(pk__in=ranked, user__isnull=False).values_list("user_id", "pk")
     return len(
         notifications_queue(
-            kind=Kind.RESULT_TO_CONFIRM,
-            object_key=f"game:{game_id}:{confirmation}",
-            club_id=game.round.competition.club_id,
+            kind=Kind.DUPLICATE_RESULT,
+            object_key=f"evening:{evening_id}",
+            club_id=evening.competition.club_id,
             recipients={
-                user_id: {"game_id": game_id, "confirmation": confirmation} for user_id in users
+                user_id: {"evening_id": evening_id, "player_id": player_id}
+                for user_id, player_id in users
             },
         )
     )
+
+
+@task()
+def entry_made_notify(entry_id: int) -> int:
+    """An entry in an event, made by the person, their secretary or a director: the
+    person's confirmation that they are in, once per entry."""
+    entry = Entry.objects.select_related("event", "player").filter(pk=entry_id).first()
+    if entry is None or entry.player.user_id is None:  # withdrawn meanwhile; no account
+        return 0
+    return len(
+        notifications_queue(
+            kind=Kind.ENTRY_CONFIRMED,
+            object_key=f"entry:{entry_id}",
+            club_id=entry.event.organiser_id,
+            recipients={entry.player.user_id: {"entry_id": entry_id}},
+        )
+    )
+
+
+#: How often the worker looks for what is due at a time of day (docs/notifications.md).
+DUE_EVERY = timedelta(minutes=15)
+
+
+def _due_waiting() -> bool:
+    return DBTaskResult.objects.filter(
+        task_path=notifications_due.module_path, status=TaskResultStatus.READY
+    ).exists()
+
+
+def due_schedule_ensure() -> None:
+    """Start the quarter-hourly look for what is due, unless one waits in the queue
+    already: when a person chooses a kind sent at a time of day, and when `bordpunt run`'s
+    worker or `manage.py notifications_schedule` (before the hosted workers) starts."""
+    if mail_is_set_up() and not _due_waiting():
+        notifications_due.enqueue()
+
+
+@task()
+def notifications_due() -> int:
+    """Queue what is due now (`notifications.due`), once each by its key; then come back
+    in a quarter of an hour. The next look is enqueued first, so a worker that dies in
+    the middle of this one leaves the schedule running; two looks enqueued at once (two
+    workers started together) become one, as each enqueues the next only when none waits."""
+    now = timezone.now()
+    if not mail_is_set_up():
+        return 0
+    if not _due_waiting():
+        notifications_due.using(run_after=now + DUE_EVERY).enqueue()
+    return due.due_queue(now=now)
 
 
 def _finish(notification_id: int, status: str, reason: str = "") -> str:

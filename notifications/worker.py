@@ -37,6 +37,9 @@ class WorkerThread:
         self.thread = threading.Thread(target=self._run, name="bordpunt-worker", daemon=True)
 
     def start(self) -> WorkerThread:
+        from notifications.tasks import due_schedule_ensure
+
+        due_schedule_ensure()
         self.thread.start()
         return self
 

@@ -665,6 +665,14 @@ SAMPLES = {
         "",
         "Anna",
     ),
+    # notifications/services.py subscriptions_set, subscription_end
+    "player.notifications": (
+        {"object_type": "player", "object_label": "Anna"},
+        {"notifications": ["pairing_published"]},
+        {"notifications": ["pairing_published", "event_tomorrow"]},
+        "",
+        "De dag voor een evenement waarvoor je bent ingeschreven",
+    ),
     # ranking/services.py event_ranked_again: the event's season taken away
     "ranking.withdraw": (
         {"object_type": "ranked_event", "object_label": "Interclub Gouda"},

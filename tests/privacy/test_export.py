@@ -83,7 +83,8 @@ def test_the_copy_holds_everything_of_the_person(speler, django_assert_num_queri
         round=Round.objects.filter(competition__entrants__player=speler)[0], player=speler
     )
     _across_clubs(speler)
-    with django_assert_num_queries(20):
+    # 20, and the authors of the history: the person's own choice of notifications is in it.
+    with django_assert_num_queries(21):
         data = personal_data(speler.user)
     json.dumps(data, cls=DjangoJSONEncoder)  # a JSON document
     assert data["format"] == "bordpunt-personal-data" and data["version"] == 1
@@ -100,6 +101,8 @@ def test_the_copy_holds_everything_of_the_person(speler, django_assert_num_queri
     assert len(data["duplicates"]) == speler.duplicate_participations.count() > 0
     about = HistoryEntry.objects.filter(object_type="player", object_id=speler.pk).count()
     assert about and len(data["history"]) >= about
+    (choice,) = [h for h in data["history"] if h["action"] == "player.notifications"]
+    assert choice["by_you"] and choice["after"] == {"notifications": ["pairing_published"]}
     for key in set(RELATIONS.values()) - {None}:
         assert data[key], key
 
