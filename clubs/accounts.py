@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy as _
 
-from clubs.history import HistoryAction, history_record
+from clubs.history import HistoryAction, history_record, player_history_record
 from clubs.locks import row_lock
 from clubs.models import Club, ClubStatus, Membership, Player
 from clubs.permissions import CLUB_SUSPENDED, can_manage_club
@@ -161,17 +161,13 @@ def account_create_from_invite(
     player.invite_code_hash = ""
     player.invite_expires_at = None
     player.save(update_fields=["user", "invite_code_hash", "invite_expires_at"])
-    for club_id in Membership.objects.filter(player=player).values_list("club_id", flat=True):
-        history_record(
-            club_id=club_id,
-            by=user,
-            action=HistoryAction.ACCOUNT_CREATE,
-            object_type="player",
-            object_id=player.pk,
-            label=player.name,
-            after={"username": user.get_username()},
-            at=now,
-        )
+    player_history_record(
+        player,
+        by=user,
+        action=HistoryAction.ACCOUNT_CREATE,
+        after={"username": user.get_username()},
+        at=now,
+    )
     return user
 
 
@@ -276,16 +272,12 @@ def email_change_confirm(token: str, *, now: datetime | None = None) -> User:
         raise AccountError(_("Another account has this address already.")) from None
     player = Player.objects.filter(user=user).first()
     if player is not None:
-        for club_id in Membership.objects.filter(player=player).values_list("club_id", flat=True):
-            history_record(
-                club_id=club_id,
-                by=user,
-                action=HistoryAction.ACCOUNT_EMAIL,
-                object_type="player",
-                object_id=player.pk,
-                label=player.name,
-                before=before,
-                after={"email": new},
-                at=now,
-            )
+        player_history_record(
+            player,
+            by=user,
+            action=HistoryAction.ACCOUNT_EMAIL,
+            before=before,
+            after={"email": new},
+            at=now,
+        )
     return user

@@ -253,6 +253,28 @@ def history_record(
     )
 
 
+def player_history_record(
+    player: Any, *, by: Any, action: str, before: Any = None, after: Any = None, at=None
+) -> None:
+    """A change of a player (by the secretary, or by the person: an address, their
+    calendar's address, their notifications), kept in the history of each club the player
+    is a member of: a player's history is their clubs'. A person in no club has none."""
+    from clubs.models import Membership
+
+    for club_id in Membership.objects.filter(player=player).values_list("club_id", flat=True):
+        history_record(
+            club_id=club_id,
+            by=by,
+            action=action,
+            object_type="player",
+            object_id=player.pk,
+            label=player.name,
+            before=before,
+            after=after,
+            at=at,
+        )
+
+
 #: What the operator did about a club, and the downloads of its archive that its removal
 #: rests on: kept when the club is removed (`history_forget_club`), with its name (`label`)
 #: and its number (`object_id`), as the removal's own entry.

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from django.db import transaction
 from django.db.models import Model
 
-from clubs.history import HistoryAction, history_record
+from clubs.history import HistoryAction, history_record, player_history_record
 from clubs.locks import row_lock
 from clubs.models import Club, Membership, Player
 from clubs.signals import club_changed, player_changed
@@ -79,25 +79,6 @@ def club_save(club: Club, *, by: Any) -> Club:
     return club
 
 
-def _record_in_player_clubs(
-    player: Player, *, by: Any, action: HistoryAction, before: Any, after: Any = None
-) -> None:
-    """A change of a player, kept in the history of each club the player is a member of:
-    a player's history is their clubs'."""
-    clubs = Membership.objects.filter(player=player).values_list("club_id", flat=True)
-    for club_id in clubs:
-        history_record(
-            club_id=club_id,
-            by=by,
-            action=action,
-            object_type="player",
-            object_id=player.pk,
-            label=player.name,
-            before=before,
-            after=after,
-        )
-
-
 @transaction.atomic
 def player_save(player: Player, *, by: Any) -> Player:
     """Save a player; a change is recorded in each of the player's clubs."""
@@ -106,7 +87,7 @@ def player_save(player: Player, *, by: Any) -> Player:
     old, new = _changed(before, _values(player, PLAYER_FIELDS))
     if before and (old or new):
         player_changed.send(sender=Player, player_id=player.pk)
-        _record_in_player_clubs(
+        player_history_record(
             player, by=by, action=HistoryAction.PLAYER_CHANGE, before=old, after=new
         )
     return player
@@ -121,7 +102,7 @@ def player_calendar_renew(*, player: Player, by: Any) -> None:
     had_one = bool(locked.calendar_key)
     locked.calendar_key = player.calendar_key = secrets.token_hex(16)
     locked.save(update_fields=["calendar_key"])
-    _record_in_player_clubs(
+    player_history_record(
         locked,
         by=by,
         action=HistoryAction.PLAYER_CALENDAR,
@@ -134,7 +115,7 @@ def player_calendar_renew(*, player: Player, by: Any) -> None:
 def player_delete(player: Player, *, by: Any) -> None:
     """Delete a player (one without games: the database protects those), kept in the
     history of each of their clubs."""
-    _record_in_player_clubs(
+    player_history_record(
         player, by=by, action=HistoryAction.PLAYER_DELETE, before=_values(player, PLAYER_FIELDS)
     )
     player.delete()

@@ -14,8 +14,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from clubs.history import HistoryAction, history_record
-from clubs.models import Membership, Player
+from clubs.history import HistoryAction, player_history_record
+from clubs.models import Player
 from notifications.kinds import TIMED, Kind
 from notifications.models import Notification, Subscription
 
@@ -36,17 +36,13 @@ def _record_change(user_id: int, before: list[str], after: list[str]) -> None:
     if player is None:
         return
     user = get_user_model().objects.get(pk=user_id)
-    for club_id in Membership.objects.filter(player=player).values_list("club_id", flat=True):
-        history_record(
-            club_id=club_id,
-            by=user,
-            action=HistoryAction.PLAYER_NOTIFICATIONS,
-            object_type="player",
-            object_id=player.pk,
-            label=player.name,
-            before={"notifications": before},
-            after={"notifications": after},
-        )
+    player_history_record(
+        player,
+        by=user,
+        action=HistoryAction.PLAYER_NOTIFICATIONS,
+        before={"notifications": before},
+        after={"notifications": after},
+    )
 
 
 def _kinds_of(user_id: int) -> list[str]:
