@@ -14,8 +14,12 @@ from competition.models import Competition
 
 class CompetitionFilter(django_filters.FilterSet):
     name = django_filters.CharFilter(lookup_expr="icontains", label=_("Name"))
-    kind = django_filters.ChoiceFilter(choices=Competition.Kind.choices, label=_("Kind"))
-    rules = django_filters.ChoiceFilter(choices=Competition.Rules.choices, label=_("Rules"))
+    kind = django_filters.ChoiceFilter(
+        choices=Competition.Kind.choices, label=_("Kind"), empty_label=_("every kind")
+    )
+    rules = django_filters.ChoiceFilter(
+        choices=Competition.Rules.choices, label=_("Rules"), empty_label=_("all rules")
+    )
 
     class Meta:
         model = Competition

@@ -15,6 +15,9 @@ def test_club_page_filters_competitions_by_kind_and_name(client, club):
     url = reverse("club", kwargs={"club": club.slug})
     everything = client.get(url).content.decode()
     assert "Seizoen 2025" in everything and "Gouds Open" in everything
+    # The choices left open say so in words, not django-filter's "---------".
+    assert ">elke soort</option>" in everything and ">alle spelregels</option>" in everything
+    assert "---------" not in everything
     tournaments = client.get(url, {"kind": Competition.Kind.TOURNAMENT}).content.decode()
     assert "Gouds Open" in tournaments and "Seizoen 2025" not in tournaments
     by_name = client.get(url, {"name": "seizoen"}).content.decode()

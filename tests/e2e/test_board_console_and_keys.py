@@ -13,7 +13,8 @@ from playwright.sync_api import Page, expect
 import rules
 from tests.e2e.guard import cancelled
 from tests.e2e.test_board_entry import _enter, _expected_moves, _login
-from tests.e2e.test_board_phone import PHONE, _no_sideways_scroll
+from tests.e2e.test_board_phone import PHONE
+from tests.e2e.width import assert_fits
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -228,7 +229,7 @@ def test_on_a_phone_every_square_and_control_is_44_px(live_server, paired_game, 
     expect(touch.locator("#board-frame")).to_have_class(re.compile(r"\bzoomed\b"))
     expect(touch.locator("#zoom")).to_have_attribute("aria-pressed", "true")
     assert touch.evaluate(SQUARES) == 0
-    assert _no_sideways_scroll(touch)
+    assert_fits(touch)
     touch.locator("#notation-legend summary").tap()
     touch.locator("#scoresheet summary").first.tap()
     assert touch.evaluate(CONTROLS) == []

@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 import rules
 from rules import gcg
 from tests.e2e.conftest import PASSWORD
+from tests.e2e.width import assert_fits
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -141,8 +142,7 @@ def test_keyboard_alone_then_touch_on_a_tablet(page: Page, live_server, paired_g
     tablet.add_cookies(page.context.cookies())
     touch = tablet.new_page()
     touch.goto(board_url)
-    fits = touch.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    assert fits, "the board screen scrolls sideways on a tablet"
+    assert_fits(touch)
     fourth = history[3]
     assert isinstance(fourth.move, rules.Exchange)
     touch.locator("#id_tiles").tap()

@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 import rules
 from games.moves import move_add
 from tests.e2e.test_board_entry import _expected_moves, _login
+from tests.e2e.width import assert_fits
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -51,22 +52,20 @@ PREMIUM_COLOURS = """
 """
 
 
-def _no_sideways_scroll(page: Page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-
-
 def _square_width(page: Page, name: str) -> float:
     return page.locator(f'.sq[data-square="{name}"]').bounding_box()["width"]
 
 
 def _in_viewport(page: Page, name: str) -> bool:
+    """The square is wholly on the screen (its size as the test set it: a phone's `innerWidth`
+    and `innerHeight` grow with a page wider than the screen, tests/e2e/width.py)."""
     return page.evaluate(
-        """(name) => {
+        """([name, size]) => {
           const box = document.querySelector(`.sq[data-square="${name}"]`).getBoundingClientRect();
-          return box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight
-            && box.right <= innerWidth;
+          return box.top >= 0 && box.left >= 0 && box.bottom <= size.height
+            && box.right <= size.width;
         }""",
-        name,
+        [name, page.viewport_size],
     )
 
 
@@ -89,7 +88,7 @@ def test_the_board_fits_speaks_dutch_and_reads_aloud(
     page.goto(f"{live_server.url}{reverse('board', args=[paired_game.pk])}")
     page.screenshot(path=tmp_path / f"board-{viewport['width']}.png", full_page=True)
 
-    assert _no_sideways_scroll(page), "the board screen scrolls sideways"
+    assert_fits(page)
     text = page.locator("main").inner_text()
     assert not ENGLISH.search(text), ENGLISH.search(text)
     expect(page.locator("#ruleset")).to_have_text("Gouds 8")
@@ -137,7 +136,7 @@ def test_the_board_fits_speaks_dutch_and_reads_aloud(
     # scrolls inside its frame and the page does not.
     expect(page.locator("#zoom")).to_have_attribute("aria-pressed", "true")
     assert _square_width(page, "H8") >= 44
-    assert _no_sideways_scroll(page)
+    assert_fits(page)
     # A tapped square stays in view while the letters are typed below the board.
     page.locator('.sq[data-square="N14"]').click()
     expect(page.locator("#id_letters")).to_be_focused()
@@ -249,7 +248,7 @@ def test_a_whole_gouds8_game_entered_on_a_phone(
         row = touch.locator(f'#scoresheet tr[data-move="{number}"]')
         expect(row.locator("td").nth(4)).to_have_text(str(result.score))
         expect(row.locator("td").nth(5)).to_have_text(str(result.total))
-        assert _no_sideways_scroll(touch), f"sideways scroll after move {number}"
+        assert_fits(touch)
         if number < len(history):
             # The page has settled: the move field has the focus again, ready for the next.
             expect(touch.locator("#id_notation")).to_be_focused()

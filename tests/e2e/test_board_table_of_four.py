@@ -19,6 +19,7 @@ from games.services import PairingSpec
 from tests.e2e.conftest import club_with_secretary
 from tests.e2e.test_board_entry import _login
 from tests.e2e.test_tap_targets import MEASURE, MINIMUM
+from tests.e2e.width import assert_fits
 from tests.games.tables import self_played
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -67,7 +68,7 @@ def _phone(page: Page, browser: Browser, live_server) -> Page:
 
 def _fits(touch: Page) -> None:
     """No sideways scroll; each player's name and score on the screen, readable."""
-    assert touch.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert_fits(touch)
     for box in touch.locator("#status .player-score").all():
         bounds = box.bounding_box()
         assert bounds["x"] >= 0 and bounds["x"] + bounds["width"] <= PHONE["width"]

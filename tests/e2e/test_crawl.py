@@ -16,7 +16,7 @@ such, a server error is a problem. Of the full HTML pages, each thing is checked
   no console error, page error, failed request or response of 400 or more (BrowserGuard);
   nothing wider than the screen (`document.documentElement.scrollWidth` at most the
   screen's width, print pages included); every data table in a scroll container that
-  shows it scrolls (`OVERFLOW`); on the phone, every control at least 44×44 px
+  shows it scrolls (`tests.e2e.width`); on the phone, every control at least 44×44 px
   (`test_tap_targets.MEASURE`, with its documented exemptions and WCAG 2.5.8's spacing
   exception), a row of links one target each.
 - **axe-core once per template and size** (the release vendored in static/vendor/axe-core,
@@ -58,6 +58,7 @@ from tests.demo_copy import seed
 from tests.e2e.conftest import wait_for_the_live_server_to_finish
 from tests.e2e.guard import BrowserGuard
 from tests.e2e.test_tap_targets import MEASURE, MINIMUM
+from tests.e2e.width import overflow
 
 pytestmark = pytest.mark.e2e
 
@@ -82,24 +83,6 @@ AXE_EXEMPT: dict[str, tuple[re.Pattern[str], re.Pattern[str], str]] = {
     ),
 }
 
-#: How much wider than the screen's `width` the page is, and its data tables (a table with
-#: header cells) outside a scroll container (.table-responsive, .sheet-scroll: the
-#: container that shows a hint that it scrolls, js/bordpunt.js). The width is the screen's,
-#: not `innerWidth`: a mobile browser zooms a page wider than the screen out to fit it,
-#: and `innerWidth` grows with the page. A page without a viewport meta tag is laid out
-#: 980 px wide on a phone and fails too. Exempt from the containers: the club room's
-#: screen (`body.screen`: a beamer's panels, sized to fit the screen, each page of a long
-#: table shown in turn) and the Django admin (its own markup, its lists in a scrolling
-#: `div.results` of its own).
-OVERFLOW = """(width) => [
-  document.documentElement.scrollWidth - width,
-  document.body.matches('.screen') || location.pathname.startsWith('/admin/') ? []
-    : [...document.querySelectorAll('table')]
-    .filter((table) => table.querySelector('th')
-      && !table.closest('.table-responsive, .sheet-scroll'))
-    .map((table) => 'table' + (table.id ? '#' + table.id : '')
-      + [...table.classList].map((name) => '.' + name).join('')),
-]"""
 #: The rules of axe-core's default run (enabled, and no tag the release leaves out by
 #: default: in 4.14 "experimental" and "deprecated", so a rule the release has made
 #: standard, such as label-content-name-mismatch, runs) that can report a serious or
@@ -429,7 +412,7 @@ def crawl_role(
             page.goto(base + address)
             report.timings[f"open {size}"] += time.monotonic() - clock
             where = f"{role} {size} {address}"
-            wider, tables = page.evaluate(OVERFLOW, SIZES[size]["viewport"]["width"])
+            wider, tables = overflow(page)
             if wider > 0:
                 report.overflow.append(f"{where}: {wider} px wider")
             report.unscrolled += [f"{where}: {table}" for table in tables]

@@ -11,7 +11,7 @@ from playwright.sync_api import Error as PlaywrightError
 from clubs.models import Club, Membership, Player
 from duplicate.models import DuplicateCompetition, Slip
 from tests.e2e.conftest import PASSWORD
-from tests.e2e.test_board_phone import _no_sideways_scroll
+from tests.e2e.width import assert_fits
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -75,7 +75,7 @@ def _hand_in(phone, text: str, claimed: str, expected_preview: str) -> None:
     expect(phone.locator("#my-slips tbody tr")).to_have_count(slips_before + 1)
     expect(phone.locator("#my-slips tbody tr").last).to_contain_text(text)
     expect(phone.locator(".board")).to_have_count(boards_before)
-    assert _no_sideways_scroll(phone)  # the slips table and its marks fit 360 px
+    assert_fits(phone)  # the slips table and its marks fit 360 px
 
 
 def test_an_evening_with_the_spelleider_the_room_screen_and_three_phones(
@@ -164,4 +164,4 @@ def test_an_evening_with_the_spelleider_the_room_screen_and_three_phones(
     rows = ranking.locator("#ranking tbody tr")
     expect(rows.first).to_contain_text("Anke")
     expect(rows.first).to_contain_text("74")
-    assert _no_sideways_scroll(ranking)
+    assert_fits(ranking)

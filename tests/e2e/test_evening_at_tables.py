@@ -17,6 +17,7 @@ from competition.services.entrants import entrant_add
 from games.models import Confirmation, Game, Outcome
 from tests.e2e.conftest import PASSWORD, club_with_secretary
 from tests.e2e.test_results_keyboard import CountingKeyboard, focused, results_page
+from tests.e2e.width import assert_fits
 from tests.games.tables import self_played
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -58,10 +59,6 @@ def _log_in(page: Page, live_server, username: str) -> Page:
 def _phone(browser: Browser, live_server, username: str) -> Page:
     phone = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, locale="nl-NL")
     return _log_in(phone.new_page(), live_server, username)
-
-
-def _no_sideways_scroll(page: Page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
 def _tables(round_obj: Round) -> list[list[str]]:
@@ -136,7 +133,7 @@ def test_an_evening_at_tables_of_four(page: Page, browser: Browser, live_server,
         scores[seat] = result.score
     final = [scores[s] - sum(rules.DUTCH.value(t) for t in racks[s]) for s in range(4)]
     expect(keeper.locator("#game-over")).to_contain_text(" – ".join(map(str, final)))
-    assert _no_sideways_scroll(keeper)
+    assert_fits(keeper)
     second = Game.objects.with_seats().get(pk=second.pk)
     assert second.outcome == Outcome.NORMAL
     assert [seat.score for seat in second.seat_list] == final
@@ -151,7 +148,7 @@ def test_an_evening_at_tables_of_four(page: Page, browser: Browser, live_server,
         phone.goto(result_url)
         phone.locator("#confirm-form button").click()
         expect(phone.locator(".alert-success").first).to_be_visible()
-        assert _no_sideways_scroll(phone)
+        assert_fits(phone)
         second = Game.objects.with_seats().get(pk=second.pk)
         assert sum(seat.confirmed for seat in second.seat_list) == count + 1
         expected = Confirmation.CONFIRMED if count == 3 else Confirmation.PROVISIONAL
@@ -187,7 +184,7 @@ def test_an_evening_at_tables_of_four(page: Page, browser: Browser, live_server,
     secretary.reload()
     expect(buttons.first).to_be_visible()
     assert buttons.count() >= len(tables)  # Correct or Board at each, Replay beside moves
-    assert _no_sideways_scroll(secretary)
+    assert_fits(secretary)
     for button in buttons.all():
         box = button.bounding_box()
         assert box["x"] + box["width"] <= PHONE["width"], "a table's button is off the screen"

@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 
 from clubs.models import Club, Membership, Player
 from competition.services.entrants import entrant_add, entrant_withdraw
+from tests.e2e.width import assert_fits
 from tests.factories import competition_with_results
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -69,7 +70,7 @@ def test_the_secretary_archives_and_reads_the_history(page: Page, live_server, d
     expect(entries).to_have_count(1)
     expect(entries.first).to_contain_text("Laatkomer")
     page.set_viewport_size({"width": 375, "height": 800})
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert_fits(page)
 
     page.goto(f"{live_server.url}{reverse('competition_edit', kwargs=competition.url_kwargs)}")
     expect(page.locator("#archived-notice")).to_be_visible()

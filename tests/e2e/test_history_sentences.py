@@ -19,6 +19,7 @@ from competition.services.rounds import round_set_pairings
 from games.confirmation import game_result_enter, game_result_override
 from games.moves import game_set_starter, move_add
 from games.services import ResultInput
+from tests.e2e.width import assert_fits
 from tests.seats import pair_spec
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -100,7 +101,7 @@ def test_the_history_reads_as_dutch_sentences(page: Page, live_server, evening):
     )
     assert raw == [], text
     page.set_viewport_size({"width": 360, "height": 740})
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert_fits(page)
     folder = os.environ.get("BORDPUNT_SCREENSHOTS")
     if folder:
         page.screenshot(path=str(Path(folder) / "history-sentences-360.png"), full_page=True)

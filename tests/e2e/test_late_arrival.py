@@ -21,6 +21,7 @@ from competition.models import Absence, Competition, Round
 from competition.services.entrants import entrant_add
 from competition.services.rounds import round_set_pairings, round_set_status
 from games.models import Game, Outcome
+from tests.e2e.width import assert_fits
 from tests.seats import pair_spec
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -148,7 +149,7 @@ def test_on_a_phone_tick_save_and_seat_take_four_taps(browser, live_server, publ
             e => e.tagName + '.' + e.className + ' ' + e.getBoundingClientRect().right)"""
     )
     assert wide == [], (wide, page.evaluate("innerWidth"))
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert_fits(page)
     tap(late.locator("label", has_text="tegen Els (heeft de vrije ronde)"))
     tap(late.get_by_role("button", name="Aan de indeling toevoegen"))
 

@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 from clubs.models import ClubStatus, HistoryEntry
 from games.models import Move
 from tests.e2e.conftest import PASSWORD, table_of_players
+from tests.e2e.width import assert_fits
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -25,10 +26,6 @@ def login(page: Page, live_server, username: str) -> None:
     page.fill("#id_password", PASSWORD)
     page.locator("form button").click()
     expect(page.locator("nav")).to_contain_text(username)
-
-
-def fits(page: Page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
 def shot(page: Page, name: str) -> None:
@@ -57,7 +54,7 @@ def test_the_operator_suspends_and_acts_on_a_phone(browser, live_server, game, o
     login(phone, live_server, "dienst")
     phone.goto(f"{live_server.url}{reverse('operator_clubs')}")
     expect(phone.locator("#operator-clubs")).to_contain_text("De Goudse Letters")
-    assert fits(phone)
+    assert_fits(phone)
     shot(phone, "clubs")
 
     phone.locator("#operator-clubs a", has_text="De Goudse Letters").click()
@@ -65,14 +62,14 @@ def test_the_operator_suspends_and_acts_on_a_phone(browser, live_server, game, o
     phone.locator("#suspend button").click()
     expect(phone.locator(".alert-success")).to_contain_text("De Goudse Letters is opgeschort.")
     expect(phone.locator("#club-status")).to_have_text("opgeschort")
-    assert fits(phone)
+    assert_fits(phone)
     shot(phone, "club-suspended")
 
     phone.fill("#id_act_reason", "De secretaris vroeg om hulp.")
     phone.locator("#act button").click()
     expect(phone.locator("#acting-banner")).to_contain_text("De Goudse Letters")
     expect(phone.locator("#club-suspended")).to_contain_text("opgeschort")
-    assert fits(phone)
+    assert_fits(phone)
     shot(phone, "acting")
 
     # Acting, the operator manages the club: but a suspended club changes for no one.

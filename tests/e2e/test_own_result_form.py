@@ -16,6 +16,7 @@ from games.confirmation import game_result_enter
 from games.models import Game
 from games.services import ResultInput
 from tests.e2e.conftest import PASSWORD, table_of_players
+from tests.e2e.width import assert_fits
 from tests.seats import winner
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -54,7 +55,7 @@ def test_the_second_player_types_their_own_score_first(browser: Browser, live_se
     assert own is not None and theirs is not None
     assert abs(own["y"] - theirs["y"]) < 1 and abs(own["height"] - theirs["height"]) < 1
     assert own["x"] < theirs["x"]  # side by side, own on the left
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert_fits(page)
     folder = os.environ.get("BORDPUNT_SCREENSHOTS")
     if folder:
         page.screenshot(path=str(Path(folder) / "own-result-form-360.png"), full_page=True)

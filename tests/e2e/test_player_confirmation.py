@@ -10,6 +10,7 @@ from playwright.sync_api import Browser, expect
 
 from games.models import Game
 from tests.e2e.conftest import PASSWORD, table_of_players
+from tests.e2e.width import assert_fits
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -66,8 +67,7 @@ def test_a_player_enters_and_the_opponent_confirms_on_a_phone(
     bram.locator("#confirm-form button").click()
     expect(bram.locator(".alert-success")).to_contain_text("Uitslag bevestigd.")
     expect(bram.locator("#result-status")).to_contain_text("bevestigd")
-    width = bram.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"], "the result page scrolls sideways on a phone"
+    assert_fits(bram)
 
     game = Game.objects.get(pk=table_of_two.pk)
     assert (game.scores[0], game.scores[1], game.confirmation) == (412, 388, "confirmed")

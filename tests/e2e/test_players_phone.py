@@ -8,7 +8,8 @@ from playwright.sync_api import expect
 
 from clubs.models import Membership, Player
 from tests.e2e.conftest import club_with_secretary
-from tests.e2e.test_tables_phone import PHONE, fits, login
+from tests.e2e.test_tables_phone import PHONE, login
+from tests.e2e.width import assert_fits
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -24,7 +25,7 @@ def test_the_secretary_invites_a_member_from_a_phone(browser, live_server, djang
     page.goto(f"{live_server.url}{reverse('club_players', kwargs={'club': 'gouda'})}")
     invite = page.locator("#members button", has_text="Uitnodigen")
     expect(invite).to_have_count(len(NAMES))
-    assert fits(page)
+    assert_fits(page)
     for button in invite.all():
         box = button.bounding_box()
         assert box["x"] + box["width"] <= PHONE["width"], "an invite button is off the screen"
@@ -33,9 +34,9 @@ def test_the_secretary_invites_a_member_from_a_phone(browser, live_server, djang
 
     page.locator("#members tr", has_text="Youssef el Amrani").get_by_role("button").click()
     expect(page.locator("main")).to_contain_text("Youssef el Amrani")
-    assert fits(page)
+    assert_fits(page)
     page.goto(f"{live_server.url}{reverse('club_players', kwargs={'club': 'gouda'})}")
     row = page.locator("#members tr", has_text="Youssef el Amrani")
     expect(row).to_contain_text("uitgenodigd, geldig tot")
     expect(row.get_by_role("button")).to_have_text("Nieuwe code")
-    assert fits(page)
+    assert_fits(page)

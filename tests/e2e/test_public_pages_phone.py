@@ -13,6 +13,7 @@ from competition.services.rounds import round_record_results, round_set_pairings
 from games.confirmation import game_result_enter
 from games.moves import move_add
 from games.services import ResultEntry, ResultInput, ResultKind
+from tests.e2e.width import assert_fits, screen_width
 from tests.seats import pair_spec
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -73,10 +74,11 @@ def evening(django_user_model):
 
 def _overflow(page, selector: str) -> int:
     """How far the element reaches past the right edge of the screen, in pixels."""
-    return page.evaluate(
-        f"Math.ceil(document.querySelector('{selector}').getBoundingClientRect().right)"
-        " - window.innerWidth"
+    right = page.evaluate(
+        "(selector) => Math.ceil(document.querySelector(selector).getBoundingClientRect().right)",
+        selector,
     )
+    return right - screen_width(page)
 
 
 def test_a_round_and_a_players_games_fit_a_phone(browser: Browser, live_server, evening):
@@ -89,7 +91,7 @@ def test_a_round_and_a_players_games_fit_a_phone(browser: Browser, live_server, 
     expect(table).to_contain_text("vlag gevallen")
     expect(table.locator(".provisional")).to_have_count(1)
     expect(table.locator(".replay-link")).to_have_count(1)
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert_fits(page)
     assert _overflow(page, "#pairings") <= 0, "the pairing runs off the screen"
 
     competition = round_obj.competition

@@ -10,6 +10,7 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from duplicate.signals import game_complete
+from tests.e2e.width import assert_fits
 from tests.ranking.fixtures import *  # noqa: F403  (the interclub of the ranking's tests)
 from tests.ranking.fixtures import play_evening
 
@@ -36,10 +37,6 @@ def ranked(federation, season, interclub):
     return p
 
 
-def _no_sideways_scroll(page: Page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-
-
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
 def test_the_ranking_reads_on_a_phone_and_a_laptop(page: Page, live_server, ranked, viewport):
     page.set_viewport_size(viewport)
@@ -54,7 +51,7 @@ def test_the_ranking_reads_on_a_phone_and_a_laptop(page: Page, live_server, rank
         expect(club_header).to_be_hidden()
         page.get_by_role("button", name="Alle kolommen").click()
     expect(club_header).to_be_visible()
-    assert _no_sideways_scroll(page)
+    assert_fits(page)
 
     # Bert's results: game 1 counts (90), game 2 (70) is not among the best.
     page.get_by_role("link", name="Bert").click()
@@ -65,7 +62,7 @@ def test_the_ranking_reads_on_a_phone_and_a_laptop(page: Page, live_server, rank
     expect(lines.nth(0)).to_contain_text("telt mee")
     expect(lines.nth(1)).to_contain_text("70,00")
     expect(lines.nth(1)).to_contain_text("niet bij de beste")
-    assert _no_sideways_scroll(page)
+    assert_fits(page)
 
     page.locator("#nav-clubs").click()
     clubs = page.locator("#clubs tbody tr")
@@ -73,4 +70,4 @@ def test_the_ranking_reads_on_a_phone_and_a_laptop(page: Page, live_server, rank
     expect(clubs.first).to_contain_text("Letterkoppen")
     clubs.first.locator("summary").click()
     expect(clubs.first.locator("li").first).to_contain_text("An")
-    assert _no_sideways_scroll(page)
+    assert_fits(page)

@@ -11,6 +11,7 @@ from competition.services.rounds import round_set_pairings
 from games.models import Game, Outcome
 from games.services import PairingSpec
 from tests.e2e.test_results_keyboard import CountingKeyboard, focused, login, results_page
+from tests.e2e.width import assert_fits
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -68,7 +69,7 @@ def test_no_sideways_scroll_on_a_phone(page: Page, live_server, two_tables):
     page.set_viewport_size({"width": 360, "height": 740})
     login(page, live_server)
     results_page(page, live_server, two_tables)
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert_fits(page)
     # Every score field is in view across, next to its player's name.
     for name in ("form-0-score_d", "form-1-score_c"):
         box = page.locator(f"[name={name}]").bounding_box()

@@ -6,14 +6,11 @@ from django.urls import reverse
 from playwright.sync_api import Browser, expect
 
 from clubs.models import Club, ClubStatus
+from tests.e2e.width import assert_fits
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 360, "height": 740}
-
-
-def fits(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
 def test_a_club_signs_up_on_a_phone(browser: Browser, live_server, smtp, settings):
@@ -29,7 +26,7 @@ def test_a_club_signs_up_on_a_phone(browser: Browser, live_server, smtp, setting
     page.fill("#id_email", "sanne@example.nl")
     page.fill("#id_password1", "Letters-Leggen-2026")
     page.fill("#id_password2", "Letters-Leggen-2026")
-    assert fits(page)
+    assert_fits(page)
     page.locator("#signup-form button").click()
     expect(page.locator("#signup-sent")).to_contain_text("Kijk in je mailbox")
 
@@ -41,7 +38,7 @@ def test_a_club_signs_up_on_a_phone(browser: Browser, live_server, smtp, setting
     expect(page.locator("h1")).to_have_text("Eerste stappen")  # the secretary's page: logged in
     expect(page.locator("#pending-note")).to_be_visible()
     expect(page.locator("#step-competition")).to_contain_text("te doen")
-    assert fits(page)
+    assert_fits(page)
     club = Club.objects.get()
     assert page.url == live_server.url + reverse("first_steps", kwargs={"club": club.slug})
     assert (club.slug, club.status) == ("scrabbleclub-het-zesde-woord", ClubStatus.PENDING)

@@ -9,6 +9,7 @@ from playwright.sync_api import Page, expect
 from competition.models import Competition
 from games.models import Confirmation, Game
 from tests.e2e.conftest import PASSWORD, table_of_players
+from tests.e2e.width import assert_fits
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -29,23 +30,19 @@ def login(page: Page, live_server, username: str) -> None:
     expect(page.locator("nav")).to_contain_text(username)
 
 
-def fits(page: Page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-
-
 def test_a_foursome_on_a_phone(browser, live_server, foursome):
     url = f"{live_server.url}{reverse('game_result', kwargs={'game_id': foursome.pk})}"
     bram = browser.new_context(viewport=PHONE).new_page()
     login(bram, live_server, "bram")
     bram.goto(url)
-    assert fits(bram)
+    assert_fits(bram)
     for name, score in zip(
         ("score_a", "score_b", "score_c", "score_d"), (300, 412, 290, 250), strict=True
     ):
         bram.fill(f"[name={name}]", str(score))
     bram.locator("#result-form button").click()
     expect(bram.locator("#seat-stands")).to_contain_text("nog niet bevestigd")
-    assert fits(bram)
+    assert_fits(bram)
 
     cor = browser.new_context(viewport=PHONE).new_page()
     login(cor, live_server, "cor")
@@ -53,7 +50,7 @@ def test_a_foursome_on_a_phone(browser, live_server, foursome):
     expect(cor.locator("#seat-stands li[data-stand=entered]")).to_contain_text("Bram")
     cor.locator("#confirm-form button").click()
     expect(cor.locator("#seat-stands li[data-stand=confirmed]")).to_contain_text("Cor")
-    assert fits(cor)
+    assert_fits(cor)
     game = Game.objects.with_seats().get(pk=foursome.pk)
     assert game.confirmation == Confirmation.PROVISIONAL
     assert [seat.confirmed for seat in game.seat_list] == [False, True, True, False]
@@ -70,4 +67,4 @@ def test_a_foursome_on_a_phone(browser, live_server, foursome):
         ),
     ):
         cor.goto(f"{live_server.url}{path}")
-        assert fits(cor), path
+        assert_fits(cor)
