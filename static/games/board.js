@@ -30,7 +30,9 @@
     if (square) square.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 
-  // Where the zoom button shows (below Bootstrap's lg): the large board unless chosen off.
+  // Where the zoom button shows (below Bootstrap's lg): the large board, its squares big
+  // enough to tap, on a board that takes a move; the whole board in view on one that
+  // takes none (a finished game, a replay). A choice made with the button holds.
   var NARROW = window.matchMedia("(max-width: 991.98px)");
 
   function applyZoom() {
@@ -38,7 +40,7 @@
     var frame = field("board-frame");
     if (!button || !frame) return;
     var chosen = sessionStorage.getItem(ZOOM_KEY);
-    var zoomed = chosen === null ? NARROW.matches : chosen === "1";
+    var zoomed = chosen === null ? NARROW.matches && frame.hasAttribute("data-takes-a-move") : chosen === "1";
     button.hidden = false;
     button.setAttribute("aria-pressed", zoomed ? "true" : "false");
     frame.classList.toggle("zoomed", zoomed);

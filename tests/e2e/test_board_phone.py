@@ -256,6 +256,12 @@ def test_a_whole_gouds8_game_entered_on_a_phone(
     expect(touch.locator("#game-over")).to_contain_text(f"{final_scores[0]} – {final_scores[1]}")
     expect(touch.locator("#scoresheet")).to_contain_text("blanco op H12 gewisseld")
     touch.screenshot(path=tmp_path / "phone-game-over.png", full_page=True)
+    # The finished game's board takes no move: on the phone it opens whole, in view.
+    touch.reload()
+    expect(touch.locator("#zoom")).to_have_attribute("aria-pressed", "false")
+    frame = touch.locator("#board-frame")
+    expect(frame).not_to_have_class(re.compile(r"\bzoomed\b"))
+    assert frame.evaluate("(frame) => frame.scrollWidth <= frame.clientWidth")
     paired_game.refresh_from_db()
     assert (paired_game.scores[0], paired_game.scores[1]) == final_scores
     assert paired_game.outcome == "normal"
