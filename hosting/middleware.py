@@ -87,6 +87,8 @@ def club_status(slug: str, *, fresh: bool) -> Club | None:
     cache per process (no REDIS_URL) another worker may show the old status's notice for
     those seconds. A club that is not found is not cached: one made meanwhile counts at once.
     """
+    if len(slug) > (Club._meta.get_field("slug").max_length or 0):
+        return None  # no club's: not asked of the cache (a key of any length) nor the database
     key = _status_key(slug)
     if not fresh:
         cached = cache.get(key)
