@@ -45,6 +45,17 @@ def points(value: float | None) -> str:
     return str(int(value)) if float(value).is_integer() else decimal(value, 1)
 
 
+def signed(value: int | None) -> str:
+    """A difference, such as a spread, with its sign: every page writes it the same way.
+
+    >>> signed(161), signed(-83), signed(0), signed(None)
+    ('+161', '-83', '0', '')
+    """
+    if value is None:
+        return ""
+    return f"+{value}" if value > 0 else str(value)
+
+
 def decimal_separator() -> str:
     """The reader's decimal separator: "," in Dutch, "." in English."""
     return str(get_format("DECIMAL_SEPARATOR"))

@@ -86,7 +86,10 @@ class StandingsTable(tables.Table):
 
     def __init__(self, rows: list[StandingRow], *, competition: Competition, **kwargs) -> None:
         self.competition = competition
-        formats: dict[str, Callable[[Any], str]] = {"match_points": format_points}
+        formats: dict[str, Callable[[Any], str]] = {
+            "match_points": format_points,
+            "spread": numbers.signed,
+        }
         extra = []
         if competition.ranking == Competition.Ranking.AVERAGE:
             extra += [

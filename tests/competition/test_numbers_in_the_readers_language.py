@@ -61,6 +61,22 @@ def test_the_standings_page_writes_fractions_the_readers_way(
     assert _cells(english, anna)[-3:] == ["2.00", "280.0", "1.018"]
 
 
+def test_a_spread_has_its_sign_on_the_standings_and_the_player_page_alike(
+    client, competition, two_rounds
+):
+    """Anna: (300 - 290) + (260 - 250) = +20; Cor: (200 - 450) + (250 - 260) = -260. The
+    standings, the player's page (per opponent: +10 twice) and the club screen write a spread
+    one way."""
+    anna, _bert, cor, _dirk = two_rounds
+    page = _standings(client, competition)
+    spread = [cell for cell in _cells(page, anna) if cell.lstrip("+-").isdigit()]
+    assert "+20" in spread and "20" not in spread
+    assert "-260" in _cells(page, cor)
+    address = reverse("player_history", args=[competition.club.slug, anna.pk])
+    player_page = client.get(address).content.decode()
+    assert len(re.findall(r">\+10<", player_page)) == 2
+
+
 def test_the_standings_csv_has_semicolons_and_decimal_commas_for_a_dutch_reader(
     client, competition, ranked_by_average
 ):
