@@ -537,12 +537,24 @@ def missing_slips(
     """Per table, the players present for `turn` (`duplicate.ranking.present_for`; not
     recorded counts as present) whose slip for it is not in, by name; the tables in
     order, those without a table last (`players`: `evening_players`, as the caller read
-    them; two queries more)."""
+    them; one query more, else two)."""
     if players is None:
         players = evening_players(evening)
-    slips = Slip.objects.standing().filter(turn__evening=evening).order_by()
-    handed_in = set(slips.filter(turn=turn).values_list("player_id", flat=True))
-    any_slip = set(slips.values_list("player_id", flat=True).distinct())
+    # Per player with any slip this evening, how many of them are for `turn` (0 or 1).
+    counts = (
+        Slip.objects.standing()
+        .filter(turn__evening=evening)
+        .order_by()
+        .values("player_id")
+        .annotate(this_turn=Count("pk", filter=Q(turn=turn)))
+        .values_list("player_id", "this_turn")
+    )
+    any_slip: set[int] = set()
+    handed_in: set[int] = set()
+    for player_id, this_turn in counts:
+        any_slip.add(player_id)
+        if this_turn:
+            handed_in.add(player_id)
     tables: dict[int | None, list[EveningPlayer]] = {}
     for player in players:
         tables.setdefault(player.table, []).append(player)
