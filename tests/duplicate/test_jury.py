@@ -353,12 +353,12 @@ def test_a_typed_slip_costs_the_same_queries_in_a_bigger_room(
     client.force_login(juror)
     turn_choose_top(turn=turn, by=secretary)  # typed after the top, as in the room
     fields = {"turn": "1", "text": "8H KAAS", "claimed": "14"}
-    with django_assert_max_num_queries(18), django_capture_on_commit_callbacks(execute=True):
+    with django_assert_max_num_queries(17), django_capture_on_commit_callbacks(execute=True):
         client.post(url("duplicate_jury", evening), {**fields, "player": str(anna.pk)})
     for number in range(20):
         player = PlayerFactory(name=f"Speler {number}")
         Participant.objects.create(competition=evening.competition, player=player, table=number)
-    with django_assert_max_num_queries(18), django_capture_on_commit_callbacks(execute=True):
+    with django_assert_max_num_queries(17), django_capture_on_commit_callbacks(execute=True):
         client.post(url("duplicate_jury", evening), {**fields, "player": str(bert.pk)})
     assert Slip.objects.count() == 2
 
