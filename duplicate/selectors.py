@@ -417,7 +417,8 @@ def evening_complete(
     The cheap reads come first: the master game, replayed once per process for the same
     turns (`_replayed_game`), ends only at the last turn, so until then the answer needs
     no slip read (the jury room asks after every slip typed: benchmarks/jury.py); then
-    the players and their slips (three queries at most, one with `turns`)."""
+    the players and their slips (three queries at most; one when the caller gives
+    `turns` and `players`)."""
     if turns is None:
         turns = list(evening.turns.order_by("number"))
     if not turns or turns[-1].is_open or _replayed_game(evening, turns).ending is None:
