@@ -123,7 +123,11 @@ class JurySlipForm(SlipForm):
 
     def __init__(self, *args, players=(), turns=(), **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        cast(forms.ChoiceField, self.fields["player"]).choices = list(players)
+        chosen = list(players)
+        # A callable: Django reads a room's 150 choices when a post is validated, not for
+        # every page (the page writes its options itself: views/player_options_html.py);
+        # set as a list, they were checked three times a page (4 ms, benchmarks/jury.py).
+        cast(forms.ChoiceField, self.fields["player"]).choices = lambda: chosen
         cast(forms.ChoiceField, self.fields["turn"]).choices = [(n, n) for n in turns]
         self.order_fields(["turn", "player", "text", "claimed"])
 

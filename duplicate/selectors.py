@@ -401,19 +401,30 @@ def evening_players(evening: Evening) -> list[EveningPlayer]:
     return sorted(players, key=lambda p: (p.table is None, p.table or 0, p.name.casefold()))
 
 
-def evening_complete(evening: Evening) -> bool:
+def evening_complete(
+    evening: Evening,
+    turns: list[Turn] | None = None,
+    players: list[EveningPlayer] | None = None,
+) -> bool:
     """Whether the evening's results are complete: no turn is open, the master game has
     ended, someone played, and every participant playing this evening has a slip for
     every turn they were present for (`duplicate.ranking.turns_due`: recorded present,
     every turn; left after turn N, turns 1 to N; absent, none; not recorded, every turn
     when they handed in any slip, none otherwise). A paper slip left blank is typed as
-    "-", which scores 0; a late slip is in, as it counts. The cheap reads come first: the
-    game is replayed only when every slip is in, once per process for the same turns
-    (`_replayed_game`; three queries)."""
-    turns = list(evening.turns.order_by("number"))
-    if not turns or turns[-1].is_open:
+    "-", which scores 0; a late slip is in, as it counts. `turns` (in order) and
+    `players` (`evening_players`): as the caller read them.
+
+    The cheap reads come first: the master game, replayed once per process for the same
+    turns (`_replayed_game`), ends only at the last turn, so until then the answer needs
+    no slip read (the jury room asks after every slip typed: benchmarks/jury.py); then
+    the players and their slips (three queries at most; one when the caller gives
+    `turns` and `players`)."""
+    if turns is None:
+        turns = list(evening.turns.order_by("number"))
+    if not turns or turns[-1].is_open or _replayed_game(evening, turns).ending is None:
         return False
-    players = evening_players(evening)
+    if players is None:
+        players = evening_players(evening)
     handed_in = dict(
         Slip.objects.standing()
         .exclude(Exists(_not_present()))
@@ -427,9 +438,7 @@ def evening_complete(evening: Evening) -> bool:
         (handed_in.get(p.player_id, 0), p.turns_due(len(turns), any_slip=p.player_id in handed_in))
         for p in players
     ]
-    if not any(owed for _in, owed in due) or any(slips < owed for slips, owed in due):
-        return False
-    return _replayed_game(evening, turns).ending is not None
+    return any(owed for _in, owed in due) and all(slips >= owed for slips, owed in due)
 
 
 @dataclass(frozen=True)
@@ -529,12 +538,24 @@ def missing_slips(
     """Per table, the players present for `turn` (`duplicate.ranking.present_for`; not
     recorded counts as present) whose slip for it is not in, by name; the tables in
     order, those without a table last (`players`: `evening_players`, as the caller read
-    them; two queries more)."""
+    them; one query more, else two)."""
     if players is None:
         players = evening_players(evening)
-    slips = Slip.objects.standing().filter(turn__evening=evening).order_by()
-    handed_in = set(slips.filter(turn=turn).values_list("player_id", flat=True))
-    any_slip = set(slips.values_list("player_id", flat=True).distinct())
+    # Per player with any slip this evening, how many of them are for `turn` (0 or 1).
+    counts = (
+        Slip.objects.standing()
+        .filter(turn__evening=evening)
+        .order_by()
+        .values("player_id")
+        .annotate(this_turn=Count("pk", filter=Q(turn=turn)))
+        .values_list("player_id", "this_turn")
+    )
+    any_slip: set[int] = set()
+    handed_in: set[int] = set()
+    for player_id, this_turn in counts:
+        any_slip.add(player_id)
+        if this_turn:
+            handed_in.add(player_id)
     tables: dict[int | None, list[EveningPlayer]] = {}
     for player in players:
         tables.setdefault(player.table, []).append(player)

@@ -147,6 +147,7 @@ def season_standings(season: Season, on: date | None = None) -> Standings:
     players_per_game: dict[int, int] = {}
     imported_interclubs: set[int] = set()
     points_per_game: dict[int, list[int]] = {}
+    interclub = Event.Kind.INTERCLUB  # once: an enum's member is looked up in its class
     for row in rows:
         points_per_game.setdefault(row[8], []).append(row[6])
     places = {
@@ -172,7 +173,7 @@ def season_standings(season: Season, on: date | None = None) -> Standings:
         local_event,
     ) in rows:
         players_per_game[game_id] = players_per_game.get(game_id, 0) + 1
-        if kind == Event.Kind.INTERCLUB and local_event is None:
+        if kind == interclub and local_event is None:
             imported_interclubs.add(event_id)
         person = person_key(player_id, number)
         if person is None:
@@ -195,7 +196,7 @@ def season_standings(season: Season, on: date | None = None) -> Standings:
                 date=game_date,
                 percentage=percentage,
                 club=club_id,
-                interclub=kind == Event.Kind.INTERCLUB,
+                interclub=kind == interclub,
                 place=places[game_id][points],
             )
         )

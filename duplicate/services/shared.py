@@ -73,8 +73,14 @@ def announce_when_complete(evening: Evening) -> None:
     evening_id = evening.pk
 
     def announce() -> None:
-        current = Evening.objects.select_related("competition__club").get(pk=evening_id)
-        if evening_complete(current):
+        # The turns with their evening, in one query (an evening without a turn is not
+        # complete): a jury room asks after every slip typed (benchmarks/jury.py).
+        turns = list(
+            Turn.objects.filter(evening_id=evening_id)
+            .select_related("evening__competition__club")
+            .order_by("number")
+        )
+        if turns and evening_complete(current := turns[-1].evening, turns):
             game_complete.send(sender=Evening, evening=current)
 
     transaction.on_commit(announce)

@@ -7,8 +7,6 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
-from django.utils.html import format_html_join
-from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from competition.services import CompetitionError
@@ -17,7 +15,8 @@ from duplicate.forms import JurySlipForm, ResolveConflictForm
 from duplicate.models import Evening, SlipConflict, Turn
 from duplicate.services import DuplicateEveningError
 from duplicate.services.jury import jury_slip_type, slip_conflict_resolve
-from duplicate.views.shared import evening_url, jury_required, player_label, refusal
+from duplicate.views.player_options_html import player_options
+from duplicate.views.shared import evening_url, jury_required, player_labels, refusal
 
 
 def _shown_turn(request, turns: list[Turn]) -> Turn | None:
@@ -38,7 +37,7 @@ def jury_room(request, evening: Evening, *, leads: bool):
     slips at once, each slip once (a second typing that differs waits as a conflict for
     the spelleider); per table, whose slip for the turn is not in yet."""
     playing = selectors.evening_players(evening)
-    players = [(p.player_id, player_label(p.table, p.name)) for p in playing]
+    players = player_labels(playing)
     names = {p.player_id: p.name for p in playing}
     turns = list(evening.turns.order_by("number"))
     numbers = [turn.number for turn in turns]
@@ -115,29 +114,16 @@ def jury_room(request, evening: Evening, *, leads: bool):
             "evening": evening,
             "competition": evening.competition,
             "form": form,
-            "player_options": _options(players, form["player"].value()),
+            "player_options": player_options(players, form["player"].value()),
             "resolve": resolve,
             "turns": turns,
             "shown": shown,
             "missing": selectors.missing_slips(evening, shown, playing) if shown else None,
             "conflicts": selectors.open_conflicts(evening),
-            "complete": selectors.evening_complete(evening),
+            "complete": selectors.evening_complete(evening, turns, playing),
             "leads": leads,
             "can_manage": leads,
             "plays": selectors.plays_in(user=request.user, competition_id=evening.competition_id),
             "tab": "duplicate",
         },
-    )
-
-
-def _options(players: list[tuple[int, str]], chosen: object) -> SafeString:
-    """The player list's options, written in one pass: Django's widget renders each of a
-    room's 150 options through a template of its own, and a template loop formats each
-    number and compares the chosen value again (together half of the page's 56 ms CPU
-    after each slip typed, benchmarks/jury.py)."""
-    selected = "" if chosen is None else str(chosen)
-    return format_html_join(
-        "",
-        '<option value="{}"{}>{}</option>',
-        ((pk, " selected" if str(pk) == selected else "", label) for pk, label in players),
     )

@@ -12,14 +12,14 @@ from duplicate import selectors
 from duplicate.forms import PresenceForm
 from duplicate.models import Evening, Participant
 from duplicate.services.presence import presence_set
-from duplicate.views.shared import evening_url, jury_required, player_label, refusal
+from duplicate.views.shared import evening_url, jury_required, player_labels, refusal
 
 
 @jury_required
 def presence_page(request, evening: Evening, *, leads: bool):
     """Every player of the evening with their presence, and the form that records one."""
     playing = selectors.evening_players(evening)
-    players = [(p.player_id, player_label(p.table, p.name)) for p in playing]
+    players = player_labels(playing)
     form = PresenceForm(players=players)
     if request.method == "POST":
         form = PresenceForm(request.POST, players=players)
