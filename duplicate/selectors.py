@@ -192,13 +192,22 @@ def evening_and_participation(
     return evening, participation
 
 
-def plays_in(*, user: Any, competition_id: int) -> bool:
-    """Whether the user has an entry in the competition: who may open the slip page (the
-    rule `hand_in_sql.evening_and_entry` reads for it), so the evening's pages link to it
-    for them alone. One query; none for a visitor not logged in."""
+def plays_in(*, user: Any, evening: Evening) -> bool:
+    """Whether the user plays the evening: entered in its competition (who may open the
+    slip page: the rule `hand_in_sql.evening_and_entry` reads for it), not withdrawn from
+    it and not recorded absent. The evening's pages link to the slip for them alone. One
+    query; none for a visitor not logged in."""
     if user is None or not user.is_authenticated:
         return False
-    return Participant.objects.filter(competition_id=competition_id, player__user=user).exists()
+    absent = Presence.objects.filter(
+        evening=evening, participant=OuterRef("pk"), status=Presence.Status.ABSENT
+    )
+    return (
+        Participant.objects.filter(competition_id=evening.competition_id, player__user=user)
+        .playing_in(evening.number)
+        .exclude(Exists(absent))
+        .exists()
+    )
 
 
 def duplicate_get(*, club_slug: str, competition_slug: str) -> DuplicateCompetition:

@@ -162,7 +162,7 @@ def leader(request, evening: Evening):
             "late_slips": selectors.late_slips(state.last_turn),
             "forms": forms,
             "can_manage": True,
-            "plays": selectors.plays_in(user=request.user, competition_id=evening.competition_id),
+            "plays": selectors.plays_in(user=request.user, evening=evening),
             "tab": "duplicate",
         },
     )
@@ -253,7 +253,7 @@ def paper_slips(request, evening: Evening):
             "correct": correct,
             "slips": slips,
             "can_manage": True,
-            "plays": selectors.plays_in(user=request.user, competition_id=evening.competition_id),
+            "plays": selectors.plays_in(user=request.user, evening=evening),
             "tab": "duplicate",
         },
     )

@@ -123,7 +123,7 @@ def jury_room(request, evening: Evening, *, leads: bool):
             "complete": selectors.evening_complete(evening, turns, playing),
             "leads": leads,
             "can_manage": leads,
-            "plays": selectors.plays_in(user=request.user, competition_id=evening.competition_id),
+            "plays": selectors.plays_in(user=request.user, evening=evening),
             "tab": "duplicate",
         },
     )

@@ -73,7 +73,7 @@ def evening_page(request, club: str, competition: str, number: int):
             "turns": turns,
             "sum_of_tops": closed[-1].total if closed else 0,
             "can_manage": manages_competition(request.user, evening.competition),
-            "plays": selectors.plays_in(user=request.user, competition_id=evening.competition_id),
+            "plays": selectors.plays_in(user=request.user, evening=evening),
             "tab": "duplicate",
         },
     )
@@ -127,7 +127,7 @@ def post_check(request, club: str, competition: str, number: int):
             "check": selectors.post_check(evening),
             "complete": selectors.evening_complete(evening),
             "can_manage": manages_competition(request.user, evening.competition),
-            "plays": selectors.plays_in(user=request.user, competition_id=evening.competition_id),
+            "plays": selectors.plays_in(user=request.user, evening=evening),
             "tab": "duplicate",
         },
     )
@@ -214,7 +214,7 @@ def evening_print(request, club: str, competition: str, number: int):
             "blank_rows": range(len(turns) + 1, max(len(turns) + 3, 21)),
             "blank_slips": range(SLIPS_PER_PAGE),
             "qr": qr,
-            "plays": selectors.plays_in(user=request.user, competition_id=evening.competition_id),
+            "plays": selectors.plays_in(user=request.user, evening=evening),
         },
     )
 

@@ -12,9 +12,11 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from clubs.models import HistoryEntry
-from duplicate.models import DuplicateCompetition, Evening, Slip, Turn
+from duplicate.models import DuplicateCompetition, Evening, Participant, Slip, Turn
 from duplicate.selectors import evening_state
 from duplicate.services.evenings import evening_create
+from duplicate.services.participants import participant_withdraw
+from duplicate.services.presence import presence_set
 from duplicate.services.slips import slip_submit
 from duplicate.services.turns import turn_choose_top, turn_draw, turn_redo
 from tests.factories import CompetitionFactory, UserFactory
@@ -255,6 +257,22 @@ def test_someone_not_playing_has_no_slip_nor_a_link_to_one(client, evening, memb
     assert slip_page not in page(client, url("duplicate_evening", evening))
     client.force_login(anna)
     assert slip_page in page(client, url("duplicate_evening", evening))
+
+
+def test_the_slip_link_is_not_shown_to_one_withdrawn_from_the_evening_or_absent(
+    client, evening, secretary, anna
+):
+    """Entered, but not playing this evening: withdrawn from it, or recorded absent."""
+    participant = Participant.objects.get(player__user=anna)
+    slip_page = url("duplicate_slip", evening)
+    client.force_login(anna)
+    turn_draw(evening=evening, tiles="KAAS?EN", by=secretary)
+    presence_set(evening=evening, participant=participant, status="absent", by=secretary)
+    assert slip_page not in page(client, url("duplicate_evening", evening))
+    presence_set(evening=evening, participant=participant, status="present", by=secretary)
+    assert slip_page in page(client, url("duplicate_evening", evening))
+    participant_withdraw(participant=participant, from_evening=evening.number, by=secretary)
+    assert slip_page not in page(client, url("duplicate_evening", evening))
 
 
 def test_the_secretary_types_paper_slips_and_corrects_one_with_a_reason(
