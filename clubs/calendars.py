@@ -43,6 +43,20 @@ def calendar_new(*, name: str) -> Calendar:
     return calendar
 
 
+def evening_times(day: date, start: time, end: time) -> tuple[datetime, datetime]:
+    """When an evening on `day` from `start` to `end` begins and ends, in the club's time
+    zone: an end not after the start is past midnight.
+
+    >>> begins, ends = evening_times(date(2026, 9, 14), time(19, 30), time(0, 30))
+    >>> begins.isoformat(), ends.isoformat()
+    ('2026-09-14T19:30:00+02:00', '2026-09-15T00:30:00+02:00')
+    """
+    zone = timezone.get_default_timezone()
+    begins = datetime.combine(day, start, tzinfo=zone)
+    ends = datetime.combine(day, end, tzinfo=zone)
+    return begins, ends + timedelta(days=1) if ends <= begins else ends
+
+
 def calendar_add(
     calendar: Calendar,
     *,
@@ -64,11 +78,7 @@ def calendar_add(
         entry.add("dtstart", day)
         entry.add("dtend", day + timedelta(days=1))
     else:
-        zone = timezone.get_default_timezone()
-        begins = datetime.combine(day, start, tzinfo=zone)
-        ends = datetime.combine(day, end or start, tzinfo=zone)
-        if ends <= begins:
-            ends += timedelta(days=1)
+        begins, ends = evening_times(day, start, end or start)
         entry.add("dtstart", begins)
         entry.add("dtend", ends)
     entry.add("summary", summary)

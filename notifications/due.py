@@ -10,11 +10,13 @@ worker that was away a while still finds it within its window.
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta
+from collections.abc import Iterable
+from datetime import datetime, time, timedelta
 
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from clubs.calendars import evening_times
 from clubs.models import Club, Membership
 from competition.models import Round
 from events.models import Entry, Event
@@ -31,17 +33,6 @@ CLOSING_AHEAD = timedelta(days=1)
 MISSING_WINDOW = timedelta(hours=12)
 
 
-def evening_end(day: date, start: time, end: time) -> datetime:
-    """When a club evening on `day` ends, in the club's time zone: an end before the start
-    is past midnight.
-
-    >>> evening_end(date(2026, 9, 14), time(19, 30), time(0, 30)).isoformat()
-    '2026-09-15T00:30:00+02:00'
-    """
-    ends = datetime.combine(day, end, tzinfo=timezone.get_default_timezone())
-    return ends + timedelta(days=1) if end <= start else ends
-
-
 def events_tomorrow(*, now: datetime) -> int:
     """From noon the day before an event, each entered person with an account."""
     local = timezone.localtime(now)
@@ -53,14 +44,7 @@ def events_tomorrow(*, now: datetime) -> int:
         users = Entry.objects.filter(event=event, player__user__isnull=False).values_list(
             "player__user_id", flat=True
         )
-        queued += len(
-            notifications_queue(
-                kind=Kind.EVENT_TOMORROW,
-                object_key=f"event:{event.pk}:{tomorrow.isoformat()}",
-                club_id=event.organiser_id,
-                recipients={user_id: {"event_id": event.pk} for user_id in users},
-            )
-        )
+        queued += _about_event(Kind.EVENT_TOMORROW, event, tomorrow.isoformat(), users)
     return queued
 
 
@@ -83,15 +67,22 @@ def entries_closing(*, now: datetime) -> int:
             )
         closes = event.entry_closes_at
         assert closes is not None  # filtered on
-        queued += len(
-            notifications_queue(
-                kind=Kind.ENTRIES_CLOSING,
-                object_key=f"event:{event.pk}:closes:{int(closes.timestamp())}",
-                club_id=event.organiser_id,
-                recipients={user_id: {"event_id": event.pk} for user_id in users},
-            )
+        queued += _about_event(
+            Kind.ENTRIES_CLOSING, event, f"closes:{int(closes.timestamp())}", users
         )
     return queued
+
+
+def _about_event(kind: Kind, event: Event, occasion: str, users: Iterable[int]) -> int:
+    """Queue `kind` about `event` for `users`, once per person and `occasion`."""
+    return len(
+        notifications_queue(
+            kind=kind,
+            object_key=f"event:{event.pk}:{occasion}",
+            club_id=event.organiser_id,
+            recipients={user_id: {"event_id": event.pk} for user_id in users},
+        )
+    )
 
 
 def results_missing(*, now: datetime) -> int:
@@ -112,7 +103,7 @@ def results_missing(*, now: datetime) -> int:
     evenings = {(r.competition, r.date) for r in rounds if r.date is not None}
     queued = 0
     for competition, day in evenings:
-        ends = evening_end(day, competition.evening_start, competition.evening_end)
+        _begins, ends = evening_times(day, competition.evening_start, competition.evening_end)
         if not ends <= now < ends + MISSING_WINDOW:
             continue
         queued += len(
