@@ -34,6 +34,8 @@ calls are plain reads.
 
 from __future__ import annotations
 
+from django.db import connection
+
 from clubs.models import Club
 
 
@@ -53,3 +55,20 @@ def row_lock(queryset):
     rows that are not a club, a round or a game (a player's invitation, a competition's
     settings), each taken alone, after the locks above when there are any."""
     return queryset.select_for_update(of=("self",), no_key=True)
+
+
+#: The key of `club_names_lock` among PostgreSQL's advisory locks ("BPCN", Bordpunt's club
+#: names): no other lock of the app is an advisory one.
+CLUB_NAMES_LOCK_KEY = 0x4250434E
+
+
+def club_names_lock() -> None:
+    """Hold the lock on every club's name until the transaction ends, before any club's
+    lock (a sign-up's confirmation takes it right after its own row). A new club's name is
+    checked against every other club's (a name that reads as another's is refused,
+    clubs.models.club_name_taken) and no row holds them all. Two sign-ups of one name
+    confirmed at once then run one after the other, and the second sees the first one's
+    club. On SQLite the write lock from `BEGIN` does this already."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CLUB_NAMES_LOCK_KEY])

@@ -38,7 +38,7 @@ from django.utils.translation import gettext_lazy as _
 
 from archives.removal import club_rows_delete
 from clubs.history import HistoryAction, history_record
-from clubs.locks import club_lock, row_lock
+from clubs.locks import club_lock, club_names_lock, row_lock
 from clubs.models import Club, ClubStatus, HistoryEntry, Membership, Player, club_name_taken
 from clubs.slugs import validate_club_slug
 from competition.services.competitions import competition_create
@@ -178,9 +178,11 @@ class Confirmed:
 
 def signup_confirm(token: str, *, now: datetime | None = None) -> Confirmed:
     """Make the account, the player, the club and the membership, in one transaction, and
-    use the sign-up up. Two clicks at once: the row is locked, the second finds it gone. A
-    club made by another sign-up at the same moment with the same short name: everything is
-    rolled back and tried once more, when the name check sees that club."""
+    use the sign-up up. Two clicks at once: the row is locked, the second finds it gone. Two
+    sign-ups of one club name at once: the names' lock (clubs.locks.club_names_lock) lets
+    the second check the name after the first one's club is there. A club made by other
+    means (the admin) at the same moment with the same short name: everything is rolled
+    back and tried once more, when the name check sees that club."""
     payload = _confirm_payload(token)
     for attempt in range(2):
         try:
@@ -226,6 +228,7 @@ def _confirm(payload: dict[str, Any], *, now: datetime) -> Confirmed:
     signup = row_lock(SignUp.objects).filter(pk=payload["id"], key=str(payload.get("key"))).first()
     if signup is None:
         raise SignUpError(USED)
+    club_names_lock()
     if account_exists(signup.email):
         raise SignUpError(
             _("This address already has an account. Log in, or ask for a new password.")

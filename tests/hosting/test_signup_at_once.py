@@ -2,8 +2,12 @@
 sign-ups for one address leave one sign-up, two confirmations of one link make one club.
 Whatever the order the database lets them run in, the outcome is the same."""
 
-from django.contrib.auth import get_user_model
+import threading
 
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
+
+from clubs.locks import club_names_lock
 from clubs.models import Club, Membership, Player
 from hosting.models import SignUp
 from hosting.services import USED, SignUpError, signup_confirm, signup_request
@@ -53,3 +57,37 @@ def test_two_clubs_of_one_name_confirmed_at_once_make_one():
     assert len(errors) == 1 and isinstance(errors[0], SignUpError), results
     assert Club.objects.count() == 1 and get_user_model().objects.count() == 1
     assert Player.objects.count() == 1
+
+
+def test_a_confirmation_waits_for_a_club_of_its_name_still_being_made():
+    """The window the test above hits only now and then, held open: another club of the
+    name is made (under another short name) and not yet committed while the link is
+    followed. The name's check must wait for it, not pass and make a second club."""
+    token = signup_request(email="bert@example.nl", **FORM).token
+    made, release = threading.Event(), threading.Event()
+
+    def make_the_other_club():
+        try:
+            with transaction.atomic():
+                club_names_lock()
+                Club.objects.create(name=FORM["club_name"], slug="woordzoekers-leiden")
+                made.set()
+                release.wait(30)
+        finally:
+            connection.close()
+
+    other = threading.Thread(target=make_the_other_club)
+    other.start()
+    assert made.wait(30)
+    threading.Timer(1, release.set).start()  # commits while the confirmation is waiting
+    try:
+        signup_confirm(token)
+    except SignUpError as error:
+        refused = error
+    else:
+        refused = None
+    other.join(30)
+    assert refused is not None, "a second club of one name was made"
+    assert "in de tussentijd aangemeld" in str(refused.message)
+    assert list(Club.objects.values_list("slug", flat=True)) == ["woordzoekers-leiden"]
+    assert SignUp.objects.count() == 1, "the sign-up is kept, to sign up again"
