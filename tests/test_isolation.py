@@ -22,8 +22,8 @@ secretary and player, and a competition of its own. Per address:
 
 Pages that name no club object (home, login, a person's own games) are the site's: what
 A's secretary may not open there (the operator's pages), no one of the four may either.
-The checks run once for the module (one set of data, one pass); each test below asserts
-one kind and lists every failure at once.
+The checks run once for the module (one set of data, one pass), in one test that lists
+every failure at once.
 """
 
 from __future__ import annotations
@@ -167,61 +167,65 @@ def listed(report: Report, kind: str) -> str:
     return f"{len(failures)}:\n" + "\n".join(failures)
 
 
-def test_every_route_of_a_club_object_is_tried(probed):
-    """Each route gives A's secretary an address, and every path part is known."""
-    assert not probed.failures.get("unknown"), listed(probed, "unknown")
-    assert not probed.failures.get("secretary"), listed(probed, "secretary")
-    kinds = {page.kind for page in probed.pages}
-    assert {"public", "private", "action"} <= kinds
-    routes = {page.route for page in probed.pages}
-    assert len(routes) > 60 and len(probed.pages) > 120
-    # Every state a page tells apart: a draft round's page is A's secretary's alone.
-    assert any(page.kind == "private" and "/ronde/" in page.address for page in probed.pages)
+def test_every_club_object_is_refused_to_everyone_it_is_not_for(probed):
+    """One test for every check of the walk, so that `pytest -n 2` never walks twice
+    (pytest-xdist may hand the tests of one module to both workers, each then building the
+    module's fixture); every failing check is listed, not only the first.
 
+    - Each route gives A's secretary an address, and every path part is known; a draft
+      round's page is A's secretary's alone.
+    - What the public may not see, no stranger and no member sees.
+    - Every write is refused and changes nothing.
+    - A's secretary may do everything at A's addresses, but a game or player of B named
+      there (its id in the address) is not found, and no post to it changes anything.
+    - What the secretary may not open on the site, no one opens.
+    - The URL convention that makes /beheer/ the secretary's holds: none of its pages is
+      public (and the checks above have them refused to A's member and A's player).
 
-def test_what_the_public_may_not_see_no_stranger_and_no_member_sees(probed):
-    assert not probed.failures.get("read"), listed(probed, "read")
-
-
-def test_every_write_is_refused_and_changes_nothing(probed):
-    assert not probed.failures.get("write"), listed(probed, "write")
-    posts = sum(len(page.bodies) * len(roles_for(page)) for page in probed.pages)
-    assert posts > 700
-
-
-def test_club_bs_rows_are_not_found_under_club_as_addresses(probed):
-    """A's secretary may do everything at A's addresses, but a game or player of B named
-    there (its id in the address) is not found, and no post to it changes anything."""
-    assert not probed.failures.get("crossed"), listed(probed, "crossed")
-    routes = {re.sub(r"\d+", "N", address) for address in probed.crossed}
-    assert {
-        "/gouda/competitie-N/beheer/partij/N/corrigeren/",
-        "/gouda/beheer/spelers/N/",
-        "/gouda/speler/N/",
-    } <= routes, routes
-
-
-def test_what_the_secretary_may_not_open_on_the_site_no_one_opens(probed):
-    assert not probed.failures.get("site"), listed(probed, "site")
-
-
-def test_the_pages_under_beheer_are_the_secretarys(probed):
-    """The URL convention that makes /beheer/ the secretary's holds: none of its pages is
-    public (and the tests above have them refused to A's member and A's player)."""
-    under = [page for page in probed.pages if "/beheer/" in "/" + page.route]
-    assert len(under) > 50
-    public = [page.address for page in under if page.kind == "public"]
-    assert public == []
-
-
-def test_the_count_of_checks(probed):
-    """Printed for the record (`pytest -s`): how many (address, role, method) were tried."""
+    `pytest -s` prints how many (address, role, method) were tried."""
     print(
         f"\n{probed.checks} checks, {len(probed.kinds)} of them distinct (route, role, "
         f"method), {len(probed.pages)} addresses of {len({p.route for p in probed.pages})} "
         f"routes, in {probed.seconds:.1f} s"
     )
-    assert probed.checks > 1000 and len(probed.kinds) > 500
+    failures = [
+        f"{kind}: {listed(probed, kind)}"
+        for kind in ("unknown", "secretary", "read", "write", "crossed", "site")
+        if probed.failures.get(kind)
+    ]
+    kinds = {page.kind for page in probed.pages}
+    routes = {page.route for page in probed.pages}
+    posts = sum(len(page.bodies) * len(roles_for(page)) for page in probed.pages)
+    crossed = {re.sub(r"\d+", "N", address) for address in probed.crossed}
+    under = [page for page in probed.pages if "/beheer/" in "/" + page.route]
+    for holds, said in (
+        ({"public", "private", "action"} <= kinds, f"kinds of page: {sorted(kinds)}"),
+        (len(routes) > 60 and len(probed.pages) > 120, "too few routes or addresses"),
+        (
+            any(page.kind == "private" and "/ronde/" in page.address for page in probed.pages),
+            "no draft round's page, private",
+        ),
+        (posts > 700, f"only {posts} posts"),
+        (
+            {
+                "/gouda/competitie-N/beheer/partij/N/corrigeren/",
+                "/gouda/beheer/spelers/N/",
+                "/gouda/speler/N/",
+            }
+            <= crossed,
+            f"B's rows tried under A's addresses only at {sorted(crossed)}",
+        ),
+        (len(under) > 50, f"only {len(under)} pages under /beheer/"),
+        (
+            not [page.address for page in under if page.kind == "public"],
+            "public under /beheer/: "
+            + ", ".join(page.address for page in under if page.kind == "public"),
+        ),
+        (probed.checks > 1000 and len(probed.kinds) > 500, f"only {probed.checks} checks"),
+    ):
+        if not holds:
+            failures.append(said)
+    assert failures == [], "\n\n".join(failures)
 
 
 @override_settings(ROOT_URLCONF="tests.isolation_urls_later")
