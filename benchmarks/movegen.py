@@ -1,7 +1,9 @@
 """Benchmarks for the move generator (rules.movegen): plays per rack, game analysis, load.
 
 Run as ``.venv/bin/python benchmarks/movegen.py [--positions N] [--seed S]``; prints
-figures, asserts nothing. Imports nothing from Django.
+figures, asserts nothing. Imports nothing from Django. ``--side-by-side --positions 64``
+runs only the last section, on every demo and generated position (docs/rules.md has the
+figures).
 
 Targets (issue 13), median and p95 over positions from real and generated games:
 
