@@ -1,7 +1,9 @@
 """Benchmarks for the move generator (rules.movegen): plays per rack, game analysis, load.
 
 Run as ``.venv/bin/python benchmarks/movegen.py [--positions N] [--seed S]``; prints
-figures, asserts nothing. Imports nothing from Django.
+figures, asserts nothing. Imports nothing from Django. ``--side-by-side --positions 64``
+runs only the last section, on every demo and generated position (docs/rules.md has the
+figures).
 
 Targets (issue 13), median and p95 over positions from real and generated games:
 
@@ -12,10 +14,17 @@ Targets (issue 13), median and p95 over positions from real and generated games:
 * the first best play of a process costs no more than the DAWG's load over the second
   (issue 55: nothing derived from the word list is worked out on first use).
 
-When the compiled engine is built (``make compiled``, build/compiled), the last section
-times the same positions and racks with the pure and the compiled engine, each in a
-process of its own, and prints the median of the per-position ratios compiled ÷ pure per
-blank count, for all plays and for the best play; both must find the same plays.
+The last section times the same positions and racks with every engine at hand, each in
+a process of its own, twice (the second time in the opposite order, so a change in the
+machine's load weighs on both sides): the pure engine, the compiled one when it is built
+(``make compiled``, build/compiled), and the external solver ``scrabble-solver`` when
+node and npm are installed (issue 55: its pinned tarball fetched with ``npm pack`` into
+build/solver once, its integrity checked, run by ``benchmarks/movegen_solver.cjs`` with
+our rule set, tile values, premium squares and word list). Per engine and rack the time
+is the best of ``--repeats`` runs (3) after a warm-up, then the lower of the two rounds;
+it prints the median of the per-position ratios compiled ÷ pure and ours ÷ the solver's
+per blank count, for all plays and for the best play, and whether every engine found the
+same plays (the same set of new tiles and score, per position).
 
 Positions: every turn of the Dutch demo games (``games/demo/*.gcg``, Gouds 8) and of
 games generated here (each turn a random one of the ten best plays for a random rack
@@ -26,11 +35,15 @@ position's unseen tiles: letters only, one blank, two blanks.
 from __future__ import annotations
 
 import argparse
+import base64
+import hashlib
 import json
 import random
+import shutil
 import statistics
 import subprocess
 import sys
+import tarfile
 import time
 from pathlib import Path
 
@@ -42,11 +55,29 @@ sys.path[:] = [*_FIRST, str(REPO)] + [
     p for p in sys.path if Path(p or ".").resolve() != REPO / "benchmarks"
 ]
 
-from rules import DUTCH, GOUDS_8, STANDARD, Game, Pass, RuleSet, gcg  # noqa: E402
+from rules import DUTCH, GOUDS_8, STANDARD, Game, Pass, RuleSet, TileSet, gcg  # noqa: E402
 from rules.analysis import analyse  # noqa: E402
-from rules.movegen import MoveGenerator  # noqa: E402
+from rules.board import LETTER_MULT, SIZE, WORD_MULT  # noqa: E402
+from rules.dawg import Dawg  # noqa: E402
+from rules.movegen import GeneratedPlay, MoveGenerator  # noqa: E402
 
 DEMO_DIR = REPO / "games" / "demo"
+SOLVER_DIR = REPO / "build" / "solver"
+SOLVER_RUNNER = Path(__file__).with_name("movegen_solver.cjs")
+#: The external solver, pinned: the npm tarball of the whole monorepo (its scoped
+#: packages @scrabble-solver/* are not on the registry, so `npm install` cannot work).
+SOLVER_SPEC = "scrabble-solver@2.18.4"
+SOLVER_INTEGRITY = (
+    "sha512-6ZpUW65ibTYTwOADQZ6CLMA0YRo0qmYUPDNQxDsTODVZlxqTlL+sxr5K"
+    "FiKNFwGysRkbRmDOms0JLH0g2lQHqQ=="
+)
+#: The built packages the solver needs, by the names its files require them by.
+SOLVER_PACKAGES = {
+    "@scrabble-solver/solver": "solver",
+    "@scrabble-solver/types": "types",
+    "@scrabble-solver/constants": "constants",
+    "@kamilmielnik/gaddag": "gaddag/build",
+}
 
 LOAD_SCRIPT = """
 import resource, sys, time
@@ -156,15 +187,27 @@ def side_by_side_positions(count: int, seed: int) -> list[tuple[Game, str, int]]
     return out
 
 
-def engine_timings(count: int, seed: int) -> None:
-    """One engine's times, as JSON on stdout: per position and rack, the best of three
-    runs of plays() and of best(), and the number of plays."""
+def play_key(play: GeneratedPlay) -> str:
+    """A play as the solver's runner writes one: the score, then each new tile's row,
+    column and letter (lowercase = blank) in board order. Direction-free, since a lone
+    tile that makes a word both ways is one play, which either side may call across."""
+    return f"{play.score}:" + "".join(f"{r:02d}{c:02d}{letter}" for r, c, letter in play.placed)
+
+
+def plays_digest(keys: list[str]) -> str:
+    return hashlib.sha1("\n".join(sorted(keys)).encode()).hexdigest()
+
+
+def engine_timings(count: int, seed: int, repeats: int) -> None:
+    """One engine's times, as JSON on stdout: per position and rack, the best of
+    ``repeats`` runs of plays() and of best(), and the plays found (their number, the top
+    score and a digest of their keys)."""
     rows = []
     for game, rack, blanks in side_by_side_positions(count, seed):
         generator = MoveGenerator.for_game(game)
         generator.best(game, rack)  # the word list loaded and warm for both engines
         all_times, best_times = [], []
-        for _ in range(3):
+        for _ in range(repeats):
             start = time.perf_counter()
             plays = generator.plays(game, rack)
             all_times.append(time.perf_counter() - start)
@@ -176,55 +219,220 @@ def engine_timings(count: int, seed: int) -> None:
                 "blanks": blanks,
                 "all": min(all_times),
                 "best": min(best_times),
-                "plays": [list(p) for p in plays],
+                "count": len(plays),
+                "top": plays[0].score if plays else None,
+                "digest": plays_digest([play_key(p) for p in plays]),
             }
         )
     print(json.dumps(rows))
 
 
-def side_by_side(count: int, seed: int) -> None:
-    """Pure and compiled on the same positions, each engine in a process of its own."""
-    if not COMPILED.exists():
-        print("Pure and compiled side by side: no compiled engine (make compiled), skipped")
-        return
-    runs = {}
-    for engine in ("pure", "compiled"):
-        output = subprocess.run(
-            [
-                sys.executable,
-                __file__,
-                "--engine",
-                engine,
-                "--positions",
-                str(count),
-                "--seed",
-                str(seed),
-            ],
+def solver_setup() -> Path | str:
+    """The unpacked solver (its ``package`` folder), fetched and unpacked on first use;
+    or why it cannot run."""
+    if not (shutil.which("node") and shutil.which("npm")):
+        return "node and npm are not both installed"
+    package = SOLVER_DIR / "package"
+    stamp = package / "integrity"
+    if stamp.exists() and stamp.read_text() == SOLVER_INTEGRITY:
+        return package
+    SOLVER_DIR.mkdir(parents=True, exist_ok=True)
+    try:
+        subprocess.run(
+            ["npm", "pack", SOLVER_SPEC, "--ignore-scripts", "--pack-destination", str(SOLVER_DIR)],
             capture_output=True,
-            text=True,
             check=True,
-        ).stdout
-        runs[engine] = json.loads(output)
-    pure, compiled = runs["pure"], runs["compiled"]
-    same = all(p["plays"] == c["plays"] for p, c in zip(pure, compiled, strict=True))
-    print(
-        f"Pure and compiled side by side ({len(pure)} racks, best of 3 each, median of the "
-        f"per-position ratios compiled ÷ pure; same plays: {'yes' if same else 'NO'}):"
-    )
-    for blanks in (0, 1, 2):
-        pairs = [(p, c) for p, c in zip(pure, compiled, strict=True) if p["blanks"] == blanks]
-        if not pairs:
-            continue
-        line = f"  {blanks} blank{'s' if blanks != 1 else ' '} n={len(pairs):3d}"
-        for kind in ("all", "best"):
-            ms_pure = statistics.median(p[kind] for p, _ in pairs) * 1000
-            ms_compiled = statistics.median(c[kind] for _, c in pairs) * 1000
-            ratio = statistics.median(c[kind] / p[kind] for p, c in pairs)
-            line += (
-                f"  {kind:>4}: pure {ms_pure:6.1f} ms, compiled {ms_compiled:6.1f} ms, "
-                f"ratio {ratio:4.2f}"
+            timeout=300,
+        )
+    except (subprocess.SubprocessError, OSError) as exc:
+        said = (getattr(exc, "stderr", None) or b"").decode().strip().splitlines()
+        return f"npm pack {SOLVER_SPEC} failed ({said[-1] if said else exc})"
+    tarball = SOLVER_DIR / (SOLVER_SPEC.replace("@", "-") + ".tgz")
+    digest = hashlib.sha512(tarball.read_bytes()).digest()
+    if "sha512-" + base64.b64encode(digest).decode() != SOLVER_INTEGRITY:
+        return f"{tarball.name} does not match its pinned integrity"
+    shutil.rmtree(package, ignore_errors=True)
+    # Only the built packages the solver runs on (the tarball unpacks to 100 MB).
+    wanted = {f"package/packages/{folder.split('/')[0]}/" for folder in SOLVER_PACKAGES.values()}
+    with tarfile.open(tarball) as archive:
+        members = [m for m in archive.getmembers() if m.name.startswith(tuple(wanted))]
+        archive.extractall(SOLVER_DIR, members=members, filter="data")
+    # The packages require each other by name: a node_modules beside them resolves it.
+    for name, folder in SOLVER_PACKAGES.items():
+        link = package / "node_modules" / name
+        link.parent.mkdir(parents=True, exist_ok=True)
+        link.symlink_to(package / "packages" / folder, target_is_directory=True)
+    stamp.write_text(SOLVER_INTEGRITY)
+    return package
+
+
+def solver_config(rules: RuleSet, tiles: TileSet) -> dict[str, object]:
+    """Our rule set, tile values and premium squares as the solver's config (its own
+    configs have no Dutch one, and none without a bingo bonus as Gouds 8 has)."""
+    bonuses = []
+    for index in range(SIZE * SIZE):
+        y, x = divmod(index, SIZE)
+        if LETTER_MULT[index] > 1:
+            bonuses.append(
+                {"type": "BONUS_CHARACTER", "multiplier": LETTER_MULT[index], "x": x, "y": y}
             )
-        print(line)
+        if WORD_MULT[index] > 1:
+            bonuses.append({"type": "BONUS_WORD", "multiplier": WORD_MULT[index], "x": x, "y": y})
+    return {
+        "bingo": {"score": rules.bingo_bonus},
+        "blankScore": 0,
+        "blanksCount": tiles.blanks,
+        "boardHeight": SIZE,
+        "boardWidth": SIZE,
+        "game": "scrabble",
+        "locale": "nl-NL",
+        "name": rules.name,
+        "rackSize": rules.rack_size,
+        "bonuses": bonuses,
+        "tiles": [
+            {"character": letter.lower(), "count": count, "score": value}
+            for letter, (count, value) in sorted(tiles.letters.items())
+        ],
+    }
+
+
+def solver_timings(package: Path, count: int, seed: int, repeats: int) -> list[dict[str, object]]:
+    """The solver's times on the positions and racks of :func:`engine_timings`, in a node
+    process of its own; the word lists (the words of our DAWGs) written once."""
+    positions = side_by_side_positions(count, seed)
+    kinds = {game.rules.name: game for game, _, _ in positions}
+    word_lists = {}
+    for kind, game in kinds.items():
+        path = SOLVER_DIR / f"{game.rules.lexicon}.words"
+        dawg = REPO / "rules" / "data" / f"{game.rules.lexicon}.dawg"
+        if not path.exists() or path.stat().st_mtime < dawg.stat().st_mtime:
+            words = "\n".join(Dawg.default(game.rules.lexicon)).lower()
+            path.write_text(words + "\n")
+        word_lists[kind] = str(path)
+    request = {
+        "configs": {kind: solver_config(game.rules, game.tiles) for kind, game in kinds.items()},
+        "word_lists": word_lists,
+        "repeats": repeats,
+        "positions": [
+            {
+                "rules": game.rules.name,
+                "board": [
+                    "".join(game.board.letter(r, c) or "." for c in range(SIZE))
+                    for r in range(SIZE)
+                ],
+                "rack": rack,
+            }
+            for game, rack, _ in positions
+        ],
+    }
+    path = SOLVER_DIR / f"positions-{count}-{seed}.json"
+    path.write_text(json.dumps(request))
+    output = subprocess.run(
+        ["node", str(SOLVER_RUNNER), str(package), str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    rows: list[dict[str, object]] = json.loads(output)
+    for row, (_, _, blanks) in zip(rows, positions, strict=True):
+        row["blanks"] = blanks
+    return rows
+
+
+def engine_run(engine: str, count: int, seed: int, repeats: int, solver: Path | None) -> list[dict]:
+    """One engine's rows, from a process of its own."""
+    if engine == "solver":
+        assert solver is not None
+        return solver_timings(solver, count, seed, repeats)
+    command = [sys.executable, __file__, "--engine", engine, "--repeats", str(repeats)]
+    command += ["--positions", str(count), "--seed", str(seed)]
+    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    rows: list[dict] = json.loads(output)
+    return rows
+
+
+def ratio_cell(runs: list[tuple[list[dict], list[dict]]], kind: str) -> str:
+    """Median of the per-position ratios ours ÷ theirs of each (ours, theirs) in ``runs``
+    (both rounds' lower times, then each round alone), and the first's median times."""
+    ratios = [
+        statistics.median(o[kind] / t[kind] for o, t in zip(ours, theirs, strict=True))
+        for ours, theirs in runs
+    ]
+    ours, theirs = runs[0]
+    ms_ours = statistics.median(o[kind] for o in ours) * 1000
+    ms_theirs = statistics.median(t[kind] for t in theirs) * 1000
+    rounds = " ".join(f"{r:4.2f}" for r in ratios[1:])
+    return f"{ratios[0]:4.2f} [{rounds}] ({ms_ours:6.1f} / {ms_theirs:6.1f} ms)"
+
+
+def side_by_side(count: int, seed: int, repeats: int) -> None:
+    """Every engine at hand on the same positions, each in a process of its own, twice
+    with the order swapped; per rack the lower of the two times."""
+    engines = ["pure"]
+    if COMPILED.exists():
+        engines.append("compiled")
+    else:
+        print("Side by side: no compiled engine (make compiled), pure only")
+    solver = solver_setup()
+    package = None if isinstance(solver, str) else solver
+    if isinstance(solver, str):
+        print(f"Side by side: the external solver skipped: {solver}")
+    else:
+        engines.append("solver")
+    if len(engines) == 1:
+        return
+    rounds: list[dict[str, list[dict]]] = [{}, {}]
+    for order, round_ in zip((engines, engines[::-1]), rounds, strict=True):
+        for engine in order:
+            round_[engine] = engine_run(engine, count, seed, repeats, package)
+    runs = {
+        engine: [
+            {
+                **first,
+                "all": min(first["all"], second["all"]),
+                "best": min(first["best"], second["best"]),
+            }
+            for first, second in zip(rounds[0][engine], rounds[1][engine], strict=True)
+        ]
+        for engine in engines
+    }
+    pure = runs["pure"]
+    print(
+        f"Side by side ({len(pure)} racks; each the best of {repeats} runs, the lower of two "
+        f"rounds in the orders {', '.join(engines)} and back; medians of the per-position "
+        "ratios, in square brackets each round's, in round ones the median times in ms; the "
+        "solver has no search for the best play alone: its best is the top of all plays):"
+    )
+    for engine in engines[1:]:
+        differ = [
+            i
+            for i, (p, o) in enumerate(zip(pure, runs[engine], strict=True))
+            if (p["count"], p["top"], p["digest"]) != (o["count"], o["top"], o["digest"])
+        ]
+        print(f"  pure and {engine}: same plays in {len(pure) - len(differ)} of {len(pure)} racks")
+        for i in differ[:5]:
+            print(
+                f"    rack {i}: pure {pure[i]['count']} plays, top {pure[i]['top']}; "
+                f"{engine} {runs[engine][i]['count']} plays, top {runs[engine][i]['top']}"
+            )
+    columns = [("compiled", "pure")] if "compiled" in runs else []
+    columns += [
+        (ours, "solver") for ours in ("pure", "compiled") if ours in runs and "solver" in runs
+    ]
+    for ours, theirs in columns:
+        print(f"  {ours} ÷ {theirs}:")
+        for blanks in (0, 1, 2):
+            which = [i for i, row in enumerate(pure) if row["blanks"] == blanks]
+            if not which:
+                continue
+            pairs = [
+                ([each[ours][i] for i in which], [each[theirs][i] for i in which])
+                for each in (runs, *rounds)
+            ]
+            print(
+                f"    {blanks} blank{'s' if blanks != 1 else ' '} n={len(which):3d}  "
+                f"all plays {ratio_cell(pairs, 'all')}  best play {ratio_cell(pairs, 'best')}"
+            )
 
 
 def main() -> None:
@@ -234,13 +442,19 @@ def main() -> None:
     parser.add_argument(
         "--engine", choices=("pure", "compiled"), help="(internal) one engine's times as JSON"
     )
-    parser.add_argument("--side-by-side", action="store_true", help="only pure and compiled")
+    parser.add_argument("--side-by-side", action="store_true", help="only the side-by-side section")
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=3,
+        help="side by side: runs per rack and round, the best kept",
+    )
     args = parser.parse_args()
     if args.engine:
-        engine_timings(args.positions, args.seed)
+        engine_timings(args.positions, args.seed, args.repeats)
         return
     if args.side_by_side:
-        side_by_side(args.positions, args.seed)
+        side_by_side(args.positions, args.seed, args.repeats)
         return
     rng = random.Random(args.seed)
 
@@ -308,7 +522,7 @@ def main() -> None:
             f"{'ok' if elapsed < 3 else 'MISSES'})"
         )
 
-    side_by_side(args.positions, args.seed)
+    side_by_side(args.positions, args.seed, args.repeats)
 
 
 if __name__ == "__main__":
