@@ -14,7 +14,7 @@ from tests.busy import database_held
 from tests.test_odd_forms import NOT_POSTED, page_addresses, post_forms
 from tests.test_odd_forms import evening as evening  # the fixture
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.walk]
 
 
 def as_posted(fields: dict[str, list[str]]) -> dict[str, str]:

@@ -37,7 +37,7 @@ from events.models import Season
 from tests.crawl import Demo, events_of, routes_of, site_routes
 from tests.demo_copy import seed
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.walk]
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Our packages, as the import contracts name them (pyproject.toml).

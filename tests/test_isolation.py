@@ -56,7 +56,7 @@ from tests.factories import (
 )
 from tests.isolation import ClubA, Probe, Report, roles_for, site_routes
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.walk]
 
 
 def people() -> dict:

@@ -33,7 +33,7 @@ from tests.factories import MembershipFactory, UserFactory
 from tests.seats import pair_spec
 from tests.test_odd_requests import PARAMETER, ROUTES, odd_numbers
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.walk]
 
 
 class FormReader(HTMLParser):

@@ -31,7 +31,7 @@ from tests.factories import (
 )
 from tests.seats import pair_spec
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.walk]
 
 
 def site_routes() -> list[str]:

@@ -36,7 +36,7 @@ PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%[sd]|\{\w*\}|<[^>]+>")
 WORD = re.compile(r"[^\W\d_]{2,}")
 READ_ALOUD = ("title", "aria-label", "placeholder", "alt")
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.walk]
 
 
 def words(text: str) -> set[str]:

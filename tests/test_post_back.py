@@ -30,7 +30,7 @@ from games.models import Move
 from tests.rendered_forms import RenderedForm, rendered_forms
 from tests.test_odd_forms import NOT_POSTED, evening, page_addresses
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.walk]
 
 __all__ = ["evening"]  # the fixture, shared with the odd-forms test
 

@@ -56,8 +56,9 @@ def test_the_tiers_hold_what_their_markers_say(request):
     """`make check` (docs/testing.md) leaves out the tests marked `e2e` and `installed`,
     markers that tests/conftest.py gives by what a test uses: every test of this run that
     needs Playwright's browser is `e2e`, and exactly the installed wheel's are `installed`.
-    Under `make check` this run holds no browser test and no wheel test at all; under
-    `make test` it holds every test, and each one's marks are checked."""
+    Under `make check` this run holds no browser test and no wheel test at all (in CI's
+    SQLite step no walk of the site either); under `make test` it holds every test, and
+    each one's marks are checked."""
     packaging = REPO / "tests" / "packaging"
     items = request.session.items
     for item in items:
@@ -65,9 +66,13 @@ def test_the_tiers_hold_what_their_markers_say(request):
             assert item.get_closest_marker("e2e"), item.nodeid
         in_packaging = packaging in Path(item.path).parents
         assert bool(item.get_closest_marker("installed")) == in_packaging, item.nodeid
-    if request.config.getoption("markexpr") == "not e2e and not installed":
-        assert not [item for item in items if item.get_closest_marker("e2e")]
-        assert not [item for item in items if item.get_closest_marker("installed")]
+    left_out = {
+        marker
+        for marker in ("e2e", "installed", "walk")
+        if f"not {marker}" in request.config.getoption("markexpr")
+    }
+    for marker in left_out:
+        assert not [item for item in items if item.get_closest_marker(marker)], marker
 
 
 def test_the_pure_tests_read_no_database_and_are_the_pure_codes(request):
