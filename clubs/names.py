@@ -7,7 +7,6 @@ The standard library and Django's lazy translation only.
 """
 
 import unicodedata
-from functools import lru_cache
 
 from django.utils.translation import gettext_lazy as _
 
@@ -23,10 +22,8 @@ NUMBER_CLAIMED = _(
 CLUB_NAME_TAKEN = _("A club with this name is already on Bordpunt. Choose another name.")
 
 
-@lru_cache(maxsize=8192)
 def name_key(name: str) -> str:
-    """The form names are compared in. Kept per name: a season's results files name the
-    same few hundred persons thousands of times, and the key is a pure function of the text.
+    """The form names are compared in.
 
     >>> name_key("  Anke   DÉ Vriës ") == name_key("anke de vries")
     True
