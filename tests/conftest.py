@@ -24,9 +24,6 @@ from tests.factories import (
 from tests.mail import smtp  # noqa: F401  (the SMTP server fixture, for every test)
 from tests.seats import pair_spec
 
-#: The order of a run on several workers (tests/scheduling.py).
-pytest_plugins = ["tests.scheduling"]
-
 #: The compiled engine's plugin (`-p tests.compiled_rules`, `make compiled-test`) is no
 #: module of examples: imported to look for them, it would put the compiled engine first on
 #: the path of the processes the tests start.

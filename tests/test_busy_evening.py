@@ -27,7 +27,6 @@ from tests.live import demo_scoresheets
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.mark.long(22)
 def test_a_busy_evening_loses_nothing_and_refuses_nobody(live_server):
     evening = prepare_evening()
     sheets = demo_scoresheets()

@@ -22,7 +22,6 @@ def as_posted(fields: dict[str, list[str]]) -> dict[str, str]:
     return {name: values[0] for name, values in fields.items() if values}
 
 
-@pytest.mark.long(15)
 @pytest.mark.parametrize("who", ["secretary", "anna"])
 def test_a_refused_write_of_any_form_keeps_what_was_posted(client, evening, who):
     client.force_login(evening[who])

@@ -184,7 +184,6 @@ def csv_files(django_db_setup, django_db_blocker):
     return found
 
 
-@pytest.mark.long(32)
 def test_no_csv_cell_runs_as_a_formula(csv_files):
     routes = {where.split(" (")[0] for where in csv_files if not where.startswith("manage.py")}
     commands = {where.split()[1] for where in csv_files if where.startswith("manage.py")}

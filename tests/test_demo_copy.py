@@ -28,7 +28,6 @@ def _seeded_then_undone(transactional: bool) -> tuple[str, demo_copy.Rows]:
         return how, found
 
 
-@pytest.mark.long(25)
 @pytest.mark.parametrize(
     "transactional",
     [

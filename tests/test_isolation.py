@@ -167,7 +167,6 @@ def listed(report: Report, kind: str) -> str:
     return f"{len(failures)}:\n" + "\n".join(failures)
 
 
-@pytest.mark.long(125)
 def test_every_club_object_is_refused_to_everyone_it_is_not_for(probed):
     """One test for every check of the walk, so that `pytest -n 2` never walks twice
     (pytest-xdist may hand the tests of one module to both workers, each then building the

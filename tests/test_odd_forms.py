@@ -180,7 +180,6 @@ ODD_VALUES = st.one_of(
 )
 
 
-@pytest.mark.long(25)
 @pytest.mark.parametrize("who", ["secretary", "anna", "bert"])
 def test_no_odd_post_of_any_form_gets_a_server_error(client, evening, who):
     client.force_login(evening[who])

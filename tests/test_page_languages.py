@@ -142,7 +142,6 @@ def pages_in_both_languages(django_db_setup, django_db_blocker):
     return found
 
 
-@pytest.mark.long(65)
 def test_no_english_word_on_a_dutch_page_nor_dutch_on_an_english_one(pages_in_both_languages):
     english_only, dutch_only = word_lists()
     assert len(english_only) > 300 and len(dutch_only) > 300

@@ -119,7 +119,6 @@ def forms_of_the_evening(client, values) -> list[RenderedForm]:
     return list(found.values())
 
 
-@pytest.mark.long(48)
 def test_every_form_posted_back_as_rendered_changes_nothing(client, evening):
     # What a form could lose: a date (rendered for <input type="date">) and a move's rack.
     Competition.objects.update(start_date=date(2026, 6, 13))

@@ -46,7 +46,6 @@ def _refuse(page: Page, selector: str, typed: str, expected: str) -> None:
     page.locator(selector).fill("")
 
 
-@pytest.mark.long(21)
 def test_a_whole_game_with_refusals_logs_no_console_error(page: Page, live_server, paired_game):
     history, final_scores = _expected_moves()
     problems = _watch(page)

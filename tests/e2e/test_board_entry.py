@@ -64,7 +64,6 @@ def _enter(page: Page, result, by_clicks: bool) -> None:
         raise AssertionError(f"unexpected move {move!r}")
 
 
-@pytest.mark.long(19)
 def test_secretary_enters_a_gouds8_game_and_a_player_replays_it(
     page: Page, live_server, paired_game
 ):

@@ -210,7 +210,6 @@ def _play_by_tapping(page: Page, result) -> None:
     page.locator("#save-play").tap()
 
 
-@pytest.mark.long(24)
 def test_a_whole_gouds8_game_entered_on_a_phone(
     page: Page,
     live_server,

@@ -509,7 +509,6 @@ def crawl(browser, live_server, django_db_setup, django_db_blocker) -> Report:
     return report
 
 
-@pytest.mark.long(290)
 def test_every_page_as_every_person_at_both_sizes(crawl):
     """The crawl reached every person's pages, and none of them has a browser problem, is
     wider than the screen, has a control too small to tap on the phone or a serious or

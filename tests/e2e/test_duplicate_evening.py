@@ -78,7 +78,6 @@ def _hand_in(phone, text: str, claimed: str, expected_preview: str) -> None:
     assert_fits(phone)  # the slips table and its marks fit 360 px
 
 
-@pytest.mark.long(30)
 def test_an_evening_with_the_spelleider_the_room_screen_and_three_phones(
     browser: Browser, live_server, duplicate_club
 ):

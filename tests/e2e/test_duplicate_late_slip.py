@@ -27,7 +27,6 @@ __all__ = ["duplicate_club"]  # the fixture, used below
 THINK_SECONDS = 12
 
 
-@pytest.mark.long(30)
 def test_a_phone_hands_in_after_the_time_and_the_spelleider_accepts_it(
     browser: Browser, live_server, duplicate_club
 ):

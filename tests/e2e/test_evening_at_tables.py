@@ -66,7 +66,6 @@ def _tables(round_obj: Round) -> list[list[str]]:
     return [[seat.player.user.username for seat in game.seat_list] for game in games]
 
 
-@pytest.mark.long(30)
 def test_an_evening_at_tables_of_four(page: Page, browser: Browser, live_server, thursday):
     competition = thursday.competition
     kwargs = {**competition.url_kwargs, "number": 1}

@@ -249,7 +249,6 @@ document.addEventListener("securitypolicyviolation", (event) => {
 
 # On purpose: an inline style set from the console (the CSP listener's own check) and a
 # missing page. The crawl and the board collect every other console error themselves.
-@pytest.mark.long(52)
 @pytest.mark.browser_errors(
     r"console error: Applying inline style violates .* \[on http://[^ ]*/partij/\d+/bord/\]$",
     r"404 .*/gouda/bestaat-niet/",

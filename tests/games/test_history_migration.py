@@ -22,7 +22,6 @@ def migrate(targets):
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.long(23)
 def test_every_result_change_becomes_a_history_entry_with_its_club_and_names():
     old = migrate(BEFORE)
     try:
