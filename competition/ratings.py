@@ -33,6 +33,7 @@ from django.db.models import Count, Max, Q, QuerySet, Subquery
 
 from clubs.models import Club, Membership, Player
 from competition.core import ratings
+from competition.core.collector import collector_paused
 from competition.models import Competition, Entrant, Round
 from games.models import Game, Seat
 
@@ -182,8 +183,8 @@ def start_of(rating: int | None, deviation: int | None) -> ratings.Start | None:
 
 def _compute(club: Club, *, on: datetime.date | None, version: str):
     # Reading 45,000 games and turning the histories into tuples allocate as much as the
-    # computation itself: the same pause of the cyclic collector (core `collector_paused`).
-    with ratings.collector_paused():
+    # computation itself: the same pause of the cyclic collector.
+    with collector_paused():
         return _compute_paused(club, on=on, version=version)
 
 

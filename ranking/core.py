@@ -41,8 +41,8 @@ def game_percentages(points: Sequence[int], gap_value: Decimal | Fraction | int)
     """Each player's ranking percentage in one game, in the order of `points`:
     100 − VMW × GV / VIW, with VMW the player's points behind the winner and VIW the
     winner's points above the median player's (of an even number of players: the mean of
-    the two in the middle). Exact (fractions): the caller rounds nothing, it stores
-    `float()` of each.
+    the two in the middle). Exact (fractions); `stored_percentages` gives the floats
+    stored.
 
     Edge cases (docs/ranking.md): a value below 0 counts as 0; when VIW is 0 (half the
     players or more share the winner's points: a single player, all equal) the game has no
@@ -58,17 +58,43 @@ def game_percentages(points: Sequence[int], gap_value: Decimal | Fraction | int)
     """
     if not points:
         return []
+    common = _over_one_denominator(points, gap_value)
+    if common is None:
+        winner = max(points)
+        gap = Fraction(gap_value)
+        return [Fraction(100) if p == winner else 100 - gap for p in points]
+    numerators, denominator = common
+    return [Fraction(numerator, denominator) for numerator in numerators]
+
+
+def stored_percentages(points: Sequence[int], gap_value: Decimal | Fraction | int) -> list[float]:
+    """`game_percentages` as they are stored: each the float nearest its exact value.
+    Python divides two ints with one rounding, as `float(Fraction)` does, so no Fraction
+    is made (a season's import stores 7,200: benchmarks/ranking.py).
+
+    >>> stored_percentages([800, 900, 600, 450, 300], 20)
+    [93.33333333333333, 100.0, 80.0, 70.0, 60.0]
+    """
+    common = _over_one_denominator(points, gap_value) if points else None
+    if common is None:
+        return [float(percentage) for percentage in game_percentages(points, gap_value)]
+    numerators, denominator = common
+    return [numerator / denominator for numerator in numerators]
+
+
+def _over_one_denominator(
+    points: Sequence[int], gap_value: Decimal | Fraction | int
+) -> tuple[list[int], int] | None:
+    """Each percentage's numerator over one common denominator: the same exact value as
+    100 − (winner − p) × GV / VIW, five times faster than Fraction arithmetic per player
+    (benchmarks/ranking.py: 7,200 results). None when VIW is 0."""
     winner, middle = winner_and_median(points)
     above_median = winner - middle
-    gap = Fraction(gap_value)
     if above_median == 0:
-        return [Fraction(100) if p == winner else 100 - gap for p in points]
-    # One Fraction a player, over a common denominator: the same exact value as
-    # 100 − (winner − p) × GV / VIW, five times faster than Fraction arithmetic per player
-    # (benchmarks/ranking.py: 7,200 results).
-    scale = gap / above_median
+        return None
+    scale = Fraction(gap_value) / above_median
     top, below = scale.numerator, scale.denominator
-    return [Fraction(max(0, 100 * below - (winner - p) * top), below) for p in points]
+    return [max(0, 100 * below - (winner - p) * top) for p in points], below
 
 
 def game_places(points: Sequence[int]) -> list[int]:

@@ -32,13 +32,14 @@ from clubs.locks import club_lock
 from clubs.models import Club, Player
 from clubs.names import name_key
 from clubs.permissions import can_manage_club
+from competition.core.collector import collector_paused
 from events.models import Event, Season
+from ranking.core import stored_percentages
 from ranking.files import (
     FileClub,
     ResultsFile,
     ResultsFileError,
     results_file_read,
-    results_with_percentages,
     winner_and_median,
 )
 from ranking.models import RankedEvent, RankedGame
@@ -160,15 +161,21 @@ def _plan(results: ResultsFile, season: Season, by: Any) -> ImportPlan:
         plan.problems.append(_problem("not_federation", club=federation.name))
     elif not may_import(by, federation):
         plan.problems.append(_problem("not_official"))
-    ranked = RankedEvent.objects.filter(uid=results.uid).select_related("season").first()
+    # Four values, not two models' every column: each file's import asks it.
+    ranked = (
+        RankedEvent.objects.filter(uid=results.uid)
+        .values_list("name", "date", "season__name", "created_at")
+        .first()
+    )
     if ranked is not None:
+        name, day, season_name, created_at = ranked
         plan.problems.append(
             _problem(
                 "already_imported",
-                name=ranked.name,
-                date=ranked.date.isoformat(),
-                season=ranked.season.name,
-                added=ranked.created_at.date().isoformat(),
+                name=name,
+                date=day.isoformat(),
+                season=season_name,
+                added=created_at.date().isoformat(),
             )
         )
     elif Event.objects.filter(uid=results.uid).exists():
@@ -235,22 +242,28 @@ def _club_key(club: FileClub) -> tuple[str, str]:
 
 
 def _plan_clubs(plan: ImportPlan, results: ResultsFile) -> None:
-    named: dict[tuple[str, str], FileClub] = {}
-    for game in results.games:
-        for result in game.results:
-            if result.club is not None:
-                key = (result.club.federation_code or "", result.club.name)
-                named.setdefault(key, result.club)
+    named = {
+        _club_key(result.club)
+        for game in results.games
+        for result in game.results
+        if result.club is not None
+    }
     codes = [code for code, _name in named if code]
-    known = {club.federation_code: club for club in Club.objects.filter(federation_code__in=codes)}
-    for (code, name), _club in sorted(named.items(), key=lambda item: item[0][1]):
-        here = known.get(code) if code else None
+    # (id, name) by code: rows, not model instances.
+    known = {
+        code: (pk, name)
+        for code, pk, name in Club.objects.filter(federation_code__in=codes).values_list(
+            "federation_code", "pk", "name"
+        )
+    }
+    for code, name in sorted(named, key=lambda key: (key[1], key[0])):
+        pk, name_here = known.get(code, (None, "")) if code else (None, "")
         plan.clubs.append(
             PlannedClub(
                 name=name,
                 federation_code=code or None,
-                club_id=here.pk if here is not None else None,
-                name_here=here.name if here is not None and here.name != name else "",
+                club_id=pk,
+                name_here=name_here if pk is not None and name_here != name else "",
             )
         )
 
@@ -267,6 +280,11 @@ def results_import_apply(*, data: bytes, season: Season, by: Any) -> ImportSumma
     """Import the file into `season`, all or nothing, or raise `ResultsImportError` with
     every reason. Imports of one federation run one at a time (its lock), so a file sent
     twice at once is imported once."""
+    with collector_paused():
+        return _import_paused(data, season, by)
+
+
+def _import_paused(data: bytes, season: Season, by: Any) -> ImportSummary:
     try:
         results = results_file_read(data)
     except ResultsFileError as error:
@@ -314,13 +332,12 @@ def _write(
         by=by if getattr(by, "is_authenticated", False) else None,
     )
     games: list[RankedGame] = []
-    scored_games = []
+    percentages: list[list[float]] = []
     for played in results.games:
-        scored = results_with_percentages(
-            [(r.federation_number, r.name, r.club, r.points) for r in played.results],
-            season.gap_value,
-        )
-        winner, middle = winner_and_median([r.points for r in scored])
+        points = [result.points for result in played.results]
+        # The season's GV, not the file's: the official chose the season.
+        percentages.append(stored_percentages(points, season.gap_value))
+        winner, middle = winner_and_median(points)
         games.append(
             RankedGame(
                 event=ranked,
@@ -330,7 +347,6 @@ def _write(
                 median_points=middle,
             )
         )
-        scored_games.append(scored)
     RankedGame.objects.bulk_create(games)
     if any(game.pk is None for game in games):  # backends without RETURNING
         by_number = dict(ranked.games.values_list("number", "pk"))
@@ -345,10 +361,10 @@ def _write(
             club_ids.get(_club_key(result.club)) if result.club else None,
             result.club.name if result.club else "",
             result.points,
-            result.percentage,
+            percentage,
         )
-        for game, scored in zip(games, scored_games, strict=True)
-        for result in scored
+        for game, played, scored in zip(games, results.games, percentages, strict=True)
+        for result, percentage in zip(played.results, scored, strict=True)
     ]
     count = len(rows)
     ranked_results_insert(rows)

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from clubs.models import Club
+from competition.core.collector import collector_paused
 from events.models import Event, Season
 from ranking.core import (
     ClubMethod,
@@ -29,7 +30,7 @@ from ranking.core import (
     game_places,
     season_ranking,
 )
-from ranking.models import RankedResult
+from ranking.models import RankedGame, RankedResult
 
 NUMBER_PREFIX = "nr-"
 
@@ -110,14 +111,22 @@ def federation_get(slug: str) -> Club:
 
 def season_standings(season: Season, on: date | None = None) -> Standings:
     """The season's ranking of persons and clubs on `on` (default: `default_date`), from
-    every ranked result of the season (three queries whatever the season's size, four
+    every ranked result of the season (four queries whatever the season's size, five
     with clubs). Each result's place in its game is among all its players, guests
     without a federation number too (they are in no season ranking, but they took a
     place)."""
-    on = on or default_date(season)
-    rows = list(
+    with collector_paused():
+        return _standings_paused(season, on or default_date(season))
+
+
+def _standings_paused(season: Season, on: date) -> Standings:
+    """`season_standings`, the cyclic collector paused: it makes some 50,000 small objects
+    for a season of 7,200 results."""
+    # The games apart from their results: 48 rows, not 7,200 wide ones (benchmarks/ranking.py).
+    per_game: dict[int, list[tuple]] = {}
+    for row in (
         RankedResult.objects.filter(game__event__season=season)
-        .order_by("game__date", "game_id", "pk")
+        .order_by("pk")
         .values_list(
             "player_id",
             "federation_number",
@@ -128,79 +137,80 @@ def season_standings(season: Season, on: date | None = None) -> Standings:
             "points",
             "percentage",
             "game_id",
-            "game__number",
-            "game__date",
-            "game__winner_points",
-            "game__event_id",
-            "game__event__name",
-            "game__event__kind",
-            "game__event__event_id",
         )
-    )
+    ):
+        per_game.setdefault(row[8], []).append(row)
+    ranked_games = {
+        row[0]: row[1:]
+        for row in RankedGame.objects.filter(event__season=season).values_list(
+            "pk",
+            "number",
+            "date",
+            "winner_points",
+            "event_id",
+            "event__name",
+            "event__kind",
+            "event__event_id",
+        )
+    }
+    # A game imported or removed between the two reads is left out, as if read before.
+    per_game = {game: rows for game, rows in per_game.items() if game in ranked_games}
     results: list[Result[str, int]] = []
     names: dict[str, str] = {}
     numbers: dict[str, str] = {}
     club_names: dict[int, str] = {}
     person_clubs: dict[str, int | None] = {}
-    games: dict[tuple[str, int], GameInfo] = {}
     played: list[tuple[str, int, str, int, int, int]] = []
-    players_per_game: dict[int, int] = {}
     imported_interclubs: set[int] = set()
-    points_per_game: dict[int, list[int]] = {}
     interclub = Event.Kind.INTERCLUB  # once: an enum's member is looked up in its class
-    for row in rows:
-        points_per_game.setdefault(row[8], []).append(row[6])
-    places = {
-        game: dict(zip(points, game_places(points), strict=True))
-        for game, points in points_per_game.items()
-    }
-    for (
-        player_id,
-        number,
-        name,
-        player_name,
-        club_id,
-        club_name,
-        points,
-        percentage,
-        game_id,
-        game_number,
-        game_date,
-        winner_points,
-        event_id,
-        event_name,
-        kind,
-        local_event,
-    ) in rows:
-        players_per_game[game_id] = players_per_game.get(game_id, 0) + 1
+    # Oldest first: the latest result names a person and, by the date, their club.
+    for game_id in sorted(per_game, key=lambda game: (ranked_games[game][1], game)):
+        rows = per_game[game_id]
+        number_in_event, game_date, winner_points, event_id, event_name, kind, local_event = (
+            ranked_games[game_id]
+        )
         if kind == interclub and local_event is None:
             imported_interclubs.add(event_id)
-        person = person_key(player_id, number)
-        if person is None:
-            continue
-        # A person known here by their name now (a rename, an erasure: privacy/erasure.py
-        # leaves "#12"); one of another Bordpunt as the latest result names them, and the
-        # latest result by the date names the club: results come oldest first.
-        names[person] = player_name or name
-        if game_date <= on or person not in person_clubs:
-            person_clubs[person] = club_id
-        if number:
-            numbers[person] = number
-        if club_id is not None:
-            club_names.setdefault(club_id, club_name)
-        results.append(
-            Result(
-                person=person,
-                game=game_id,
-                event=cast(int, event_id),  # a game's event is never empty
-                date=game_date,
-                percentage=percentage,
-                club=club_id,
-                interclub=kind == interclub,
-                place=places[game_id][points],
+        all_points = [row[6] for row in rows]
+        places = dict(zip(all_points, game_places(all_points), strict=True))
+        is_interclub = kind == interclub
+        for (
+            player_id,
+            number,
+            name,
+            player_name,
+            club_id,
+            club_name,
+            points,
+            percentage,
+            _game,
+        ) in rows:
+            person = person_key(player_id, number)
+            if person is None:
+                continue
+            # A person known here by their name now (a rename, an erasure: privacy/erasure.py
+            # leaves "#12"); one of another Bordpunt as the latest result names them.
+            names[person] = player_name or name
+            if game_date <= on or person not in person_clubs:
+                person_clubs[person] = club_id
+            if number:
+                numbers[person] = number
+            if club_id is not None:
+                club_names.setdefault(club_id, club_name)
+            results.append(
+                Result(
+                    person=person,
+                    game=game_id,
+                    event=event_id,
+                    date=game_date,
+                    percentage=percentage,
+                    club=club_id,
+                    interclub=is_interclub,
+                    place=places[points],
+                )
             )
-        )
-        played.append((person, game_id, event_name, game_number, points, winner_points))
+            played.append((person, game_id, event_name, number_in_event, points, winner_points))
+    players_per_game = {game: len(rows) for game, rows in per_game.items()}
     # Each GameInfo made once, when its game's players are counted.
     games = {
         (person, game_id): GameInfo(name, number, points, winner, players_per_game[game_id])

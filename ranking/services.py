@@ -28,7 +28,7 @@ from clubs.models import Player
 from duplicate.models import Evening
 from duplicate.selectors import evening_complete, evening_results
 from events.models import Entry, Event, Season
-from ranking.core import game_percentages, winner_and_median
+from ranking.core import stored_percentages, winner_and_median
 from ranking.models import RankedEvent, RankedGame, RankedResult
 
 
@@ -41,10 +41,10 @@ def season_recompute(season: Season) -> int:
     for result in RankedResult.objects.filter(game__event__season=season).order_by("pk"):
         by_game.setdefault(result.game_id, []).append(result)
     for results in by_game.values():
-        percentages = game_percentages([r.points for r in results], season.gap_value)
+        percentages = stored_percentages([r.points for r in results], season.gap_value)
         for result, percentage in zip(results, percentages, strict=True):
-            if result.percentage != float(percentage):
-                result.percentage = float(percentage)
+            if result.percentage != percentage:
+                result.percentage = percentage
                 changed.append(result)
     RankedResult.objects.bulk_update(changed, ["percentage"], batch_size=500)
     return len(changed)
@@ -94,7 +94,7 @@ def evening_publish(*, evening: Evening) -> RankedGame | None:
             before = _game_summary(game, game.results.count())
             game.results.all().delete()
         points = [row.total for row in rows]
-        percentages = game_percentages(points, season.gap_value)
+        percentages = stored_percentages(points, season.gap_value)
         game.date = evening.date or ranked_event.date
         winner, middle = winner_and_median(points)
         game.winner_points = winner
@@ -116,7 +116,7 @@ def evening_publish(*, evening: Evening) -> RankedGame | None:
                 club=entry.club if (entry := entries.get(row.player_id)) else None,
                 club_name=entry.club_shown if entry else "",
                 points=row.total,
-                percentage=float(percentage),
+                percentage=percentage,
             )
             for row, percentage in zip(rows, percentages, strict=True)
         )

@@ -20,15 +20,14 @@ Pure: imports nothing from Django or the apps (`tests/competition/core/test_puri
 
 from __future__ import annotations
 
-import gc
 import math
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
 from typing import NamedTuple
 
+from competition.core.collector import collector_paused
 from rules import result as result_rules
 
 
@@ -346,20 +345,6 @@ def compute(
     """
     with collector_paused():
         return _compute(list(periods), system, starts or {}, tau)
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """The computation makes some 200,000 small tuples and no cycles; the cyclic garbage
-    collector, run over and over while they pile up, took half its time (300 evenings of
-    45,000 games: 1.2 s with it, 0.5 s without). Restored afterwards, also on an error."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _compute(

@@ -3,8 +3,11 @@ wherever a club is made or renamed (clubs.models.club_name_taken)."""
 
 import pytest
 from django.core.exceptions import ValidationError
+from hypothesis import given
+from hypothesis import strategies as st
 
 from clubs.models import Club, club_name_taken
+from clubs.names import _name_key_of_any_text, name_key
 from clubs.services import club_save
 from tests.factories import ClubFactory, UserFactory
 
@@ -38,3 +41,8 @@ def test_a_new_or_renamed_club_may_not_look_like_another_but_an_old_look_alike_s
     old.name = "SCRABBLECLUB ALFA"
     with pytest.raises(ValidationError):
         club_save(old, by=UserFactory())
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=30))
+def test_an_ascii_name_has_the_key_any_text_of_its_letters_would_have(name):
+    assert name_key(name) == _name_key_of_any_text(name)

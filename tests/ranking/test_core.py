@@ -23,6 +23,7 @@ from ranking.core import (
     game_places,
     months_before,
     season_ranking,
+    stored_percentages,
 )
 
 AVERAGE = ClubMethod.AVERAGE
@@ -409,3 +410,8 @@ def test_a_later_result_never_changes_the_ranking_of_an_earlier_date(rows, rules
         (p.person, p.rank, p.average) for p in after.persons
     ]
     assert before.clubs == after.clubs
+
+
+@given(games, gaps)
+def test_the_stored_percentages_are_the_floats_nearest_the_exact_ones(points, gap):
+    assert stored_percentages(points, gap) == [float(p) for p in game_percentages(points, gap)]

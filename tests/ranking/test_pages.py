@@ -41,9 +41,9 @@ def test_the_ranking_of_persons(client, played, season, django_assert_num_querie
     # Game 2: median 400 (Dirk), VIW 200: Cor 100 − 100 × 20 / 200 = 90, Bert 80, Eva 50.
     # Best 1 counts: An 100, Bert 90 (game 1), Cor 90 (game 2), Dirk 80, Eva 60.
     url = reverse("ranking_season", args=["ntsv", "2026"]) + "?op=2026-06-01"
-    # The season, its results, its interclubs, their clubs' names, the official version,
-    # and the club's status (hosting/).
-    with django_assert_num_queries(6):
+    # The season, its games, their results, its interclubs, their clubs' names, the
+    # official version, and the club's status (hosting/).
+    with django_assert_num_queries(7):
         page = client.get(url)
     text = page.content.decode()
     assert page.status_code == 200
@@ -58,7 +58,7 @@ def test_the_ranking_of_clubs_by_places(client, played, season, django_assert_nu
     # An 1, Cor 2, Dirk 3, Bert 4: Letterkoppen 1 + 4 = 5, Woordenaars 2 + 3 = 5 (both club
     # 1). 50 % of 2 games = 1 kept: Letterkoppen 3, Woordenaars 5.
     Season.objects.filter(pk=season.pk).update(club_players=2)
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(7):
         page = client.get(reverse("ranking_clubs", args=["ntsv", "2026"]) + "?op=2026-06-01")
     rows = page.context["rows"]
     assert [(r.rank, name, r.score, r.results) for r, name, _, _ in rows] == [
@@ -74,7 +74,7 @@ def test_the_ranking_of_clubs_by_average(client, played, season, django_assert_n
     # Best 2 per club: Letterkoppen An 100 + 100 = 200 / 2 = 100; Woordenaars Cor 90 + 80
     # (Cor's game 1 and Dirk's game 2 are both 80) = 170 / 2 = 85. Eva played for no club.
     Season.objects.filter(pk=season.pk).update(club_method=Season.ClubMethod.AVERAGE)
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(7):
         page = client.get(reverse("ranking_clubs", args=["ntsv", "2026"]) + "?op=2026-06-01")
     assert [(r.rank, name, r.score) for r, name, _, _ in page.context["rows"]] == [
         (1, "Letterkoppen", 100.0),
@@ -85,7 +85,7 @@ def test_the_ranking_of_clubs_by_average(client, played, season, django_assert_n
 def test_a_persons_counted_and_uncounted_results(client, played, django_assert_num_queries):
     bert = played["Bert"]
     url = reverse("ranking_person", args=["ntsv", "2026", str(bert.pk)]) + "?op=2026-06-01"
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(7):
         page = client.get(url)
     lines = [(line.result.percentage, line.counted) for line, _game in page.context["lines"]]
     # game 1: 90, counted (best 1); game 2: 100 − 300 × 20 / 200 = 70, not among the best.

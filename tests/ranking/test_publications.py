@@ -70,10 +70,10 @@ def test_a_version_stays_as_published_and_a_correction_lists_its_changes(
     season, official, clubs, ranked, django_assert_num_queries
 ):
     _an, bert = ranked
-    # Who may, a savepoint and its release, the lock, the latest version, the results, the
-    # season's interclubs, the clubs' names, the publication, its persons, its clubs, the
-    # history entry.
-    with django_assert_num_queries(12):
+    # Who may, a savepoint and its release, the lock, the latest version, the games, their
+    # results, the season's interclubs, the clubs' names, the publication, its persons, its
+    # clubs, the history entry.
+    with django_assert_num_queries(13):
         first = publication_create(season=season, by=official, on=date(2026, 6, 1))
     assert (first.version, first.on, first.by_name, first.interclubs) == (
         1,
