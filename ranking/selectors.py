@@ -122,7 +122,8 @@ def season_standings(season: Season, on: date | None = None) -> Standings:
 def _standings_paused(season: Season, on: date) -> Standings:
     """`season_standings`, the cyclic collector paused: it makes some 50,000 small objects
     for a season of 7,200 results."""
-    # The games apart from their results: 48 rows, not 7,200 wide ones (benchmarks/ranking.py).
+    # The results, then their games apart (48 rows): not 7,200 rows that carry their game's
+    # columns too (benchmarks/ranking.py).
     per_game: dict[int, list[tuple]] = {}
     for row in (
         RankedResult.objects.filter(game__event__season=season)

@@ -117,7 +117,9 @@ def test_every_message_of_the_code_is_in_the_catalogue(tmp_path):
             "benchmarks",
             "docs",
             "node_modules",
-            "*.sqlite3",
+            # The databases, a test worker's too (test-db.sqlite3_gw1, its -wal and lock
+            # files), which that worker may remove while this copies.
+            "*.sqlite3*",
             "staticfiles",
             "build",  # what a wheel's build leaves in the checkout: a copy of older code
             "*.egg-info",
